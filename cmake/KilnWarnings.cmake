@@ -1,0 +1,16 @@
+# kiln_target_defaults(<target>): the warning set and language level every Kiln target uses.
+function(kiln_target_defaults target)
+  target_compile_features(${target} PUBLIC cxx_std_20)
+  set_target_properties(${target} PROPERTIES CXX_EXTENSIONS OFF)
+  target_compile_options(${target} PRIVATE -Wall -Wextra -Wpedantic -Wno-unused-parameter
+                                           -Wno-missing-field-initializers)
+  if(KILN_WARNINGS_AS_ERRORS)
+    target_compile_options(${target} PRIVATE -Werror)
+  endif()
+endfunction()
+
+# kiln_hot_code(<target>): kernels and the interpreter loop are built with -O3 in every
+# optimised configuration; vectorisation of the eager kernels depends on it.
+function(kiln_hot_code target)
+  target_compile_options(${target} PRIVATE $<$<NOT:$<CONFIG:Debug>>:-O3>)
+endfunction()

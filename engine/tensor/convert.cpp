@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+#include "tensor/convert.h"
+
+#include "tensor/error.h"
+#include "tensor/iterate.h"
+#include "tensor/shape.h"
+
+#include <cstring>
+
+namespace kiln::tensor {
+
+void copyInto(const Tensor& dst, const Tensor& src) {
+    if (src.dim() > dst.dim() || broadcastShapes(dst.sizes(), src.sizes()) != dst.sizes())
+        failRuntime("output with shape " + shapeString(dst.sizes()) +
+                    " doesn't match the broadcast shape " +
+                    shapeString(broadcastShapes(dst.sizes(), src.sizes())));
+    DimVector srcStrides = broadcastStrides(src, dst.sizes());
+    if (dst.numel() == 0)
+        return;
+    auto g = makeLoopGeometry<2>(dst.sizes(), {IntList(dst.strides()), IntList(srcStrides)},
+                                 {itemSize(dst.dtype()), itemSize(src.dtype())});
+    std::array<char*, 2> base{dst.rawData(), src.rawData()};
+    if (dst.dtype() == src.dtype()) {
+        const int64_t item = itemSize(dst.dtype());
+        forEachRun(g, base, [&](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
+            if (s[0] == item && s[1] == item) {
+                std::memmove(p[0], p[1], static_cast<size_t>(n * item));
+                return;
+            }
+            for (int64_t i = 0; i < n; ++i)
+                std::memcpy(p[0] + i * s[0], p[1] + i * s[1], static_cast<size_t>(item));
+        });
+        return;
+    }
+    dispatchDType(dst.dtype(), [&]<DType DO>() {
+        dispatchDType(src.dtype(), [&]<DType DI>() {
+            using TO = CType<DO>;
+            using TI = CType<DI>;
+            forEachRun(g, base, [](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
+                unaryRun<TO, TI>(p, s, n, [](TI v) { return castValue<TO>(v); });
+            });
+        });
+    });
+}
+
+Tensor contiguous(const Tensor& t) {
+    if (t.isContiguous())
+        return t;
+    return clone(t);
+}
+
+Tensor clone(const Tensor& t) {
+    Tensor out = Tensor::empty(t.sizes(), t.dtype(), t.device());
+    copyInto(out, t);
+    return out;
+}
+
+Tensor toDType(const Tensor& t, DType dtype, bool copy) {
+    if (t.dtype() == dtype && !copy)
+        return t;
+    Tensor out = Tensor::empty(t.sizes(), dtype, t.device());
+    copyInto(out, t);
+    return out;
+}
+
+Scalar readScalar(const char* ptr, DType dtype) {
+    return dispatchDType(dtype, [&]<DType D>() -> Scalar {
+        using T = CType<D>;
+        T v;
+        std::memcpy(&v, ptr, sizeof(T));
+        if constexpr (std::is_same_v<T, bool>)
+            return Scalar(v);
+        else if constexpr (std::is_integral_v<T>)
+            return Scalar(static_cast<int64_t>(v));
+        else
+            return Scalar(static_cast<double>(static_cast<ComputeType<T>>(v)));
+    });
+}
+
+void writeScalar(char* ptr, DType dtype, Scalar value) {
+    dispatchDType(dtype, [&]<DType D>() {
+        using T = CType<D>;
+        T v;
+        if (value.isFloat())
+            v = castValue<T>(value.toDouble());
+        else if (value.isBool())
+            v = castValue<T>(value.toBool());
+        else
+            v = castValue<T>(value.toInt());
+        std::memcpy(ptr, &v, sizeof(T));
+    });
+}
+
+Scalar item(const Tensor& t) {
+    if (t.numel() != 1)
+        failRuntime("a Tensor with " + std::to_string(t.numel()) +
+                    " elements cannot be converted to Scalar");
+    return readScalar(t.rawData(), t.dtype());
+}
+
+Tensor scalarTensor(Scalar value, DType dtype) {
+    Tensor out = Tensor::empty({}, dtype);
+    writeScalar(out.rawData(), dtype, value);
+    return out;
+}
+
+Tensor wrapNumber(Scalar value) {
+    DType dtype = value.isBool() ? DType::Bool : value.isInt() ? DType::Int64 : DType::Float64;
+    Tensor out = scalarTensor(value, dtype);
+    out.impl()->wrappedNumber = true;
+    return out;
+}
+
+void fill(const Tensor& t, Scalar value) {
+    copyInto(t, scalarTensor(value, t.dtype()));
+}
+
+} // namespace kiln::tensor

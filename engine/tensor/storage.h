@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Storage: one allocation of device memory shared by a tensor and all its views. Memory comes
+/// from an Allocator so the runtime can provide device memory later; the CPU allocator is here.
+#pragma once
+
+#include "support/ref_counted.h"
+#include "tensor/device.h"
+
+#include <cstdint>
+
+namespace kiln::tensor {
+
+class Allocator {
+public:
+    virtual ~Allocator() = default;
+    /// Returns memory for `bytes` bytes or throws TensorError (RuntimeError naming the size).
+    virtual void* allocate(int64_t bytes) = 0;
+    virtual void deallocate(void* ptr, int64_t bytes) = 0;
+    virtual Device device() const = 0;
+};
+
+/// 64-byte aligned host memory. Refuses requests larger than the machine's physical memory
+/// with PyTorch's message instead of letting the kernel's OOM killer end the run.
+Allocator& cpuAllocator();
+
+class Storage final : public AtomicRefCounted {
+public:
+    Storage(int64_t bytes, Allocator& allocator);
+    ~Storage() override;
+
+    void* data() const { return m_data; }
+    int64_t bytes() const { return m_bytes; }
+    Device device() const { return m_allocator->device(); }
+
+private:
+    void* m_data = nullptr;
+    int64_t m_bytes = 0;
+    Allocator* m_allocator = nullptr;
+};
+
+} // namespace kiln::tensor

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: MIT
+#include "tensor/tensor.h"
+
+#include "support/assert.h"
+#include "tensor/error.h"
+
+#include <limits>
+#include <string>
+
+namespace kiln::tensor {
+
+namespace {
+
+thread_local bool t_gradMode = true;
+DType g_defaultFloat = DType::Float32;
+
+std::string shapeText(IntList sizes) {
+    std::string s = "[";
+    for (size_t i = 0; i < sizes.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(sizes[i]);
+    return s + "]";
+}
+
+} // namespace
+
+Tensor Tensor::empty(IntList sizes, DType dtype, Device device) {
+    KILN_ASSERT(device.isCpu(), "only CPU storage is allocated by the tensor layer");
+    int64_t n = checkedNumel(sizes);
+    int64_t item = itemSize(dtype);
+    if (n > std::numeric_limits<int64_t>::max() / item)
+        failRuntime("DefaultCPUAllocator: not enough memory: you tried to allocate more than " +
+                    std::to_string(std::numeric_limits<int64_t>::max()) + " bytes.");
+    auto impl = makeRef<TensorImpl>();
+    impl->storage = makeRef<Storage>(n * item, cpuAllocator());
+    impl->sizes = DimVector(sizes);
+    impl->strides = contiguousStrides(sizes);
+    impl->dtype = dtype;
+    return Tensor(std::move(impl));
+}
+
+Tensor Tensor::view(Ref<Storage> storage, int64_t offset, DimVector sizes, DimVector strides,
+                    DType dtype) {
+    auto impl = makeRef<TensorImpl>();
+    impl->storage = std::move(storage);
+    impl->offset = offset;
+    impl->sizes = std::move(sizes);
+    impl->strides = std::move(strides);
+    impl->dtype = dtype;
+    return Tensor(std::move(impl));
+}
+
+int64_t Tensor::size(int64_t d) const {
+    return m_impl->sizes[wrapDim(d, dim())];
+}
+
+int64_t Tensor::stride(int64_t d) const {
+    return m_impl->strides[wrapDim(d, dim())];
+}
+
+int64_t Tensor::numel() const {
+    int64_t n = 1;
+    for (int64_t s : m_impl->sizes)
+        n *= s;
+    return n;
+}
+
+bool Tensor::isContiguous() const {
+    int64_t expected = 1;
+    const auto& sz = m_impl->sizes;
+    const auto& st = m_impl->strides;
+    for (size_t i = sz.size(); i-- > 0;) {
+        if (sz[i] == 0)
+            return true;
+        if (sz[i] != 1 && st[i] != expected)
+            return false;
+        expected *= sz[i];
+    }
+    return true;
+}
+
+DimVector contiguousStrides(IntList sizes) {
+    DimVector strides(sizes.size());
+    int64_t stride = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+        strides[i] = stride;
+        stride *= std::max<int64_t>(sizes[i], 1);
+    }
+    return strides;
+}
+
+int64_t checkedNumel(IntList sizes) {
+    int64_t n = 1;
+    for (int64_t s : sizes) {
+        if (s < 0)
+            failRuntime("Trying to create tensor with negative dimension " + std::to_string(s) +
+                        ": " + shapeText(sizes));
+        if (s != 0 && n > std::numeric_limits<int64_t>::max() / s)
+            failRuntime("numel: integer multiplication overflow for shape " + shapeText(sizes));
+        n *= s;
+    }
+    return n;
+}
+
+int64_t wrapDim(int64_t dim, int64_t rank) {
+    int64_t effective = rank == 0 ? 1 : rank; // a 0-dim tensor accepts dims -1 and 0
+    if (dim < -effective || dim >= effective)
+        fail(ErrorKind::IndexError, "Dimension out of range (expected to be in range of [" +
+                                        std::to_string(-effective) + ", " +
+                                        std::to_string(effective - 1) + "], but got " +
+                                        std::to_string(dim) + ")");
+    return dim < 0 ? dim + effective : dim;
+}
+
+DType defaultFloatDType() {
+    return g_defaultFloat;
+}
+
+void setDefaultFloatDType(DType dtype) {
+    g_defaultFloat = dtype;
+}
+
+bool gradModeEnabled() {
+    return t_gradMode;
+}
+
+void setGradModeEnabled(bool enabled) {
+    t_gradMode = enabled;
+}
+
+void recordGradFn(Tensor& out, std::string_view gradFnName,
+                  std::initializer_list<const Tensor*> inputs) {
+    if (!t_gradMode)
+        return;
+    for (const Tensor* input : inputs) {
+        if (input && input->defined() && input->requiresGrad()) {
+            out.impl()->requiresGrad = true;
+            out.impl()->gradFn = gradFnName;
+            return;
+        }
+    }
+}
+
+} // namespace kiln::tensor

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Tensor: a strided view (sizes, strides, offset, dtype) onto a shared Storage.
+///
+/// Semantics follow PyTorch: strides and offsets count elements, not bytes; a view shares its
+/// base's storage, so writing through either is visible through both; a 0-dim tensor holds one
+/// element. Tensor is a cheap handle (one pointer); copying it shares the same TensorImpl.
+///
+/// Kiln runs inference only. It does not compute gradients, but it tracks what PyTorch shows of
+/// autograd (`requires_grad`, the name of the grad_fn that made a tensor) because tensors print
+/// those and scripts read them.
+#pragma once
+
+#include "support/ref_counted.h"
+#include "tensor/device.h"
+#include "tensor/dim_vector.h"
+#include "tensor/dtype.h"
+#include "tensor/storage.h"
+
+#include <string_view>
+
+namespace kiln::tensor {
+
+struct TensorOptions {
+    DType dtype = DType::Float32;
+    Device device{};
+    bool requiresGrad = false;
+};
+
+class TensorImpl final : public AtomicRefCounted {
+public:
+    Ref<Storage> storage;
+    int64_t offset = 0;
+    DimVector sizes;
+    DimVector strides;
+    DType dtype = DType::Float32;
+    bool requiresGrad = false;
+    /// A Python number wrapped for an op (`x + 1`): takes part in type promotion as a number.
+    bool wrappedNumber = false;
+    bool isParameter = false;
+    /// Name of the autograd node that produced this tensor ("AddBackward0"); empty for leaves.
+    std::string_view gradFn;
+};
+
+class Tensor {
+public:
+    Tensor() = default;
+    explicit Tensor(Ref<TensorImpl> impl)
+        : m_impl(std::move(impl)) {}
+
+    /// A new contiguous tensor with uninitialised elements.
+    static Tensor empty(IntList sizes, DType dtype, Device device = {});
+    /// A view of `storage` with the given geometry (no checks beyond what the caller did).
+    static Tensor view(Ref<Storage> storage, int64_t offset, DimVector sizes, DimVector strides,
+                       DType dtype);
+
+    bool defined() const { return static_cast<bool>(m_impl); }
+    TensorImpl* impl() const { return m_impl.get(); }
+    const Ref<TensorImpl>& implRef() const { return m_impl; }
+    bool sameImpl(const Tensor& other) const { return m_impl == other.m_impl; }
+
+    int64_t dim() const { return static_cast<int64_t>(m_impl->sizes.size()); }
+    const DimVector& sizes() const { return m_impl->sizes; }
+    const DimVector& strides() const { return m_impl->strides; }
+    /// Size of a dimension; negative dims count from the end (IndexError when out of range).
+    int64_t size(int64_t dim) const;
+    int64_t stride(int64_t dim) const;
+    int64_t numel() const;
+    DType dtype() const { return m_impl->dtype; }
+    Device device() const { return m_impl->storage->device(); }
+    int64_t offset() const { return m_impl->offset; }
+    const Ref<Storage>& storage() const { return m_impl->storage; }
+    bool isContiguous() const;
+
+    /// Address of the first element (storage data plus offset).
+    char* rawData() const {
+        return static_cast<char*>(m_impl->storage->data()) + m_impl->offset * itemSize(dtype());
+    }
+    template <typename T>
+    T* data() const {
+        return reinterpret_cast<T*>(rawData());
+    }
+
+    bool requiresGrad() const { return m_impl->requiresGrad; }
+    std::string_view gradFn() const { return m_impl->gradFn; }
+    bool isWrappedNumber() const { return m_impl->wrappedNumber; }
+    bool isParameter() const { return m_impl->isParameter; }
+
+private:
+    Ref<TensorImpl> m_impl;
+};
+
+/// Contiguous (row-major) strides for the given sizes.
+DimVector contiguousStrides(IntList sizes);
+/// Product of sizes; throws RuntimeError for negative sizes (PyTorch's wording).
+int64_t checkedNumel(IntList sizes);
+/// Normalises a possibly negative dimension index; IndexError in PyTorch's wording otherwise.
+int64_t wrapDim(int64_t dim, int64_t rank);
+
+/// The dtype floating-point factories and Python floats default to (torch.set_default_dtype).
+DType defaultFloatDType();
+void setDefaultFloatDType(DType dtype);
+
+/// Grad mode (torch.no_grad / torch.enable_grad). Thread-local like PyTorch's.
+bool gradModeEnabled();
+void setGradModeEnabled(bool enabled);
+
+/// Marks `out` as produced by autograd node `gradFnName` when grad mode is on and any input
+/// requires grad. Every op calls this so printed tensors show `grad_fn=<...>` as PyTorch does.
+void recordGradFn(Tensor& out, std::string_view gradFnName, std::initializer_list<const Tensor*> inputs);
+
+} // namespace kiln::tensor
