@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#include "cli.h"
+
+#include <set>
+
+namespace kiln::app {
+
+namespace {
+
+struct CommandSpec {
+    std::set<std::string> valueFlags;
+    std::set<std::string> boolFlags;
+    size_t positionals;
+};
+
+const std::map<std::string, CommandSpec>& commands() {
+    static const std::map<std::string, CommandSpec> specs = {
+        {"run", {{"--db", "--device", "--timeout"}, {"--quiet"}, 1}},
+        {"runs", {{}, {}, 1}},
+        {"output", {{"--run"}, {}, 1}},
+        {"help", {{}, {}, 0}},
+        {"version", {{}, {}, 0}},
+    };
+    return specs;
+}
+
+} // namespace
+
+std::string usageText() {
+    return "usage: kiln <command> [options]\n"
+           "\n"
+           "commands:\n"
+           "  run SCRIPT [--db PATH] [--device cpu|cuda] [--timeout SECONDS] [--quiet]\n"
+           "        run a workload script and record it in a trace database\n"
+           "        (default: next to the script, SCRIPT with .kiln; runs are appended)\n"
+           "  runs TRACE              list the runs recorded in a trace database\n"
+           "  output TRACE [--run N]  print what a run printed (default: the last run)\n"
+           "  version                 print Kiln's version\n"
+           "  help                    print this help\n"
+           "\n"
+           "exit status of run: 0 ok, 1 the script raised an error, 2 usage or setup error,\n"
+           "124 the --timeout expired\n";
+}
+
+std::optional<CommandLine> parseCommandLine(int argc, char** argv, std::string& error) {
+    CommandLine cl;
+    for (int i = 0; i < argc; ++i)
+        cl.argv.emplace_back(argv[i]);
+    if (argc < 2) {
+        error = "missing command";
+        return std::nullopt;
+    }
+    std::string first = argv[1];
+    if (first == "--help" || first == "-h")
+        first = "help";
+    if (first == "--version")
+        first = "version";
+    auto spec = commands().find(first);
+    if (spec == commands().end()) {
+        error = "unknown command '" + first + "'";
+        return std::nullopt;
+    }
+    cl.command = first;
+    for (int i = 2; i < argc; ++i) {
+        std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0 || arg == "--") {
+            cl.positional.push_back(arg);
+            continue;
+        }
+        std::string name = arg, value;
+        size_t eq = arg.find('=');
+        if (eq != std::string::npos) {
+            name = arg.substr(0, eq);
+            value = arg.substr(eq + 1);
+        }
+        if (spec->second.boolFlags.count(name)) {
+            cl.flags[name] = "";
+            continue;
+        }
+        if (!spec->second.valueFlags.count(name)) {
+            error = "unknown option '" + name + "' for '" + cl.command + "'";
+            return std::nullopt;
+        }
+        if (eq == std::string::npos) {
+            if (i + 1 >= argc) {
+                error = "option '" + name + "' needs a value";
+                return std::nullopt;
+            }
+            value = argv[++i];
+        }
+        cl.flags[name] = value;
+    }
+    if (cl.positional.size() != spec->second.positionals) {
+        error = spec->second.positionals == 0
+                    ? "'" + cl.command + "' takes no arguments"
+                    : "'" + cl.command + "' needs exactly " +
+                          std::to_string(spec->second.positionals) + " argument";
+        return std::nullopt;
+    }
+    return cl;
+}
+
+} // namespace kiln::app

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#include "trace_commands.h"
+
+#include "trace/trace_reader.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+namespace kiln::app {
+
+namespace {
+
+std::string formatTime(int64_t ns) {
+    if (ns <= 0)
+        return "-";
+    std::time_t seconds = static_cast<std::time_t>(ns / 1000000000);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", std::localtime(&seconds));
+    return buf;
+}
+
+} // namespace
+
+int listRuns(const std::string& tracePath) {
+    auto reader = trace::TraceReader::open(tracePath);
+    if (!reader.ok()) {
+        std::fprintf(stderr, "kiln: %s\n", reader.error().render().c_str());
+        return 2;
+    }
+    auto runs = reader.value()->listRuns();
+    if (!runs.ok()) {
+        std::fprintf(stderr, "kiln: %s\n", runs.error().render().c_str());
+        return 2;
+    }
+    std::printf("%-5s %-10s %-19s %9s  %s\n", "run", "status", "started", "seconds", "workload");
+    for (const trace::RunRow& r : runs.value()) {
+        std::string status = trace::runStatusName(r.status);
+        if (trace::TraceReader::runLooksCrashed(r))
+            status = "crashed?";
+        double seconds = r.endedAtNs ? static_cast<double>(*r.endedAtNs - r.startedAtNs) * 1e-9 : 0.0;
+        std::printf("%-5lld %-10s %-19s %9.3f  %s\n", static_cast<long long>(r.id), status.c_str(),
+                    formatTime(r.startedAtNs).c_str(), seconds, r.workloadPath.c_str());
+        if (!r.errorType.empty())
+            std::printf("      %s: %s\n", r.errorType.c_str(), r.errorMessage.c_str());
+    }
+    return 0;
+}
+
+int printOutput(const std::string& tracePath, const std::string& runFlag) {
+    auto reader = trace::TraceReader::open(tracePath);
+    if (!reader.ok()) {
+        std::fprintf(stderr, "kiln: %s\n", reader.error().render().c_str());
+        return 2;
+    }
+    auto runs = reader.value()->listRuns();
+    if (!runs.ok() || runs.value().empty()) {
+        std::fprintf(stderr, "kiln: %s has no runs\n", tracePath.c_str());
+        return 2;
+    }
+    int64_t runId = runFlag.empty() ? runs.value().back().id : std::atoll(runFlag.c_str());
+    int64_t after = 0;
+    while (true) {
+        auto lines = reader.value()->outputLines(runId, after, 1000);
+        if (!lines.ok()) {
+            std::fprintf(stderr, "kiln: %s\n", lines.error().render().c_str());
+            return 2;
+        }
+        if (lines.value().empty())
+            break;
+        for (const trace::OutputLine& line : lines.value()) {
+            std::FILE* out = line.stream == OutputStream::Stderr ? stderr : stdout;
+            std::fprintf(out, "%s\n", line.text.c_str());
+            after = line.id;
+        }
+    }
+    return 0;
+}
+
+} // namespace kiln::app

@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+// Attribute access with Python's lookup order: data descriptors (properties), then the instance
+// namespace, then class attributes bound as methods, then __getattr__.
+#include "lang/interpreter.h"
+
+namespace kiln::lang {
+
+namespace {
+
+struct Names {
+    Symbol cls = Symbol::intern("__class__");
+    Symbol name = Symbol::intern("__name__");
+    Symbol qualname = Symbol::intern("__qualname__");
+    Symbol module = Symbol::intern("__module__");
+    Symbol mro = Symbol::intern("__mro__");
+    Symbol bases = Symbol::intern("__bases__");
+    Symbol dict = Symbol::intern("__dict__");
+    Symbol getattr = Symbol::intern("__getattr__");
+    Symbol setattr = Symbol::intern("__setattr__");
+    Symbol delattr = Symbol::intern("__delattr__");
+    Symbol self = Symbol::intern("__self__");
+    Symbol func = Symbol::intern("__func__");
+    Symbol traceback = Symbol::intern("__traceback__");
+    Symbol cause = Symbol::intern("__cause__");
+    Symbol context = Symbol::intern("__context__");
+    Symbol doc = Symbol::intern("__doc__");
+};
+
+const Names& names() {
+    static const Names n;
+    return n;
+}
+
+bool isUserOverride(const Value* v) {
+    return v && v->is(ObjectKind::Function);
+}
+
+Value typeSpecialAttr(Interpreter& interp, TypeObject* type, Symbol name) {
+    const Names& n = names();
+    if (name == n.name)
+        return strValue(type->name);
+    if (name == n.qualname)
+        return strValue(type->name);
+    if (name == n.module)
+        return strValue(type->moduleName);
+    if (name == n.mro || name == n.bases) {
+        std::vector<Value> items;
+        if (name == n.mro)
+            for (TypeObject* t : type->mro)
+                items.emplace_back(t);
+        else
+            for (const auto& b : type->bases)
+                items.emplace_back(b);
+        return tupleValue(std::move(items));
+    }
+    if (name == n.doc)
+        return Value::none();
+    return Value();
+}
+
+Value functionSpecialAttr(FunctionObject& fn, Symbol name) {
+    const Names& n = names();
+    if (const Value* v = fn.attrs.find(name))
+        return *v;
+    if (name == n.name)
+        return strValue(fn.code->name.str());
+    if (name == n.qualname)
+        return strValue(fn.code->qualifiedName);
+    if (name == n.module)
+        return strValue(fn.globals->name);
+    if (name == n.doc)
+        return Value::none();
+    return Value();
+}
+
+} // namespace
+
+Value Interpreter::bindDescriptor(const Value& attr, const Value& instance, TypeObject* owner) {
+    if (!attr.isObject())
+        return attr;
+    switch (attr.asObject()->kind()) {
+    case ObjectKind::Function:
+        return Value(makeRef<BoundMethodObject>(instance, attr));
+    case ObjectKind::NativeFunction: {
+        auto* native = attr.as<NativeFunctionObject>();
+        auto bound = makeRef<NativeFunctionObject>(native->name, native->fn, native->data);
+        bound->bound = instance;
+        return Value(bound);
+    }
+    case ObjectKind::StaticMethod:
+        return attr.as<StaticMethodObject>()->function;
+    case ObjectKind::ClassMethod:
+        return Value(makeRef<BoundMethodObject>(Value(owner), attr.as<ClassMethodObject>()->function));
+    case ObjectKind::Property: {
+        auto* p = attr.as<PropertyObject>();
+        if (p->getter.isEmpty() || p->getter.isNone())
+            raise(builtinTypes().attributeError.get(), "unreadable attribute");
+        return call(p->getter, {instance});
+    }
+    default:
+        return attr;
+    }
+}
+
+Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMethods) {
+    const Names& n = names();
+    if (name == n.cls)
+        return Value(typeOf(object));
+    if (object.isObject()) {
+        Object* obj = object.asObject();
+        switch (obj->kind()) {
+        case ObjectKind::Instance: {
+            auto* inst = static_cast<InstanceObject*>(obj);
+            TypeObject* type = inst->type();
+            const Value* desc = type->lookup(name);
+            if (desc && desc->is(ObjectKind::Property))
+                return bindDescriptor(*desc, object, type);
+            if (const Value* v = inst->attrs.find(name))
+                return *v;
+            if (desc)
+                return bindMethods ? bindDescriptor(*desc, object, type) : *desc;
+            if (inst->exception || type->isSubtypeOf(builtinTypes().baseException.get())) {
+                ExceptionState& st = inst->exceptionState();
+                if (name == n.cause)
+                    return st.cause.isEmpty() ? Value::none() : st.cause;
+                if (name == n.context)
+                    return st.context.isEmpty() ? Value::none() : st.context;
+                if (name == n.traceback)
+                    return Value::none();
+            }
+            if (name == n.dict) {
+                auto dict = makeRef<DictObject>();
+                for (const auto& e : inst->attrs.entries())
+                    dict->set(*this, strValue(e.key.str()), e.value);
+                return Value(dict);
+            }
+            if (const Value* ga = type->lookup(n.getattr))
+                return call(*ga, {object, strValue(name.str())});
+            return Value();
+        }
+        case ObjectKind::Type: {
+            auto* type = static_cast<TypeObject*>(obj);
+            if (const Value* v = type->lookup(name)) {
+                if (v->is(ObjectKind::StaticMethod) || v->is(ObjectKind::ClassMethod))
+                    return bindDescriptor(*v, Value::none(), type);
+                return *v;
+            }
+            return typeSpecialAttr(*this, type, name);
+        }
+        case ObjectKind::Module: {
+            auto* module = static_cast<ModuleObject*>(obj);
+            if (const Value* v = module->globals.find(name))
+                return *v;
+            return Value();
+        }
+        case ObjectKind::Super: {
+            auto* sup = static_cast<SuperObject*>(obj);
+            TypeObject* type = typeOf(sup->self);
+            if (sup->self.is(ObjectKind::Type))
+                type = sup->self.as<TypeObject>();
+            const auto& mro = type->mro;
+            auto it = std::find(mro.begin(), mro.end(), sup->startAfter);
+            for (++it; it < mro.end(); ++it)
+                if (const Value* v = (*it)->dict.find(name))
+                    return bindDescriptor(*v, sup->self, type);
+            return Value();
+        }
+        case ObjectKind::Function:
+            return functionSpecialAttr(*static_cast<FunctionObject*>(obj), name);
+        case ObjectKind::BoundMethod: {
+            auto* bm = static_cast<BoundMethodObject*>(obj);
+            if (name == n.self)
+                return bm->self;
+            if (name == n.func)
+                return bm->function;
+            return getAttrOrEmpty(bm->function, name, bindMethods);
+        }
+        case ObjectKind::NativeFunction:
+            if (name == n.name || name == n.qualname)
+                return strValue(static_cast<NativeFunctionObject*>(obj)->name);
+            break;
+        default:
+            break;
+        }
+    }
+    TypeObject* type = typeOf(object);
+    if (const Value* desc = type->lookup(name))
+        return bindMethods || desc->is(ObjectKind::Property) ? bindDescriptor(*desc, object, type)
+                                                             : *desc;
+    return Value();
+}
+
+Value Interpreter::lookupMethod(const Value& object, Symbol name, bool& isUnbound) {
+    isUnbound = false;
+    bool plainInstance = object.is(ObjectKind::Instance);
+    if (plainInstance && object.as<InstanceObject>()->attrs.contains(name))
+        return getAttr(object, name);
+    if (plainInstance || object.isTensor() || object.is(ObjectKind::Str) ||
+        object.is(ObjectKind::List) || object.is(ObjectKind::Dict) ||
+        object.is(ObjectKind::Tuple)) {
+        TypeObject* type = typeOf(object);
+        const Value* desc = type->lookup(name);
+        if (desc && (desc->is(ObjectKind::Function) || desc->is(ObjectKind::NativeFunction))) {
+            isUnbound = true;
+            return *desc;
+        }
+    }
+    return getAttr(object, name);
+}
+
+Value Interpreter::getAttr(const Value& object, Symbol name) {
+    Value v = getAttrOrEmpty(object, name, true);
+    if (!v.isEmpty())
+        return v;
+    const std::string attr = name.str();
+    if (object.is(ObjectKind::Module))
+        raise(builtinTypes().attributeError.get(),
+              "module '" + object.as<ModuleObject>()->name + "' has no attribute '" + attr + "'");
+    if (object.is(ObjectKind::Type))
+        raise(builtinTypes().attributeError.get(),
+              "type object '" + object.as<TypeObject>()->name + "' has no attribute '" + attr + "'");
+    raise(builtinTypes().attributeError.get(),
+          "'" + typeName(object) + "' object has no attribute '" + attr + "'");
+}
+
+Value Interpreter::tryGetAttr(const Value& object, Symbol name) {
+    try {
+        return getAttrOrEmpty(object, name, true);
+    } catch (PyException& e) {
+        if (isInstance(e.exception, builtinTypes().attributeError.get()))
+            return Value();
+        throw;
+    }
+}
+
+void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
+    const Names& n = names();
+    if (object.is(ObjectKind::Instance)) {
+        auto* inst = object.as<InstanceObject>();
+        TypeObject* type = inst->type();
+        const Value* custom = type->lookup(n.setattr);
+        if (isUserOverride(custom)) {
+            call(*custom, {object, strValue(name.str()), value});
+            return;
+        }
+        const Value* desc = type->lookup(name);
+        if (desc && desc->is(ObjectKind::Property)) {
+            auto* p = desc->as<PropertyObject>();
+            if (p->setter.isEmpty() || p->setter.isNone())
+                raise(builtinTypes().attributeError.get(),
+                      "property '" + name.str() + "' of '" + type->name + "' object has no setter");
+            call(p->setter, {object, value});
+            return;
+        }
+        inst->attrs.set(name, std::move(value));
+        return;
+    }
+    if (object.is(ObjectKind::Type)) {
+        object.as<TypeObject>()->dict.set(name, std::move(value));
+        return;
+    }
+    if (object.is(ObjectKind::Module)) {
+        object.as<ModuleObject>()->globals.set(name, std::move(value));
+        return;
+    }
+    if (object.is(ObjectKind::Function)) {
+        object.as<FunctionObject>()->attrs.set(name, std::move(value));
+        return;
+    }
+    const Value* desc = typeOf(object)->lookup(name);
+    if (desc && desc->is(ObjectKind::Property) && !desc->as<PropertyObject>()->setter.isEmpty()) {
+        call(desc->as<PropertyObject>()->setter, {object, value});
+        return;
+    }
+    if (desc)
+        raise(builtinTypes().attributeError.get(), "attribute '" + name.str() + "' of '" +
+                                                       typeName(object) +
+                                                       "' objects is not writable");
+    raise(builtinTypes().attributeError.get(),
+          "'" + typeName(object) + "' object has no attribute '" + name.str() + "'");
+}
+
+void Interpreter::delAttr(const Value& object, Symbol name) {
+    if (object.is(ObjectKind::Instance)) {
+        auto* inst = object.as<InstanceObject>();
+        const Value* custom = inst->type()->lookup(names().delattr);
+        if (isUserOverride(custom)) {
+            call(*custom, {object, strValue(name.str())});
+            return;
+        }
+        if (inst->attrs.erase(name))
+            return;
+    } else if (object.is(ObjectKind::Module)) {
+        if (object.as<ModuleObject>()->globals.erase(name))
+            return;
+    } else if (object.is(ObjectKind::Type)) {
+        if (object.as<TypeObject>()->dict.erase(name))
+            return;
+    }
+    raise(builtinTypes().attributeError.get(),
+          "'" + typeName(object) + "' object has no attribute '" + name.str() + "'");
+}
+
+} // namespace kiln::lang

@@ -1,0 +1,434 @@
+// SPDX-License-Identifier: MIT
+// Calls: functions, argument binding with Python's error messages, classes and instances,
+// comprehension frames, and the frame bookkeeping shared by all of them.
+#include "lang/interpreter.h"
+#include "lang/scope.h"
+
+namespace kiln::lang {
+
+namespace {
+
+constexpr size_t kStackSlots = 1 << 20;
+
+std::string plural(size_t n, const char* word) {
+    return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// 'a'; 'a' and 'b'; 'a', 'b', and 'c' -- as CPython lists missing arguments.
+std::string quotedList(const std::vector<std::string>& names) {
+    std::string out;
+    for (size_t i = 0; i < names.size(); ++i) {
+        if (i > 0)
+            out += names.size() == 2 ? " and " : (i + 1 == names.size() ? ", and " : ", ");
+        out += "'" + names[i] + "'";
+    }
+    return out;
+}
+
+} // namespace
+
+Value* Interpreter::allocateSlots(size_t count) {
+    if (m_stack.empty())
+        m_stack.resize(kStackSlots);
+    if (m_stackTop + count > m_stack.size())
+        raise(builtinTypes().recursionError.get(), "maximum recursion depth exceeded");
+    Value* slots = m_stack.data() + m_stackTop;
+    m_stackTop += count;
+    return slots;
+}
+
+void Interpreter::releaseSlots(Value* slots, size_t count) {
+    for (size_t i = 0; i < count; ++i)
+        slots[i] = Value();
+    m_stackTop -= count;
+}
+
+void Interpreter::enterCall() {
+    checkCancel();
+    if (m_depth >= m_recursionLimit)
+        raise(builtinTypes().recursionError.get(), "maximum recursion depth exceeded");
+    ++m_depth;
+}
+
+void Interpreter::recordLocation(PyException& e, const Frame& f) {
+    if (!e.exception.is(ObjectKind::Instance) || !f.code)
+        return;
+    ExceptionState& state = e.exception.as<InstanceObject>()->exceptionState();
+    if (state.lastRecordedFrame == f.serial)
+        return;
+    state.lastRecordedFrame = f.serial;
+    state.traceback.push_back({f.code, f.at, f.emphasis});
+}
+
+std::vector<Ref<CellObject>> Interpreter::buildClosure(const Scope& scope, Frame& enclosing) {
+    std::vector<Ref<CellObject>> closure;
+    closure.reserve(scope.freeSources.size());
+    for (const auto& src : scope.freeSources) {
+        if (src.fromCellSlot)
+            closure.emplace_back(enclosing.slots[src.index].as<CellObject>());
+        else
+            closure.push_back((*enclosing.closure)[static_cast<size_t>(src.index)]);
+    }
+    return closure;
+}
+
+Value Interpreter::makeFunction(std::shared_ptr<FunctionCode> code, Frame& frame) {
+    auto fn = makeRef<FunctionObject>(code, Ref<ModuleObject>(frame.globals));
+    fn->defaults.resize(code->params.size());
+    for (size_t i = 0; i < code->params.size(); ++i)
+        if (code->params[i].defaultValue)
+            fn->defaults[i] = eval(frame, *code->params[i].defaultValue);
+    fn->closure = buildClosure(*code->scope, frame);
+    return Value(fn);
+}
+
+Value Interpreter::call(const Value& callable, std::initializer_list<Value> positional) {
+    return call(callable, CallArgs{std::span<const Value>(positional.begin(), positional.size()),
+                                   {}, {}});
+}
+
+Value Interpreter::callMethod(const Value& self, Symbol name,
+                              std::initializer_list<Value> positional) {
+    bool unbound = false;
+    Value method = lookupMethod(self, name, unbound);
+    if (!unbound)
+        return call(method, positional);
+    std::vector<Value> args;
+    args.reserve(positional.size() + 1);
+    args.push_back(self);
+    args.insert(args.end(), positional.begin(), positional.end());
+    return call(method, CallArgs{args, {}, {}});
+}
+
+Value Interpreter::call(const Value& callable, const CallArgs& args) {
+    if (!callable.isObject())
+        raiseTypeError("'" + typeName(callable) + "' object is not callable");
+    Object* obj = callable.asObject();
+    switch (obj->kind()) {
+    case ObjectKind::Function:
+        return callFunction(*static_cast<FunctionObject*>(obj), args, nullptr);
+    case ObjectKind::NativeFunction: {
+        auto* native = static_cast<NativeFunctionObject*>(obj);
+        if (native->bound.isEmpty())
+            return native->fn(*this, args, native->data);
+        std::vector<Value> withSelf;
+        withSelf.reserve(args.positional.size() + 1);
+        withSelf.push_back(native->bound);
+        withSelf.insert(withSelf.end(), args.positional.begin(), args.positional.end());
+        return native->fn(*this, CallArgs{withSelf, args.keywordNames, args.keywordValues},
+                          native->data);
+    }
+    case ObjectKind::BoundMethod: {
+        auto* bm = static_cast<BoundMethodObject*>(obj);
+        if (bm->function.is(ObjectKind::Function))
+            return callFunction(*bm->function.as<FunctionObject>(), args, &bm->self);
+        std::vector<Value> withSelf;
+        withSelf.reserve(args.positional.size() + 1);
+        withSelf.push_back(bm->self);
+        withSelf.insert(withSelf.end(), args.positional.begin(), args.positional.end());
+        return call(bm->function, CallArgs{withSelf, args.keywordNames, args.keywordValues});
+    }
+    case ObjectKind::Type:
+        return callType(*static_cast<TypeObject*>(obj), args);
+    case ObjectKind::StaticMethod:
+        return call(static_cast<StaticMethodObject*>(obj)->function, args);
+    default:
+        break;
+    }
+    bool unbound = false;
+    Value dunder = tryGetAttr(callable, Symbol::intern("__call__"));
+    if (dunder.isEmpty() || obj->kind() == ObjectKind::Module)
+        raiseTypeError("'" + typeName(callable) + "' object is not callable");
+    (void)unbound;
+    return call(dunder, args);
+}
+
+Value Interpreter::callFunction(FunctionObject& fn, const CallArgs& args, const Value* self) {
+    const FunctionCode& code = *fn.code;
+    const Scope& scope = *code.scope;
+    Frame frame;
+    frame.code = &code;
+    frame.function = &fn;
+    frame.globals = fn.globals.get();
+    frame.closure = &fn.closure;
+    const size_t slotCount = scope.slots.size();
+    frame.slots = allocateSlots(slotCount);
+    struct Release {
+        Interpreter& interp;
+        Value* slots;
+        size_t count;
+        ~Release() { interp.releaseSlots(slots, count); }
+    } release{*this, frame.slots, slotCount};
+    frame.mark(code.span);
+    return runInFrame(frame, [&]() -> Value {
+        bindArguments(fn, frame, args, self);
+        for (int32_t slot : scope.cellSlots) {
+            auto cell = makeRef<CellObject>();
+            cell->value = std::move(frame.slots[slot]);
+            frame.slots[slot] = Value(cell);
+        }
+        Flow flow = execBlock(frame, code.body);
+        return flow == Flow::Return ? std::move(frame.returnValue) : Value::none();
+    });
+}
+
+void Interpreter::bindArguments(FunctionObject& fn, Frame& frame, const CallArgs& args,
+                                const Value* self) {
+    const FunctionCode& code = *fn.code;
+    const auto& params = code.params;
+    const std::string& name = code.qualifiedName;
+    Value* slots = frame.slots;
+    size_t positionalParams = 0, withDefaults = 0;
+    int varArgs = -1, varKw = -1;
+    for (size_t i = 0; i < params.size(); ++i) {
+        auto k = params[i].kind;
+        if (k == Parameter::Kind::Positional || k == Parameter::Kind::PositionalOnly) {
+            ++positionalParams;
+            withDefaults += params[i].defaultValue != nullptr;
+        } else if (k == Parameter::Kind::VarArgs) {
+            varArgs = static_cast<int>(i);
+        } else if (k == Parameter::Kind::VarKeywords) {
+            varKw = static_cast<int>(i);
+        }
+    }
+    const size_t given = args.positional.size() + (self ? 1 : 0);
+    std::vector<Value> extra;
+    for (size_t i = 0; i < given; ++i) {
+        const Value& v = (self && i == 0) ? *self : args.positional[i - (self ? 1 : 0)];
+        if (i < positionalParams)
+            slots[i] = v;
+        else
+            extra.push_back(v);
+    }
+    if (!extra.empty() && varArgs < 0) {
+        std::string takes = withDefaults ? "from " + std::to_string(positionalParams - withDefaults) +
+                                               " to " + std::to_string(positionalParams)
+                                         : std::to_string(positionalParams);
+        raiseTypeError(name + "() takes " + takes + " positional argument" +
+                       (positionalParams == 1 && !withDefaults ? "" : "s") + " but " +
+                       std::to_string(given) + (given == 1 ? " was" : " were") + " given");
+    }
+    if (varArgs >= 0)
+        slots[varArgs] = tupleValue(std::move(extra));
+    Ref<DictObject> kwDict = varKw >= 0 ? makeRef<DictObject>() : Ref<DictObject>();
+    std::vector<std::string> positionalOnlyAsKeyword;
+    for (size_t k = 0; k < args.keywordNames.size(); ++k) {
+        Symbol key = args.keywordNames[k];
+        int index = -1;
+        for (size_t i = 0; i < params.size(); ++i) {
+            auto kind = params[i].kind;
+            if (params[i].name == key && kind != Parameter::Kind::VarArgs &&
+                kind != Parameter::Kind::VarKeywords)
+                index = static_cast<int>(i);
+        }
+        if (index >= 0 && params[index].kind == Parameter::Kind::PositionalOnly) {
+            if (kwDict) {
+                kwDict->set(*this, strValue(key.str()), args.keywordValues[k]);
+                continue;
+            }
+            positionalOnlyAsKeyword.push_back(key.str());
+            continue;
+        }
+        if (index >= 0) {
+            if (!slots[index].isEmpty())
+                raiseTypeError(name + "() got multiple values for argument '" + key.str() + "'");
+            slots[index] = args.keywordValues[k];
+        } else if (kwDict) {
+            kwDict->set(*this, strValue(key.str()), args.keywordValues[k]);
+        } else {
+            raiseTypeError(name + "() got an unexpected keyword argument '" + key.str() + "'");
+        }
+    }
+    if (!positionalOnlyAsKeyword.empty()) {
+        std::string list;
+        for (size_t i = 0; i < positionalOnlyAsKeyword.size(); ++i)
+            list += (i ? ", " : "") + positionalOnlyAsKeyword[i];
+        raiseTypeError(name + "() got some positional-only arguments passed as keyword "
+                              "arguments: '" + list + "'");
+    }
+    if (varKw >= 0)
+        slots[varKw] = Value(kwDict);
+    std::vector<std::string> missingPositional, missingKeyword;
+    for (size_t i = 0; i < params.size(); ++i) {
+        if (!slots[i].isEmpty() || static_cast<int>(i) == varArgs || static_cast<int>(i) == varKw)
+            continue;
+        if (!fn.defaults[i].isEmpty()) {
+            slots[i] = fn.defaults[i];
+            continue;
+        }
+        (params[i].kind == Parameter::Kind::KeywordOnly ? missingKeyword : missingPositional)
+            .push_back(params[i].name.str());
+    }
+    if (!missingPositional.empty())
+        raiseTypeError(name + "() missing " +
+                       plural(missingPositional.size(), "required positional argument") + ": " +
+                       quotedList(missingPositional));
+    if (!missingKeyword.empty())
+        raiseTypeError(name + "() missing " +
+                       plural(missingKeyword.size(), "required keyword-only argument") + ": " +
+                       quotedList(missingKeyword));
+}
+
+Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
+    if (!type.isUserClass && !type.constructor.isEmpty())
+        return call(type.constructor, args);
+    const auto& types = builtinTypes();
+    bool isException = type.isSubtypeOf(types.baseException.get());
+    if (!type.isUserClass && !isException && &type != types.object.get())
+        raiseTypeError("cannot create '" + type.name + "' instances");
+    Value instance;
+    const Value* newFn = nullptr;
+    for (TypeObject* t : type.mro) {
+        if (!t->isUserClass)
+            break;
+        if ((newFn = t->dict.find(Symbol::intern("__new__"))))
+            break;
+    }
+    if (newFn) {
+        std::vector<Value> withCls{Value(&type)};
+        withCls.insert(withCls.end(), args.positional.begin(), args.positional.end());
+        instance = call(*newFn, CallArgs{withCls, args.keywordNames, args.keywordValues});
+        if (!isInstance(instance, &type))
+            return instance;
+    } else {
+        auto obj = makeRef<InstanceObject>(&type);
+        if (isException)
+            obj->attrs.set(Symbol::intern("args"),
+                           tupleValue({args.positional.begin(), args.positional.end()}));
+        instance = Value(obj);
+    }
+    const Value* init = type.lookup(Symbol::intern("__init__"));
+    if (init && init->is(ObjectKind::Function)) {
+        Value result = callFunction(*init->as<FunctionObject>(), args, &instance);
+        if (!result.isNone())
+            raiseTypeError("__init__() should return None, not '" + typeName(result) + "'");
+    } else if (!isException && !newFn && (!args.positional.empty() || !args.keywordNames.empty())) {
+        raiseTypeError(type.name + "() takes no arguments");
+    } else if (isException && !args.keywordNames.empty()) {
+        raiseTypeError(type.name + "() takes no keyword arguments");
+    }
+    return instance;
+}
+
+Value Interpreter::runClassBody(Frame& f, const ClassDefStmt& s, std::vector<Ref<TypeObject>> bases) {
+    const auto& types = builtinTypes();
+    const FunctionCode& body = *s.body;
+    if (bases.empty())
+        bases.push_back(types.object);
+    for (const auto& base : bases) {
+        bool subclassable = base->isUserClass || base.get() == types.object.get() ||
+                            base->isSubtypeOf(types.baseException.get());
+        if (!subclassable)
+            raiseTypeError("subclassing built-in type '" + base->name +
+                           "' is not supported by Kiln");
+    }
+    AttrMap ns;
+    ns.set(Symbol::intern("__module__"), strValue(f.globals->name));
+    ns.set(Symbol::intern("__qualname__"), strValue(body.qualifiedName));
+    std::vector<Ref<CellObject>> closure = buildClosure(*body.scope, f);
+    Frame cf;
+    cf.code = &body;
+    cf.globals = f.globals;
+    cf.classNamespace = &ns;
+    cf.closure = &closure;
+    cf.mark(body.span);
+    runInFrame(cf, [&] { return execBlock(cf, body.body); });
+    auto cls = makeRef<TypeObject>(body.name.str(), std::move(bases), ObjectKind::Instance);
+    cls->setType(types.type.get());
+    cls->isUserClass = true;
+    cls->moduleName = f.globals->name;
+    cls->dict = std::move(ns);
+    cls->computeMro();
+    if (cls->mro.empty()) {
+        std::string names;
+        for (const auto& b : cls->bases)
+            names += (names.empty() ? "" : ", ") + b->name;
+        raiseTypeError("Cannot create a consistent method resolution order (MRO) for bases " +
+                       names);
+    }
+    for (const auto& entry : cls->dict.entries()) {
+        Value fn = entry.value;
+        if (fn.is(ObjectKind::StaticMethod))
+            fn = fn.as<StaticMethodObject>()->function;
+        else if (fn.is(ObjectKind::ClassMethod))
+            fn = fn.as<ClassMethodObject>()->function;
+        else if (fn.is(ObjectKind::Property))
+            fn = fn.as<PropertyObject>()->getter;
+        if (fn.is(ObjectKind::Function))
+            fn.as<FunctionObject>()->ownerClass = cls.get();
+    }
+    return Value(cls);
+}
+
+Value Interpreter::evalComprehension(Frame& f, const ComprehensionExpr& e) {
+    Value firstIterable = eval(f, *e.generators.front().iter);
+    const FunctionCode& code = *e.code;
+    const Scope& scope = *code.scope;
+    std::vector<Ref<CellObject>> closure = buildClosure(scope, f);
+    Frame inner;
+    inner.code = &code;
+    inner.function = f.function;
+    inner.globals = f.globals;
+    inner.closure = &closure;
+    inner.mark(e.span);
+    const size_t slotCount = scope.slots.size();
+    inner.slots = allocateSlots(slotCount);
+    struct Release {
+        Interpreter& interp;
+        Value* slots;
+        size_t count;
+        ~Release() { interp.releaseSlots(slots, count); }
+    } release{*this, inner.slots, slotCount};
+    for (int32_t slot : scope.cellSlots)
+        inner.slots[slot] = Value(makeRef<CellObject>());
+    auto list = e.kind == ExprKind::DictComp ? Ref<ListObject>() : makeRef<ListObject>();
+    auto dict = e.kind == ExprKind::DictComp ? makeRef<DictObject>() : Ref<DictObject>();
+    std::function<void()> emit = [&] {
+        if (dict) {
+            Value key = eval(inner, *e.element);
+            Value value = eval(inner, *e.value);
+            dict->set(*this, key, std::move(value));
+        } else {
+            list->items.push_back(eval(inner, *e.element));
+        }
+    };
+    runInFrame(inner, [&] {
+        runComprehensionLevel(inner, e, 0, firstIterable, emit);
+        return 0;
+    });
+    if (dict)
+        return Value(dict);
+    if (e.kind == ExprKind::GeneratorExp)
+        return getIter(Value(list)); // generator expressions are evaluated eagerly
+    return Value(list);
+}
+
+void Interpreter::runComprehensionLevel(Frame& inner, const ComprehensionExpr& e, size_t level,
+                                        const Value& iterable, const std::function<void()>& emit) {
+    const Comprehension& g = e.generators[level];
+    auto step = [&](const Value& item) {
+        checkCancel();
+        assign(inner, *g.target, item);
+        for (const auto& cond : g.ifs)
+            if (!truthy(eval(inner, *cond)))
+                return;
+        if (level + 1 == e.generators.size()) {
+            emit();
+            return;
+        }
+        Value next = eval(inner, *e.generators[level + 1].iter);
+        runComprehensionLevel(inner, e, level + 1, next, emit);
+    };
+    if (iterable.is(ObjectKind::Range)) {
+        auto* r = iterable.as<RangeObject>();
+        for (int64_t i = r->start; r->step > 0 ? i < r->stop : i > r->stop; i += r->step)
+            step(Value::fromInt(i));
+        return;
+    }
+    Value it = getIter(iterable);
+    Value item;
+    while (iterNext(it, item))
+        step(item);
+}
+
+} // namespace kiln::lang

@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+// Expression evaluation.
+#include "lang/builtins.h"
+#include "lang/interpreter.h"
+
+namespace kiln::lang {
+
+namespace {
+
+Value constantValue(const ConstantExpr& c) {
+    switch (c.type) {
+    case ConstantExpr::Type::None:
+        return Value::none();
+    case ConstantExpr::Type::Bool:
+        return Value::fromBool(c.boolValue);
+    case ConstantExpr::Type::Int:
+        return Value::fromInt(c.intValue);
+    case ConstantExpr::Type::Float:
+        return Value::fromFloat(c.floatValue);
+    case ConstantExpr::Type::Str:
+        if (c.cached.isEmpty())
+            c.cached = strValue(c.strValue);
+        return c.cached;
+    case ConstantExpr::Type::Ellipsis:
+        return ellipsisValue();
+    }
+    return Value::none();
+}
+
+// Integer fast paths for the operators loops use most; nullopt means "take the general path"
+// (overflow, division, or non-int operands).
+std::optional<Value> fastIntBinary(BinaryOperator op, int64_t a, int64_t b) {
+    int64_t r;
+    switch (op) {
+    case BinaryOperator::Add:
+        if (__builtin_add_overflow(a, b, &r))
+            return std::nullopt;
+        return Value::fromInt(r);
+    case BinaryOperator::Sub:
+        if (__builtin_sub_overflow(a, b, &r))
+            return std::nullopt;
+        return Value::fromInt(r);
+    case BinaryOperator::Mul:
+        if (__builtin_mul_overflow(a, b, &r))
+            return std::nullopt;
+        return Value::fromInt(r);
+    default:
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+Value Interpreter::eval(Frame& f, const Expr& e) {
+    switch (e.kind) {
+    case ExprKind::Constant:
+        return constantValue(static_cast<const ConstantExpr&>(e));
+    case ExprKind::Name:
+        return evalName(f, static_cast<const NameExpr&>(e));
+    case ExprKind::Attribute: {
+        const auto& a = static_cast<const AttributeExpr&>(e);
+        Value object = eval(f, *a.value);
+        f.mark(a.span);
+        return getAttr(object, a.attr);
+    }
+    case ExprKind::Call:
+        return evalCall(f, static_cast<const CallExpr&>(e));
+    case ExprKind::BinOp: {
+        const auto& b = static_cast<const BinOpExpr&>(e);
+        Value l = eval(f, *b.left);
+        Value r = eval(f, *b.right);
+        if (l.isInt() && r.isInt()) {
+            if (auto v = fastIntBinary(b.op, l.asInt(), r.asInt()))
+                return *v;
+        }
+        f.mark(b.span, b.opSpan);
+        return binaryOp(b.op, l, r);
+    }
+    case ExprKind::UnaryOp: {
+        const auto& u = static_cast<const UnaryOpExpr&>(e);
+        Value v = eval(f, *u.operand);
+        if (u.op == UnaryOperator::Not)
+            return Value::fromBool(!truthy(v));
+        f.mark(u.span);
+        return unaryOp(u.op, v);
+    }
+    case ExprKind::BoolOp: {
+        const auto& b = static_cast<const BoolOpExpr&>(e);
+        Value v;
+        for (const auto& operand : b.values) {
+            v = eval(f, *operand);
+            if (truthy(v) != b.isAnd)
+                return v;
+        }
+        return v;
+    }
+    case ExprKind::Compare:
+        return evalCompare(f, static_cast<const CompareExpr&>(e));
+    case ExprKind::IfExp: {
+        const auto& i = static_cast<const IfExpExpr&>(e);
+        return truthy(eval(f, *i.test)) ? eval(f, *i.body) : eval(f, *i.orelse);
+    }
+    case ExprKind::Subscript:
+        return evalSubscript(f, static_cast<const SubscriptExpr&>(e));
+    case ExprKind::FString:
+        return evalFString(f, static_cast<const FStringExpr&>(e));
+    case ExprKind::Lambda:
+        return makeFunction(static_cast<const LambdaExpr&>(e).code, f);
+    case ExprKind::List:
+    case ExprKind::Tuple:
+        return evalSequence(f, static_cast<const SequenceExpr&>(e));
+    case ExprKind::Dict:
+        return evalDict(f, static_cast<const DictExpr&>(e));
+    case ExprKind::ListComp:
+    case ExprKind::DictComp:
+    case ExprKind::GeneratorExp:
+        return evalComprehension(f, static_cast<const ComprehensionExpr&>(e));
+    case ExprKind::NamedExpr: {
+        const auto& n = static_cast<const NamedExpr&>(e);
+        Value v = eval(f, *n.value);
+        storeName(f, static_cast<const NameExpr&>(*n.target), v);
+        return v;
+    }
+    case ExprKind::Slice:
+        return evalSliceObject(f, static_cast<const SliceExpr&>(e));
+    case ExprKind::Starred:
+        f.mark(e.span);
+        raise(builtinTypes().syntaxError.get(), "can't use starred expression here");
+    case ExprKind::Set:
+    case ExprKind::SetComp:
+        break;
+    }
+    KILN_UNREACHABLE("the parser does not produce set displays");
+}
+
+Value Interpreter::evalName(Frame& f, const NameExpr& e) {
+    switch (e.scope) {
+    case NameScope::Local: {
+        const Value& v = f.slots[e.slot];
+        if (v.isEmpty()) [[unlikely]] {
+            f.mark(e.span);
+            raise(builtinTypes().unboundLocalError.get(),
+                  "cannot access local variable '" + e.id.str() +
+                      "' where it is not associated with a value");
+        }
+        return v;
+    }
+    case NameScope::Cell:
+    case NameScope::Free: {
+        const Value& v = e.scope == NameScope::Cell
+                             ? f.slots[e.slot].as<CellObject>()->value
+                             : (*f.closure)[static_cast<size_t>(e.slot)]->value;
+        if (v.isEmpty()) [[unlikely]] {
+            f.mark(e.span);
+            raise(builtinTypes().nameError.get(),
+                  "cannot access free variable '" + e.id.str() +
+                      "' where it is not associated with a value in enclosing scope");
+        }
+        return v;
+    }
+    case NameScope::ClassBody:
+        if (const Value* v = f.classNamespace->find(e.id))
+            return *v;
+        [[fallthrough]];
+    case NameScope::Global:
+    case NameScope::Unresolved:
+        if (const Value* v = f.globals->globals.find(e.id))
+            return *v;
+        if (const Value* v = m_builtins->globals.find(e.id))
+            return *v;
+        f.mark(e.span);
+        raise(builtinTypes().nameError.get(), "name '" + e.id.str() + "' is not defined");
+    }
+    KILN_UNREACHABLE("bad name scope");
+}
+
+void Interpreter::collectCallArgs(Frame& f, const CallExpr& e, std::vector<Value>& positional,
+                                  std::vector<Symbol>& names, std::vector<Value>& values) {
+    for (const Argument& arg : e.args) {
+        switch (arg.kind) {
+        case Argument::Kind::Positional:
+            positional.push_back(eval(f, *arg.value));
+            break;
+        case Argument::Kind::Keyword:
+            names.push_back(arg.name);
+            values.push_back(eval(f, *arg.value));
+            break;
+        case Argument::Kind::Star: {
+            Value seq = eval(f, *arg.value);
+            f.mark(arg.value->span);
+            for (Value& v : toVector(seq))
+                positional.push_back(std::move(v));
+            break;
+        }
+        case Argument::Kind::DoubleStar: {
+            Value mapping = eval(f, *arg.value);
+            f.mark(arg.value->span);
+            if (!mapping.is(ObjectKind::Dict))
+                raiseTypeError("argument after ** must be a mapping, not " + typeName(mapping));
+            mapping.as<DictObject>()->forEach([&](const Value& k, const Value& v) {
+                if (!k.is(ObjectKind::Str))
+                    raiseTypeError("keywords must be strings");
+                Symbol name = Symbol::intern(k.as<StrObject>()->str());
+                for (Symbol existing : names)
+                    if (existing == name)
+                        raiseTypeError("got multiple values for keyword argument '" +
+                                       name.str() + "'");
+                names.push_back(name);
+                values.push_back(v);
+            });
+            break;
+        }
+        }
+    }
+}
+
+Value Interpreter::evalCall(Frame& f, const CallExpr& e) {
+    std::vector<Value> positional;
+    std::vector<Symbol> names;
+    std::vector<Value> values;
+    positional.reserve(e.args.size() + 1);
+    Value callee;
+    if (e.func->kind == ExprKind::Attribute) {
+        // Method call: look the method up without creating a bound method object.
+        const auto& a = static_cast<const AttributeExpr&>(*e.func);
+        Value self = eval(f, *a.value);
+        f.mark(a.span);
+        bool unbound = false;
+        callee = lookupMethod(self, a.attr, unbound);
+        if (unbound)
+            positional.push_back(std::move(self));
+    } else {
+        callee = eval(f, *e.func);
+    }
+    collectCallArgs(f, e, positional, names, values);
+    f.mark(e.span);
+    return call(callee, CallArgs{positional, names, values});
+}
+
+Value Interpreter::evalSliceObject(Frame& f, const SliceExpr& e) {
+    Value lower = e.lower ? eval(f, *e.lower) : Value::none();
+    Value upper = e.upper ? eval(f, *e.upper) : Value::none();
+    Value step = e.step ? eval(f, *e.step) : Value::none();
+    return Value(makeRef<SliceObject>(std::move(lower), std::move(upper), std::move(step)));
+}
+
+Value Interpreter::evalSubscript(Frame& f, const SubscriptExpr& e) {
+    Value object = eval(f, *e.value);
+    Value key;
+    if (e.index->kind == ExprKind::Slice) {
+        key = evalSliceObject(f, static_cast<const SliceExpr&>(*e.index));
+    } else if (e.index->kind == ExprKind::Tuple) {
+        std::vector<Value> items;
+        for (const auto& el : static_cast<const SequenceExpr&>(*e.index).elements)
+            items.push_back(el->kind == ExprKind::Slice
+                                ? evalSliceObject(f, static_cast<const SliceExpr&>(*el))
+                                : eval(f, *el));
+        key = tupleValue(std::move(items));
+    } else {
+        key = eval(f, *e.index);
+    }
+    f.mark(e.span);
+    return getItem(object, key);
+}
+
+Value Interpreter::evalCompare(Frame& f, const CompareExpr& e) {
+    Value left = eval(f, *e.left);
+    Value result;
+    for (size_t i = 0; i < e.ops.size(); ++i) {
+        Value right = eval(f, *e.comparators[i]);
+        f.mark(e.span);
+        result = compare(e.ops[i], left, right);
+        if (i + 1 < e.ops.size() && !truthy(result))
+            return result;
+        left = std::move(right);
+    }
+    return result;
+}
+
+Value Interpreter::evalFString(Frame& f, const FStringExpr& e) {
+    std::string out;
+    for (const auto& part : e.parts) {
+        if (!part.expr) {
+            out += part.literal;
+            continue;
+        }
+        Value v = eval(f, *part.expr);
+        out += part.debugText;
+        f.mark(part.expr->span);
+        if (part.conversion == 'r' || part.conversion == 'a')
+            v = strValue(repr(v));
+        else if (part.conversion == 's')
+            v = strValue(str(v));
+        std::string spec = part.spec ? evalFString(f, *part.spec).as<StrObject>()->str() : "";
+        out += formatValue(*this, v, spec);
+    }
+    return strValue(std::move(out));
+}
+
+Value Interpreter::evalSequence(Frame& f, const SequenceExpr& e) {
+    std::vector<Value> items;
+    items.reserve(e.elements.size());
+    for (const auto& el : e.elements) {
+        if (el->kind == ExprKind::Starred) {
+            Value seq = eval(f, *static_cast<const StarredExpr&>(*el).value);
+            f.mark(el->span);
+            for (Value& v : toVector(seq))
+                items.push_back(std::move(v));
+        } else {
+            items.push_back(eval(f, *el));
+        }
+    }
+    if (e.kind == ExprKind::List)
+        return listValue(std::move(items));
+    return tupleValue(std::move(items));
+}
+
+Value Interpreter::evalDict(Frame& f, const DictExpr& e) {
+    auto dict = makeRef<DictObject>();
+    for (size_t i = 0; i < e.keys.size(); ++i) {
+        if (!e.keys[i]) {
+            Value other = eval(f, *e.values[i]);
+            if (!other.is(ObjectKind::Dict))
+                raiseTypeError("'" + typeName(other) + "' object is not a mapping");
+            other.as<DictObject>()->forEach(
+                [&](const Value& k, const Value& v) { dict->set(*this, k, v); });
+            continue;
+        }
+        Value key = eval(f, *e.keys[i]);
+        Value value = eval(f, *e.values[i]);
+        f.mark(e.keys[i]->span);
+        dict->set(*this, key, std::move(value));
+    }
+    return Value(dict);
+}
+
+} // namespace kiln::lang

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+// Statement execution.
+#include "lang/interpreter.h"
+
+#include "lang/builtins.h"
+
+namespace kiln::lang {
+
+namespace {
+
+Symbol sym(const char* name) {
+    return Symbol::intern(name);
+}
+
+} // namespace
+
+Flow Interpreter::execBlock(Frame& f, const Block& block) {
+    for (const auto& stmt : block) {
+        Flow flow = execStmt(f, *stmt);
+        if (flow != Flow::Normal)
+            return flow;
+    }
+    return Flow::Normal;
+}
+
+Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
+    f.mark(s.span);
+    switch (s.kind) {
+    case StmtKind::Expr:
+        eval(f, *static_cast<const ExprStmt&>(s).value);
+        return Flow::Normal;
+    case StmtKind::Assign: {
+        const auto& a = static_cast<const AssignStmt&>(s);
+        Value v = eval(f, *a.value);
+        for (const auto& t : a.targets)
+            assign(f, *t, v);
+        return Flow::Normal;
+    }
+    case StmtKind::AugAssign:
+        execAugAssign(f, static_cast<const AugAssignStmt&>(s));
+        return Flow::Normal;
+    case StmtKind::AnnAssign: {
+        const auto& a = static_cast<const AnnAssignStmt&>(s);
+        if (a.value)
+            assign(f, *a.target, eval(f, *a.value));
+        return Flow::Normal;
+    }
+    case StmtKind::If: {
+        const auto& i = static_cast<const IfStmt&>(s);
+        if (truthy(eval(f, *i.test)))
+            return execBlock(f, i.body);
+        return execBlock(f, i.orelse);
+    }
+    case StmtKind::For:
+        return execFor(f, static_cast<const ForStmt&>(s));
+    case StmtKind::While:
+        return execWhile(f, static_cast<const WhileStmt&>(s));
+    case StmtKind::Break:
+        return Flow::Break;
+    case StmtKind::Continue:
+        return Flow::Continue;
+    case StmtKind::Return: {
+        const auto& r = static_cast<const ReturnStmt&>(s);
+        f.returnValue = r.value ? eval(f, *r.value) : Value::none();
+        return Flow::Return;
+    }
+    case StmtKind::Pass:
+    case StmtKind::Global:
+    case StmtKind::Nonlocal:
+        return Flow::Normal;
+    case StmtKind::FunctionDef:
+        execFunctionDef(f, static_cast<const FunctionDefStmt&>(s));
+        return Flow::Normal;
+    case StmtKind::ClassDef:
+        execClassDef(f, static_cast<const ClassDefStmt&>(s));
+        return Flow::Normal;
+    case StmtKind::Import:
+        execImport(f, static_cast<const ImportStmt&>(s));
+        return Flow::Normal;
+    case StmtKind::ImportFrom:
+        execImportFrom(f, static_cast<const ImportFromStmt&>(s));
+        return Flow::Normal;
+    case StmtKind::Assert: {
+        const auto& a = static_cast<const AssertStmt&>(s);
+        if (!truthy(eval(f, *a.test))) {
+            if (!a.message)
+                raise(makeException(builtinTypes().assertionError.get(), ""));
+            Value msg = eval(f, *a.message);
+            f.mark(s.span);
+            Value exc = call(Value(builtinTypes().assertionError), {msg});
+            raise(exc);
+        }
+        return Flow::Normal;
+    }
+    case StmtKind::Raise:
+        execRaise(f, static_cast<const RaiseStmt&>(s));
+        return Flow::Normal;
+    case StmtKind::Try:
+        return execTry(f, static_cast<const TryStmt&>(s));
+    case StmtKind::With:
+        return execWith(f, static_cast<const WithStmt&>(s));
+    case StmtKind::Del:
+        for (const auto& t : static_cast<const DelStmt&>(s).targets)
+            execDelete(f, *t);
+        return Flow::Normal;
+    }
+    KILN_UNREACHABLE("unknown statement kind");
+}
+
+Flow Interpreter::execFor(Frame& f, const ForStmt& s) {
+    Value iterable = eval(f, *s.iter);
+    const Expr& target = *s.target;
+    // Returns true when the loop must stop (break or return); `flow` says which.
+    Flow flow = Flow::Normal;
+    auto body = [&](Value item) -> bool {
+        assign(f, target, std::move(item));
+        flow = execBlock(f, s.body);
+        if (flow == Flow::Continue)
+            flow = Flow::Normal;
+        return flow != Flow::Normal;
+    };
+    bool stopped = false;
+    if (iterable.is(ObjectKind::Range)) {
+        auto* r = iterable.as<RangeObject>();
+        const int64_t stop = r->stop, step = r->step;
+        for (int64_t i = r->start; step > 0 ? i < stop : i > stop; i += step) {
+            checkCancel();
+            if ((stopped = body(Value::fromInt(i))))
+                break;
+        }
+    } else if (iterable.is(ObjectKind::List) || iterable.is(ObjectKind::Tuple)) {
+        // Index-based like CPython's list iterator: appends during the loop are seen.
+        for (size_t i = 0;; ++i) {
+            const auto& items = iterable.is(ObjectKind::List)
+                                    ? iterable.as<ListObject>()->items
+                                    : iterable.as<TupleObject>()->items;
+            if (i >= items.size())
+                break;
+            checkCancel();
+            if ((stopped = body(items[i])))
+                break;
+        }
+    } else {
+        Value it = getIter(iterable);
+        Value item;
+        while (iterNext(it, item)) {
+            checkCancel();
+            if ((stopped = body(std::move(item))))
+                break;
+        }
+    }
+    if (stopped)
+        return flow == Flow::Break ? Flow::Normal : flow;
+    return execBlock(f, s.orelse);
+}
+
+Flow Interpreter::execWhile(Frame& f, const WhileStmt& s) {
+    while (truthy(eval(f, *s.test))) {
+        checkCancel();
+        Flow flow = execBlock(f, s.body);
+        if (flow == Flow::Break)
+            return Flow::Normal;
+        if (flow == Flow::Return)
+            return flow;
+    }
+    return execBlock(f, s.orelse);
+}
+
+void Interpreter::execFunctionDef(Frame& f, const FunctionDefStmt& s) {
+    std::vector<Value> decorators;
+    for (const auto& d : s.decorators)
+        decorators.push_back(eval(f, *d));
+    f.mark(s.span);
+    Value fn = makeFunction(s.code, f);
+    for (auto it = decorators.rbegin(); it != decorators.rend(); ++it)
+        fn = call(*it, {fn});
+    storeName(f, static_cast<const NameExpr&>(*s.target), std::move(fn));
+}
+
+void Interpreter::execClassDef(Frame& f, const ClassDefStmt& s) {
+    std::vector<Value> decorators;
+    for (const auto& d : s.decorators)
+        decorators.push_back(eval(f, *d));
+    std::vector<Ref<TypeObject>> bases;
+    for (const auto& b : s.bases) {
+        Value base = eval(f, *b);
+        if (!base.is(ObjectKind::Type))
+            raiseTypeError("bases must be types");
+        bases.push_back(Ref<TypeObject>(base.as<TypeObject>()));
+    }
+    f.mark(s.span);
+    Value cls = runClassBody(f, s, std::move(bases));
+    for (auto it = decorators.rbegin(); it != decorators.rend(); ++it)
+        cls = call(*it, {cls});
+    storeName(f, static_cast<const NameExpr&>(*s.target), std::move(cls));
+}
+
+void Interpreter::execImport(Frame& f, const ImportStmt& s) {
+    for (const auto& alias : s.names) {
+        f.mark(alias.span);
+        Ref<ModuleObject> module = importModule(alias.name);
+        if (alias.asName.valid()) {
+            storeName(f, static_cast<const NameExpr&>(*alias.target), Value(module));
+            continue;
+        }
+        // `import a.b.c` binds `a` (all parents were imported on the way).
+        std::string top = alias.name.substr(0, alias.name.find('.'));
+        storeName(f, static_cast<const NameExpr&>(*alias.target), Value(importModule(top)));
+    }
+}
+
+void Interpreter::execImportFrom(Frame& f, const ImportFromStmt& s) {
+    f.mark(s.span);
+    Ref<ModuleObject> module = importModule(s.module);
+    for (const auto& alias : s.names) {
+        f.mark(alias.span);
+        Symbol name = Symbol::intern(alias.name);
+        Value v = tryGetAttr(Value(module), name);
+        if (v.isEmpty()) {
+            // `from torch import nn` also finds submodules that are not attributes yet.
+            std::string sub = s.module + "." + alias.name;
+            if (m_nativeModules.count(sub) || m_sourceModules.count(sub) || m_modules.count(sub))
+                v = Value(importModule(sub));
+        }
+        if (v.isEmpty())
+            raise(builtinTypes().importError.get(), "cannot import name '" + alias.name +
+                                                        "' from '" + s.module + "' (" +
+                                                        (module->source ? module->source->path()
+                                                                        : std::string("built-in")) +
+                                                        ")");
+        storeName(f, static_cast<const NameExpr&>(*alias.target), std::move(v));
+    }
+}
+
+void Interpreter::execRaise(Frame& f, const RaiseStmt& s) {
+    if (!s.exception) {
+        if (m_handledExceptions.empty())
+            raise(builtinTypes().runtimeError.get(), "No active exception to reraise");
+        throw PyException{m_handledExceptions.back()};
+    }
+    Value exc = eval(f, *s.exception);
+    if (exc.is(ObjectKind::Type)) {
+        f.mark(s.span);
+        exc = call(exc, {});
+    }
+    if (!isInstance(exc, builtinTypes().baseException.get()))
+        raiseTypeError("exceptions must derive from BaseException");
+    if (s.cause) {
+        Value cause = eval(f, *s.cause);
+        if (cause.is(ObjectKind::Type))
+            cause = call(cause, {});
+        auto& state = exc.as<InstanceObject>()->exceptionState();
+        state.cause = cause.isNone() ? Value() : cause;
+        state.suppressContext = true;
+    }
+    f.mark(s.span);
+    raise(exc);
+}
+
+void Interpreter::execAugAssign(Frame& f, const AugAssignStmt& s) {
+    const Expr& target = *s.target;
+    if (target.kind == ExprKind::Name) {
+        Value current = evalName(f, static_cast<const NameExpr&>(target));
+        Value rhs = eval(f, *s.value);
+        f.mark(s.span);
+        storeName(f, static_cast<const NameExpr&>(target), inplaceOp(s.op, current, rhs));
+        return;
+    }
+    if (target.kind == ExprKind::Attribute) {
+        const auto& a = static_cast<const AttributeExpr&>(target);
+        Value object = eval(f, *a.value);
+        f.mark(a.span);
+        Value current = getAttr(object, a.attr);
+        Value rhs = eval(f, *s.value);
+        f.mark(s.span);
+        setAttr(object, a.attr, inplaceOp(s.op, current, rhs));
+        return;
+    }
+    const auto& sub = static_cast<const SubscriptExpr&>(target);
+    Value object = eval(f, *sub.value);
+    Value key = sub.index->kind == ExprKind::Slice
+                    ? evalSliceObject(f, static_cast<const SliceExpr&>(*sub.index))
+                    : eval(f, *sub.index);
+    f.mark(sub.span);
+    Value current = getItem(object, key);
+    Value rhs = eval(f, *s.value);
+    f.mark(s.span);
+    setItem(object, key, inplaceOp(s.op, current, rhs));
+}
+
+void Interpreter::storeName(Frame& f, const NameExpr& name, Value value) {
+    switch (name.scope) {
+    case NameScope::Local:
+        f.slots[name.slot] = std::move(value);
+        return;
+    case NameScope::Cell:
+        f.slots[name.slot].as<CellObject>()->value = std::move(value);
+        return;
+    case NameScope::Free:
+        (*f.closure)[static_cast<size_t>(name.slot)]->value = std::move(value);
+        return;
+    case NameScope::ClassBody:
+        f.classNamespace->set(name.id, std::move(value));
+        return;
+    case NameScope::Global:
+    case NameScope::Unresolved:
+        f.globals->globals.set(name.id, std::move(value));
+        return;
+    }
+}
+
+void Interpreter::assign(Frame& f, const Expr& target, const Value& value) {
+    switch (target.kind) {
+    case ExprKind::Name:
+        storeName(f, static_cast<const NameExpr&>(target), value);
+        return;
+    case ExprKind::Attribute: {
+        const auto& a = static_cast<const AttributeExpr&>(target);
+        Value object = eval(f, *a.value);
+        f.mark(a.span);
+        setAttr(object, a.attr, value);
+        return;
+    }
+    case ExprKind::Subscript: {
+        const auto& s = static_cast<const SubscriptExpr&>(target);
+        Value object = eval(f, *s.value);
+        Value key = s.index->kind == ExprKind::Slice
+                        ? evalSliceObject(f, static_cast<const SliceExpr&>(*s.index))
+                        : eval(f, *s.index);
+        f.mark(s.span);
+        setItem(object, key, value);
+        return;
+    }
+    case ExprKind::Tuple:
+    case ExprKind::List:
+        assignUnpack(f, static_cast<const SequenceExpr&>(target), value);
+        return;
+    default:
+        KILN_UNREACHABLE("parser admitted an invalid assignment target");
+    }
+}
+
+void Interpreter::assignUnpack(Frame& f, const SequenceExpr& target, const Value& value) {
+    std::vector<Value> items;
+    if (value.is(ObjectKind::Tuple))
+        items = value.as<TupleObject>()->items;
+    else if (value.is(ObjectKind::List))
+        items = value.as<ListObject>()->items;
+    else if (!value.isObject() && !value.isTensor())
+        raiseTypeError("cannot unpack non-iterable " + typeName(value) + " object");
+    else
+        items = toVector(value);
+    const auto& targets = target.elements;
+    size_t starIndex = targets.size();
+    for (size_t i = 0; i < targets.size(); ++i)
+        if (targets[i]->kind == ExprKind::Starred)
+            starIndex = i;
+    if (starIndex == targets.size()) {
+        if (items.size() < targets.size())
+            raiseValueError("not enough values to unpack (expected " +
+                            std::to_string(targets.size()) + ", got " +
+                            std::to_string(items.size()) + ")");
+        if (items.size() > targets.size())
+            raiseValueError("too many values to unpack (expected " +
+                            std::to_string(targets.size()) + ")");
+        for (size_t i = 0; i < targets.size(); ++i)
+            assign(f, *targets[i], items[i]);
+        return;
+    }
+    size_t after = targets.size() - starIndex - 1;
+    if (items.size() < targets.size() - 1)
+        raiseValueError("not enough values to unpack (expected at least " +
+                        std::to_string(targets.size() - 1) + ", got " +
+                        std::to_string(items.size()) + ")");
+    for (size_t i = 0; i < starIndex; ++i)
+        assign(f, *targets[i], items[i]);
+    std::vector<Value> middle(items.begin() + static_cast<long>(starIndex),
+                              items.end() - static_cast<long>(after));
+    assign(f, *static_cast<const StarredExpr&>(*targets[starIndex]).value,
+           listValue(std::move(middle)));
+    for (size_t i = 0; i < after; ++i)
+        assign(f, *targets[starIndex + 1 + i], items[items.size() - after + i]);
+}
+
+void Interpreter::execDelete(Frame& f, const Expr& target) {
+    switch (target.kind) {
+    case ExprKind::Name: {
+        const auto& n = static_cast<const NameExpr&>(target);
+        bool existed = true;
+        if (n.scope == NameScope::Local) {
+            existed = !f.slots[n.slot].isEmpty();
+            f.slots[n.slot] = Value();
+        } else if (n.scope == NameScope::ClassBody) {
+            existed = f.classNamespace->erase(n.id);
+        } else if (n.scope == NameScope::Global) {
+            existed = f.globals->globals.erase(n.id);
+        } else {
+            raise(builtinTypes().runtimeError.get(), "deleting closure variables is not supported");
+        }
+        if (!existed)
+            raise(builtinTypes().nameError.get(), "name '" + n.id.str() + "' is not defined");
+        return;
+    }
+    case ExprKind::Attribute: {
+        const auto& a = static_cast<const AttributeExpr&>(target);
+        Value object = eval(f, *a.value);
+        delAttr(object, a.attr);
+        return;
+    }
+    case ExprKind::Subscript: {
+        const auto& s = static_cast<const SubscriptExpr&>(target);
+        Value object = eval(f, *s.value);
+        Value key = s.index->kind == ExprKind::Slice
+                        ? evalSliceObject(f, static_cast<const SliceExpr&>(*s.index))
+                        : eval(f, *s.index);
+        delItem(object, key);
+        return;
+    }
+    case ExprKind::Tuple:
+    case ExprKind::List:
+        for (const auto& el : static_cast<const SequenceExpr&>(target).elements)
+            execDelete(f, *el);
+        return;
+    default:
+        KILN_UNREACHABLE("parser admitted an invalid del target");
+    }
+}
+
+} // namespace kiln::lang

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: MIT
+// The value protocols: truth, length, membership, equality, hashing, ordering, repr and str.
+#include "lang/format.h"
+#include "lang/interpreter.h"
+#include "tensor/ops.h"
+#include "tensor/print.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace kiln::lang {
+
+namespace {
+
+Symbol sym(const char* s) {
+    return Symbol::intern(s);
+}
+
+std::string addressOf(const void* p) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%012llx", static_cast<unsigned long long>(
+                                                    reinterpret_cast<uintptr_t>(p)));
+    return buf;
+}
+
+// Guards repr against self-containing containers ([...] as CPython prints them).
+struct ReprGuard {
+    static std::vector<const Object*>& active() {
+        static std::vector<const Object*> stack;
+        return stack;
+    }
+    explicit ReprGuard(const Object* o)
+        : object(o)
+        , recursive(std::find(active().begin(), active().end(), o) != active().end()) {
+        if (!recursive)
+            active().push_back(o);
+    }
+    ~ReprGuard() {
+        if (!recursive)
+            active().pop_back();
+    }
+    const Object* object;
+    bool recursive;
+};
+
+} // namespace
+
+bool Interpreter::truthy(const Value& v) {
+    switch (v.tag()) {
+    case Value::Tag::Empty:
+    case Value::Tag::None:
+        return false;
+    case Value::Tag::Bool:
+    case Value::Tag::Int:
+        return v.asInt() != 0;
+    case Value::Tag::Float:
+        return v.asFloat() != 0.0;
+    case Value::Tag::Tensor: {
+        tensor::Tensor t = v.asTensor();
+        if (t.numel() == 0)
+            raise(builtinTypes().runtimeError.get(),
+                  "Boolean value of Tensor with no values is ambiguous");
+        if (t.numel() > 1)
+            raise(builtinTypes().runtimeError.get(),
+                  "Boolean value of Tensor with more than one value is ambiguous");
+        return tensor::item(t).toBool();
+    }
+    case Value::Tag::Object:
+        break;
+    }
+    Object* o = v.asObject();
+    switch (o->kind()) {
+    case ObjectKind::Str:
+        return !static_cast<StrObject*>(o)->str().empty();
+    case ObjectKind::List:
+        return !static_cast<ListObject*>(o)->items.empty();
+    case ObjectKind::Tuple:
+        return !static_cast<TupleObject*>(o)->items.empty();
+    case ObjectKind::Dict:
+        return static_cast<DictObject*>(o)->size() != 0;
+    case ObjectKind::Range:
+        return static_cast<RangeObject*>(o)->length() != 0;
+    case ObjectKind::Instance: {
+        Value b = tryGetAttr(v, sym("__bool__"));
+        if (!b.isEmpty()) {
+            Value r = call(b, {});
+            if (!r.isBool())
+                raiseTypeError("__bool__ should return bool, returned " + typeName(r));
+            return r.asBool();
+        }
+        Value l = tryGetAttr(v, sym("__len__"));
+        if (!l.isEmpty())
+            return len(v) != 0;
+        return true;
+    }
+    default:
+        return true;
+    }
+}
+
+int64_t Interpreter::len(const Value& v) {
+    if (v.isTensor()) {
+        tensor::Tensor t = v.asTensor();
+        if (t.dim() == 0)
+            raiseTypeError("len() of a 0-d tensor");
+        return t.size(0);
+    }
+    if (v.isObject()) {
+        Object* o = v.asObject();
+        switch (o->kind()) {
+        case ObjectKind::Str:
+            return static_cast<StrObject*>(o)->length();
+        case ObjectKind::List:
+            return static_cast<int64_t>(static_cast<ListObject*>(o)->items.size());
+        case ObjectKind::Tuple:
+            return static_cast<int64_t>(static_cast<TupleObject*>(o)->items.size());
+        case ObjectKind::Dict:
+            return static_cast<int64_t>(static_cast<DictObject*>(o)->size());
+        case ObjectKind::Range:
+            return static_cast<RangeObject*>(o)->length();
+        case ObjectKind::Instance: {
+            Value l = tryGetAttr(v, sym("__len__"));
+            if (l.isEmpty())
+                break;
+            Value r = call(l, {});
+            if (!r.isIntLike())
+                raiseTypeError("'" + typeName(r) + "' object cannot be interpreted as an integer");
+            if (r.asInt() < 0)
+                raiseValueError("__len__() should return >= 0");
+            return r.asInt();
+        }
+        default:
+            break;
+        }
+    }
+    raiseTypeError("object of type '" + typeName(v) + "' has no len()");
+}
+
+bool Interpreter::contains(const Value& container, const Value& item) {
+    if (container.isObject()) {
+        Object* o = container.asObject();
+        switch (o->kind()) {
+        case ObjectKind::List:
+        case ObjectKind::Tuple: {
+            const auto& items = o->kind() == ObjectKind::List
+                                    ? static_cast<ListObject*>(o)->items
+                                    : static_cast<TupleObject*>(o)->items;
+            for (size_t i = 0; i < items.size(); ++i)
+                if (items[i].identical(item) || equals(items[i], item))
+                    return true;
+            return false;
+        }
+        case ObjectKind::Dict:
+            return static_cast<DictObject*>(o)->find(*this, item) != nullptr;
+        case ObjectKind::Str:
+            if (!item.is(ObjectKind::Str))
+                raiseTypeError("'in <string>' requires string as left operand, not " +
+                               typeName(item));
+            return static_cast<StrObject*>(o)->str().find(item.as<StrObject>()->str()) !=
+                   std::string::npos;
+        case ObjectKind::Range: {
+            auto* r = static_cast<RangeObject*>(o);
+            if (!item.isIntLike())
+                break;
+            int64_t x = item.asInt();
+            if (r->step > 0 ? (x < r->start || x >= r->stop) : (x > r->start || x <= r->stop))
+                return false;
+            return (x - r->start) % r->step == 0;
+        }
+        case ObjectKind::Instance: {
+            Value c = tryGetAttr(container, sym("__contains__"));
+            if (!c.isEmpty())
+                return truthy(call(c, {item}));
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    if (container.isTensor()) {
+        tensor::Tensor eq = tensor::binary(tensor::BinaryOp::Eq, container.asTensor(),
+                                           item.isTensor() ? item.asTensor()
+                                                           : tensor::wrapNumber(item.isFloat() ? tensor::Scalar(item.asFloat()) : tensor::Scalar(item.asInt())));
+        return tensor::item(tensor::any(eq, std::nullopt, false)).toBool();
+    }
+    bool iterable = container.isObject() &&
+                    (container.is(ObjectKind::Iterator) || container.is(ObjectKind::Instance));
+    if (!iterable)
+        raiseTypeError("argument of type '" + typeName(container) + "' is not iterable");
+    Value it = getIter(container);
+    Value x;
+    while (iterNext(it, x))
+        if (x.identical(item) || equals(x, item))
+            return true;
+    return false;
+}
+
+bool Interpreter::equals(const Value& a, const Value& b) {
+    if (a.isNumber() && b.isNumber()) {
+        if (a.isFloat() || b.isFloat())
+            return a.toDouble() == b.toDouble();
+        return a.asInt() == b.asInt();
+    }
+    if (a.isNone() || b.isNone())
+        return a.isNone() && b.isNone();
+    if (a.isTensor() || b.isTensor())
+        return truthy(compare(CompareOperator::Eq, a, b));
+    if (!a.isObject() || !b.isObject())
+        return false;
+    Object* x = a.asObject();
+    Object* y = b.asObject();
+    if (x == y)
+        return true;
+    if (x->kind() == ObjectKind::Str && y->kind() == ObjectKind::Str)
+        return static_cast<StrObject*>(x)->str() == static_cast<StrObject*>(y)->str();
+    bool xSeq = x->kind() == ObjectKind::List || x->kind() == ObjectKind::Tuple;
+    if (xSeq && x->kind() == y->kind()) {
+        const auto& xs = x->kind() == ObjectKind::List ? static_cast<ListObject*>(x)->items
+                                                       : static_cast<TupleObject*>(x)->items;
+        const auto& ys = y->kind() == ObjectKind::List ? static_cast<ListObject*>(y)->items
+                                                       : static_cast<TupleObject*>(y)->items;
+        if (xs.size() != ys.size())
+            return false;
+        for (size_t i = 0; i < xs.size(); ++i)
+            if (!xs[i].identical(ys[i]) && !equals(xs[i], ys[i]))
+                return false;
+        return true;
+    }
+    if (x->kind() == ObjectKind::Dict && y->kind() == ObjectKind::Dict) {
+        auto* dx = static_cast<DictObject*>(x);
+        auto* dy = static_cast<DictObject*>(y);
+        if (dx->size() != dy->size())
+            return false;
+        bool same = true;
+        dx->forEach([&](const Value& k, const Value& v) {
+            Value* other = same ? dy->find(*this, k) : nullptr;
+            same = same && other && (other->identical(v) || equals(*other, v));
+        });
+        return same;
+    }
+    if (x->kind() == ObjectKind::Range && y->kind() == ObjectKind::Range) {
+        auto* rx = static_cast<RangeObject*>(x);
+        auto* ry = static_cast<RangeObject*>(y);
+        return rx->length() == ry->length() &&
+               (rx->length() == 0 || (rx->start == ry->start && (rx->length() == 1 || rx->step == ry->step)));
+    }
+    if (x->kind() == ObjectKind::Instance || y->kind() == ObjectKind::Instance ||
+        x->kind() == ObjectKind::Native || y->kind() == ObjectKind::Native)
+        return truthy(compare(CompareOperator::Eq, a, b));
+    return false;
+}
+
+size_t Interpreter::hash(const Value& v) {
+    switch (v.tag()) {
+    case Value::Tag::Empty:
+    case Value::Tag::None:
+        return 0x9e3779b9u;
+    case Value::Tag::Bool:
+    case Value::Tag::Int:
+        return std::hash<int64_t>()(v.asInt());
+    case Value::Tag::Float: {
+        double d = v.asFloat();
+        if (d == std::floor(d) && std::abs(d) < 9.2e18)
+            return std::hash<int64_t>()(static_cast<int64_t>(d));
+        return std::hash<double>()(d);
+    }
+    case Value::Tag::Tensor:
+        return std::hash<const void*>()(v.tensorImpl());
+    case Value::Tag::Object:
+        break;
+    }
+    Object* o = v.asObject();
+    switch (o->kind()) {
+    case ObjectKind::Str:
+        return static_cast<StrObject*>(o)->hash();
+    case ObjectKind::Tuple: {
+        size_t h = 0x345678;
+        for (const Value& item : static_cast<TupleObject*>(o)->items)
+            h = (h ^ hash(item)) * 1000003u;
+        return h;
+    }
+    case ObjectKind::List:
+    case ObjectKind::Dict:
+        raiseTypeError("unhashable type: '" + typeName(v) + "'");
+    case ObjectKind::Instance: {
+        const Value* h = o->type()->lookup(sym("__hash__"));
+        if (h && h->isNone())
+            raiseTypeError("unhashable type: '" + typeName(v) + "'");
+        if (h && h->is(ObjectKind::Function)) {
+            Value r = callMethod(v, sym("__hash__"), {});
+            if (!r.isIntLike())
+                raiseTypeError("__hash__ method should return an integer");
+            return std::hash<int64_t>()(r.asInt());
+        }
+        return std::hash<const void*>()(o);
+    }
+    default:
+        return std::hash<const void*>()(o);
+    }
+}
+
+bool Interpreter::lessThan(const Value& a, const Value& b) {
+    if (a.isNumber() && b.isNumber()) {
+        if (a.isFloat() || b.isFloat())
+            return a.toDouble() < b.toDouble();
+        return a.asInt() < b.asInt();
+    }
+    return truthy(compare(CompareOperator::Lt, a, b));
+}
+
+std::string Interpreter::repr(const Value& v) {
+    switch (v.tag()) {
+    case Value::Tag::Empty:
+    case Value::Tag::None:
+        return "None";
+    case Value::Tag::Bool:
+        return v.asBool() ? "True" : "False";
+    case Value::Tag::Int:
+        return std::to_string(v.asInt());
+    case Value::Tag::Float:
+        return floatRepr(v.asFloat());
+    case Value::Tag::Tensor: {
+        tensor::Tensor t = v.asTensor();
+        return t.isParameter() ? tensor::formatParameter(t) : tensor::formatTensor(t);
+    }
+    case Value::Tag::Object:
+        break;
+    }
+    Object* o = v.asObject();
+    // Types may define __repr__ (user classes, torch.Size, torch.dtype, ...).
+    if (o->kind() != ObjectKind::Type) {
+        const Value* custom = o->type()->lookup(sym("__repr__"));
+        if (custom && (custom->is(ObjectKind::Function) || custom->is(ObjectKind::NativeFunction))) {
+            ReprGuard guard(o);
+            if (guard.recursive)
+                return "...";
+            Value r = callMethod(v, sym("__repr__"), {});
+            if (!r.is(ObjectKind::Str))
+                raiseTypeError("__repr__ returned non-string (type " + typeName(r) + ")");
+            return r.as<StrObject>()->str();
+        }
+    }
+    switch (o->kind()) {
+    case ObjectKind::Str:
+        return pyStringRepr(static_cast<StrObject*>(o)->str());
+    case ObjectKind::List:
+    case ObjectKind::Tuple: {
+        ReprGuard guard(o);
+        bool isList = o->kind() == ObjectKind::List;
+        if (guard.recursive)
+            return isList ? "[...]" : "(...)";
+        const auto& items = isList ? static_cast<ListObject*>(o)->items
+                                   : static_cast<TupleObject*>(o)->items;
+        std::string out = isList ? "[" : "(";
+        for (size_t i = 0; i < items.size(); ++i)
+            out += (i ? ", " : "") + repr(items[i]);
+        if (!isList && items.size() == 1)
+            out += ",";
+        return out + (isList ? "]" : ")");
+    }
+    case ObjectKind::Dict: {
+        ReprGuard guard(o);
+        if (guard.recursive)
+            return "{...}";
+        std::string out = "{";
+        bool first = true;
+        static_cast<DictObject*>(o)->forEach([&](const Value& k, const Value& val) {
+            out += (first ? "" : ", ") + repr(k) + ": " + repr(val);
+            first = false;
+        });
+        return out + "}";
+    }
+    case ObjectKind::Range: {
+        auto* r = static_cast<RangeObject*>(o);
+        return "range(" + std::to_string(r->start) + ", " + std::to_string(r->stop) +
+               (r->step == 1 ? "" : ", " + std::to_string(r->step)) + ")";
+    }
+    case ObjectKind::Slice: {
+        auto* s = static_cast<SliceObject*>(o);
+        return "slice(" + repr(s->start) + ", " + repr(s->stop) + ", " + repr(s->step) + ")";
+    }
+    case ObjectKind::Type: {
+        auto* t = static_cast<TypeObject*>(o);
+        return "<class '" + t->qualifiedName() + "'>";
+    }
+    case ObjectKind::Function: {
+        auto* fn = static_cast<FunctionObject*>(o);
+        return "<function " + fn->code->qualifiedName + " at " + addressOf(fn) + ">";
+    }
+    case ObjectKind::NativeFunction: {
+        auto* fn = static_cast<NativeFunctionObject*>(o);
+        if (!fn->bound.isEmpty())
+            return "<built-in method " + fn->name + " of " + typeName(fn->bound) + " object at " +
+                   addressOf(fn->bound.isObject() ? static_cast<const void*>(fn->bound.asObject())
+                                                  : fn) +
+                   ">";
+        return "<built-in function " + fn->name + ">";
+    }
+    case ObjectKind::BoundMethod: {
+        auto* bm = static_cast<BoundMethodObject*>(o);
+        std::string name = bm->function.is(ObjectKind::Function)
+                               ? bm->function.as<FunctionObject>()->code->qualifiedName
+                               : repr(bm->function);
+        return "<bound method " + name + " of " + repr(bm->self) + ">";
+    }
+    case ObjectKind::Module: {
+        auto* m = static_cast<ModuleObject*>(o);
+        if (m->source && m->name != "__main__")
+            return "<module '" + m->name + "' from '" + m->source->path() + "'>";
+        return "<module '" + m->name + "' (built-in)>";
+    }
+    case ObjectKind::Instance: {
+        auto* inst = static_cast<InstanceObject*>(o);
+        if (inst->type()->isSubtypeOf(builtinTypes().baseException.get())) {
+            Value args = getAttr(v, sym("args"));
+            std::string inner = repr(args);
+            const auto& items = args.as<TupleObject>()->items;
+            if (items.size() == 1)
+                inner = "(" + repr(items[0]) + ")";
+            return inst->type()->name + inner;
+        }
+        return "<" + inst->type()->qualifiedName() + " object at " + addressOf(o) + ">";
+    }
+    case ObjectKind::Property:
+        return "<property object at " + addressOf(o) + ">";
+    case ObjectKind::Iterator:
+        return "<iterator object at " + addressOf(o) + ">";
+    case ObjectKind::Cell:
+        return "<cell at " + addressOf(o) + ">";
+    default:
+        break;
+    }
+    if (o->type() == builtinTypes().ellipsisType.get())
+        return "Ellipsis";
+    if (o->type() == builtinTypes().notImplementedType.get())
+        return "NotImplemented";
+    return "<" + o->type()->qualifiedName() + " object at " + addressOf(o) + ">";
+}
+
+std::string Interpreter::str(const Value& v) {
+    if (v.is(ObjectKind::Str))
+        return v.as<StrObject>()->str();
+    if (v.isObject()) {
+        Object* o = v.asObject();
+        if (o->kind() != ObjectKind::Type) {
+            const Value* custom = o->type()->lookup(sym("__str__"));
+            if (custom && (custom->is(ObjectKind::Function) ||
+                           custom->is(ObjectKind::NativeFunction))) {
+                Value r = callMethod(v, sym("__str__"), {});
+                if (!r.is(ObjectKind::Str))
+                    raiseTypeError("__str__ returned non-string (type " + typeName(r) + ")");
+                return r.as<StrObject>()->str();
+            }
+        }
+        if (o->kind() == ObjectKind::Instance &&
+            o->type()->isSubtypeOf(builtinTypes().baseException.get())) {
+            Value args = getAttr(v, sym("args"));
+            const auto& items = args.as<TupleObject>()->items;
+            if (items.empty())
+                return "";
+            if (items.size() == 1) {
+                if (o->type()->isSubtypeOf(builtinTypes().keyError.get()))
+                    return repr(items[0]);
+                return str(items[0]);
+            }
+            return repr(args);
+        }
+    }
+    return repr(v);
+}
+
+} // namespace kiln::lang

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The interpreter: executes a parsed module by walking its AST with Python's semantics.
+///
+/// Python exceptions travel as C++ `PyException`s carrying the exception instance; each
+/// function frame appends its traceback entry as the exception passes. Tensor errors
+/// (TensorError) become the Python exception of the same name at the first frame they cross.
+/// Frames keep locals in slots of one interpreter-owned value stack, so a call allocates
+/// nothing for its locals. The public methods here are the protocol the builtins and the torch
+/// bindings use (call, attributes, items, iteration, repr/str, comparisons).
+#pragma once
+
+#include "lang/ast.h"
+#include "lang/objects.h"
+#include "lang/types.h"
+#include "support/assert.h"
+#include "support/event_sink.h"
+
+#include <atomic>
+#include <functional>
+#include <initializer_list>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::lang {
+
+/// A Python exception in flight.
+struct PyException {
+    Value exception; ///< an InstanceObject of a BaseException subclass
+};
+
+/// An execution frame: one call of a function, a class body, or a module body.
+struct Frame {
+    const FunctionCode* code = nullptr;
+    Value* slots = nullptr;
+    FunctionObject* function = nullptr; ///< null for module and class bodies
+    ModuleObject* globals = nullptr;
+    AttrMap* classNamespace = nullptr; ///< class bodies only
+    const std::vector<Ref<CellObject>>* closure = nullptr;
+    Frame* parent = nullptr;
+    SourceSpan at;       ///< the expression or statement being executed (for tracebacks)
+    SourceSpan emphasis; ///< within `at`: the operator CPython marks with '^' (binary ops)
+    Value returnValue;
+    uint64_t serial = 0; ///< unique per frame, for traceback bookkeeping
+
+    void mark(const SourceSpan& span, const SourceSpan& operatorSpan = {}) {
+        at = span;
+        emphasis = operatorSpan;
+    }
+};
+
+enum class Flow : uint8_t { Normal, Break, Continue, Return };
+
+/// A module whose contents come from C++ (torch, math, ...): called once on first import.
+using NativeModuleInit = std::function<void(Interpreter&, ModuleObject&)>;
+
+class Interpreter {
+public:
+    explicit Interpreter(EventSink& output);
+    ~Interpreter();
+    Interpreter(const Interpreter&) = delete;
+    Interpreter& operator=(const Interpreter&) = delete;
+
+    // --- running code
+    /// Executes a parsed module as `__main__`. Throws PyException for an uncaught exception.
+    void runMain(const Module& module);
+    /// Parses and executes Python source as module `name` (for bundled library modules).
+    Ref<ModuleObject> runSourceModule(const std::string& name, const std::string& path,
+                                      const std::string& source);
+
+    // --- modules
+    void registerNativeModule(const std::string& name, NativeModuleInit init);
+    void registerSourceModule(const std::string& name, const std::string& path, std::string source);
+    Ref<ModuleObject> importModule(const std::string& name);
+    ModuleObject& builtinsModule() { return *m_builtins; }
+
+    // --- the object protocol
+    Value call(const Value& callable, const CallArgs& args);
+    Value call(const Value& callable, std::initializer_list<Value> positional);
+    Value callMethod(const Value& self, Symbol name, std::initializer_list<Value> positional);
+    Value getAttr(const Value& object, Symbol name);
+    /// Like getAttr but returns Empty instead of raising AttributeError.
+    Value tryGetAttr(const Value& object, Symbol name);
+    void setAttr(const Value& object, Symbol name, Value value);
+    void delAttr(const Value& object, Symbol name);
+    Value getItem(const Value& object, const Value& key);
+    void setItem(const Value& object, const Value& key, Value value);
+    void delItem(const Value& object, const Value& key);
+    bool truthy(const Value& v);
+    int64_t len(const Value& v);
+    bool contains(const Value& container, const Value& item);
+    std::string repr(const Value& v);
+    std::string str(const Value& v);
+    bool equals(const Value& a, const Value& b);
+    size_t hash(const Value& v);
+    Value binaryOp(BinaryOperator op, const Value& a, const Value& b);
+    Value inplaceOp(BinaryOperator op, const Value& a, const Value& b);
+    Value unaryOp(UnaryOperator op, const Value& v);
+    Value compare(CompareOperator op, const Value& a, const Value& b);
+    /// Three-way ordering used by sorted/min/max: a < b.
+    bool lessThan(const Value& a, const Value& b);
+    Value getIter(const Value& v);
+    /// Advances an iterator from getIter; false when exhausted.
+    bool iterNext(const Value& iterator, Value& out);
+    /// Materialises any iterable into a vector.
+    std::vector<Value> toVector(const Value& iterable);
+    TypeObject* typeOf(const Value& v) const;
+    bool isInstance(const Value& v, const TypeObject* type) const;
+
+    // --- raising
+    [[noreturn]] void raise(TypeObject* type, const std::string& message);
+    [[noreturn]] void raise(const Value& exceptionInstance);
+    [[noreturn]] void raiseTypeError(const std::string& message);
+    [[noreturn]] void raiseValueError(const std::string& message);
+    Value makeException(TypeObject* type, const std::string& message);
+    /// Turns whatever C++ exception is in flight into a PyException (TensorError, bad_alloc).
+    PyException currentAsPyException();
+
+    // --- output and control
+    void write(OutputStream stream, std::string_view text) { m_output.output(stream, text); }
+    /// Makes the interpreter raise KeyboardInterrupt-like cancellation at the next check
+    /// (loop iteration or call); safe to call from another thread.
+    void requestCancel() { m_cancelRequested.store(true, std::memory_order_relaxed); }
+    bool cancelRequested() const { return m_cancelRequested.load(std::memory_order_relaxed); }
+    int recursionLimit() const { return m_recursionLimit; }
+    void setRecursionLimit(int limit) { m_recursionLimit = limit; }
+    Frame* currentFrame() const { return m_frame; }
+    /// The innermost frame running script code; for warnings with a source position.
+    const Frame* userFrame() const;
+
+    // --- helpers for native code
+    std::string typeName(const Value& v) const;
+    Value makeFunction(std::shared_ptr<FunctionCode> code, Frame& frame);
+    Value newNative(const std::string& name, NativeFn fn, void* data = nullptr);
+    /// Defines a native function as an attribute (module global or type method).
+    void defineNative(AttrMap& into, const std::string& name, NativeFn fn, void* data = nullptr);
+
+private:
+    friend class FrameScope;
+    // execution (interp_exec.cpp)
+    Flow execBlock(Frame& f, const Block& block);
+    Flow execStmt(Frame& f, const Stmt& s);
+    Flow execFor(Frame& f, const ForStmt& s);
+    Flow execWhile(Frame& f, const WhileStmt& s);
+    Flow execTry(Frame& f, const TryStmt& s);
+    Flow execWith(Frame& f, const WithStmt& s);
+    void execClassDef(Frame& f, const ClassDefStmt& s);
+    void execFunctionDef(Frame& f, const FunctionDefStmt& s);
+    void execImport(Frame& f, const ImportStmt& s);
+    void execImportFrom(Frame& f, const ImportFromStmt& s);
+    void execRaise(Frame& f, const RaiseStmt& s);
+    void execAugAssign(Frame& f, const AugAssignStmt& s);
+    void execDelete(Frame& f, const Expr& target);
+    void assign(Frame& f, const Expr& target, const Value& value);
+    void assignUnpack(Frame& f, const SequenceExpr& target, const Value& value);
+    void storeName(Frame& f, const NameExpr& name, Value value);
+
+    // evaluation (interp_eval.cpp)
+    Value eval(Frame& f, const Expr& e);
+    Value evalName(Frame& f, const NameExpr& e);
+    Value evalCall(Frame& f, const CallExpr& e);
+    Value evalSubscript(Frame& f, const SubscriptExpr& e);
+    Value evalCompare(Frame& f, const CompareExpr& e);
+    Value evalFString(Frame& f, const FStringExpr& e);
+    Value evalSequence(Frame& f, const SequenceExpr& e);
+    Value evalDict(Frame& f, const DictExpr& e);
+    Value evalComprehension(Frame& f, const ComprehensionExpr& e);
+    void runComprehensionLevel(Frame& inner, const ComprehensionExpr& e, size_t level,
+                               const Value& iterable, const std::function<void()>& emit);
+    Value evalSliceObject(Frame& f, const SliceExpr& e);
+    void collectCallArgs(Frame& f, const CallExpr& e, std::vector<Value>& positional,
+                         std::vector<Symbol>& names, std::vector<Value>& values);
+
+    // calls (interp_call.cpp)
+    Value callFunction(FunctionObject& fn, const CallArgs& args, const Value* self);
+    void bindArguments(FunctionObject& fn, Frame& frame, const CallArgs& args, const Value* self);
+    Value callType(TypeObject& type, const CallArgs& args);
+    Value runClassBody(Frame& f, const ClassDefStmt& s, std::vector<Ref<TypeObject>> bases);
+    void enterCall();
+    void leaveCall() { --m_depth; }
+
+    // attributes (interp_attr.cpp)
+    Value getAttrOrEmpty(const Value& object, Symbol name, bool bindMethods);
+    Value bindDescriptor(const Value& attr, const Value& instance, TypeObject* owner);
+    Value lookupMethod(const Value& object, Symbol name, bool& isUnbound);
+
+    template <typename Fn>
+    auto runInFrame(Frame& frame, Fn&& body) -> decltype(body());
+    std::vector<Ref<CellObject>> buildClosure(const Scope& scope, Frame& enclosing);
+    Flow execTryBody(Frame& f, const TryStmt& s);
+    Flow runHandler(Frame& f, const ExceptHandler& h, const PyException& pe);
+    bool handlerMatches(const Value& exception, const Value& handlerType);
+    Flow execWithItem(Frame& f, const WithStmt& s, size_t index);
+    void checkCancel();
+    Value* allocateSlots(size_t count);
+    void releaseSlots(Value* slots, size_t count);
+    void recordLocation(PyException& e, const Frame& f);
+
+    EventSink& m_output;
+    Ref<ModuleObject> m_builtins;
+    std::map<std::string, Ref<ModuleObject>> m_modules;
+    std::map<std::string, NativeModuleInit> m_nativeModules;
+    struct SourceModule {
+        std::string path;
+        std::string source;
+    };
+    std::map<std::string, SourceModule> m_sourceModules;
+    std::vector<std::shared_ptr<FunctionCode>> m_keepAlive;
+    std::vector<Value> m_stack; ///< slot storage for all frames
+    size_t m_stackTop = 0;
+    Frame* m_frame = nullptr;
+    int m_depth = 0;
+    uint64_t m_frameSerial = 0;
+    int m_recursionLimit = 1000;
+    std::atomic<bool> m_cancelRequested{false};
+    std::vector<Value> m_handledExceptions; ///< exceptions being handled (for bare raise)
+};
+
+/// Runs `body` with `frame` as the current frame: links it to its caller, counts recursion depth
+/// and adds the frame's traceback entry to any exception leaving it.
+template <typename Fn>
+inline auto Interpreter::runInFrame(Frame& frame, Fn&& body) -> decltype(body()) {
+    frame.parent = m_frame;
+    frame.serial = ++m_frameSerial;
+    enterCall();
+    m_frame = &frame;
+    struct Restore {
+        Interpreter& interp;
+        Frame& frame;
+        ~Restore() {
+            interp.m_frame = frame.parent;
+            interp.leaveCall();
+        }
+    } restore{*this, frame};
+    try {
+        return body();
+    } catch (PyException& e) {
+        recordLocation(e, frame);
+        throw;
+    } catch (...) {
+        PyException e = currentAsPyException();
+        recordLocation(e, frame);
+        throw e;
+    }
+}
+
+/// Builds the traceback text CPython prints for an uncaught exception.
+std::string formatTraceback(Interpreter& interp, const Value& exception);
+/// "TypeError: message" (the last line of a traceback).
+std::string formatExceptionOnly(Interpreter& interp, const Value& exception);
+/// The Python type name of the exception instance and its message (str(e)).
+std::string exceptionTypeName(const Value& exception);
+
+} // namespace kiln::lang

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+#include "lang/iterators.h"
+
+#include "lang/interpreter.h"
+#include "tensor/ops.h"
+
+namespace kiln::lang {
+
+namespace {
+
+TypeObject* iteratorType() {
+    return builtinTypes().iterator.get();
+}
+
+} // namespace
+
+SequenceIterator::SequenceIterator(Value sequence)
+    : IteratorObject(iteratorType())
+    , m_sequence(std::move(sequence)) {}
+
+bool SequenceIterator::next(Interpreter&, Value& out) {
+    const auto& items = m_sequence.is(ObjectKind::List) ? m_sequence.as<ListObject>()->items
+                                                        : m_sequence.as<TupleObject>()->items;
+    if (m_index >= items.size())
+        return false;
+    out = items[m_index++];
+    return true;
+}
+
+RangeIterator::RangeIterator(int64_t start, int64_t stop, int64_t step)
+    : IteratorObject(iteratorType())
+    , m_next(start)
+    , m_stop(stop)
+    , m_step(step) {}
+
+bool RangeIterator::next(Interpreter&, Value& out) {
+    if (m_step > 0 ? m_next >= m_stop : m_next <= m_stop)
+        return false;
+    out = Value::fromInt(m_next);
+    m_next += m_step;
+    return true;
+}
+
+StrIterator::StrIterator(Ref<StrObject> s)
+    : IteratorObject(iteratorType())
+    , m_str(std::move(s)) {}
+
+bool StrIterator::next(Interpreter&, Value& out) {
+    const std::string& s = m_str->str();
+    if (m_pos >= s.size())
+        return false;
+    size_t len = 1;
+    while (m_pos + len < s.size() && (static_cast<unsigned char>(s[m_pos + len]) & 0xC0) == 0x80)
+        ++len;
+    out = strValue(s.substr(m_pos, len));
+    m_pos += len;
+    return true;
+}
+
+TensorIterator::TensorIterator(tensor::Tensor t)
+    : IteratorObject(iteratorType())
+    , m_tensor(std::move(t)) {}
+
+bool TensorIterator::next(Interpreter&, Value& out) {
+    if (m_index >= m_tensor.size(0))
+        return false;
+    out = Value(tensor::select(m_tensor, 0, m_index++));
+    return true;
+}
+
+EnumerateIterator::EnumerateIterator(Value inner, int64_t start)
+    : IteratorObject(iteratorType())
+    , m_inner(std::move(inner))
+    , m_count(start) {}
+
+bool EnumerateIterator::next(Interpreter& interp, Value& out) {
+    Value item;
+    if (!interp.iterNext(m_inner, item))
+        return false;
+    out = tupleValue({Value::fromInt(m_count++), std::move(item)});
+    return true;
+}
+
+ZipIterator::ZipIterator(std::vector<Value> inners, bool strict)
+    : IteratorObject(iteratorType())
+    , m_inners(std::move(inners))
+    , m_strict(strict) {}
+
+bool ZipIterator::next(Interpreter& interp, Value& out) {
+    if (m_inners.empty())
+        return false;
+    std::vector<Value> items;
+    items.reserve(m_inners.size());
+    for (size_t i = 0; i < m_inners.size(); ++i) {
+        Value item;
+        if (!interp.iterNext(m_inners[i], item)) {
+            if (m_strict && i > 0)
+                interp.raiseValueError("zip() argument " + std::to_string(i + 1) +
+                                       " is shorter than argument" + (i == 1 ? " 1" : "s 1-" + std::to_string(i)));
+            if (m_strict) {
+                for (size_t j = 1; j < m_inners.size(); ++j) {
+                    Value extra;
+                    if (interp.iterNext(m_inners[j], extra))
+                        interp.raiseValueError("zip() argument " + std::to_string(j + 1) +
+                                               " is longer than argument" +
+                                               (j == 1 ? " 1" : "s 1-" + std::to_string(j)));
+                }
+            }
+            return false;
+        }
+        items.push_back(std::move(item));
+    }
+    out = tupleValue(std::move(items));
+    return true;
+}
+
+MapIterator::MapIterator(Value function, std::vector<Value> inners)
+    : IteratorObject(iteratorType())
+    , m_function(std::move(function))
+    , m_inners(std::move(inners)) {}
+
+bool MapIterator::next(Interpreter& interp, Value& out) {
+    std::vector<Value> args;
+    for (Value& inner : m_inners) {
+        Value item;
+        if (!interp.iterNext(inner, item))
+            return false;
+        args.push_back(std::move(item));
+    }
+    out = interp.call(m_function, CallArgs{args, {}, {}});
+    return true;
+}
+
+FilterIterator::FilterIterator(Value predicate, Value inner)
+    : IteratorObject(iteratorType())
+    , m_predicate(std::move(predicate))
+    , m_inner(std::move(inner)) {}
+
+bool FilterIterator::next(Interpreter& interp, Value& out) {
+    Value item;
+    while (interp.iterNext(m_inner, item)) {
+        bool keep = m_predicate.isNone() ? interp.truthy(item)
+                                         : interp.truthy(interp.call(m_predicate, {item}));
+        if (keep) {
+            out = std::move(item);
+            return true;
+        }
+    }
+    return false;
+}
+
+UserIterator::UserIterator(Value object)
+    : IteratorObject(iteratorType())
+    , m_object(std::move(object)) {}
+
+bool UserIterator::next(Interpreter& interp, Value& out) {
+    try {
+        out = interp.callMethod(m_object, Symbol::intern("__next__"), {});
+        return true;
+    } catch (PyException& e) {
+        if (interp.isInstance(e.exception, builtinTypes().stopIteration.get()))
+            return false;
+        throw;
+    }
+}
+
+Value Interpreter::getIter(const Value& v) {
+    if (v.isTensor()) {
+        tensor::Tensor t = v.asTensor();
+        if (t.dim() == 0)
+            raiseTypeError("iteration over a 0-d tensor");
+        return Value(makeRef<TensorIterator>(t));
+    }
+    if (v.isObject()) {
+        switch (v.asObject()->kind()) {
+        case ObjectKind::List:
+        case ObjectKind::Tuple:
+            return Value(makeRef<SequenceIterator>(v));
+        case ObjectKind::Str:
+            return Value(makeRef<StrIterator>(Ref<StrObject>(v.as<StrObject>())));
+        case ObjectKind::Range: {
+            auto* r = v.as<RangeObject>();
+            return Value(makeRef<RangeIterator>(r->start, r->stop, r->step));
+        }
+        case ObjectKind::Dict:
+            return Value(makeRef<SequenceIterator>(listValue(v.as<DictObject>()->keys())));
+        case ObjectKind::Iterator:
+            return v;
+        case ObjectKind::Instance: {
+            Value iterFn = tryGetAttr(v, Symbol::intern("__iter__"));
+            if (!iterFn.isEmpty()) {
+                Value it = call(iterFn, {});
+                if (it.is(ObjectKind::Iterator))
+                    return it;
+                if (tryGetAttr(it, Symbol::intern("__next__")).isEmpty())
+                    raiseTypeError("iter() returned non-iterator of type '" + typeName(it) + "'");
+                return Value(makeRef<UserIterator>(it));
+            }
+            if (!tryGetAttr(v, Symbol::intern("__getitem__")).isEmpty()) {
+                // The old sequence protocol: __getitem__ with 0, 1, ... until IndexError.
+                std::vector<Value> items;
+                for (int64_t i = 0;; ++i) {
+                    try {
+                        items.push_back(getItem(v, Value::fromInt(i)));
+                    } catch (PyException& e) {
+                        if (isInstance(e.exception, builtinTypes().indexError.get()))
+                            break;
+                        throw;
+                    }
+                }
+                return Value(makeRef<SequenceIterator>(listValue(std::move(items))));
+            }
+            break;
+        }
+        default:
+            break;
+        }
+    }
+    raiseTypeError("'" + typeName(v) + "' object is not iterable");
+}
+
+bool Interpreter::iterNext(const Value& iterator, Value& out) {
+    KILN_ASSERT(iterator.is(ObjectKind::Iterator), "iterNext on a non-iterator");
+    return iterator.as<IteratorObject>()->next(*this, out);
+}
+
+std::vector<Value> Interpreter::toVector(const Value& iterable) {
+    if (iterable.is(ObjectKind::List))
+        return iterable.as<ListObject>()->items;
+    if (iterable.is(ObjectKind::Tuple))
+        return iterable.as<TupleObject>()->items;
+    std::vector<Value> out;
+    Value it = getIter(iterable);
+    Value item;
+    while (iterNext(it, item)) {
+        checkCancel();
+        out.push_back(std::move(item));
+    }
+    return out;
+}
+
+} // namespace kiln::lang

@@ -1,0 +1,526 @@
+// SPDX-License-Identifier: MIT
+#include "lang/lexer.h"
+
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+namespace kiln::lang {
+
+namespace {
+
+bool isIdentStart(unsigned char c) {
+    return std::isalpha(c) || c == '_' || c >= 0x80;
+}
+
+bool isIdentChar(unsigned char c) {
+    return std::isalnum(c) || c == '_' || c >= 0x80;
+}
+
+void appendUtf8(std::string& out, uint32_t cp) {
+    if (cp < 0x80) {
+        out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+        out += static_cast<char>(0xC0 | (cp >> 6));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+        out += static_cast<char>(0xE0 | (cp >> 12));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (cp >> 18));
+        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+}
+
+// Operators longest first so that a prefix never wins over the full spelling.
+constexpr std::array<const char*, 48> kOperators = {
+    "**=", "//=", ">>=", "<<=", "...", "->", ":=", "**", "//", "<<", ">>", "<=",
+    ">=",  "==",  "!=",  "+=",  "-=",  "*=", "/=", "%=", "&=", "|=", "^=", "@=",
+    "+",   "-",   "*",   "/",   "%",   "@",  "&",  "|",  "^",  "~",  "<",  ">",
+    "(",   ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  ";",  "=",  "!",
+};
+
+class Lexer {
+public:
+    explicit Lexer(const SourceFile& source)
+        : m_src(source)
+        , m_text(source.text()) {}
+
+    Expected<std::vector<Token>> run();
+
+private:
+    struct Failure {
+        Diagnostic diagnostic;
+    };
+
+    char peek(size_t ahead = 0) const {
+        return m_pos + ahead < m_text.size() ? m_text[m_pos + ahead] : '\0';
+    }
+    bool atEnd() const { return m_pos >= m_text.size(); }
+    void advance() {
+        if (m_text[m_pos] == '\n') {
+            ++m_line;
+            m_col = 1;
+        } else if ((static_cast<unsigned char>(m_text[m_pos]) & 0xC0) != 0x80) {
+            ++m_col;
+        }
+        ++m_pos;
+    }
+    SourcePos here() const { return {m_line, m_col}; }
+
+    [[noreturn]] void error(const std::string& message, SourcePos at,
+                            const char* kind = "SyntaxError") {
+        Diagnostic d;
+        d.kind = kind;
+        d.message = message;
+        d.file = m_src.path();
+        d.span = {at, {at.line, at.column + 1}};
+        throw Failure{std::move(d)};
+    }
+
+    void push(TokenKind kind, std::string text, SourcePos begin) {
+        Token t;
+        t.kind = kind;
+        t.text = std::move(text);
+        t.span = {begin, here()};
+        m_tokens.push_back(std::move(t));
+    }
+
+    void lexLineStart();
+    void lexToken();
+    void lexNumber();
+    void lexName();
+    void lexString(size_t prefixLength, SourcePos begin);
+    void lexOperator();
+    void closeBracket(char c, SourcePos at);
+    void finish();
+
+    const SourceFile& m_src;
+    const std::string& m_text;
+    size_t m_pos = 0;
+    int32_t m_line = 1;
+    int32_t m_col = 1;
+    std::vector<Token> m_tokens;
+    std::vector<int> m_indents{0};
+    struct OpenBracket {
+        char c;
+        SourcePos at;
+    };
+    std::vector<OpenBracket> m_brackets;
+    bool m_atLineStart = true;
+};
+
+Expected<std::vector<Token>> Lexer::run() {
+    try {
+        while (!atEnd()) {
+            if (m_atLineStart && m_brackets.empty())
+                lexLineStart();
+            else
+                lexToken();
+        }
+        finish();
+    } catch (Failure& f) {
+        return std::move(f.diagnostic);
+    }
+    return std::move(m_tokens);
+}
+
+void Lexer::lexLineStart() {
+    m_atLineStart = false;
+    int width = 0;
+    while (peek() == ' ' || peek() == '\t' || peek() == '\f') {
+        width = peek() == '\t' ? (width / 8 + 1) * 8 : peek() == ' ' ? width + 1 : 0;
+        advance();
+    }
+    // Blank lines and comment-only lines do not affect indentation.
+    if (atEnd() || peek() == '\n' || peek() == '#' || (peek() == '\r' && peek(1) == '\n')) {
+        while (!atEnd() && peek() != '\n')
+            advance();
+        if (!atEnd())
+            advance();
+        m_atLineStart = true;
+        return;
+    }
+    if (peek() == '\\' && (peek(1) == '\n'))
+        return; // a continuation right at the start: treat as part of this logical line
+    if (width > m_indents.back()) {
+        m_indents.push_back(width);
+        push(TokenKind::Indent, "", here());
+        return;
+    }
+    while (width < m_indents.back()) {
+        m_indents.pop_back();
+        push(TokenKind::Dedent, "", here());
+    }
+    if (width != m_indents.back())
+        error("unindent does not match any outer indentation level", here(), "IndentationError");
+}
+
+void Lexer::lexToken() {
+    char c = peek();
+    if (c == ' ' || c == '\t' || c == '\f' || c == '\r') {
+        advance();
+        return;
+    }
+    if (c == '#') {
+        while (!atEnd() && peek() != '\n')
+            advance();
+        return;
+    }
+    if (c == '\\') {
+        SourcePos at = here();
+        advance();
+        if (peek() == '\r')
+            advance();
+        if (peek() != '\n')
+            error("unexpected character after line continuation character", at);
+        advance();
+        return;
+    }
+    if (c == '\n') {
+        SourcePos at = here();
+        advance();
+        if (m_brackets.empty()) {
+            if (!m_tokens.empty() && !m_tokens.back().is(TokenKind::Newline) &&
+                !m_tokens.back().is(TokenKind::Indent) && !m_tokens.back().is(TokenKind::Dedent)) {
+                Token t;
+                t.kind = TokenKind::Newline;
+                t.span = {at, {at.line, at.column + 1}};
+                m_tokens.push_back(std::move(t));
+            }
+            m_atLineStart = true;
+        }
+        return;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1))))) {
+        lexNumber();
+        return;
+    }
+    if (isIdentStart(static_cast<unsigned char>(c))) {
+        lexName();
+        return;
+    }
+    if (c == '"' || c == '\'') {
+        lexString(0, here());
+        return;
+    }
+    lexOperator();
+}
+
+void Lexer::lexName() {
+    SourcePos begin = here();
+    size_t start = m_pos;
+    while (!atEnd() && isIdentChar(static_cast<unsigned char>(peek())))
+        advance();
+    std::string word = m_text.substr(start, m_pos - start);
+    // String prefixes: r, u, f, b and their combinations directly followed by a quote.
+    if (word.size() <= 2 && (peek() == '"' || peek() == '\'')) {
+        std::string lower;
+        for (char ch : word)
+            lower += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        static const char* prefixes[] = {"r", "u", "f", "b", "rf", "fr", "br", "rb"};
+        for (const char* p : prefixes) {
+            if (lower == p) {
+                lexString(word.size(), begin);
+                return;
+            }
+        }
+    }
+    for (unsigned char ch : word) {
+        if (ch >= 0x80) {
+            // Identifiers are ASCII in practice; non-ASCII letters are allowed by Python but
+            // stray symbols are not. Keep it simple and precise: accept only ASCII identifiers.
+            error("invalid character in identifier", begin);
+        }
+    }
+    push(TokenKind::Name, std::move(word), begin);
+}
+
+void Lexer::lexNumber() {
+    SourcePos begin = here();
+    size_t start = m_pos;
+    auto digitsOf = [&](auto pred) {
+        while (!atEnd() && (pred(static_cast<unsigned char>(peek())) || peek() == '_'))
+            advance();
+    };
+    bool isFloat = false;
+    int base = 10;
+    if (peek() == '0' && std::strchr("xXoObB", peek(1)) && peek(1) != '\0') {
+        char p = static_cast<char>(std::tolower(peek(1)));
+        base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
+        advance();
+        advance();
+        digitsOf([](unsigned char ch) { return std::isxdigit(ch) != 0; });
+    } else {
+        digitsOf([](unsigned char ch) { return std::isdigit(ch) != 0; });
+        if (peek() == '.' && !(peek(1) == '.' && peek(2) == '.')) {
+            isFloat = true;
+            advance();
+            digitsOf([](unsigned char ch) { return std::isdigit(ch) != 0; });
+        }
+        if (peek() == 'e' || peek() == 'E') {
+            char sign = peek(1);
+            bool hasDigits = std::isdigit(static_cast<unsigned char>(sign)) ||
+                             ((sign == '+' || sign == '-') &&
+                              std::isdigit(static_cast<unsigned char>(peek(2))));
+            if (hasDigits) {
+                isFloat = true;
+                advance();
+                if (peek() == '+' || peek() == '-')
+                    advance();
+                digitsOf([](unsigned char ch) { return std::isdigit(ch) != 0; });
+            }
+        }
+    }
+    if (peek() == 'j' || peek() == 'J')
+        error("complex number literals are not supported by Kiln", begin);
+    if (isIdentChar(static_cast<unsigned char>(peek())))
+        error(base == 10 ? "invalid decimal literal" : "invalid digit in number literal", here());
+    std::string spelled;
+    for (size_t i = start; i < m_pos; ++i)
+        if (m_text[i] != '_')
+            spelled += m_text[i];
+    Token t;
+    t.span = {begin, here()};
+    t.text = m_text.substr(start, m_pos - start);
+    if (isFloat) {
+        t.kind = TokenKind::Float;
+        t.floatValue = std::strtod(spelled.c_str(), nullptr);
+    } else {
+        t.kind = TokenKind::Int;
+        const char* first = spelled.c_str() + (base == 10 ? 0 : 2);
+        const char* last = spelled.c_str() + spelled.size();
+        uint64_t value = 0;
+        auto result = std::from_chars(first, last, value, base);
+        if (result.ec != std::errc() || result.ptr != last ||
+            value > static_cast<uint64_t>(INT64_MAX))
+            error("integer literal too large: Kiln integers are 64-bit", begin);
+        t.intValue = static_cast<int64_t>(value);
+    }
+    m_tokens.push_back(std::move(t));
+}
+
+void Lexer::lexString(size_t prefixLength, SourcePos begin) {
+    std::string prefix;
+    for (size_t i = m_pos - prefixLength; i < m_pos; ++i)
+        prefix += static_cast<char>(std::tolower(static_cast<unsigned char>(m_text[i])));
+    if (prefix.find('b') != std::string::npos)
+        error("bytes literals are not supported by Kiln", begin);
+    bool raw = prefix.find('r') != std::string::npos;
+    bool formatted = prefix.find('f') != std::string::npos;
+    char quote = peek();
+    bool triple = peek(1) == quote && peek(2) == quote;
+    for (int i = 0; i < (triple ? 3 : 1); ++i)
+        advance();
+    SourcePos bodyStart = here();
+    size_t start = m_pos;
+    while (true) {
+        if (atEnd() || (!triple && peek() == '\n')) {
+            if (triple)
+                error("unterminated triple-quoted string literal (detected at line " +
+                          std::to_string(m_line) + ")",
+                      begin);
+            error("unterminated string literal (detected at line " + std::to_string(m_line) + ")",
+                  begin);
+        }
+        if (peek() == '\\') {
+            advance();
+            if (!atEnd())
+                advance();
+            continue;
+        }
+        if (peek() == quote && (!triple || (peek(1) == quote && peek(2) == quote)))
+            break;
+        advance();
+    }
+    std::string body = m_text.substr(start, m_pos - start);
+    for (int i = 0; i < (triple ? 3 : 1); ++i)
+        advance();
+    Token t;
+    t.span = {begin, here()};
+    if (formatted) {
+        t.kind = TokenKind::FString;
+        t.text = std::move(body);
+        t.rawString = raw;
+        t.bodyStart = bodyStart;
+    } else {
+        t.kind = TokenKind::String;
+        t.text = raw ? std::move(body) : decodeEscapes(body);
+    }
+    m_tokens.push_back(std::move(t));
+}
+
+void Lexer::lexOperator() {
+    SourcePos begin = here();
+    for (const char* op : kOperators) {
+        size_t n = std::strlen(op);
+        if (m_text.compare(m_pos, n, op) != 0)
+            continue;
+        if (n == 1 && op[0] == '!')
+            break; // '!' only exists as part of '!='
+        char c = op[0];
+        if (n == 1 && (c == '(' || c == '[' || c == '{'))
+            m_brackets.push_back({c, begin});
+        if (n == 1 && (c == ')' || c == ']' || c == '}'))
+            closeBracket(c, begin);
+        for (size_t i = 0; i < n; ++i)
+            advance();
+        push(TokenKind::Op, op, begin);
+        return;
+    }
+    unsigned char c = static_cast<unsigned char>(peek());
+    if (c >= 0x80) {
+        size_t len = (c >= 0xF0) ? 4 : (c >= 0xE0) ? 3 : 2;
+        uint32_t cp = c & (len == 4 ? 0x07 : len == 3 ? 0x0F : 0x1F);
+        for (size_t i = 1; i < len && m_pos + i < m_text.size(); ++i)
+            cp = (cp << 6) | (static_cast<unsigned char>(m_text[m_pos + i]) & 0x3F);
+        char hex[16];
+        std::snprintf(hex, sizeof hex, "U+%04X", cp);
+        error("invalid character '" + m_text.substr(m_pos, len) + "' (" + hex + ")", begin);
+    }
+    if (c == '$' || c == '?' || c == '`')
+        error(std::string("invalid syntax"), begin);
+    error("invalid non-printable character U+" + std::to_string(c), begin);
+}
+
+void Lexer::closeBracket(char c, SourcePos at) {
+    if (m_brackets.empty())
+        error(std::string("unmatched '") + c + "'", at);
+    char open = m_brackets.back().c;
+    char expected = open == '(' ? ')' : open == '[' ? ']' : '}';
+    if (c != expected) {
+        error(std::string("closing parenthesis '") + c + "' does not match opening parenthesis '" +
+                  open + "'" +
+                  (m_brackets.back().at.line != at.line
+                       ? " on line " + std::to_string(m_brackets.back().at.line)
+                       : ""),
+              at);
+    }
+    m_brackets.pop_back();
+}
+
+void Lexer::finish() {
+    if (!m_brackets.empty())
+        error(std::string("'") + m_brackets.back().c + "' was never closed", m_brackets.back().at);
+    SourcePos end = here();
+    if (!m_tokens.empty() && !m_tokens.back().is(TokenKind::Newline) &&
+        !m_tokens.back().is(TokenKind::Dedent)) {
+        Token t;
+        t.kind = TokenKind::Newline;
+        t.span = {end, end};
+        m_tokens.push_back(std::move(t));
+    }
+    while (m_indents.size() > 1) {
+        m_indents.pop_back();
+        push(TokenKind::Dedent, "", end);
+    }
+    push(TokenKind::EndOfFile, "", end);
+}
+
+int hexValue(char c) {
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+// Decodes \xhh, \uXXXX, \UXXXXXXXX at body[i] (pointing after the backslash and the letter).
+bool decodeHexEscape(std::string_view body, size_t& i, int digits, std::string& out) {
+    if (i + digits > body.size())
+        return false;
+    uint32_t cp = 0;
+    for (int k = 0; k < digits; ++k) {
+        int v = hexValue(body[i + k]);
+        if (v < 0)
+            return false;
+        cp = cp * 16 + static_cast<uint32_t>(v);
+    }
+    appendUtf8(out, cp);
+    i += digits;
+    return true;
+}
+
+} // namespace
+
+std::string decodeEscapes(std::string_view body) {
+    std::string out;
+    out.reserve(body.size());
+    for (size_t i = 0; i < body.size();) {
+        char c = body[i];
+        if (c != '\\' || i + 1 >= body.size()) {
+            out += c;
+            ++i;
+            continue;
+        }
+        char e = body[i + 1];
+        i += 2;
+        switch (e) {
+        case '\n':
+            break;
+        case 'n':
+            out += '\n';
+            break;
+        case 't':
+            out += '\t';
+            break;
+        case 'r':
+            out += '\r';
+            break;
+        case '\\':
+            out += '\\';
+            break;
+        case '\'':
+            out += '\'';
+            break;
+        case '"':
+            out += '"';
+            break;
+        case 'a':
+            out += '\a';
+            break;
+        case 'b':
+            out += '\b';
+            break;
+        case 'f':
+            out += '\f';
+            break;
+        case 'v':
+            out += '\v';
+            break;
+        case 'x':
+        case 'u':
+        case 'U':
+            if (!decodeHexEscape(body, i, e == 'x' ? 2 : e == 'u' ? 4 : 8, out)) {
+                out += '\\';
+                out += e;
+            }
+            break;
+        default:
+            if (e >= '0' && e <= '7') {
+                uint32_t cp = static_cast<uint32_t>(e - '0');
+                for (int k = 0; k < 2 && i < body.size() && body[i] >= '0' && body[i] <= '7'; ++k)
+                    cp = cp * 8 + static_cast<uint32_t>(body[i++] - '0');
+                appendUtf8(out, cp);
+            } else {
+                out += '\\';
+                out += e;
+            }
+        }
+    }
+    return out;
+}
+
+Expected<std::vector<Token>> tokenize(const SourceFile& source) {
+    return Lexer(source).run();
+}
+
+} // namespace kiln::lang

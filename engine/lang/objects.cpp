@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+#include "lang/objects.h"
+
+#include "lang/interpreter.h"
+#include "lang/types.h"
+
+#include <algorithm>
+
+namespace kiln::lang {
+
+StrObject::StrObject(std::string s)
+    : Object(ObjectKind::Str, builtinTypes().str.get())
+    , m_str(std::move(s))
+    , m_ascii(std::all_of(m_str.begin(), m_str.end(),
+                          [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {}
+
+size_t StrObject::hash() const {
+    if (m_hash == 0)
+        m_hash = std::hash<std::string>()(m_str) | 1;
+    return m_hash;
+}
+
+int64_t StrObject::length() const {
+    return m_ascii ? static_cast<int64_t>(m_str.size()) : utf8Length(m_str);
+}
+
+ListObject::ListObject()
+    : Object(ObjectKind::List, builtinTypes().list.get()) {}
+
+ListObject::ListObject(std::vector<Value> values)
+    : Object(ObjectKind::List, builtinTypes().list.get())
+    , items(std::move(values)) {}
+
+TupleObject::TupleObject(std::vector<Value> values)
+    : Object(ObjectKind::Tuple, builtinTypes().tuple.get())
+    , items(std::move(values)) {}
+
+TupleObject::TupleObject(std::vector<Value> values, TypeObject* type)
+    : Object(ObjectKind::Tuple, type)
+    , items(std::move(values)) {}
+
+DictObject::DictObject()
+    : Object(ObjectKind::Dict, builtinTypes().dict.get()) {}
+
+int64_t DictObject::lookup(Interpreter& interp, const Value& key, size_t hash) const {
+    auto range = m_index.equal_range(hash);
+    for (auto it = range.first; it != range.second; ++it) {
+        const Entry& e = m_entries[it->second];
+        if (e.live && (e.key.identical(key) || interp.equals(e.key, key)))
+            return static_cast<int64_t>(it->second);
+    }
+    return -1;
+}
+
+Value* DictObject::find(Interpreter& interp, const Value& key) {
+    size_t h = interp.hash(key);
+    int64_t i = lookup(interp, key, h);
+    return i < 0 ? nullptr : &m_entries[static_cast<size_t>(i)].value;
+}
+
+void DictObject::set(Interpreter& interp, const Value& key, Value value) {
+    size_t h = interp.hash(key);
+    int64_t i = lookup(interp, key, h);
+    if (i >= 0) {
+        m_entries[static_cast<size_t>(i)].value = std::move(value);
+        return;
+    }
+    m_entries.push_back({key, std::move(value), h, true});
+    m_index.emplace(h, m_entries.size() - 1);
+    ++m_live;
+}
+
+bool DictObject::erase(Interpreter& interp, const Value& key) {
+    size_t h = interp.hash(key);
+    int64_t i = lookup(interp, key, h);
+    if (i < 0)
+        return false;
+    Entry& e = m_entries[static_cast<size_t>(i)];
+    e.live = false;
+    e.key = Value();
+    e.value = Value();
+    --m_live;
+    compactIfSparse();
+    return true;
+}
+
+void DictObject::clear() {
+    m_entries.clear();
+    m_index.clear();
+    m_live = 0;
+}
+
+void DictObject::compactIfSparse() {
+    if (m_entries.size() < 16 || m_live * 2 > m_entries.size())
+        return;
+    std::vector<Entry> kept;
+    kept.reserve(m_live);
+    for (Entry& e : m_entries)
+        if (e.live)
+            kept.push_back(std::move(e));
+    m_entries = std::move(kept);
+    m_index.clear();
+    for (size_t i = 0; i < m_entries.size(); ++i)
+        m_index.emplace(m_entries[i].hash, i);
+}
+
+std::vector<Value> DictObject::keys() const {
+    std::vector<Value> out;
+    out.reserve(m_live);
+    forEach([&](const Value& k, const Value&) { out.push_back(k); });
+    return out;
+}
+
+CellObject::CellObject()
+    : Object(ObjectKind::Cell, builtinTypes().cell.get()) {}
+
+FunctionObject::FunctionObject(std::shared_ptr<FunctionCode> c, Ref<ModuleObject> g)
+    : Object(ObjectKind::Function, builtinTypes().function.get())
+    , code(std::move(c))
+    , globals(std::move(g)) {}
+
+NativeFunctionObject::NativeFunctionObject(std::string n, NativeFn f, void* d)
+    : Object(ObjectKind::NativeFunction, builtinTypes().builtinFunction.get())
+    , name(std::move(n))
+    , fn(f)
+    , data(d) {}
+
+BoundMethodObject::BoundMethodObject(Value s, Value f)
+    : Object(ObjectKind::BoundMethod, builtinTypes().method.get())
+    , self(std::move(s))
+    , function(std::move(f)) {}
+
+TypeObject::TypeObject(std::string n, std::vector<Ref<TypeObject>> b, ObjectKind kind)
+    : Object(ObjectKind::Type, nullptr)
+    , name(std::move(n))
+    , bases(std::move(b))
+    , instanceKind(kind) {}
+
+const Value* TypeObject::lookup(Symbol attr) const {
+    for (TypeObject* t : mro)
+        if (const Value* v = t->dict.find(attr))
+            return v;
+    return nullptr;
+}
+
+bool TypeObject::isSubtypeOf(const TypeObject* other) const {
+    return std::find(mro.begin(), mro.end(), other) != mro.end();
+}
+
+void TypeObject::computeMro() {
+    // C3 linearisation: merge the bases' MROs and the list of bases, keeping local order.
+    std::vector<std::vector<TypeObject*>> seqs;
+    for (const auto& b : bases)
+        seqs.push_back(b->mro);
+    std::vector<TypeObject*> direct;
+    for (const auto& b : bases)
+        direct.push_back(b.get());
+    seqs.push_back(direct);
+    mro = {this};
+    while (true) {
+        seqs.erase(std::remove_if(seqs.begin(), seqs.end(), [](auto& s) { return s.empty(); }),
+                   seqs.end());
+        if (seqs.empty())
+            return;
+        TypeObject* candidate = nullptr;
+        for (auto& s : seqs) {
+            TypeObject* head = s.front();
+            bool inTail = std::any_of(seqs.begin(), seqs.end(), [&](auto& other) {
+                return std::find(other.begin() + 1, other.end(), head) != other.end();
+            });
+            if (!inTail) {
+                candidate = head;
+                break;
+            }
+        }
+        if (!candidate) {
+            mro.clear(); // inconsistent hierarchy; the caller reports it
+            return;
+        }
+        mro.push_back(candidate);
+        for (auto& s : seqs)
+            if (s.front() == candidate)
+                s.erase(s.begin());
+    }
+}
+
+std::string TypeObject::qualifiedName() const {
+    if (moduleName.empty() || moduleName == "builtins")
+        return name;
+    return moduleName + "." + name;
+}
+
+InstanceObject::InstanceObject(TypeObject* type)
+    : Object(ObjectKind::Instance, type) {}
+
+ExceptionState& InstanceObject::exceptionState() {
+    if (!exception)
+        exception = std::make_unique<ExceptionState>();
+    return *exception;
+}
+
+ModuleObject::ModuleObject(std::string n)
+    : Object(ObjectKind::Module, builtinTypes().module.get())
+    , name(std::move(n)) {}
+
+RangeObject::RangeObject(int64_t a, int64_t b, int64_t c)
+    : Object(ObjectKind::Range, builtinTypes().range.get())
+    , start(a)
+    , stop(b)
+    , step(c) {}
+
+int64_t RangeObject::length() const {
+    if (step > 0 && start < stop)
+        return (stop - start - 1) / step + 1;
+    if (step < 0 && start > stop)
+        return (start - stop - 1) / (-step) + 1;
+    return 0;
+}
+
+SliceObject::SliceObject(Value a, Value b, Value c)
+    : Object(ObjectKind::Slice, builtinTypes().slice.get())
+    , start(std::move(a))
+    , stop(std::move(b))
+    , step(std::move(c)) {}
+
+IteratorObject::IteratorObject(TypeObject* type)
+    : Object(ObjectKind::Iterator, type) {}
+
+PropertyObject::PropertyObject(Value g, Value s)
+    : Object(ObjectKind::Property, builtinTypes().property.get())
+    , getter(std::move(g))
+    , setter(std::move(s)) {}
+
+StaticMethodObject::StaticMethodObject(Value f)
+    : Object(ObjectKind::StaticMethod, builtinTypes().staticmethod.get())
+    , function(std::move(f)) {}
+
+ClassMethodObject::ClassMethodObject(Value f)
+    : Object(ObjectKind::ClassMethod, builtinTypes().classmethod.get())
+    , function(std::move(f)) {}
+
+SuperObject::SuperObject(TypeObject* after, Value s)
+    : Object(ObjectKind::Super, builtinTypes().super.get())
+    , startAfter(after)
+    , self(std::move(s)) {}
+
+NativeObject::NativeObject(TypeObject* type)
+    : Object(ObjectKind::Native, type) {}
+
+Ref<StrObject> makeStr(std::string s) {
+    return makeRef<StrObject>(std::move(s));
+}
+
+Value strValue(std::string s) {
+    return Value(makeStr(std::move(s)));
+}
+
+Value tupleValue(std::vector<Value> items) {
+    return Value(makeRef<TupleObject>(std::move(items)));
+}
+
+Value listValue(std::vector<Value> items) {
+    return Value(makeRef<ListObject>(std::move(items)));
+}
+
+} // namespace kiln::lang

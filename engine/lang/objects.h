@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The interpreter's object classes: strings, containers, functions, classes and instances,
+/// modules, ranges, slices, iterators and the descriptor types (property, staticmethod,
+/// classmethod, super). Each is an Object with an ObjectKind tag and a Python type.
+#pragma once
+
+#include "lang/ast.h"
+#include "lang/attr_map.h"
+#include "lang/value.h"
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace kiln::lang {
+
+class Interpreter;
+class TypeObject;
+class ModuleObject;
+
+class StrObject final : public Object {
+public:
+    explicit StrObject(std::string s);
+    const std::string& str() const { return m_str; }
+    bool isAscii() const { return m_ascii; }
+    size_t hash() const;
+    /// Length in characters (code points).
+    int64_t length() const;
+
+private:
+    std::string m_str;
+    mutable size_t m_hash = 0;
+    bool m_ascii;
+};
+
+class ListObject final : public Object {
+public:
+    ListObject();
+    explicit ListObject(std::vector<Value> items);
+    std::vector<Value> items;
+};
+
+class TupleObject final : public Object {
+public:
+    explicit TupleObject(std::vector<Value> items);
+    /// A tuple whose Python type is a tuple subclass (torch.Size).
+    TupleObject(std::vector<Value> items, TypeObject* type);
+    const std::vector<Value> items;
+};
+
+/// Python dict: insertion-ordered, keys hashed by Python value semantics (1 == 1.0 == True).
+class DictObject final : public Object {
+public:
+    DictObject();
+    struct Entry {
+        Value key;
+        Value value;
+        size_t hash = 0;
+        bool live = true;
+    };
+
+    /// Throws (through the interpreter) TypeError for unhashable keys.
+    Value* find(Interpreter& interp, const Value& key);
+    void set(Interpreter& interp, const Value& key, Value value);
+    bool erase(Interpreter& interp, const Value& key);
+    void clear();
+    size_t size() const { return m_live; }
+    /// Live entries in insertion order.
+    template <typename Fn>
+    void forEach(Fn&& fn) const {
+        for (const Entry& e : m_entries)
+            if (e.live) fn(e.key, e.value);
+    }
+    std::vector<Value> keys() const;
+
+private:
+    int64_t lookup(Interpreter& interp, const Value& key, size_t hash) const;
+    void compactIfSparse();
+
+    std::vector<Entry> m_entries;
+    std::unordered_multimap<size_t, size_t> m_index;
+    size_t m_live = 0;
+};
+
+class CellObject final : public Object {
+public:
+    CellObject();
+    Value value;
+};
+
+/// A `def` or `lambda` closed over its defining environment.
+class FunctionObject final : public Object {
+public:
+    FunctionObject(std::shared_ptr<FunctionCode> code, Ref<ModuleObject> globals);
+
+    std::shared_ptr<FunctionCode> code;
+    Ref<ModuleObject> globals;
+    std::vector<Value> defaults; ///< one per parameter; Empty where there is no default
+    std::vector<Ref<CellObject>> closure;
+    TypeObject* ownerClass = nullptr; ///< the class whose body defined it (for super())
+    AttrMap attrs;                    ///< function attributes (__name__, markers set by decorators)
+};
+
+struct CallArgs {
+    std::span<const Value> positional;
+    std::span<const Symbol> keywordNames;
+    std::span<const Value> keywordValues;
+
+    size_t count() const { return positional.size() + keywordNames.size(); }
+};
+
+using NativeFn = Value (*)(Interpreter&, const CallArgs&, void* data);
+
+/// A function implemented in C++ (builtins, torch functions, methods of builtin types).
+class NativeFunctionObject final : public Object {
+public:
+    NativeFunctionObject(std::string name, NativeFn fn, void* data = nullptr);
+    std::string name;
+    NativeFn fn;
+    void* data;
+    Value bound; ///< when set, passed as the first positional argument (a bound builtin method)
+};
+
+class BoundMethodObject final : public Object {
+public:
+    BoundMethodObject(Value self, Value function);
+    Value self;
+    Value function;
+};
+
+class TypeObject final : public Object {
+public:
+    TypeObject(std::string name, std::vector<Ref<TypeObject>> bases, ObjectKind instanceKind);
+
+    std::string name;
+    std::string moduleName = "builtins";
+    std::vector<Ref<TypeObject>> bases;
+    std::vector<TypeObject*> mro; ///< this type first, object last
+    AttrMap dict;
+    ObjectKind instanceKind; ///< C++ class of instances (Instance for user classes)
+    bool isUserClass = false;
+    /// Called when the type itself is called and no Python __init__/__new__ applies
+    /// (int("3"), list(x), torch.device("cpu"), built-in exception types use Instance).
+    Value constructor;
+
+    /// Attribute lookup along the MRO (no descriptor binding).
+    const Value* lookup(Symbol name) const;
+    bool isSubtypeOf(const TypeObject* other) const;
+    void computeMro();
+    std::string qualifiedName() const; ///< "torch.nn.modules.linear.Linear" style for reprs
+};
+
+struct TracebackEntry {
+    const FunctionCode* code = nullptr;
+    SourceSpan span;
+    SourceSpan emphasis; ///< the operator of a failing binary operation, if any
+};
+
+/// Extra state of an exception instance (set on first raise).
+struct ExceptionState {
+    std::vector<TracebackEntry> traceback; ///< innermost first
+    Value cause;
+    Value context;
+    bool suppressContext = false;
+    uint64_t lastRecordedFrame = 0; ///< serial of the frame that last added an entry
+};
+
+/// An instance of a user class or of a built-in exception type.
+class InstanceObject final : public Object {
+public:
+    explicit InstanceObject(TypeObject* type);
+    AttrMap attrs;
+    std::unique_ptr<ExceptionState> exception; ///< exceptions only
+    ExceptionState& exceptionState();
+};
+
+class ModuleObject final : public Object {
+public:
+    explicit ModuleObject(std::string name);
+    std::string name;
+    AttrMap globals;
+    SourceFilePtr source;
+    std::shared_ptr<FunctionCode> code; ///< keeps the AST of a Python-source module alive
+};
+
+class RangeObject final : public Object {
+public:
+    RangeObject(int64_t start, int64_t stop, int64_t step);
+    int64_t start, stop, step;
+    int64_t length() const;
+};
+
+class SliceObject final : public Object {
+public:
+    SliceObject(Value start, Value stop, Value step);
+    Value start, stop, step;
+};
+
+/// Iterators over built-in sequences and the lazy builtins (enumerate, zip, map, ...).
+class IteratorObject : public Object {
+public:
+    explicit IteratorObject(TypeObject* type);
+    /// Produces the next item into `out`; false when exhausted.
+    virtual bool next(Interpreter& interp, Value& out) = 0;
+};
+
+class PropertyObject final : public Object {
+public:
+    PropertyObject(Value getter, Value setter);
+    Value getter, setter;
+};
+
+class StaticMethodObject final : public Object {
+public:
+    explicit StaticMethodObject(Value function);
+    Value function;
+};
+
+class ClassMethodObject final : public Object {
+public:
+    explicit ClassMethodObject(Value function);
+    Value function;
+};
+
+class SuperObject final : public Object {
+public:
+    SuperObject(TypeObject* startAfter, Value self);
+    TypeObject* startAfter;
+    Value self;
+};
+
+/// Base for C++ payload objects exposed to scripts (torch.dtype, torch.device, contexts, ...).
+class NativeObject : public Object {
+public:
+    explicit NativeObject(TypeObject* type);
+};
+
+Ref<StrObject> makeStr(std::string s);
+Value strValue(std::string s);
+Value tupleValue(std::vector<Value> items);
+Value listValue(std::vector<Value> items);
+
+} // namespace kiln::lang

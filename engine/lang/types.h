@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The built-in Python types (object, int, str, list, the exception hierarchy, ...). They are
+/// created once per process; the interpreter and the torch bindings fill in their methods.
+#pragma once
+
+#include "lang/objects.h"
+
+namespace kiln::lang {
+
+struct BuiltinTypes {
+    Ref<TypeObject> object, type, noneType, boolType, intType, floatType, str, list, tuple, dict,
+        function, builtinFunction, method, cell, module, range, slice, iterator, property,
+        staticmethod, classmethod, super, ellipsisType, notImplementedType;
+    // Exceptions, in CPython's hierarchy.
+    Ref<TypeObject> baseException, exception, arithmeticError, zeroDivisionError, overflowError,
+        assertionError, attributeError, lookupError, indexError, keyError, nameError,
+        unboundLocalError, runtimeError, notImplementedError, recursionError, stopIteration,
+        typeError, valueError, importError, moduleNotFoundError, syntaxError, memoryError,
+        keyboardInterrupt, systemExit, timeoutError, osError, userWarning;
+    /// torch.Tensor and torch.nn.Parameter; created here so the interpreter can type tensors,
+    /// filled with methods by the torch bindings.
+    Ref<TypeObject> tensor, parameter;
+
+    /// All exception types by name, for the builtins module.
+    std::vector<TypeObject*> exceptionTypes() const;
+};
+
+const BuiltinTypes& builtinTypes();
+
+/// The singletons Ellipsis and NotImplemented.
+Value ellipsisValue();
+Value notImplementedValue();
+
+} // namespace kiln::lang

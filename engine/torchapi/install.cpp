@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#include "torchapi/install.h"
+
+#include "torchapi/bindings.h"
+
+namespace kiln::torchapi {
+
+void installMathModule(lang::Interpreter& interp);
+void installFunctional(lang::Interpreter& interp, lang::ModuleObject& functional);
+
+namespace {
+
+void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
+    installTorchTypes(interp, torch);
+    installTensorAttributes(interp, torch);
+    installTensorCreation(interp, torch);
+    installTensorOps(interp, torch);
+    installTorchModule(interp, torch);
+    // Like torch/__init__.py: the submodules are attributes of torch right after `import torch`.
+    for (const char* sub : {"torch.nn", "torch.nn.functional", "torch.cuda"})
+        interp.importModule(sub);
+}
+
+} // namespace
+
+void installTorch(lang::Interpreter& interp, const TorchOptions& options) {
+    (void)options;
+    interp.registerNativeModule("torch", installTorchRoot);
+    interp.registerNativeModule("torch.nn.functional", installFunctional);
+    installMathModule(interp);
+    for (const EmbeddedModule& m : embeddedModules())
+        interp.registerSourceModule(m.name, m.path, m.source);
+}
+
+} // namespace kiln::torchapi

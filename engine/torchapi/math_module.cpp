@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: MIT
+// The math module: constants and the functions model code uses, with CPython's errors.
+#include "lang/signature.h"
+#include "tensor/convert.h"
+#include "torchapi/install.h"
+
+#include <cmath>
+#include <numeric>
+
+namespace kiln::torchapi {
+
+using namespace kiln::lang;
+
+namespace {
+
+double realArg(Interpreter& interp, const Value& v, const char* fn) {
+    if (v.isNumber())
+        return v.toDouble();
+    if (v.isTensor() && v.asTensor().numel() == 1)
+        return tensor::item(v.asTensor()).toDouble();
+    interp.raiseTypeError("must be real number, not " + interp.typeName(v));
+}
+
+[[noreturn]] void domainError(Interpreter& interp) {
+    interp.raiseValueError("math domain error");
+}
+
+using Unary = double (*)(double);
+
+struct UnaryEntry {
+    const char* name;
+    Unary fn;
+    double low;  ///< smallest valid argument (domain check), -inf when unrestricted
+    bool openLow; ///< argument must be strictly greater than `low`
+};
+
+const UnaryEntry kUnary[] = {
+    {"sqrt", [](double x) { return std::sqrt(x); }, 0.0, false},
+    {"exp", [](double x) { return std::exp(x); }, -INFINITY, false},
+    {"log2", [](double x) { return std::log2(x); }, 0.0, true},
+    {"log10", [](double x) { return std::log10(x); }, 0.0, true},
+    {"log1p", [](double x) { return std::log1p(x); }, -1.0, true},
+    {"expm1", [](double x) { return std::expm1(x); }, -INFINITY, false},
+    {"sin", [](double x) { return std::sin(x); }, -INFINITY, false},
+    {"cos", [](double x) { return std::cos(x); }, -INFINITY, false},
+    {"tan", [](double x) { return std::tan(x); }, -INFINITY, false},
+    {"asin", [](double x) { return std::asin(x); }, -1.0, false},
+    {"acos", [](double x) { return std::acos(x); }, -1.0, false},
+    {"atan", [](double x) { return std::atan(x); }, -INFINITY, false},
+    {"sinh", [](double x) { return std::sinh(x); }, -INFINITY, false},
+    {"cosh", [](double x) { return std::cosh(x); }, -INFINITY, false},
+    {"tanh", [](double x) { return std::tanh(x); }, -INFINITY, false},
+    {"erf", [](double x) { return std::erf(x); }, -INFINITY, false},
+    {"erfc", [](double x) { return std::erfc(x); }, -INFINITY, false},
+    {"fabs", [](double x) { return std::fabs(x); }, -INFINITY, false},
+    {"degrees", [](double x) { return x * 180.0 / M_PI; }, -INFINITY, false},
+    {"radians", [](double x) { return x * M_PI / 180.0; }, -INFINITY, false},
+    {"gamma", [](double x) { return std::tgamma(x); }, -INFINITY, false},
+    {"lgamma", [](double x) { return std::lgamma(x); }, -INFINITY, false},
+};
+
+Value mathUnary(Interpreter& interp, const CallArgs& args, void* data) {
+    const UnaryEntry& e = *static_cast<const UnaryEntry*>(data);
+    if (args.positional.size() != 1)
+        interp.raiseTypeError(std::string("math.") + e.name + "() takes exactly one argument (" +
+                              std::to_string(args.positional.size()) + " given)");
+    double x = realArg(interp, args.positional[0], e.name);
+    bool bad = e.openLow ? x <= e.low : x < e.low;
+    if ((std::string(e.name) == "asin" || std::string(e.name) == "acos") && x > 1.0)
+        bad = true;
+    if (bad && !std::isnan(x))
+        domainError(interp);
+    double r = e.fn(x);
+    if (std::isinf(r) && std::isfinite(x) && std::string(e.name) != "lgamma")
+        interp.raise(builtinTypes().overflowError.get(), "math range error");
+    return Value::fromFloat(r);
+}
+
+Value mathLog(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("log(x, base=None, /)");
+    BoundArgs a = sig.bind(interp, args);
+    double x = realArg(interp, a[0], "log");
+    if (x <= 0.0)
+        domainError(interp);
+    double r = std::log(x);
+    if (a.has(1)) {
+        double b = realArg(interp, a[1], "log");
+        if (b <= 0.0)
+            domainError(interp);
+        if (b == 1.0)
+            interp.raise(builtinTypes().zeroDivisionError.get(), "float division by zero");
+        r /= std::log(b);
+    }
+    return Value::fromFloat(r);
+}
+
+Value mathPow(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("pow(x, y, /)");
+    BoundArgs a = sig.bind(interp, args);
+    double x = realArg(interp, a[0], "pow"), y = realArg(interp, a[1], "pow");
+    if (x == 0.0 && y < 0.0)
+        domainError(interp);
+    if (x < 0.0 && y != std::floor(y))
+        domainError(interp);
+    return Value::fromFloat(std::pow(x, y));
+}
+
+Value mathAtan2(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("atan2(y, x, /)");
+    BoundArgs a = sig.bind(interp, args);
+    return Value::fromFloat(std::atan2(realArg(interp, a[0], "atan2"), realArg(interp, a[1], "atan2")));
+}
+
+Value mathHypot(Interpreter& interp, const CallArgs& args, void*) {
+    double sum = 0.0;
+    for (const Value& v : args.positional) {
+        double x = realArg(interp, v, "hypot");
+        sum += x * x;
+    }
+    return Value::fromFloat(std::sqrt(sum));
+}
+
+Value roundingTo(Interpreter& interp, const CallArgs& args, double (*fn)(double), const char* name) {
+    if (args.positional.size() != 1)
+        interp.raiseTypeError(std::string("math.") + name + "() takes exactly one argument");
+    const Value& v = args.positional[0];
+    if (v.isIntLike())
+        return Value::fromInt(v.asInt());
+    double x = realArg(interp, v, name);
+    if (std::isinf(x))
+        interp.raise(builtinTypes().overflowError.get(), "cannot convert float infinity to integer");
+    if (std::isnan(x))
+        interp.raiseValueError("cannot convert float NaN to integer");
+    return Value::fromInt(static_cast<int64_t>(fn(x)));
+}
+
+Value mathFloor(Interpreter& interp, const CallArgs& args, void*) {
+    return roundingTo(interp, args, [](double x) { return std::floor(x); }, "floor");
+}
+Value mathCeil(Interpreter& interp, const CallArgs& args, void*) {
+    return roundingTo(interp, args, [](double x) { return std::ceil(x); }, "ceil");
+}
+Value mathTrunc(Interpreter& interp, const CallArgs& args, void*) {
+    return roundingTo(interp, args, [](double x) { return std::trunc(x); }, "trunc");
+}
+
+Value mathIsX(Interpreter& interp, const CallArgs& args, void* data) {
+    int kind = static_cast<int>(reinterpret_cast<intptr_t>(data));
+    if (args.positional.size() != 1)
+        interp.raiseTypeError("takes exactly one argument");
+    double x = realArg(interp, args.positional[0], "is");
+    return Value::fromBool(kind == 0 ? std::isnan(x) : kind == 1 ? std::isinf(x) : std::isfinite(x));
+}
+
+Value mathIsclose(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("isclose(a, b, /, *, rel_tol=1e-09, abs_tol=0.0)");
+    BoundArgs a = sig.bind(interp, args);
+    double x = realArg(interp, a[0], "isclose"), y = realArg(interp, a[1], "isclose");
+    double rel = a.toDouble(2), abs = a.toDouble(3);
+    if (rel < 0.0 || abs < 0.0)
+        interp.raiseValueError("tolerances must be non-negative");
+    if (x == y)
+        return Value::fromBool(true);
+    if (std::isinf(x) || std::isinf(y))
+        return Value::fromBool(false);
+    double diff = std::fabs(y - x);
+    return Value::fromBool(diff <= std::fabs(rel * y) || diff <= std::fabs(rel * x) || diff <= abs);
+}
+
+Value mathFactorial(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("factorial(n, /)");
+    BoundArgs a = sig.bind(interp, args);
+    if (!a[0].isIntLike())
+        interp.raiseTypeError("'" + interp.typeName(a[0]) + "' object cannot be interpreted as an integer");
+    int64_t n = a[0].asInt();
+    if (n < 0)
+        interp.raiseValueError("factorial() not defined for negative values");
+    int64_t r = 1;
+    for (int64_t i = 2; i <= n; ++i)
+        if (__builtin_mul_overflow(r, i, &r))
+            interp.raise(builtinTypes().overflowError.get(),
+                         "integer overflow: factorial(" + std::to_string(n) +
+                             ") does not fit in Kiln's 64-bit integers");
+    return Value::fromInt(r);
+}
+
+Value mathGcd(Interpreter& interp, const CallArgs& args, void*) {
+    int64_t g = 0;
+    for (const Value& v : args.positional) {
+        if (!v.isIntLike())
+            interp.raiseTypeError("'" + interp.typeName(v) + "' object cannot be interpreted as an integer");
+        g = std::gcd(g, v.asInt());
+    }
+    return Value::fromInt(g);
+}
+
+Value mathProd(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("prod(iterable, /, *, start=1)");
+    BoundArgs a = sig.bind(interp, args);
+    Value acc = a[1];
+    for (const Value& v : interp.toVector(a[0]))
+        acc = interp.binaryOp(BinaryOperator::Mul, acc, v);
+    return acc;
+}
+
+Value mathFsum(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("fsum(seq, /)");
+    BoundArgs a = sig.bind(interp, args);
+    // Neumaier summation: exact enough to match CPython's fsum on ordinary inputs.
+    double sum = 0.0, comp = 0.0;
+    for (const Value& v : interp.toVector(a[0])) {
+        double x = realArg(interp, v, "fsum");
+        double t = sum + x;
+        comp += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+        sum = t;
+    }
+    return Value::fromFloat(sum + comp);
+}
+
+Value mathCopysign(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("copysign(x, y, /)");
+    BoundArgs a = sig.bind(interp, args);
+    return Value::fromFloat(std::copysign(realArg(interp, a[0], "copysign"), realArg(interp, a[1], "copysign")));
+}
+
+Value mathComb(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("comb(n, k, /)");
+    BoundArgs a = sig.bind(interp, args);
+    int64_t n = a.toInt(0), k = a.toInt(1);
+    if (n < 0 || k < 0)
+        interp.raiseValueError(n < 0 ? "n must be a non-negative integer" : "k must be a non-negative integer");
+    if (k > n)
+        return Value::fromInt(0);
+    k = std::min(k, n - k);
+    int64_t r = 1;
+    for (int64_t i = 1; i <= k; ++i)
+        r = r * (n - k + i) / i;
+    return Value::fromInt(r);
+}
+
+void installMath(Interpreter& interp, ModuleObject& math) {
+    AttrMap& g = math.globals;
+    g.set(Symbol::intern("pi"), Value::fromFloat(M_PI));
+    g.set(Symbol::intern("e"), Value::fromFloat(M_E));
+    g.set(Symbol::intern("tau"), Value::fromFloat(2 * M_PI));
+    g.set(Symbol::intern("inf"), Value::fromFloat(INFINITY));
+    g.set(Symbol::intern("nan"), Value::fromFloat(NAN));
+    for (const UnaryEntry& e : kUnary)
+        interp.defineNative(g, e.name, mathUnary, const_cast<UnaryEntry*>(&e));
+    interp.defineNative(g, "log", mathLog);
+    interp.defineNative(g, "pow", mathPow);
+    interp.defineNative(g, "atan2", mathAtan2);
+    interp.defineNative(g, "hypot", mathHypot);
+    interp.defineNative(g, "floor", mathFloor);
+    interp.defineNative(g, "ceil", mathCeil);
+    interp.defineNative(g, "trunc", mathTrunc);
+    interp.defineNative(g, "isnan", mathIsX, reinterpret_cast<void*>(0));
+    interp.defineNative(g, "isinf", mathIsX, reinterpret_cast<void*>(1));
+    interp.defineNative(g, "isfinite", mathIsX, reinterpret_cast<void*>(2));
+    interp.defineNative(g, "isclose", mathIsclose);
+    interp.defineNative(g, "factorial", mathFactorial);
+    interp.defineNative(g, "gcd", mathGcd);
+    interp.defineNative(g, "prod", mathProd);
+    interp.defineNative(g, "fsum", mathFsum);
+    interp.defineNative(g, "copysign", mathCopysign);
+    interp.defineNative(g, "comb", mathComb);
+}
+
+} // namespace
+
+void installMathModule(Interpreter& interp) {
+    interp.registerNativeModule("math", installMath);
+}
+
+} // namespace kiln::torchapi

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+// Tensor attributes and the methods that describe or convert a tensor: shape, dtype, device,
+// requires_grad, grad_fn, size(), dim(), item(), tolist(), to(), float(), contiguous(), ...
+#include "torchapi/bindings.h"
+
+namespace kiln::torchapi {
+
+using namespace kiln::lang;
+
+namespace {
+
+Tensor self(Interpreter& interp, const CallArgs& args) {
+    if (args.positional.empty() || !args.positional[0].isTensor())
+        interp.raiseTypeError("descriptor requires a 'torch.Tensor' object");
+    return args.positional[0].asTensor();
+}
+
+Value propShape(Interpreter& interp, const CallArgs& args, void*) {
+    return sizeValue(self(interp, args).sizes());
+}
+Value propDtype(Interpreter& interp, const CallArgs& args, void*) {
+    return dtypeValue(self(interp, args).dtype());
+}
+Value propDevice(Interpreter& interp, const CallArgs& args, void*) {
+    return deviceValue(self(interp, args).device());
+}
+Value propNdim(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(self(interp, args).dim());
+}
+Value propRequiresGrad(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromBool(self(interp, args).requiresGrad());
+}
+Value setRequiresGrad(Interpreter& interp, const CallArgs& args, void*) {
+    Tensor t = self(interp, args);
+    bool flag = interp.truthy(args.positional[1]);
+    if (flag && !tensor::isFloating(t.dtype()))
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "only Tensors of floating point and complex dtype can require gradients");
+    if (!flag && !t.gradFn().empty())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "you can only change requires_grad flags of leaf variables. If you want to "
+                     "use a computed variable in a subgraph that doesn't require differentiation "
+                     "use var_no_grad = var.detach().");
+    t.impl()->requiresGrad = flag;
+    return Value::none();
+}
+Value propGradFn(Interpreter& interp, const CallArgs& args, void*) {
+    return gradFnValue(self(interp, args));
+}
+Value propIsLeaf(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromBool(self(interp, args).gradFn().empty());
+}
+Value propGrad(Interpreter& interp, const CallArgs& args, void*) {
+    self(interp, args);
+    return Value::none(); // Kiln runs inference only: gradients are never computed
+}
+Value propIsCuda(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromBool(self(interp, args).device().isCuda());
+}
+Value propData(Interpreter& interp, const CallArgs& args, void*) {
+    return tensorValue(tensor::alias(self(interp, args)));
+}
+Value setData(Interpreter& interp, const CallArgs& args, void*) {
+    Tensor t = self(interp, args);
+    if (!args.positional[1].isTensor())
+        interp.raiseTypeError("data must be a Tensor");
+    Tensor src = args.positional[1].asTensor();
+    t.impl()->storage = src.storage();
+    t.impl()->offset = src.offset();
+    t.impl()->sizes = src.sizes();
+    t.impl()->strides = src.strides();
+    t.impl()->dtype = src.dtype();
+    return Value::none();
+}
+Value propT(Interpreter& interp, const CallArgs& args, void*) {
+    Tensor t = self(interp, args);
+    std::vector<int64_t> dims;
+    for (int64_t d = t.dim() - 1; d >= 0; --d)
+        dims.push_back(d);
+    return tensorValue(tensor::permute(t, dims));
+}
+Value propMT(Interpreter& interp, const CallArgs& args, void*) {
+    return tensorValue(tensor::transpose(self(interp, args), -2, -1));
+}
+Value propItemsize(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(tensor::itemSize(self(interp, args).dtype()));
+}
+Value propNbytes(Interpreter& interp, const CallArgs& args, void*) {
+    Tensor t = self(interp, args);
+    return Value::fromInt(t.numel() * tensor::itemSize(t.dtype()));
+}
+
+Value methodSize(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("size(self, dim=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor t = a.toTensor(0);
+    if (a.has(1))
+        return Value::fromInt(t.size(a.toInt(1)));
+    return sizeValue(t.sizes());
+}
+Value methodStride(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("stride(self, dim=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor t = a.toTensor(0);
+    if (a.has(1))
+        return Value::fromInt(t.stride(a.toInt(1)));
+    std::vector<Value> items;
+    for (int64_t s : t.strides())
+        items.push_back(Value::fromInt(s));
+    return tupleValue(std::move(items));
+}
+Value methodDim(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(self(interp, args).dim());
+}
+Value methodNumel(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("numel(input)");
+    return Value::fromInt(sig.bind(interp, args).toTensor(0).numel());
+}
+Value methodIsContiguous(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromBool(self(interp, args).isContiguous());
+}
+Value methodIsFloatingPoint(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("is_floating_point(input)");
+    return Value::fromBool(tensor::isFloating(sig.bind(interp, args).toTensor(0).dtype()));
+}
+Value methodStorageOffset(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(self(interp, args).offset());
+}
+Value methodElementSize(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(tensor::itemSize(self(interp, args).dtype()));
+}
+Value methodItem(Interpreter& interp, const CallArgs& args, void*) {
+    return scalarValue(tensor::item(self(interp, args)));
+}
+
+Value toList(const Tensor& t) {
+    if (t.dim() == 0)
+        return scalarValue(tensor::item(t));
+    std::vector<Value> items;
+    items.reserve(static_cast<size_t>(t.size(0)));
+    for (int64_t i = 0; i < t.size(0); ++i)
+        items.push_back(toList(tensor::select(t, 0, i)));
+    return listValue(std::move(items));
+}
+
+Value methodTolist(Interpreter& interp, const CallArgs& args, void*) {
+    return toList(self(interp, args));
+}
+
+Value convertTo(Interpreter& interp, const Tensor& t, tensor::DType dtype, bool copy) {
+    Tensor out = tensor::toDType(t, dtype, copy);
+    if (!out.sameImpl(t))
+        tensor::recordGradFn(out, "ToCopyBackward0", {&t});
+    return tensorValue(out);
+}
+
+/// to(dtype), to(device), to(device, dtype), to(other), with keywords dtype=, device=, copy=.
+Value methodTo(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("to(self, *args, dtype=None, device=None, non_blocking=False, copy=False)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor t = a.toTensor(0);
+    std::optional<tensor::DType> dtype = optDType(interp, a[2], "to(): argument 'dtype'");
+    std::optional<tensor::Device> device;
+    if (a.has(3))
+        device = deviceOf(interp, a[3]);
+    for (const Value& v : a[1].as<TupleObject>()->items) {
+        if (isDType(v))
+            dtype = dtypeOf(interp, v, "to()");
+        else if (v.isTensor())
+            dtype = v.asTensor().dtype();
+        else if (!v.isNone())
+            device = deviceOf(interp, v);
+    }
+    if (device && device->isCuda())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Kiln's eager runtime keeps tensors on the CPU; CUDA tensors arrive with the "
+                     "CUDA backend (run compiled code with --device cuda)");
+    return convertTo(interp, t, dtype.value_or(t.dtype()), a.toBool(5));
+}
+
+template <tensor::DType D>
+Value castMethod(Interpreter& interp, const CallArgs& args, void*) {
+    return convertTo(interp, self(interp, args), D, false);
+}
+
+Value methodType(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("type(self, dtype=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor t = a.toTensor(0);
+    if (!a.has(1)) {
+        static const char* names[] = {"torch.BoolTensor",     "torch.IntTensor",
+                                      "torch.LongTensor",     "torch.HalfTensor",
+                                      "torch.BFloat16Tensor", "torch.FloatTensor",
+                                      "torch.DoubleTensor"};
+        return strValue(names[static_cast<size_t>(t.dtype())]);
+    }
+    return convertTo(interp, t, dtypeOf(interp, a[1], "type()"), false);
+}
+
+Value methodCpu(Interpreter& interp, const CallArgs& args, void*) {
+    return args.positional[0];
+}
+
+Value methodCuda(Interpreter& interp, const CallArgs& args, void*) {
+    interp.raise(builtinTypes().runtimeError.get(),
+                 "Kiln's eager runtime keeps tensors on the CPU; CUDA tensors arrive with the CUDA "
+                 "backend");
+}
+
+Value methodContiguous(Interpreter& interp, const CallArgs& args, void*) {
+    return tensorValue(tensor::contiguous(self(interp, args)));
+}
+
+Value methodClone(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("clone(input, *, memory_format=None)");
+    Tensor t = sig.bind(interp, args).toTensor(0);
+    Tensor out = tensor::clone(t);
+    tensor::recordGradFn(out, "CloneBackward0", {&t});
+    return tensorValue(out);
+}
+
+Value methodDetach(Interpreter& interp, const CallArgs& args, void*) {
+    Tensor out = tensor::alias(self(interp, args));
+    out.impl()->requiresGrad = false;
+    out.impl()->gradFn = {};
+    return tensorValue(out);
+}
+
+Value methodRequiresGrad_(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("requires_grad_(self, requires_grad=True)");
+    BoundArgs a = sig.bind(interp, args);
+    std::vector<Value> pair{a[0], a[1]};
+    setRequiresGrad(interp, CallArgs{pair, {}, {}}, nullptr);
+    return a[0];
+}
+
+Value methodLen(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(interp.len(args.positional[0]));
+}
+
+} // namespace
+
+void installTensorAttributes(Interpreter& interp, ModuleObject& torch) {
+    defineTensorProperty(interp, "shape", propShape);
+    defineTensorProperty(interp, "dtype", propDtype);
+    defineTensorProperty(interp, "device", propDevice);
+    defineTensorProperty(interp, "ndim", propNdim);
+    defineTensorProperty(interp, "requires_grad", propRequiresGrad, setRequiresGrad);
+    defineTensorProperty(interp, "grad_fn", propGradFn);
+    defineTensorProperty(interp, "is_leaf", propIsLeaf);
+    defineTensorProperty(interp, "grad", propGrad);
+    defineTensorProperty(interp, "is_cuda", propIsCuda);
+    defineTensorProperty(interp, "data", propData, setData);
+    defineTensorProperty(interp, "T", propT);
+    defineTensorProperty(interp, "mT", propMT);
+    defineTensorProperty(interp, "itemsize", propItemsize);
+    defineTensorProperty(interp, "nbytes", propNbytes);
+    static const OpEntry ops[] = {
+        {"size", methodSize, false, true},
+        {"stride", methodStride, false, true},
+        {"dim", methodDim, false, true},
+        {"ndimension", methodDim, false, true},
+        {"numel", methodNumel, true, true},
+        {"nelement", methodNumel, false, true},
+        {"is_contiguous", methodIsContiguous, false, true},
+        {"is_floating_point", methodIsFloatingPoint, true, true},
+        {"storage_offset", methodStorageOffset, false, true},
+        {"element_size", methodElementSize, false, true},
+        {"item", methodItem, false, true},
+        {"tolist", methodTolist, false, true},
+        {"to", methodTo, false, true},
+        {"float", castMethod<tensor::DType::Float32>, false, true},
+        {"double", castMethod<tensor::DType::Float64>, false, true},
+        {"half", castMethod<tensor::DType::Float16>, false, true},
+        {"bfloat16", castMethod<tensor::DType::BFloat16>, false, true},
+        {"long", castMethod<tensor::DType::Int64>, false, true},
+        {"int", castMethod<tensor::DType::Int32>, false, true},
+        {"bool", castMethod<tensor::DType::Bool>, false, true},
+        {"type", methodType, false, true},
+        {"cpu", methodCpu, false, true},
+        {"cuda", methodCuda, false, true},
+        {"contiguous", methodContiguous, false, true},
+        {"clone", methodClone, true, true},
+        {"detach", methodDetach, true, true},
+        {"requires_grad_", methodRequiresGrad_, false, true},
+        {"__len__", methodLen, false, true},
+    };
+    registerOps(interp, &torch.globals, ops);
+}
+
+} // namespace kiln::torchapi

@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+// Tensor factories: torch.tensor, zeros/ones/full/empty (and their _like forms), arange,
+// linspace, eye, the random factories, tril/triu, and the seed and default-dtype controls.
+#include "tensor/random.h"
+#include "torchapi/bindings.h"
+
+namespace kiln::torchapi {
+
+using namespace kiln::lang;
+
+namespace {
+
+tensor::TensorOptions factoryOptions(const BoundArgs& a, size_t dtypeIndex, tensor::DType dflt) {
+    Interpreter& interp = a.interp();
+    tensor::TensorOptions o;
+    o.dtype = optDType(interp, a[dtypeIndex], a.functionName() + "(): argument 'dtype'").value_or(dflt);
+    if (a.has(dtypeIndex + 1) && deviceOf(interp, a[dtypeIndex + 1]).isCuda())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Kiln's eager runtime keeps tensors on the CPU; CUDA tensors arrive with "
+                     "the CUDA backend");
+    o.requiresGrad = a.toBool(dtypeIndex + 2);
+    if (o.requiresGrad && !tensor::isFloating(o.dtype))
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Only Tensors of floating point and complex dtype can require gradients");
+    return o;
+}
+
+Value finish(Tensor t, const tensor::TensorOptions& o) {
+    t.impl()->requiresGrad = o.requiresGrad;
+    return tensorValue(std::move(t));
+}
+
+// zeros(*size, dtype=None, device=None, requires_grad=False) and friends share one shape.
+constexpr const char* kSizeFactoryTail = "*size, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)";
+
+template <int Kind> // 0 zeros, 1 ones, 2 empty
+Value sizeFactory(Interpreter& interp, const CallArgs& args, void*) {
+    static const char* names[] = {"zeros(", "ones(", "empty("};
+    static const Signature sig(std::string(names[Kind]) + kSizeFactoryTail);
+    BoundArgs a = sig.bind(interp, args);
+    std::vector<int64_t> sizes = sizesFromArgs(interp, a[0].as<TupleObject>()->items, sig.name());
+    tensor::TensorOptions o = factoryOptions(a, 2, tensor::defaultFloatDType());
+    Tensor t = Kind == 0 ? tensor::zeros(sizes, o) : Kind == 1 ? tensor::ones(sizes, o)
+                                                               : Tensor::empty(sizes, o.dtype);
+    return finish(std::move(t), o);
+}
+
+Value full(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    BoundArgs a = sig.bind(interp, args);
+    auto value = asScalar(a[1]);
+    if (!value)
+        interp.raiseTypeError("full(): argument 'fill_value' must be Number, not " + interp.typeName(a[1]));
+    tensor::DType dflt = value->naturalDType(tensor::defaultFloatDType());
+    tensor::TensorOptions o = factoryOptions(a, 3, dflt);
+    return finish(tensor::full(a.toIntList(0), *value, o), o);
+}
+
+template <int Kind> // 0 zeros_like, 1 ones_like, 2 empty_like, 3 rand_like, 4 randn_like
+Value likeFactory(Interpreter& interp, const CallArgs& args, void*) {
+    static const char* names[] = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like"};
+    static const Signature sig(std::string(names[Kind]) + "(input, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor like = a.toTensor(0);
+    tensor::TensorOptions o = factoryOptions(a, 1, like.dtype());
+    tensor::Generator& gen = tensor::defaultGenerator();
+    Tensor t = Kind == 0   ? tensor::zeros(like.sizes(), o)
+               : Kind == 1 ? tensor::ones(like.sizes(), o)
+               : Kind == 2 ? Tensor::empty(like.sizes(), o.dtype)
+               : Kind == 3 ? tensor::rand(like.sizes(), o, gen)
+                           : tensor::randn(like.sizes(), o, gen);
+    return finish(std::move(t), o);
+}
+
+Value fullLike(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor like = a.toTensor(0);
+    auto value = asScalar(a[1]);
+    if (!value)
+        interp.raiseTypeError("full_like(): argument 'fill_value' must be Number, not " + interp.typeName(a[1]));
+    tensor::TensorOptions o = factoryOptions(a, 2, like.dtype());
+    return finish(tensor::full(like.sizes(), *value, o), o);
+}
+
+Value tensorFactory(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False)");
+    BoundArgs a = sig.bind(interp, args);
+    std::optional<tensor::DType> dtype = optDType(interp, a[1], "tensor(): argument 'dtype'");
+    tensor::TensorOptions o = factoryOptions(a, 1, tensor::DType::Float32);
+    Tensor t = tensorFromValue(interp, a[0], dtype);
+    if (o.requiresGrad && !tensor::isFloating(t.dtype()))
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Only Tensors of floating point and complex dtype can require gradients");
+    return finish(std::move(t), o);
+}
+
+Value asTensor(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("as_tensor(data, dtype=None, device=None)");
+    BoundArgs a = sig.bind(interp, args);
+    std::optional<tensor::DType> dtype = optDType(interp, a[1], "as_tensor(): argument 'dtype'");
+    if (a[0].isTensor())
+        return tensorValue(dtype ? tensor::toDType(a[0].asTensor(), *dtype) : a[0].asTensor());
+    return tensorValue(tensorFromValue(interp, a[0], dtype));
+}
+
+Value arange(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    BoundArgs a = sig.bind(interp, args);
+    auto number = [&](size_t i) {
+        auto s = asScalar(a[i]);
+        if (!s && a[i].isTensor() && a[i].asTensor().numel() == 1)
+            s = tensor::item(a[i].asTensor());
+        if (!s)
+            interp.raiseTypeError("arange(): argument '" + a.paramName(i) + "' must be Number, not " +
+                                  interp.typeName(a[i]));
+        return *s;
+    };
+    tensor::Scalar start = a.has(1) ? number(0) : tensor::Scalar(int64_t(0));
+    tensor::Scalar end = a.has(1) ? number(1) : number(0);
+    tensor::Scalar step = number(2);
+    std::optional<tensor::DType> dtype = optDType(interp, a[4], "arange(): argument 'dtype'");
+    tensor::TensorOptions o = factoryOptions(a, 4, tensor::DType::Float32);
+    return finish(tensor::arange(start, end, step, dtype), o);
+}
+
+Value linspace(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    BoundArgs a = sig.bind(interp, args);
+    tensor::TensorOptions o = factoryOptions(a, 4, tensor::defaultFloatDType());
+    return finish(tensor::linspace(a.toDouble(0), a.toDouble(1), a.toInt(2), o), o);
+}
+
+Value eye(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("eye(n, m=None, *, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    BoundArgs a = sig.bind(interp, args);
+    tensor::TensorOptions o = factoryOptions(a, 3, tensor::defaultFloatDType());
+    int64_t n = a.toInt(0);
+    return finish(tensor::eye(n, a.has(1) ? a.toInt(1) : n, o), o);
+}
+
+template <bool Normal>
+Value randFactory(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig(std::string(Normal ? "randn(" : "rand(") +
+                               "*size, generator=None, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    BoundArgs a = sig.bind(interp, args);
+    std::vector<int64_t> sizes = sizesFromArgs(interp, a[0].as<TupleObject>()->items, sig.name());
+    tensor::TensorOptions o = factoryOptions(a, 3, tensor::defaultFloatDType());
+    if (!tensor::isFloating(o.dtype))
+        interp.raise(builtinTypes().runtimeError.get(),
+                     std::string(Normal ? "\"normal_kernel_cpu\"" : "\"check_uniform_bounds\"") +
+                         " not implemented for '" + std::string(tensor::dtypeLegacyName(o.dtype)) + "'");
+    tensor::Generator& gen = tensor::defaultGenerator();
+    return finish(Normal ? tensor::randn(sizes, o, gen) : tensor::rand(sizes, o, gen), o);
+}
+
+Value randint(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("randint(*args, generator=None, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    BoundArgs a = sig.bind(interp, args);
+    const auto& items = a[0].as<TupleObject>()->items;
+    if (items.size() != 2 && items.size() != 3)
+        interp.raiseTypeError("randint() received an invalid combination of arguments - expected (int high, tuple of ints size) or (int low, int high, tuple of ints size)");
+    int64_t low = items.size() == 3 ? toIntVector(interp, items[0], "randint(): low")[0] : 0;
+    int64_t high = toIntVector(interp, items[items.size() - 2], "randint(): high")[0];
+    std::vector<int64_t> sizes = toIntVector(interp, items.back(), "randint(): argument 'size'");
+    tensor::TensorOptions o = factoryOptions(a, 3, tensor::DType::Int64);
+    return finish(tensor::randint(low, high, sizes, o, tensor::defaultGenerator()), o);
+}
+
+Value randperm(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("randperm(n, *, generator=None, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    BoundArgs a = sig.bind(interp, args);
+    tensor::TensorOptions o = factoryOptions(a, 3, tensor::DType::Int64);
+    return finish(tensor::randperm(a.toInt(0), o, tensor::defaultGenerator()), o);
+}
+
+template <bool Lower>
+Value triangle(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig(std::string(Lower ? "tril" : "triu") + "(input, diagonal=0)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor t = a.toTensor(0);
+    Tensor out = Lower ? tensor::tril(t, a.toInt(1)) : tensor::triu(t, a.toInt(1));
+    return tensorValue(out);
+}
+
+Value manualSeed(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("manual_seed(seed)");
+    BoundArgs a = sig.bind(interp, args);
+    tensor::defaultGenerator().manualSeed(static_cast<uint64_t>(a.toInt(0)));
+    return Value::none();
+}
+
+Value initialSeed(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(static_cast<int64_t>(tensor::defaultGenerator().initialSeed()));
+}
+
+Value getDefaultDtype(Interpreter& interp, const CallArgs& args, void*) {
+    return dtypeValue(tensor::defaultFloatDType());
+}
+
+Value setDefaultDtype(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("set_default_dtype(d)");
+    BoundArgs a = sig.bind(interp, args);
+    tensor::DType d = dtypeOf(interp, a[0], "set_default_dtype()");
+    if (!tensor::isFloating(d) || d == tensor::DType::Float16 || d == tensor::DType::BFloat16) {
+        if (!tensor::isFloating(d))
+            interp.raiseTypeError("only floating-point types are supported as the default type");
+    }
+    tensor::setDefaultFloatDType(d);
+    return Value::none();
+}
+
+} // namespace
+
+void installTensorCreation(Interpreter& interp, ModuleObject& torch) {
+    static const OpEntry ops[] = {
+        {"tensor", tensorFactory, true, false},
+        {"as_tensor", asTensor, true, false},
+        {"zeros", sizeFactory<0>, true, false},
+        {"ones", sizeFactory<1>, true, false},
+        {"empty", sizeFactory<2>, true, false},
+        {"full", full, true, false},
+        {"zeros_like", likeFactory<0>, true, false},
+        {"ones_like", likeFactory<1>, true, false},
+        {"empty_like", likeFactory<2>, true, false},
+        {"rand_like", likeFactory<3>, true, false},
+        {"randn_like", likeFactory<4>, true, false},
+        {"full_like", fullLike, true, false},
+        {"arange", arange, true, false},
+        {"linspace", linspace, true, false},
+        {"eye", eye, true, false},
+        {"randn", randFactory<true>, true, false},
+        {"rand", randFactory<false>, true, false},
+        {"randint", randint, true, false},
+        {"randperm", randperm, true, false},
+        {"tril", triangle<true>, true, true},
+        {"triu", triangle<false>, true, true},
+        {"manual_seed", manualSeed, true, false},
+        {"initial_seed", initialSeed, true, false},
+        {"get_default_dtype", getDefaultDtype, true, false},
+        {"set_default_dtype", setDefaultDtype, true, false},
+    };
+    registerOps(interp, &torch.globals, ops);
+}
+
+} // namespace kiln::torchapi

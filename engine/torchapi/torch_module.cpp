@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: MIT
+// The rest of the torch namespace: grad-mode context managers (no_grad, enable_grad,
+// inference_mode, set_grad_enabled), torch.cuda, print options, and type checks.
+#include "runtime/device_probe.h"
+#include "tensor/print.h"
+#include "torchapi/bindings.h"
+
+#include <map>
+
+namespace kiln::torchapi {
+
+using namespace kiln::lang;
+
+namespace {
+
+/// A grad-mode context: entering sets grad mode, leaving restores the previous mode.
+class GradModeObject final : public NativeObject {
+public:
+    GradModeObject(TypeObject* type, bool enabled)
+        : NativeObject(type)
+        , enabled(enabled) {}
+    bool enabled;
+    std::vector<bool> saved;
+};
+
+Ref<TypeObject>& gradModeType(const char* name) {
+    static std::map<std::string, Ref<TypeObject>> types;
+    Ref<TypeObject>& t = types[name];
+    if (!t)
+        t = makeNativeType(name, "torch.autograd.grad_mode");
+    return t;
+}
+
+GradModeObject& gradSelf(Interpreter& interp, const CallArgs& args) {
+    if (args.positional.empty() || !args.positional[0].is(ObjectKind::Native))
+        interp.raiseTypeError("grad-mode method needs its context object");
+    return *args.positional[0].as<GradModeObject>();
+}
+
+Value gradEnter(Interpreter& interp, const CallArgs& args, void*) {
+    GradModeObject& g = gradSelf(interp, args);
+    g.saved.push_back(tensor::gradModeEnabled());
+    tensor::setGradModeEnabled(g.enabled);
+    return Value::none();
+}
+
+Value gradExit(Interpreter& interp, const CallArgs& args, void*) {
+    GradModeObject& g = gradSelf(interp, args);
+    if (!g.saved.empty()) {
+        tensor::setGradModeEnabled(g.saved.back());
+        g.saved.pop_back();
+    }
+    return Value::fromBool(false);
+}
+
+/// `@torch.no_grad()` on a function: calls it with the mode set. `bound` holds (context, fn).
+Value gradDecorated(Interpreter& interp, const CallArgs& args, void*) {
+    const auto& pair = args.positional[0].as<TupleObject>()->items;
+    GradModeObject& g = *pair[0].as<GradModeObject>();
+    bool previous = tensor::gradModeEnabled();
+    tensor::setGradModeEnabled(g.enabled);
+    struct Restore {
+        bool mode;
+        ~Restore() { tensor::setGradModeEnabled(mode); }
+    } restore{previous};
+    return interp.call(pair[1], CallArgs{args.positional.subspan(1), args.keywordNames,
+                                         args.keywordValues});
+}
+
+Value gradCall(Interpreter& interp, const CallArgs& args, void*) {
+    if (args.positional.size() != 2)
+        interp.raiseTypeError("a grad-mode decorator takes exactly one function");
+    auto wrapper = makeRef<NativeFunctionObject>("decorated", gradDecorated);
+    wrapper->bound = tupleValue({args.positional[0], args.positional[1]});
+    return Value(wrapper);
+}
+
+template <bool Enabled>
+Value gradModeFactory(Interpreter& interp, const CallArgs& args, void* data) {
+    const char* name = static_cast<const char*>(data);
+    Ref<TypeObject>& type = gradModeType(name);
+    if (!type->dict.contains(Symbol::intern("__enter__"))) {
+        interp.defineNative(type->dict, "__enter__", gradEnter);
+        interp.defineNative(type->dict, "__exit__", gradExit);
+        interp.defineNative(type->dict, "__call__", gradCall);
+    }
+    bool enabled = Enabled;
+    if (std::string(name) == "set_grad_enabled") {
+        static const Signature sig("set_grad_enabled(mode)");
+        enabled = sig.bind(interp, args).toBool(0);
+        tensor::setGradModeEnabled(enabled); // also takes effect as a plain call
+    } else if (std::string(name) == "inference_mode") {
+        static const Signature sig("inference_mode(mode=True)");
+        enabled = !sig.bind(interp, args).toBool(0);
+    }
+    return Value(makeRef<GradModeObject>(type.get(), enabled));
+}
+
+Value isGradEnabled(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromBool(tensor::gradModeEnabled());
+}
+
+Value isTensor(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("is_tensor(obj)");
+    return Value::fromBool(sig.bind(interp, args)[0].isTensor());
+}
+
+Value setPrintoptions(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None)");
+    BoundArgs a = sig.bind(interp, args);
+    tensor::PrintOptions& o = tensor::printOptions();
+    if (a.has(4)) {
+        const std::string& profile = a.toStr(4);
+        o = tensor::PrintOptions{};
+        if (profile == "short") {
+            o.precision = 2;
+            o.threshold = 1000;
+            o.edgeItems = 2;
+        } else if (profile == "full") {
+            o.threshold = INT64_MAX;
+        }
+    }
+    if (a.has(0))
+        o.precision = static_cast<int>(a.toInt(0));
+    if (a.has(1))
+        o.threshold = a.toInt(1);
+    if (a.has(2))
+        o.edgeItems = a.toInt(2);
+    if (a.has(3))
+        o.lineWidth = a.toInt(3);
+    o.sciMode = a.has(5) ? std::optional<bool>(a.toBool(5)) : std::nullopt;
+    return Value::none();
+}
+
+Value cudaIsAvailable(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromBool(runtime::probeCuda().available());
+}
+
+Value cudaDeviceCount(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(runtime::probeCuda().deviceCount);
+}
+
+Value cudaGetDeviceName(Interpreter& interp, const CallArgs& args, void*) {
+    const runtime::CudaProbe& p = runtime::probeCuda();
+    if (!p.available())
+        interp.raise(builtinTypes().runtimeError.get(), "Found no NVIDIA driver on your system: " + p.problem);
+    return strValue(p.deviceName);
+}
+
+Value cudaSynchronize(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::none(); // eager work runs on the CPU and is already complete
+}
+
+Value parameterCtor(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("Parameter(data=None, requires_grad=True)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor data = a.has(0) ? a.toTensor(0) : Tensor::empty(std::vector<int64_t>{0}, tensor::defaultFloatDType());
+    Tensor p = tensor::alias(data);
+    p.impl()->isParameter = true;
+    p.impl()->gradFn = {};
+    p.impl()->requiresGrad = a.toBool(1);
+    if (p.requiresGrad() && !tensor::isFloating(p.dtype()))
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Only Tensors of floating point and complex dtype can require gradients");
+    return tensorValue(p);
+}
+
+Value typename_(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("typename(obj, /)");
+    const Value& v = sig.bind(interp, args)[0];
+    if (v.isTensor()) {
+        static const char* names[] = {"torch.BoolTensor", "torch.IntTensor", "torch.LongTensor",
+                                      "torch.HalfTensor", "torch.BFloat16Tensor",
+                                      "torch.FloatTensor", "torch.DoubleTensor"};
+        return strValue(names[static_cast<size_t>(v.asTensor().dtype())]);
+    }
+    TypeObject* t = interp.typeOf(v);
+    return strValue(t->moduleName == "builtins" || t->moduleName.empty() ? t->name
+                                                                         : t->moduleName + "." + t->name);
+}
+
+void installKilnInternals(Interpreter& interp, ModuleObject& kiln) {
+    builtinTypes().parameter->constructor = interp.newNative("Parameter", parameterCtor);
+    kiln.globals.set(Symbol::intern("Parameter"), Value(builtinTypes().parameter));
+}
+
+void installCuda(Interpreter& interp, ModuleObject& cuda) {
+    interp.defineNative(cuda.globals, "is_available", cudaIsAvailable);
+    interp.defineNative(cuda.globals, "device_count", cudaDeviceCount);
+    interp.defineNative(cuda.globals, "get_device_name", cudaGetDeviceName);
+    interp.defineNative(cuda.globals, "synchronize", cudaSynchronize);
+}
+
+} // namespace
+
+void installTorchModule(Interpreter& interp, ModuleObject& torch) {
+    AttrMap& g = torch.globals;
+    static const char* gradNames[] = {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"};
+    interp.defineNative(g, "no_grad", gradModeFactory<false>, const_cast<char*>(gradNames[0]));
+    interp.defineNative(g, "enable_grad", gradModeFactory<true>, const_cast<char*>(gradNames[1]));
+    interp.defineNative(g, "set_grad_enabled", gradModeFactory<true>, const_cast<char*>(gradNames[2]));
+    interp.defineNative(g, "inference_mode", gradModeFactory<false>, const_cast<char*>(gradNames[3]));
+    interp.defineNative(g, "is_grad_enabled", isGradEnabled);
+    interp.defineNative(g, "is_tensor", isTensor);
+    interp.defineNative(g, "set_printoptions", setPrintoptions);
+    g.set(Symbol::intern("Tensor"), Value(builtinTypes().tensor));
+    g.set(Symbol::intern("__version__"), strValue("2.3.0+kiln"));
+    interp.defineNative(g, "typename", typename_);
+    interp.registerNativeModule("torch.cuda", installCuda);
+    interp.registerNativeModule("torch._kiln", installKilnInternals);
+}
+
+} // namespace kiln::torchapi

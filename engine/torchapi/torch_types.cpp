@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+#include "torchapi/torch_types.h"
+
+#include "lang/signature.h"
+#include "lang/tensor_bridge.h"
+
+#include <cstdio>
+#include <map>
+
+namespace kiln::torchapi {
+
+using namespace kiln::lang;
+
+namespace {
+
+class DTypeObject final : public NativeObject {
+public:
+    DTypeObject(TypeObject* type, tensor::DType d)
+        : NativeObject(type)
+        , dtype(d) {}
+    tensor::DType dtype;
+};
+
+class DeviceObject final : public NativeObject {
+public:
+    DeviceObject(TypeObject* type, tensor::Device d)
+        : NativeObject(type)
+        , device(d) {}
+    tensor::Device device;
+};
+
+class GradFnObject final : public NativeObject {
+public:
+    GradFnObject(TypeObject* type, std::string n)
+        : NativeObject(type)
+        , name(std::move(n)) {}
+    std::string name;
+};
+
+TorchTypes createTorchTypes() {
+    TorchTypes t;
+    t.dtype = makeNativeType("dtype", "torch");
+    t.device = makeNativeType("device", "torch");
+    t.size = makeNativeType("Size", "torch", ObjectKind::Tuple, builtinTypes().tuple);
+    t.gradFn = makeNativeType("Node", "torch.autograd.graph");
+    t.generator = makeNativeType("Generator", "torch._C");
+    return t;
+}
+
+Value dtypeRepr(Interpreter& interp, const CallArgs& args, void*) {
+    auto* d = args.positional[0].as<DTypeObject>();
+    return strValue("torch." + std::string(tensor::dtypeName(d->dtype)));
+}
+
+Value dtypeIsFloating(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromBool(tensor::isFloating(args.positional[0].as<DTypeObject>()->dtype));
+}
+
+Value dtypeItemsize(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(tensor::itemSize(args.positional[0].as<DTypeObject>()->dtype));
+}
+
+Value deviceRepr(Interpreter& interp, const CallArgs& args, void*) {
+    const tensor::Device& d = args.positional[0].as<DeviceObject>()->device;
+    std::string out = "device(type='" + std::string(d.isCpu() ? "cpu" : "cuda") + "'";
+    if (d.index >= 0)
+        out += ", index=" + std::to_string(d.index);
+    return strValue(out + ")");
+}
+
+Value deviceStr(Interpreter& interp, const CallArgs& args, void*) {
+    return strValue(args.positional[0].as<DeviceObject>()->device.str());
+}
+
+Value deviceType(Interpreter& interp, const CallArgs& args, void*) {
+    return strValue(args.positional[0].as<DeviceObject>()->device.isCpu() ? "cpu" : "cuda");
+}
+
+Value deviceIndex(Interpreter& interp, const CallArgs& args, void*) {
+    int32_t i = args.positional[0].as<DeviceObject>()->device.index;
+    return i < 0 ? Value::none() : Value::fromInt(i);
+}
+
+Value deviceEq(Interpreter& interp, const CallArgs& args, void*) {
+    const Value& other = args.positional[1];
+    if (!other.is(ObjectKind::Native) || other.asObject()->type() != torchTypes().device.get()) {
+        if (other.is(ObjectKind::Str))
+            return Value::fromBool(args.positional[0].as<DeviceObject>()->device ==
+                                   deviceOf(interp, other));
+        return notImplementedValue();
+    }
+    return Value::fromBool(args.positional[0].as<DeviceObject>()->device ==
+                           other.as<DeviceObject>()->device);
+}
+
+Value deviceCtor(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("device(type, index=None)");
+    BoundArgs a = sig.bind(interp, args);
+    tensor::Device d = deviceOf(interp, a[0]);
+    if (a.has(1))
+        d.index = static_cast<int32_t>(a.toInt(1));
+    return deviceValue(d);
+}
+
+Value sizeRepr(Interpreter& interp, const CallArgs& args, void*) {
+    std::string out = "torch.Size([";
+    const auto& items = args.positional[0].as<TupleObject>()->items;
+    for (size_t i = 0; i < items.size(); ++i)
+        out += (i ? ", " : "") + interp.repr(items[i]);
+    return strValue(out + "])");
+}
+
+Value sizeNumel(Interpreter& interp, const CallArgs& args, void*) {
+    int64_t n = 1;
+    for (const Value& v : args.positional[0].as<TupleObject>()->items)
+        n *= v.asInt();
+    return Value::fromInt(n);
+}
+
+Value sizeCtor(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("Size(sizes=(), /)");
+    BoundArgs a = sig.bind(interp, args);
+    return sizeValue(toIntVector(interp, a[0], "torch.Size()"));
+}
+
+Value gradFnRepr(Interpreter& interp, const CallArgs& args, void*) {
+    auto* g = args.positional[0].as<GradFnObject>();
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%012llx",
+                  static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(g)));
+    return strValue("<" + g->name + " object at 0x" + buf + ">");
+}
+
+Value gradFnName(Interpreter& interp, const CallArgs& args, void*) {
+    return strValue(args.positional[0].as<GradFnObject>()->name);
+}
+
+Value returnTypeRepr(Interpreter& interp, const CallArgs& args, void*) {
+    const Value& self = args.positional[0];
+    TypeObject* type = self.asObject()->type();
+    const auto& items = self.as<TupleObject>()->items;
+    const Value* fields = type->dict.find(Symbol::intern("_fields"));
+    std::string out = "torch.return_types." + type->name + "(";
+    const auto& names = fields->as<TupleObject>()->items;
+    for (size_t i = 0; i < items.size(); ++i)
+        out += std::string(i ? "," : "") + "\n" + interp.str(names[i]) + "=" + interp.repr(items[i]);
+    return strValue(out + ")");
+}
+
+Value property(Interpreter& interp, const char* name, NativeFn fn) {
+    return Value(makeRef<PropertyObject>(interp.newNative(name, fn), Value()));
+}
+
+} // namespace
+
+const TorchTypes& torchTypes() {
+    static const TorchTypes t = createTorchTypes();
+    return t;
+}
+
+Ref<TypeObject> makeNativeType(const std::string& name, const std::string& moduleName,
+                               ObjectKind instanceKind, Ref<TypeObject> base) {
+    auto t = makeRef<TypeObject>(name, std::vector<Ref<TypeObject>>{base ? base : builtinTypes().object},
+                                 instanceKind);
+    t->setType(builtinTypes().type.get());
+    t->moduleName = moduleName;
+    t->computeMro();
+    return t;
+}
+
+Value dtypeValue(tensor::DType dtype) {
+    static const std::vector<Ref<DTypeObject>> objects = [] {
+        std::vector<Ref<DTypeObject>> v;
+        for (int i = 0; i < tensor::kDTypeCount; ++i)
+            v.push_back(makeRef<DTypeObject>(torchTypes().dtype.get(), static_cast<tensor::DType>(i)));
+        return v;
+    }();
+    return Value(objects[static_cast<size_t>(dtype)]);
+}
+
+bool isDType(const Value& v) {
+    return v.is(ObjectKind::Native) && v.asObject()->type() == torchTypes().dtype.get();
+}
+
+tensor::DType dtypeOf(Interpreter& interp, const Value& v, const std::string& what) {
+    if (isDType(v))
+        return v.as<DTypeObject>()->dtype;
+    if (v.is(ObjectKind::Type)) {
+        const auto& t = builtinTypes();
+        if (v.asObject() == t.floatType.get())
+            return tensor::DType::Float64;
+        if (v.asObject() == t.intType.get())
+            return tensor::DType::Int64;
+        if (v.asObject() == t.boolType.get())
+            return tensor::DType::Bool;
+    }
+    interp.raiseTypeError(what + " must be torch.dtype, not " + interp.typeName(v));
+}
+
+std::optional<tensor::DType> optDType(Interpreter& interp, const Value& v, const std::string& what) {
+    if (v.isNone() || v.isEmpty())
+        return std::nullopt;
+    return dtypeOf(interp, v, what);
+}
+
+Value deviceValue(const tensor::Device& device) {
+    return Value(makeRef<DeviceObject>(torchTypes().device.get(), device));
+}
+
+tensor::Device deviceOf(Interpreter& interp, const Value& v) {
+    if (v.is(ObjectKind::Native) && v.asObject()->type() == torchTypes().device.get())
+        return v.as<DeviceObject>()->device;
+    if (v.isIntLike())
+        return tensor::Device{tensor::DeviceType::CUDA, static_cast<int32_t>(v.asInt())};
+    if (!v.is(ObjectKind::Str))
+        interp.raiseTypeError("device() received an invalid combination of arguments - got (" +
+                              interp.typeName(v) + ")");
+    const std::string& s = v.as<StrObject>()->str();
+    if (s == "cpu")
+        return tensor::Device{};
+    if (s.rfind("cuda", 0) == 0) {
+        tensor::Device d{tensor::DeviceType::CUDA, -1};
+        if (s.size() > 5 && s[4] == ':')
+            d.index = std::atoi(s.c_str() + 5);
+        else if (s.size() != 4)
+            interp.raise(builtinTypes().runtimeError.get(), "Invalid device string: '" + s + "'");
+        return d;
+    }
+    interp.raise(builtinTypes().runtimeError.get(),
+                 "Expected one of cpu, cuda device type at start of device string: " + s);
+}
+
+Value sizeValue(tensor::IntList sizes) {
+    std::vector<Value> items;
+    items.reserve(sizes.size());
+    for (int64_t s : sizes)
+        items.push_back(Value::fromInt(s));
+    return Value(makeRef<TupleObject>(std::move(items), torchTypes().size.get()));
+}
+
+Value returnTypeValue(const std::string& name, const std::vector<std::string>& fields,
+                      std::vector<Value> items) {
+    static std::map<std::string, Ref<TypeObject>> types;
+    Ref<TypeObject>& type = types[name];
+    if (!type) {
+        type = makeNativeType(name, "torch.return_types", ObjectKind::Tuple, builtinTypes().tuple);
+        std::vector<Value> names;
+        for (size_t i = 0; i < fields.size(); ++i) {
+            names.push_back(strValue(fields[i]));
+            // Field access by name: a property reading the tuple item.
+            auto getter = makeRef<NativeFunctionObject>(
+                fields[i],
+                [](Interpreter&, const CallArgs& args, void* data) {
+                    return args.positional[0].as<TupleObject>()->items[reinterpret_cast<size_t>(data)];
+                },
+                reinterpret_cast<void*>(i));
+            type->dict.set(Symbol::intern(fields[i]), Value(makeRef<PropertyObject>(Value(getter), Value())));
+        }
+        type->dict.set(Symbol::intern("_fields"), tupleValue(std::move(names)));
+        type->dict.set(Symbol::intern("__repr__"),
+                       Value(makeRef<NativeFunctionObject>("__repr__", returnTypeRepr)));
+    }
+    return Value(makeRef<TupleObject>(std::move(items), type.get()));
+}
+
+Value gradFnValue(const tensor::Tensor& t) {
+    if (t.gradFn().empty())
+        return Value::none();
+    return Value(makeRef<GradFnObject>(torchTypes().gradFn.get(), std::string(t.gradFn())));
+}
+
+std::vector<int64_t> sizesFromArgs(Interpreter& interp, const std::vector<Value>& args,
+                                   const std::string& fn) {
+    if (args.size() == 1 && (args[0].is(ObjectKind::Tuple) || args[0].is(ObjectKind::List)))
+        return toIntVector(interp, args[0], fn + "(): argument 'size'");
+    std::vector<int64_t> sizes;
+    for (size_t i = 0; i < args.size(); ++i) {
+        auto v = asIndex(interp, args[i]);
+        if (!v || args[i].isTensor())
+            interp.raiseTypeError(fn + "(): argument 'size' (position " + std::to_string(i + 1) +
+                                  ") must be tuple of ints, but found element of type " +
+                                  interp.typeName(args[i]) + " at pos " + std::to_string(i));
+        sizes.push_back(*v);
+    }
+    return sizes;
+}
+
+void installTorchTypes(Interpreter& interp, ModuleObject& torch) {
+    const TorchTypes& t = torchTypes();
+    interp.defineNative(t.dtype->dict, "__repr__", dtypeRepr);
+    t.dtype->dict.set(Symbol::intern("is_floating_point"), property(interp, "is_floating_point", dtypeIsFloating));
+    t.dtype->dict.set(Symbol::intern("itemsize"), property(interp, "itemsize", dtypeItemsize));
+    interp.defineNative(t.device->dict, "__repr__", deviceRepr);
+    interp.defineNative(t.device->dict, "__str__", deviceStr);
+    interp.defineNative(t.device->dict, "__eq__", deviceEq);
+    t.device->dict.set(Symbol::intern("type"), property(interp, "type", deviceType));
+    t.device->dict.set(Symbol::intern("index"), property(interp, "index", deviceIndex));
+    t.device->constructor = interp.newNative("device", deviceCtor);
+    interp.defineNative(t.size->dict, "__repr__", sizeRepr);
+    interp.defineNative(t.size->dict, "numel", sizeNumel);
+    t.size->constructor = interp.newNative("Size", sizeCtor);
+    interp.defineNative(t.gradFn->dict, "__repr__", gradFnRepr);
+    interp.defineNative(t.gradFn->dict, "name", gradFnName);
+    AttrMap& g = torch.globals;
+    for (int i = 0; i < tensor::kDTypeCount; ++i) {
+        auto d = static_cast<tensor::DType>(i);
+        g.set(Symbol::intern(std::string(tensor::dtypeName(d))), dtypeValue(d));
+    }
+    const std::pair<const char*, tensor::DType> aliases[] = {
+        {"float", tensor::DType::Float32}, {"double", tensor::DType::Float64},
+        {"half", tensor::DType::Float16},  {"long", tensor::DType::Int64},
+        {"int", tensor::DType::Int32},     {"bool", tensor::DType::Bool},
+    };
+    for (const auto& [name, d] : aliases)
+        g.set(Symbol::intern(name), dtypeValue(d));
+    g.set(Symbol::intern("dtype"), Value(t.dtype));
+    g.set(Symbol::intern("device"), Value(t.device));
+    g.set(Symbol::intern("Size"), Value(t.size));
+}
+
+} // namespace kiln::torchapi

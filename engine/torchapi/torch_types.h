@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The small value types of the torch API as interpreter objects: torch.dtype, torch.device,
+/// torch.Size (a tuple subclass), the named tuples of torch.return_types, and the grad_fn
+/// placeholders tensors report. Plus the argument conversions every binding uses.
+#pragma once
+
+#include "lang/interpreter.h"
+#include "tensor/tensor.h"
+
+namespace kiln::torchapi {
+
+using lang::Interpreter;
+using lang::Value;
+
+struct TorchTypes {
+    Ref<lang::TypeObject> dtype, device, size, gradFn, generator;
+};
+const TorchTypes& torchTypes();
+
+/// torch.float32 etc. (one object per dtype, so `x.dtype is torch.float32` holds).
+Value dtypeValue(tensor::DType dtype);
+bool isDType(const Value& v);
+tensor::DType dtypeOf(Interpreter& interp, const Value& v, const std::string& what);
+/// None or a torch.dtype.
+std::optional<tensor::DType> optDType(Interpreter& interp, const Value& v, const std::string& what);
+
+Value deviceValue(const tensor::Device& device);
+/// A torch.device, "cpu"/"cuda"/"cuda:1", or an int (a CUDA index).
+tensor::Device deviceOf(Interpreter& interp, const Value& v);
+
+/// torch.Size(sizes)
+Value sizeValue(tensor::IntList sizes);
+
+/// torch.return_types.<name>(values=..., indices=...)
+Value returnTypeValue(const std::string& name, const std::vector<std::string>& fields,
+                      std::vector<Value> items);
+
+/// The object `tensor.grad_fn` returns: prints as <AddBackward0 object at 0x...>.
+Value gradFnValue(const tensor::Tensor& t);
+
+/// Sizes given either as varargs (zeros(2, 3)) or as one sequence (zeros((2, 3))).
+std::vector<int64_t> sizesFromArgs(Interpreter& interp, const std::vector<Value>& args,
+                                   const std::string& fn);
+
+/// Creates a native type in module `moduleName` (for torch.dtype, torch.device, ...).
+Ref<lang::TypeObject> makeNativeType(const std::string& name, const std::string& moduleName,
+                                     lang::ObjectKind instanceKind = lang::ObjectKind::Native,
+                                     Ref<lang::TypeObject> base = {});
+
+void installTorchTypes(Interpreter& interp, lang::ModuleObject& torch);
+
+} // namespace kiln::torchapi

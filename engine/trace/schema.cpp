@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "trace/schema.h"
+
+#include <cstdio>
+#include <sqlite3.h>
+
+namespace kiln::trace {
+
+namespace {
+
+// Version 1 (2026-11-30): run metadata and the script's output. Column meanings, units and
+// allowed values are documented in docs/trace-schema.md; keep the two in step.
+constexpr const char* kCreateVersion1 = R"sql(
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY NOT NULL,
+    value TEXT NOT NULL
+);
+CREATE TABLE runs (
+    id              INTEGER PRIMARY KEY,
+    workload_path   TEXT NOT NULL,
+    workload_hash   TEXT,
+    mode            TEXT,
+    backend         TEXT,
+    options_json    TEXT,
+    device          TEXT,
+    argv            TEXT,
+    host            TEXT,
+    pid             INTEGER NOT NULL,
+    started_at_ns   INTEGER NOT NULL,
+    ended_at_ns     INTEGER,
+    status          TEXT NOT NULL DEFAULT 'running',
+    exit_code       INTEGER,
+    error_type      TEXT,
+    error_message   TEXT,
+    error_traceback TEXT
+);
+CREATE TABLE output (
+    id     INTEGER PRIMARY KEY,
+    run_id INTEGER NOT NULL REFERENCES runs(id),
+    seq    INTEGER NOT NULL,
+    stream TEXT NOT NULL,
+    t_ns   INTEGER NOT NULL,
+    text   TEXT NOT NULL
+);
+CREATE INDEX output_by_run ON output(run_id, id);
+)sql";
+
+std::string hex32(int64_t value) {
+    char buffer[16];
+    std::snprintf(buffer, sizeof buffer, "0x%08llx", (unsigned long long)(uint32_t)value);
+    return buffer;
+}
+
+Diagnostic notKilnTrace(const std::string& path, const std::string& why) {
+    return makeDiagnostic("TraceError", "'" + path + "' is not a Kiln trace (" + why + ")");
+}
+
+Status applySteps(Connection& connection, int fromVersion, const SchemaHistory& history) {
+    for (int version = fromVersion; version < history.latestVersion(); ++version) {
+        const Migration& step = history.steps()[size_t(version)];
+        if (Status status = connection.exec(step.sql, "cannot upgrade"); !status)
+            return traceError(connection.path(), "cannot upgrade",
+                              "from schema version " + std::to_string(version) + " to " +
+                                  std::to_string(version + 1) + ": " + connection.lastError());
+    }
+    std::string stamp = "PRAGMA application_id = " + std::to_string(kApplicationId) +
+                        "; PRAGMA user_version = " + std::to_string(history.latestVersion()) +
+                        "; INSERT OR REPLACE INTO meta(key, value) VALUES ('schema_version', '" +
+                        std::to_string(history.latestVersion()) + "');";
+    return connection.exec(stamp, "cannot stamp the version of");
+}
+
+} // namespace
+
+SchemaHistory::SchemaHistory(std::vector<Migration> steps)
+    : m_steps(std::move(steps)) {
+    for (size_t i = 0; i < m_steps.size(); ++i)
+        KILN_ASSERT(m_steps[i].fromVersion == int(i), "migration steps must be consecutive");
+}
+
+const SchemaHistory& currentSchema() {
+    static const SchemaHistory history({
+        {0, "runs, output and meta", kCreateVersion1},
+    });
+    return history;
+}
+
+int currentSchemaVersion() {
+    return currentSchema().latestVersion();
+}
+
+Expected<FileIdentity> readIdentity(Connection& connection) {
+    FileIdentity identity;
+    auto applicationId = connection.queryInt("PRAGMA application_id", "cannot read");
+    if (!applicationId) {
+        // SQLite only notices a foreign file when it first reads the header.
+        if (sqlite3_errcode(connection.get()) == SQLITE_NOTADB)
+            return notKilnTrace(connection.path(), connection.lastError());
+        return std::move(applicationId).takeError();
+    }
+    identity.applicationId = applicationId.value();
+    auto userVersion = connection.queryInt("PRAGMA user_version", "cannot read");
+    if (!userVersion) return std::move(userVersion).takeError();
+    identity.userVersion = userVersion.value();
+    auto objects = connection.queryInt("SELECT count(*) FROM sqlite_master", "cannot read");
+    if (!objects) return std::move(objects).takeError();
+    identity.empty = objects.value() == 0;
+    return identity;
+}
+
+Status checkCompatible(const FileIdentity& identity, const std::string& path,
+                       const SchemaHistory& history) {
+    bool claimable = identity.empty && identity.applicationId == 0 && identity.userVersion == 0;
+    if (identity.applicationId != kApplicationId && !claimable)
+        return notKilnTrace(path, "a SQLite database with application_id " +
+                                      hex32(identity.applicationId) + ", Kiln uses " +
+                                      hex32(kApplicationId));
+    if (identity.userVersion > history.latestVersion())
+        return makeDiagnostic("TraceError", "trace '" + path +
+                                                "' was written by a newer Kiln (schema version " +
+                                                std::to_string(identity.userVersion) +
+                                                "); this Kiln reads up to version " +
+                                                std::to_string(history.latestVersion()));
+    return Status::success();
+}
+
+Status configureWriter(Connection& connection) {
+    auto mode = Statement::prepare(connection, "PRAGMA journal_mode=WAL");
+    if (!mode) return mode.error();
+    auto row = mode->step("cannot set the journal mode of");
+    if (!row) return row.error();
+    // WAL is what lets readers tail a growing file; some file systems (network mounts) refuse it.
+    std::string journal = row.value() ? mode->columnText(0) : std::string();
+    if (journal != "wal")
+        return traceError(connection.path(), "cannot use WAL mode for",
+                          "journal_mode stayed '" + journal + "'");
+    return connection.exec("PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;",
+                           "cannot configure");
+}
+
+Status upgradeSchema(Connection& connection, const SchemaHistory& history) {
+    if (Status status = connection.exec("BEGIN IMMEDIATE", "cannot lock"); !status) return status;
+    auto identity = readIdentity(connection);
+    Status status = identity ? checkCompatible(*identity, connection.path(), history)
+                             : Status(identity.error());
+    if (status && identity->userVersion < history.latestVersion())
+        status = applySteps(connection, int(identity->userVersion), history);
+    if (status) status = connection.exec("COMMIT", "cannot commit to");
+    if (!status) (void)connection.exec("ROLLBACK", "cannot roll back");
+    return status;
+}
+
+} // namespace kiln::trace

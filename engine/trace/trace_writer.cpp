@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+#include "trace/trace_writer.h"
+
+#include "support/clock.h"
+#include "trace/process_info.h"
+
+#include <algorithm>
+#include <ctime>
+#include <pthread.h>
+#include <sqlite3.h>
+
+#ifndef KILN_ENGINE_VERSION
+#define KILN_ENGINE_VERSION "unknown"
+#endif
+
+namespace kiln::trace {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+// Rows wait at most this long for company before the writer commits them; with the commit
+// itself this keeps a reader within 50 ms of the script.
+constexpr auto kBatchWindow = 25ms;
+// How often an idle writer thread looks at the crash flag, which a signal handler cannot notify.
+constexpr auto kCrashPollInterval = 20ms;
+// A queue this long is committed at once rather than waiting out the window.
+constexpr size_t kEagerBatchRows = 8192;
+// Past this the printing thread waits for the writer, bounding memory for runaway output.
+constexpr size_t kMaxQueuedLines = size_t(1) << 18;
+// How long the writer thread tries for the connection when the crashed thread may hold it.
+constexpr auto kEmergencyLockTimeout = 500ms;
+
+// The writer a fatal-signal handler should flush: the most recently opened one still alive.
+std::atomic<TraceWriter*> g_emergencyWriter{nullptr};
+
+// After a crash the dead thread may hold the lock for good, so never wait unboundedly. (A loop
+// rather than a timed mutex: ThreadSanitizer does not model pthread_mutex_clocklock.)
+bool lockWithin(std::unique_lock<std::mutex>& lock, std::chrono::milliseconds timeout) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!lock.try_lock()) {
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(1ms);
+    }
+    return true;
+}
+
+std::string jsonStringArray(const std::vector<std::string>& items) {
+    static constexpr char kHexDigits[] = "0123456789abcdef";
+    std::string json = "[";
+    for (const std::string& item : items) {
+        if (json.size() > 1) json += ',';
+        json += '"';
+        for (char c : item) {
+            if (c == '"' || c == '\\') {
+                json += '\\';
+                json += c;
+            } else if (static_cast<unsigned char>(c) < 0x20) {
+                json += "\\u00";
+                json += kHexDigits[(c >> 4) & 0xf];
+                json += kHexDigits[c & 0xf];
+            } else {
+                json += c;
+            }
+        }
+        json += '"';
+    }
+    return json + "]";
+}
+
+Expected<Connection> openForWriting(const std::string& path, const SchemaHistory& history,
+                                    int extraFlags) {
+    auto connection = Connection::open(path, SQLITE_OPEN_READWRITE | extraFlags);
+    if (!connection) return std::move(connection).takeError();
+    // Everything up to here only reads, so a foreign or newer file is refused untouched.
+    auto identity = readIdentity(*connection);
+    if (!identity) return std::move(identity).takeError();
+    if (Status status = checkCompatible(*identity, path, history); !status) return status.error();
+    if (Status status = configureWriter(*connection); !status) return status.error();
+    if (Status status = upgradeSchema(*connection, history); !status) return status.error();
+    return std::move(connection).value();
+}
+
+} // namespace
+
+Expected<std::unique_ptr<TraceWriter>> TraceWriter::open(const std::string& path) {
+    return open(path, currentSchema());
+}
+
+Expected<std::unique_ptr<TraceWriter>> TraceWriter::open(const std::string& path,
+                                                         const SchemaHistory& history) {
+    auto connection = openForWriting(path, history, SQLITE_OPEN_CREATE);
+    if (!connection) return std::move(connection).takeError();
+    std::unique_ptr<TraceWriter> writer(new TraceWriter(std::move(connection).value()));
+    if (Status status = writer->prepareStatements(); !status) return status.error();
+    if (Status status = writer->writeOpeningMeta(); !status) return status.error();
+    TraceWriter* self = writer.get();
+    writer->m_thread = std::thread([self] { self->writerLoop(); });
+    writer->m_threadHandle = writer->m_thread.native_handle();
+    g_emergencyWriter.store(self);
+    return writer;
+}
+
+TraceWriter::TraceWriter(Connection connection)
+    : m_path(connection.path())
+    , m_db(std::move(connection)) {}
+
+TraceWriter::~TraceWriter() {
+    TraceWriter* self = this;
+    g_emergencyWriter.compare_exchange_strong(self, nullptr);
+    if (!m_thread.joinable()) return;
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_runId != 0) completePartialLinesLocked(monotonicNs());
+        m_stop = true;
+    }
+    m_wakeWriter.notify_one();
+    m_thread.join();
+}
+
+Status TraceWriter::prepareStatements() {
+    auto begin = Statement::prepare(m_db, "BEGIN IMMEDIATE");
+    auto commit = Statement::prepare(m_db, "COMMIT");
+    auto rollback = Statement::prepare(m_db, "ROLLBACK");
+    auto insert = Statement::prepare(
+        m_db, "INSERT INTO output(run_id, seq, stream, t_ns, text) VALUES (?1, ?2, ?3, ?4, ?5)");
+    for (auto* stmt : {&begin, &commit, &rollback, &insert})
+        if (!*stmt) return stmt->error();
+    m_begin = std::move(begin).value();
+    m_commit = std::move(commit).value();
+    m_rollback = std::move(rollback).value();
+    m_insertOutput = std::move(insert).value();
+    return Status::success();
+}
+
+Status TraceWriter::writeOpeningMeta() {
+    // created_at_ns keeps the first writer's value; the others describe the latest writer.
+    auto created =
+        Statement::prepare(m_db, "INSERT OR IGNORE INTO meta(key, value) VALUES (?1, ?2)");
+    if (!created) return created.error();
+    std::string now = std::to_string(wallClockNs());
+    created->bindText(1, metakeys::kCreatedAtNs);
+    created->bindText(2, now);
+    if (Status status = created->run("cannot write to"); !status) return status;
+    if (Status status = setMeta(metakeys::kEngineVersion, KILN_ENGINE_VERSION); !status)
+        return status;
+    return setMeta(metakeys::kHost, localHostName());
+}
+
+Status TraceWriter::setMeta(std::string_view key, std::string_view value) {
+    std::lock_guard dbLock(m_dbMutex);
+    auto stmt = Statement::prepare(m_db, "INSERT OR REPLACE INTO meta(key, value) VALUES (?1, ?2)");
+    if (!stmt) return stmt.error();
+    stmt->bindText(1, key);
+    stmt->bindText(2, value);
+    return stmt->run("cannot write to");
+}
+
+Expected<int64_t> TraceWriter::beginRun(const RunInfo& info) {
+    KILN_ASSERT(activeRunId() == 0, "beginRun() while a run is open");
+    int64_t startNs = monotonicNs();
+    std::string argv = jsonStringArray(info.argv);
+    std::string host = localHostName();
+    int64_t runId = 0;
+    {
+        std::lock_guard dbLock(m_dbMutex);
+        auto stmt = Statement::prepare(
+            m_db, "INSERT INTO runs(workload_path, workload_hash, mode, backend, options_json, "
+                  "device, argv, host, pid, started_at_ns, status) "
+                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'running')");
+        if (!stmt) return stmt.error();
+        stmt->bindText(1, info.workloadPath);
+        stmt->bindTextOrNull(2, info.workloadHash);
+        stmt->bindTextOrNull(3, info.mode);
+        stmt->bindTextOrNull(4, info.backend);
+        stmt->bindTextOrNull(5, info.optionsJson);
+        stmt->bindTextOrNull(6, info.device);
+        stmt->bindText(7, argv);
+        stmt->bindTextOrNull(8, host);
+        stmt->bindInt(9, info.pid != 0 ? info.pid : currentProcessId());
+        stmt->bindInt(10, info.startedAtNs != 0 ? info.startedAtNs : wallClockNs());
+        if (Status status = stmt->run("cannot write to"); !status) return status.error();
+        runId = sqlite3_last_insert_rowid(m_db.get());
+    }
+    std::lock_guard lock(m_mutex);
+    m_runId = runId;
+    m_nextSeq = 1;
+    m_runStartNs = startNs;
+    return runId;
+}
+
+int64_t TraceWriter::activeRunId() const {
+    std::lock_guard lock(m_mutex);
+    return m_runId;
+}
+
+void TraceWriter::output(OutputStream stream, std::string_view text) {
+    if (text.empty()) return;
+    int64_t nowNs = monotonicNs();
+    std::unique_lock lock(m_mutex);
+    KILN_ASSERT(m_runId != 0, "output() outside a run");
+    if (m_queue.size() >= kMaxQueuedLines)
+        m_progress.wait(lock, [this] { return m_queue.size() < kMaxQueuedLines / 2; });
+    std::string& partial = m_partialLines[size_t(stream)];
+    size_t start = 0;
+    for (size_t newline = text.find('\n'); newline != std::string_view::npos;
+         newline = text.find('\n', start)) {
+        std::string_view piece = text.substr(start, newline - start);
+        if (partial.empty()) {
+            enqueueLocked(stream, std::string(piece), nowNs);
+        } else {
+            partial.append(piece);
+            enqueueLocked(stream, std::move(partial), nowNs);
+            partial.clear();
+        }
+        start = newline + 1;
+    }
+    partial.append(text.substr(start));
+}
+
+void TraceWriter::enqueueLocked(OutputStream stream, std::string text, int64_t nowNs) {
+    bool wasEmpty = m_queue.empty();
+    if (wasEmpty)
+        m_firstQueuedAt = std::chrono::steady_clock::time_point(
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                std::chrono::nanoseconds(nowNs)));
+    m_queue.push_back({m_runId, m_nextSeq++, nowNs - m_runStartNs, stream, std::move(text)});
+    // One wake-up per batch: the writer thread then waits out the batch window on its own.
+    if (wasEmpty || m_queue.size() == kEagerBatchRows) m_wakeWriter.notify_one();
+}
+
+void TraceWriter::completePartialLinesLocked(int64_t nowNs) {
+    for (size_t i = 0; i < m_partialLines.size(); ++i) {
+        if (m_partialLines[i].empty()) continue;
+        enqueueLocked(OutputStream(i), std::move(m_partialLines[i]), nowNs);
+        m_partialLines[i].clear();
+    }
+}
+
+Status TraceWriter::flush() {
+    std::unique_lock lock(m_mutex);
+    uint64_t ticket = ++m_flushRequested;
+    m_wakeWriter.notify_one();
+    m_progress.wait(lock, [&] { return m_flushDone >= ticket; });
+    return m_writeError;
+}
+
+int64_t TraceWriter::batchesCommitted() const {
+    std::lock_guard lock(m_mutex);
+    return m_batchesCommitted;
+}
+
+Status TraceWriter::finishRun(RunStatus status, int exitCode, const RunError* error) {
+    KILN_ASSERT(status != RunStatus::Running, "finishRun() needs a final status");
+    int64_t runId = 0;
+    {
+        std::lock_guard lock(m_mutex);
+        KILN_ASSERT(m_runId != 0, "finishRun() without beginRun()");
+        runId = m_runId;
+        completePartialLinesLocked(monotonicNs());
+    }
+    Status drained = flush();
+    Status updated = writeRunEnd(runId, status, exitCode, error);
+    {
+        std::lock_guard lock(m_mutex);
+        m_runId = 0;
+    }
+    return drained ? updated : drained;
+}
+
+Status TraceWriter::writeRunEnd(int64_t runId, RunStatus status, int exitCode,
+                                const RunError* error) {
+    std::lock_guard dbLock(m_dbMutex);
+    auto stmt = Statement::prepare(
+        m_db, "UPDATE runs SET ended_at_ns = ?1, status = ?2, exit_code = ?3, "
+              "error_type = ?4, error_message = ?5, error_traceback = ?6 WHERE id = ?7");
+    if (!stmt) return stmt.error();
+    stmt->bindInt(1, wallClockNs());
+    stmt->bindText(2, runStatusName(status));
+    stmt->bindInt(3, exitCode);
+    if (error) {
+        stmt->bindTextOrNull(4, error->type);
+        stmt->bindTextOrNull(5, error->message);
+        stmt->bindTextOrNull(6, error->traceback);
+    }
+    stmt->bindInt(7, runId);
+    return stmt->run("cannot write to");
+}
+
+bool TraceWriter::writerShouldWakeLocked() const {
+    return m_stop || m_flushRequested > m_flushDone || m_queue.size() >= kEagerBatchRows ||
+           (m_crashSignal.load() != 0 && !m_crashDone.load());
+}
+
+void TraceWriter::waitForWorkLocked(std::unique_lock<std::mutex>& lock) {
+    using Clock = std::chrono::steady_clock;
+    while (!writerShouldWakeLocked() && m_queue.empty())
+        m_wakeWriter.wait_for(lock, kCrashPollInterval);
+    Clock::time_point deadline = m_firstQueuedAt + kBatchWindow;
+    for (auto now = Clock::now(); !writerShouldWakeLocked() && now < deadline; now = Clock::now())
+        m_wakeWriter.wait_until(lock, std::min(deadline, now + kCrashPollInterval));
+}
+
+void TraceWriter::writerLoop() {
+    std::vector<PendingLine> batch;
+    for (;;) {
+        uint64_t ticket = 0;
+        bool stopping = false;
+        int crashSignal = 0;
+        int64_t runId = 0;
+        {
+            std::unique_lock lock(m_mutex);
+            waitForWorkLocked(lock);
+            if (m_crashSignal.load() != 0 && !m_crashDone.load()) {
+                crashSignal = m_crashSignal.load();
+                runId = m_runId;
+                if (runId != 0) completePartialLinesLocked(monotonicNs());
+            }
+            batch.swap(m_queue);
+            ticket = m_flushRequested;
+            stopping = m_stop;
+        }
+        m_progress.notify_all(); // output() may be waiting for room
+        Status status = commitBatch(batch, crashSignal != 0);
+        bool committedRows = status && !batch.empty();
+        batch.clear();
+        if (crashSignal != 0) {
+            if (runId != 0) markCrashed(runId, crashSignal);
+            m_crashDone.store(true);
+        }
+        {
+            std::lock_guard lock(m_mutex);
+            if (!status && m_writeError) m_writeError = status;
+            if (committedRows) ++m_batchesCommitted;
+            m_flushDone = ticket;
+        }
+        m_progress.notify_all();
+        if (stopping) return;
+    }
+}
+
+Status TraceWriter::commitBatch(const std::vector<PendingLine>& batch, bool emergency) {
+    if (batch.empty()) return Status::success();
+    std::unique_lock dbLock(m_dbMutex, std::defer_lock);
+    if (!emergency)
+        dbLock.lock();
+    else if (!lockWithin(dbLock, kEmergencyLockTimeout))
+        return traceError(m_path, "cannot write to", "the connection stayed busy after a crash");
+    if (Status status = m_begin.run("cannot write to"); !status) return status;
+    for (const PendingLine& line : batch) {
+        m_insertOutput.bindInt(1, line.runId);
+        m_insertOutput.bindInt(2, line.seq);
+        m_insertOutput.bindText(3, outputStreamName(line.stream));
+        m_insertOutput.bindInt(4, line.tNs);
+        m_insertOutput.bindText(5, line.text);
+        if (Status status = m_insertOutput.run("cannot write to"); !status) {
+            (void)m_rollback.run("cannot roll back");
+            return status;
+        }
+    }
+    Status committed = m_commit.run("cannot write to");
+    if (!committed) (void)m_rollback.run("cannot roll back");
+    return committed;
+}
+
+void TraceWriter::markCrashed(int64_t runId, int signalNumber) {
+    std::unique_lock dbLock(m_dbMutex, std::defer_lock);
+    if (!lockWithin(dbLock, kEmergencyLockTimeout)) return;
+    auto stmt = Statement::prepare(
+        m_db, "UPDATE runs SET ended_at_ns = ?1, status = 'crashed', exit_code = ?2, "
+              "error_type = 'Signal', error_message = ?3 WHERE id = ?4 AND status = 'running'");
+    if (!stmt) return;
+    std::string message = "killed by " + signalName(signalNumber);
+    stmt->bindInt(1, wallClockNs());
+    stmt->bindInt(2, 128 + signalNumber);
+    stmt->bindText(3, message);
+    stmt->bindInt(4, runId);
+    (void)stmt->run("cannot write to");
+}
+
+bool TraceWriter::emergencyFlush(int signalNumber, int timeoutMs) {
+    TraceWriter* writer = g_emergencyWriter.load();
+    if (!writer || signalNumber <= 0) return false;
+    // The writer thread cannot wait for itself.
+    if (pthread_equal(pthread_self(), writer->m_threadHandle)) return false;
+    int expected = 0;
+    writer->m_crashSignal.compare_exchange_strong(expected, signalNumber);
+    const timespec tick{0, 1'000'000};
+    for (int waited = 0; waited < timeoutMs; ++waited) {
+        if (writer->m_crashDone.load()) return true;
+        nanosleep(&tick, nullptr);
+    }
+    return writer->m_crashDone.load();
+}
+
+Expected<int> TraceWriter::markRunsCrashed(const std::string& path, int64_t pid, int exitCode,
+                                           std::string_view message) {
+    auto connection = openForWriting(path, currentSchema(), 0);
+    if (!connection) return std::move(connection).takeError();
+    auto stmt = Statement::prepare(
+        *connection, "UPDATE runs SET ended_at_ns = ?1, status = 'crashed', exit_code = ?2, "
+                     "error_type = 'Crash', error_message = ?3 "
+                     "WHERE pid = ?4 AND host IS ?5 AND status = 'running'");
+    if (!stmt) return stmt.error();
+    std::string host = localHostName();
+    stmt->bindInt(1, wallClockNs());
+    stmt->bindInt(2, exitCode);
+    stmt->bindTextOrNull(3, message);
+    stmt->bindInt(4, pid);
+    stmt->bindTextOrNull(5, host);
+    if (Status status = stmt->run("cannot write to"); !status) return status.error();
+    return int(sqlite3_changes(connection->get()));
+}
+
+} // namespace kiln::trace

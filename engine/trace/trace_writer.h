@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The SQLite implementation of EventSink: the one writer of a trace file. The interpreter
+/// thread only appends to an in-memory queue; a background thread commits the queue in batches
+/// (BEGIN IMMEDIATE ... COMMIT, at least every 50 ms while rows wait), so a reader on another
+/// connection sees a running script's output within a fraction of a second without the script
+/// paying for a transaction per line. Run start and end are written synchronously.
+///
+/// Crashes: a run whose process dies keeps status 'running'. Three layers turn that into
+/// 'crashed', strongest last: emergencyFlush() from the dying process's fatal-signal handler
+/// (best effort, see there); markRunsCrashed() from the parent that saw the child die (the GUI,
+/// or `kiln` supervising a child); and TraceReader::runLooksCrashed() for any later reader.
+#pragma once
+
+#include "support/event_sink.h"
+#include "support/expected.h"
+#include "trace/schema.h"
+#include "trace/sqlite_handle.h"
+#include "trace/trace_types.h"
+
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace kiln::trace {
+
+class TraceWriter final : public EventSink {
+public:
+    /// Creates \p path, or opens an existing Kiln trace to append runs, upgrading an older
+    /// schema first. Refuses, without modifying them, a file of a newer Kiln, a SQLite file of
+    /// another application and a file that is not SQLite at all.
+    static Expected<std::unique_ptr<TraceWriter>> open(const std::string& path);
+    /// The same against another schema history; for tests of the upgrade path.
+    static Expected<std::unique_ptr<TraceWriter>> open(const std::string& path,
+                                                       const SchemaHistory& history);
+
+    /// Drains the queue, including unfinished lines, and stops the writer thread. A run still
+    /// open keeps status 'running'.
+    ~TraceWriter() override;
+
+    TraceWriter(const TraceWriter&) = delete;
+    TraceWriter& operator=(const TraceWriter&) = delete;
+
+    const std::string& path() const { return m_path; }
+
+    /// Sets one `meta` row (see metakeys), replacing an earlier value.
+    Status setMeta(std::string_view key, std::string_view value);
+
+    /// Inserts a `runs` row with status 'running' and makes it the run that output() feeds.
+    /// One run at a time: a second beginRun before finishRun is a bug.
+    Expected<int64_t> beginRun(const RunInfo& info);
+    /// The open run's id, 0 between runs.
+    int64_t activeRunId() const;
+
+    /// Appends script text to the open run. Thread-safe; cheap (no I/O on the calling thread).
+    /// Calling it outside a run is a bug.
+    void output(OutputStream stream, std::string_view text) override;
+
+    /// Waits until every queued line is committed. Returns the first write failure since the
+    /// writer opened, if any (rows of a failed batch are lost; later batches still go in).
+    Status flush();
+
+    /// How many output transactions the writer thread has committed; for tests and statistics.
+    int64_t batchesCommitted() const;
+
+    /// Completes unfinished lines, drains the queue and records the end of the run: ended_at_ns,
+    /// \p status (not Running), \p exitCode and the error fields from \p error (may be null).
+    Status finishRun(RunStatus status, int exitCode, const RunError* error = nullptr);
+
+    /// For a fatal-signal handler (or a std::terminate handler, passing SIGABRT) of the process
+    /// that owns the most recently opened writer. Asks the writer thread to commit what is
+    /// queued and mark the open run 'crashed' (exit code 128 + \p signalNumber), and waits for
+    /// it up to \p timeoutMs. Uses only atomics, pthread_self and nanosleep on the calling
+    /// thread, so it is async-signal-safe there; the SQLite work happens on the healthy writer
+    /// thread. Returns whether the writer thread finished that work in time. It cannot help when
+    /// the writer thread itself is the one that crashed, or when the crash left the writer's locks
+    /// held (a crash inside output()); markRunsCrashed() from the parent covers those. After it
+    /// returns, the handler should restore the default action and re-raise the signal.
+    static bool emergencyFlush(int signalNumber, int timeoutMs = 2000);
+
+    /// For the parent of a `kiln run` that died: marks every 'running' run of \p pid on this host
+    /// in \p path as 'crashed' with \p exitCode and \p message. Returns how many runs it marked.
+    static Expected<int> markRunsCrashed(const std::string& path, int64_t pid, int exitCode,
+                                         std::string_view message);
+
+private:
+    struct PendingLine {
+        int64_t runId;
+        int64_t seq;
+        int64_t tNs;
+        OutputStream stream;
+        std::string text;
+    };
+
+    explicit TraceWriter(Connection connection);
+    Status prepareStatements();
+    Status writeOpeningMeta();
+    void enqueueLocked(OutputStream stream, std::string text, int64_t nowNs);
+    void completePartialLinesLocked(int64_t nowNs);
+    Status writeRunEnd(int64_t runId, RunStatus status, int exitCode, const RunError* error);
+    bool writerShouldWakeLocked() const;
+    void waitForWorkLocked(std::unique_lock<std::mutex>& lock);
+    void writerLoop();
+    Status commitBatch(const std::vector<PendingLine>& batch, bool emergency);
+    void markCrashed(int64_t runId, int signalNumber);
+
+    std::string m_path;
+
+    // The connection and its statements; used by the writer thread for batches and by the
+    // caller's thread for run start/end and meta, never by both at once.
+    std::mutex m_dbMutex;
+    Connection m_db;
+    Statement m_begin;
+    Statement m_commit;
+    Statement m_rollback;
+    Statement m_insertOutput;
+
+    // Shared between output() callers and the writer thread.
+    mutable std::mutex m_mutex;
+    std::condition_variable m_wakeWriter;
+    std::condition_variable m_progress;
+    std::vector<PendingLine> m_queue;
+    std::chrono::steady_clock::time_point m_firstQueuedAt;
+    std::array<std::string, 3> m_partialLines; ///< indexed by OutputStream
+    int64_t m_runId = 0;
+    int64_t m_nextSeq = 1;
+    int64_t m_runStartNs = 0; ///< monotonic
+    uint64_t m_flushRequested = 0;
+    uint64_t m_flushDone = 0;
+    bool m_stop = false;
+    Status m_writeError;
+    int64_t m_batchesCommitted = 0;
+
+    std::atomic<int> m_crashSignal{0};
+    std::atomic<bool> m_crashDone{false};
+    std::thread m_thread;
+    std::thread::native_handle_type m_threadHandle{}; ///< read by emergencyFlush()
+};
+
+} // namespace kiln::trace
