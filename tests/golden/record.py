@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""Re-records the expected output of the golden scripts with real CPython (and PyTorch).
+
+Usage: python3 tests/golden/record.py [SCRIPT ...]
+
+For every tests/golden/<suite>/<name>.py it writes <name>.out (stdout) and, when the script
+exits with an error, <name>.err (stderr with the script's directory replaced by <dir>) and
+<name>.exit (the exit status). Kiln's own test suite never runs Python: it compares Kiln's
+output with these recordings. Run this after changing or adding a script, and commit the
+results. Requires python3 with torch installed (pip install torch).
+"""
+import os
+import pathlib
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+SUITES = ["lang", "torch", "errors"]
+
+
+def record(script: pathlib.Path) -> None:
+    env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
+    proc = subprocess.run([sys.executable, script.name], cwd=script.parent, env=env,
+                          capture_output=True, text=True, timeout=600)
+    script.with_suffix(".out").write_text(proc.stdout)
+    err = script.with_suffix(".err")
+    status = script.with_suffix(".exit")
+    if proc.returncode != 0:
+        err.write_text(proc.stderr.replace(str(script.parent), "<dir>"))
+        status.write_text(f"{proc.returncode}\n")
+    else:
+        for stale in (err, status):
+            if stale.exists():
+                stale.unlink()
+    print(f"{proc.returncode:3d} {script.relative_to(HERE)}")
+
+
+def main() -> None:
+    if len(sys.argv) > 1:
+        scripts = [pathlib.Path(a).resolve() for a in sys.argv[1:]]
+    else:
+        scripts = sorted(p for s in SUITES for p in (HERE / s).glob("*.py"))
+    for script in scripts:
+        record(script)
+
+
+if __name__ == "__main__":
+    main()
