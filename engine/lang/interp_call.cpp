@@ -160,13 +160,15 @@ Value Interpreter::callFunction(FunctionObject& fn, const CallArgs& args, const 
         ~Release() { interp.releaseSlots(slots, count); }
     } release{*this, frame.slots, slotCount};
     frame.mark(code.span);
+    // Binding errors (wrong arity, unknown keyword) belong to the caller's line, as in CPython:
+    // the callee's frame has not started yet.
+    bindArguments(fn, frame, args, self);
+    for (int32_t slot : scope.cellSlots) {
+        auto cell = makeRef<CellObject>();
+        cell->value = std::move(frame.slots[slot]);
+        frame.slots[slot] = Value(cell);
+    }
     return runInFrame(frame, [&]() -> Value {
-        bindArguments(fn, frame, args, self);
-        for (int32_t slot : scope.cellSlots) {
-            auto cell = makeRef<CellObject>();
-            cell->value = std::move(frame.slots[slot]);
-            frame.slots[slot] = Value(cell);
-        }
         Flow flow = execBlock(frame, code.body);
         return flow == Flow::Return ? std::move(frame.returnValue) : Value::none();
     });

@@ -19,7 +19,7 @@ int64_t physicalMemoryBytes() {
 }
 
 [[noreturn]] void failOutOfMemory(int64_t bytes) {
-    failRuntime("DefaultCPUAllocator: not enough memory: you tried to allocate " +
+    failRuntime("DefaultCPUAllocator: can't allocate memory: you tried to allocate " +
                 std::to_string(bytes) + " bytes.");
 }
 

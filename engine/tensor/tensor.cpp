@@ -28,7 +28,7 @@ Tensor Tensor::empty(IntList sizes, DType dtype, Device device) {
     int64_t n = checkedNumel(sizes);
     int64_t item = itemSize(dtype);
     if (n > std::numeric_limits<int64_t>::max() / item)
-        failRuntime("DefaultCPUAllocator: not enough memory: you tried to allocate more than " +
+        failRuntime("DefaultCPUAllocator: can't allocate memory: you tried to allocate more than " +
                     std::to_string(std::numeric_limits<int64_t>::max()) + " bytes.");
     auto impl = makeRef<TensorImpl>();
     impl->storage = makeRef<Storage>(n * item, cpuAllocator());

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs everything Kiln needs to build, test and run on Debian 12 (bookworm), with apt-get.
+# Idempotent: when every package is already installed it changes nothing and takes a second.
+# Run as root, or as a user with sudo.
+set -euo pipefail
+
+packages=(
+  # toolchain
+  build-essential cmake ninja-build pkg-config git
+  # engine: SQLite trace database, OpenBLAS for eager matrix products, LLVM 19 for CPU codegen
+  libsqlite3-dev libopenblas-dev llvm-19-dev libzstd-dev libedit-dev libffi-dev
+  # Kiln Studio and its tests: Qt 6 (Widgets, Svg, Charts, Test), Graphviz for graph diagrams
+  qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
+  libgraphviz-dev graphviz
+  # screenshots of the GUI under a virtual display
+  xvfb xauth imagemagick
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages are installed"
+  exit 0
+fi
+
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo="sudo"
+  else
+    echo "install-deps: run as root or install sudo; missing: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+echo "install-deps: done"

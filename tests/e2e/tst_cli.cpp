@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+// End-to-end tests of the kiln executable, run as a user runs it: the README's main-job path
+// on the demo workload, trace files next to the workload and appended to, the headless trace
+// commands, exit statuses, and output that a second reader sees while the run is going.
+#include "script_runner.h"
+#include "trace/trace_reader.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace kiln;
+using kiln::testing::binaryDir;
+using kiln::testing::sourceDir;
+
+namespace {
+
+struct ProcessResult {
+    int exitCode = -1;
+    QString out, err;
+};
+
+QString kilnPath() {
+    return binaryDir() + "/bin/kiln";
+}
+
+ProcessResult runKiln(const QStringList& args, const QString& workDir = {}, int timeoutMs = 120000) {
+    QProcess p;
+    if (!workDir.isEmpty())
+        p.setWorkingDirectory(workDir);
+    p.start(kilnPath(), args);
+    ProcessResult r;
+    if (!p.waitForFinished(timeoutMs)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "kiln did not finish in time";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString writeScript(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    QString path = dir.filePath(name);
+    QFile f(path);
+    f.open(QIODevice::WriteOnly);
+    f.write(text);
+    return path;
+}
+
+std::vector<trace::RunRow> runsOf(const QString& tracePath) {
+    auto reader = trace::TraceReader::open(tracePath.toStdString());
+    if (!reader.ok())
+        return {};
+    auto runs = reader.value()->listRuns();
+    return runs.ok() ? runs.value() : std::vector<trace::RunRow>{};
+}
+
+std::vector<trace::OutputLine> outputOf(const QString& tracePath, int64_t runId) {
+    auto reader = trace::TraceReader::open(tracePath.toStdString());
+    if (!reader.ok())
+        return {};
+    auto lines = reader.value()->outputLines(runId, 0, 100000);
+    return lines.ok() ? lines.value() : std::vector<trace::OutputLine>{};
+}
+
+} // namespace
+
+class CliTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void demoRunsAndIsRecordedNextToTheWorkload() {
+        // The README's first command ends in `kiln run resources/workloads/demo.py`; run the
+        // same workload from a copy so the test does not write into the source tree.
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(sourceDir() + "/resources/workloads/demo.py", dir.filePath("demo.py")));
+        ProcessResult r = runKiln({"run", "demo.py"}, dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QVERIFY(r.out.contains("TinyNet("));
+        QVERIFY(r.out.contains("parameters: 1,348"));
+        QVERIFY2(r.err.contains("recorded as run 1 in " + dir.filePath("demo.kiln")), qPrintable(r.err));
+        auto runs = runsOf(dir.filePath("demo.kiln"));
+        QCOMPARE(runs.size(), size_t(1));
+        QCOMPARE(runs[0].status, trace::RunStatus::Ok);
+        QCOMPARE(runs[0].workloadPath, dir.filePath("demo.py").toStdString());
+        QCOMPARE(runs[0].exitCode.value_or(-1), int64_t(0));
+        // Every printed line is in the trace, in order.
+        QStringList printed = r.out.split('\n', Qt::SkipEmptyParts);
+        auto lines = outputOf(dir.filePath("demo.kiln"), runs[0].id);
+        QCOMPARE(lines.size(), size_t(printed.size()));
+        for (size_t i = 0; i < lines.size(); ++i)
+            QCOMPARE(QString::fromStdString(lines[i].text), printed[int(i)]);
+
+        // A second run appends to the same trace instead of overwriting it.
+        ProcessResult again = runKiln({"run", "demo.py", "--quiet"}, dir.path());
+        QCOMPARE(again.exitCode, 0);
+        QVERIFY(again.err.isEmpty());
+        QCOMPARE(runsOf(dir.filePath("demo.kiln")).size(), size_t(2));
+    }
+
+    void traceCommandsShowRunsAndOutput() {
+        QTemporaryDir dir;
+        QString script = writeScript(dir, "hello.py", "print('hello')\nprint('world', 42)\n");
+        QVERIFY(runKiln({"run", script, "--quiet"}).exitCode == 0);
+        QString trace = dir.filePath("hello.kiln");
+        ProcessResult runs = runKiln({"runs", trace});
+        QCOMPARE(runs.exitCode, 0);
+        QVERIFY2(runs.out.contains("ok") && runs.out.contains(script), qPrintable(runs.out));
+        ProcessResult output = runKiln({"output", trace});
+        QCOMPARE(output.exitCode, 0);
+        QCOMPARE(output.out, QString("hello\nworld 42\n"));
+    }
+
+    void explicitDbPathAndVersion() {
+        QTemporaryDir dir;
+        QString script = writeScript(dir, "x.py", "print(1 + 1)\n");
+        QString db = dir.filePath("elsewhere/custom.kiln");
+        QDir().mkpath(dir.filePath("elsewhere"));
+        ProcessResult r = runKiln({"run", script, "--db", db});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QString("2\n"));
+        QCOMPARE(runsOf(db).size(), size_t(1));
+        QVERIFY(!QFile::exists(dir.filePath("x.kiln")));
+        ProcessResult v = runKiln({"version"});
+        QCOMPARE(v.exitCode, 0);
+        QVERIFY(v.out.startsWith("kiln "));
+    }
+
+    void usageErrorsExitWithTwo() {
+        QCOMPARE(runKiln({}).exitCode, 2);
+        QCOMPARE(runKiln({"frobnicate"}).exitCode, 2);
+        QCOMPARE(runKiln({"run"}).exitCode, 2);
+        QTemporaryDir dir;
+        ProcessResult missing = runKiln({"run", dir.filePath("nope.py")});
+        QCOMPARE(missing.exitCode, 2);
+        QVERIFY2(missing.err.contains("No such file or directory"), qPrintable(missing.err));
+        QString script = writeScript(dir, "x.py", "pass\n");
+        ProcessResult badTimeout = runKiln({"run", script, "--timeout", "soon"});
+        QCOMPARE(badTimeout.exitCode, 2);
+        ProcessResult badDevice = runKiln({"run", script, "--device", "tpu"});
+        QCOMPARE(badDevice.exitCode, 2);
+        QVERIFY(badDevice.err.contains("unknown device 'tpu'"));
+    }
+
+    void cudaWithoutGpuIsAClearError() {
+        QTemporaryDir dir;
+        QString script = writeScript(dir, "x.py", "print('never')\n");
+        ProcessResult r = runKiln({"run", script, "--device", "cuda"});
+        if (r.exitCode == 0)
+            QSKIP("this machine has a usable CUDA GPU");
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--device cuda: no CUDA GPU is usable"), qPrintable(r.err));
+        QVERIFY(!r.out.contains("never"));
+    }
+
+    void outputIsReadableWhileTheRunIsGoing() {
+        QTemporaryDir dir;
+        // Prints, then computes for a while (no sleeping in workloads: a long loop).
+        QString script = writeScript(dir, "slow.py",
+                                     "print('started')\n"
+                                     "print('still here')\n"
+                                     "n = 0\n"
+                                     "while True:\n"
+                                     "    n += 1\n");
+        QString trace = dir.filePath("slow.kiln");
+        QProcess p;
+        p.start(kilnPath(), {"run", script, "--quiet", "--timeout", "60"});
+        QVERIFY(p.waitForStarted());
+        std::vector<trace::OutputLine> seen;
+        std::vector<trace::RunRow> runs;
+        QElapsedTimer timer;
+        timer.start();
+        while (timer.elapsed() < 30000) {
+            runs = runsOf(trace);
+            if (!runs.empty())
+                seen = outputOf(trace, runs[0].id);
+            if (seen.size() == 2)
+                break;
+            QThread::msleep(20);
+        }
+        QVERIFY2(seen.size() == 2, "the output never appeared in the trace");
+        QCOMPARE(QString::fromStdString(seen[0].text), QString("started"));
+        QCOMPARE(runs[0].status, trace::RunStatus::Running); // seen before the run ended
+        QCOMPARE(p.state(), QProcess::Running);
+        // A killed runner leaves its run 'running'; readers recognise it as crashed.
+        p.kill();
+        p.waitForFinished();
+        runs = runsOf(trace);
+        QCOMPARE(runs[0].status, trace::RunStatus::Running);
+        QVERIFY(trace::TraceReader::runLooksCrashed(runs[0]));
+        QCOMPARE(outputOf(trace, runs[0].id).size(), size_t(2));
+    }
+
+    void timeoutCancelsTheRun() {
+        QTemporaryDir dir;
+        QString script = writeScript(dir, "spin.py",
+                                     "def work():\n"
+                                     "    total = 0\n"
+                                     "    while True:\n"
+                                     "        total += 1\n"
+                                     "print('spinning')\n"
+                                     "work()\n");
+        QElapsedTimer timer;
+        timer.start();
+        ProcessResult r = runKiln({"run", script, "--timeout", "0.5"});
+        QCOMPARE(r.exitCode, 124);
+        QVERIFY2(timer.elapsed() < 10000, "the timeout did not stop the run promptly");
+        QVERIFY2(r.err.contains("KeyboardInterrupt"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("kiln: cancelled"), qPrintable(r.err));
+        auto runs = runsOf(dir.filePath("spin.kiln"));
+        QCOMPARE(runs.size(), size_t(1));
+        QCOMPARE(runs[0].status, trace::RunStatus::Cancelled);
+        QCOMPARE(runs[0].exitCode.value_or(-1), int64_t(124));
+        QVERIFY(runs[0].errorMessage.find("--timeout") != std::string::npos);
+        QCOMPARE(outputOf(dir.filePath("spin.kiln"), runs[0].id).front().text, std::string("spinning"));
+    }
+};
+
+QTEST_GUILESS_MAIN(CliTest)
+#include "tst_cli.moc"
