@@ -15,9 +15,9 @@ struct Measurement {
     std::string what;         ///< one line: what one operation is
     std::string baselineWhat; ///< one line: what the baseline operation is
     int64_t iterations = 0;
-    double nsPerOp = 0;       ///< median over repetitions
+    double nsPerOp = 0; ///< median over repetitions
     double baselineNsPerOp = 0;
-    double goalNsPerOp = 0;   ///< 0 when the case has no absolute goal
+    double goalNsPerOp = 0; ///< 0 when the case has no absolute goal
 };
 
 struct Case {

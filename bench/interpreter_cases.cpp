@@ -3,7 +3,6 @@
 // nothing, divided by N. Baselines: the empty loop for arithmetic, the direct C++ tensor call
 // for eager tensor ops (so the ratio is the interpreter's overhead over the kernel itself).
 #include "bench.h"
-
 #include "lang/interpreter.h"
 #include "lang/parser.h"
 #include "lang/traceback.h"
@@ -30,8 +29,7 @@ double scriptNs(const std::string& source, int64_t iterations) {
         text.replace(pos, 3, std::to_string(iterations));
     auto file = std::make_shared<SourceFile>("<bench>", text);
     auto module = lang::parseModule(file);
-    if (!module.ok())
-        throw std::runtime_error(module.error().render());
+    if (!module.ok()) throw std::runtime_error(module.error().render());
     return medianNs(kRepeats, [&] {
         NullEventSink sink;
         lang::Interpreter interp(sink);
@@ -73,10 +71,12 @@ Measurement tensorAdd(int64_t n) {
     m.nsPerOp = perOp("import torch\nx = torch.ones(16)\ny = torch.ones(16)\n", "z = x + y", n);
     tensor::Tensor x = tensor::ones(std::vector<int64_t>{16}, {});
     tensor::Tensor y = tensor::ones(std::vector<int64_t>{16}, {});
-    m.baselineNsPerOp = medianNs(kRepeats, [&] {
-                            for (int64_t i = 0; i < n; ++i)
-                                tensor::binary(tensor::BinaryOp::Add, x, y);
-                        }) / static_cast<double>(n);
+    m.baselineNsPerOp = medianNs(kRepeats,
+                                 [&] {
+                                     for (int64_t i = 0; i < n; ++i)
+                                         tensor::binary(tensor::BinaryOp::Add, x, y);
+                                 }) /
+                        static_cast<double>(n);
     m.goalNsPerOp = 2000;
     return m;
 }
@@ -88,10 +88,12 @@ Measurement tensorMethod(int64_t n) {
     m.nsPerOp = perOp("import torch\nx = torch.ones(16)\ny = torch.ones(16)\n", "z = x.mul(y)", n);
     tensor::Tensor x = tensor::ones(std::vector<int64_t>{16}, {});
     tensor::Tensor y = tensor::ones(std::vector<int64_t>{16}, {});
-    m.baselineNsPerOp = medianNs(kRepeats, [&] {
-                            for (int64_t i = 0; i < n; ++i)
-                                tensor::binary(tensor::BinaryOp::Mul, x, y);
-                        }) / static_cast<double>(n);
+    m.baselineNsPerOp = medianNs(kRepeats,
+                                 [&] {
+                                     for (int64_t i = 0; i < n; ++i)
+                                         tensor::binary(tensor::BinaryOp::Mul, x, y);
+                                 }) /
+                        static_cast<double>(n);
     m.goalNsPerOp = 2000;
     return m;
 }
@@ -123,9 +125,9 @@ double medianNs(int repeats, const std::function<void()>& fn) {
     for (int r = 0; r < repeats; ++r) {
         auto start = std::chrono::steady_clock::now();
         fn();
-        samples.push_back(static_cast<double>(
-            std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-                .count()));
+        samples.push_back(static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                                  std::chrono::steady_clock::now() - start)
+                                                  .count()));
     }
     std::sort(samples.begin(), samples.end());
     return samples[samples.size() / 2];

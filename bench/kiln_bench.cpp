@@ -21,8 +21,7 @@ namespace {
 std::string jsonEscape(const std::string& s) {
     std::string out;
     for (char c : s) {
-        if (c == '"' || c == '\\')
-            out += '\\';
+        if (c == '"' || c == '\\') out += '\\';
         out += c;
     }
     return out;
@@ -30,8 +29,7 @@ std::string jsonEscape(const std::string& s) {
 
 void writeJson(const std::string& path, const std::vector<Measurement>& results, bool quick) {
     std::filesystem::path p(path);
-    if (p.has_parent_path())
-        std::filesystem::create_directories(p.parent_path());
+    if (p.has_parent_path()) std::filesystem::create_directories(p.parent_path());
     std::ofstream out(path);
     std::time_t now = std::time(nullptr);
     char stamp[32];
@@ -42,11 +40,12 @@ void writeJson(const std::string& path, const std::vector<Measurement>& results,
     for (size_t i = 0; i < results.size(); ++i) {
         const Measurement& m = results[i];
         out << "    {\"name\": \"" << m.name << "\", \"what\": \"" << jsonEscape(m.what)
-            << "\", \"baseline\": \"" << jsonEscape(m.baselineWhat) << "\", \"iterations\": "
-            << m.iterations << ", \"ns_per_op\": " << m.nsPerOp
-            << ", \"baseline_ns_per_op\": " << m.baselineNsPerOp << ", \"ratio\": "
-            << (m.baselineNsPerOp > 0 ? m.nsPerOp / m.baselineNsPerOp : 0) << ", \"goal_ns_per_op\": "
-            << m.goalNsPerOp << "}" << (i + 1 < results.size() ? "," : "") << "\n";
+            << "\", \"baseline\": \"" << jsonEscape(m.baselineWhat)
+            << "\", \"iterations\": " << m.iterations << ", \"ns_per_op\": " << m.nsPerOp
+            << ", \"baseline_ns_per_op\": " << m.baselineNsPerOp
+            << ", \"ratio\": " << (m.baselineNsPerOp > 0 ? m.nsPerOp / m.baselineNsPerOp : 0)
+            << ", \"goal_ns_per_op\": " << m.goalNsPerOp << "}"
+            << (i + 1 < results.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
 }
@@ -65,7 +64,8 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--filter") && i + 1 < argc)
             filter = argv[++i];
         else {
-            std::fprintf(stderr, "usage: kiln-bench [--quick] [--json PATH] [--filter SUBSTRING]\n");
+            std::fprintf(stderr,
+                         "usage: kiln-bench [--quick] [--json PATH] [--filter SUBSTRING]\n");
             return 2;
         }
     }
@@ -74,8 +74,7 @@ int main(int argc, char** argv) {
     std::printf("%-22s %10s %12s %14s %8s %10s  %s\n", "benchmark", "iters", "ns/op",
                 "baseline ns/op", "ratio", "goal", "verdict");
     for (const Case& c : interpreterCases()) {
-        if (!filter.empty() && c.name.find(filter) == std::string::npos)
-            continue;
+        if (!filter.empty() && c.name.find(filter) == std::string::npos) continue;
         int64_t n = quick ? std::max<int64_t>(c.iterations / 10, 1000) : c.iterations;
         Measurement m;
         try {
@@ -86,8 +85,11 @@ int main(int argc, char** argv) {
             continue;
         }
         double ratio = m.baselineNsPerOp > 0 ? m.nsPerOp / m.baselineNsPerOp : 0;
-        std::string goal = m.goalNsPerOp > 0 ? "<" + std::to_string(static_cast<int>(m.goalNsPerOp)) : "-";
-        const char* verdict = m.goalNsPerOp <= 0 ? "" : m.nsPerOp < m.goalNsPerOp ? "meets goal" : "MISSES goal";
+        std::string goal =
+            m.goalNsPerOp > 0 ? "<" + std::to_string(static_cast<int>(m.goalNsPerOp)) : "-";
+        const char* verdict = m.goalNsPerOp <= 0          ? ""
+                              : m.nsPerOp < m.goalNsPerOp ? "meets goal"
+                                                          : "MISSES goal";
         std::printf("%-22s %10lld %12.1f %14.1f %8.2f %10s  %s\n", m.name.c_str(),
                     static_cast<long long>(m.iterations), m.nsPerOp, m.baselineNsPerOp, ratio,
                     goal.c_str(), verdict);

@@ -51,10 +51,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char** argv, std::string& 
         return std::nullopt;
     }
     std::string first = argv[1];
-    if (first == "--help" || first == "-h")
-        first = "help";
-    if (first == "--version")
-        first = "version";
+    if (first == "--help" || first == "-h") first = "help";
+    if (first == "--version") first = "version";
     auto spec = commands().find(first);
     if (spec == commands().end()) {
         error = "unknown command '" + first + "'";

@@ -12,7 +12,7 @@
 namespace kiln::app {
 
 struct CommandLine {
-    std::string command;                      ///< "run", "runs", "output", "help", "version"
+    std::string command; ///< "run", "runs", "output", "help", "version"
     std::vector<std::string> positional;
     std::map<std::string, std::string> flags; ///< "--db" -> value; boolean flags -> ""
     std::vector<std::string> argv;            ///< the whole command line, for the trace

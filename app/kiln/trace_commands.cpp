@@ -12,8 +12,7 @@ namespace kiln::app {
 namespace {
 
 std::string formatTime(int64_t ns) {
-    if (ns <= 0)
-        return "-";
+    if (ns <= 0) return "-";
     std::time_t seconds = static_cast<std::time_t>(ns / 1000000000);
     char buf[32];
     std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", std::localtime(&seconds));
@@ -36,9 +35,9 @@ int listRuns(const std::string& tracePath) {
     std::printf("%-5s %-10s %-19s %9s  %s\n", "run", "status", "started", "seconds", "workload");
     for (const trace::RunRow& r : runs.value()) {
         std::string status = trace::runStatusName(r.status);
-        if (trace::TraceReader::runLooksCrashed(r))
-            status = "crashed?";
-        double seconds = r.endedAtNs ? static_cast<double>(*r.endedAtNs - r.startedAtNs) * 1e-9 : 0.0;
+        if (trace::TraceReader::runLooksCrashed(r)) status = "crashed?";
+        double seconds =
+            r.endedAtNs ? static_cast<double>(*r.endedAtNs - r.startedAtNs) * 1e-9 : 0.0;
         std::printf("%-5lld %-10s %-19s %9.3f  %s\n", static_cast<long long>(r.id), status.c_str(),
                     formatTime(r.startedAtNs).c_str(), seconds, r.workloadPath.c_str());
         if (!r.errorType.empty())
@@ -66,8 +65,7 @@ int printOutput(const std::string& tracePath, const std::string& runFlag) {
             std::fprintf(stderr, "kiln: %s\n", lines.error().render().c_str());
             return 2;
         }
-        if (lines.value().empty())
-            break;
+        if (lines.value().empty()) break;
         for (const trace::OutputLine& line : lines.value()) {
             std::FILE* out = line.stream == OutputStream::Stderr ? stderr : stdout;
             std::fprintf(out, "%s\n", line.text.c_str());

@@ -37,8 +37,7 @@ Watchdog::Watchdog(lang::Interpreter& interp, double timeoutSeconds, std::functi
     : m_interp(interp)
     , m_timeout(timeoutSeconds)
     , m_onStuck(std::move(onStuck)) {
-    if (m_timeout > 0)
-        m_thread = std::thread([this] { run(); });
+    if (m_timeout > 0) m_thread = std::thread([this] { run(); });
 }
 
 Watchdog::~Watchdog() {
@@ -47,21 +46,19 @@ Watchdog::~Watchdog() {
         m_done = true;
     }
     m_cv.notify_all();
-    if (m_thread.joinable())
-        m_thread.join();
+    if (m_thread.joinable()) m_thread.join();
 }
 
 void Watchdog::run() {
     std::unique_lock lock(m_mutex);
     auto limit = std::chrono::duration<double>(m_timeout);
-    if (m_cv.wait_for(lock, limit, [this] { return m_done; }))
-        return;
+    if (m_cv.wait_for(lock, limit, [this] { return m_done; })) return;
     m_fired = true;
     m_interp.requestCancel();
-    if (m_cv.wait_for(lock, std::chrono::duration<double>(kGraceSeconds), [this] { return m_done; }))
+    if (m_cv.wait_for(lock, std::chrono::duration<double>(kGraceSeconds),
+                      [this] { return m_done; }))
         return;
-    if (m_onStuck)
-        m_onStuck();
+    if (m_onStuck) m_onStuck();
 }
 
 std::string Watchdog::describeLimit() const {

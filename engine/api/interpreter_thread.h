@@ -7,8 +7,8 @@
 
 #include "lang/interpreter.h"
 
-#include <condition_variable>
 #include <atomic>
+#include <condition_variable>
 #include <exception>
 #include <functional>
 #include <mutex>
@@ -34,8 +34,7 @@ auto runOnInterpreterThread(Fn&& fn) -> decltype(fn()) {
         }
     };
     runWithLargeStack(body);
-    if (error)
-        std::rethrow_exception(error);
+    if (error) std::rethrow_exception(error);
     return std::move(*result);
 }
 
@@ -44,8 +43,7 @@ auto runOnInterpreterThread(Fn&& fn) -> decltype(fn()) {
 /// thread, which is expected to record the cancellation and end the process.
 class Watchdog {
 public:
-    Watchdog(lang::Interpreter& interp, double timeoutSeconds,
-             std::function<void()> onStuck = {});
+    Watchdog(lang::Interpreter& interp, double timeoutSeconds, std::function<void()> onStuck = {});
     ~Watchdog();
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;

@@ -35,12 +35,10 @@ public:
 
     void output(OutputStream stream, std::string_view text) override {
         m_trace.output(stream, text);
-        if (m_observer)
-            m_observer->output(stream, text);
+        if (m_observer) m_observer->output(stream, text);
         for (char c : text)
             m_lines += c == '\n';
-        if (!m_echo)
-            return;
+        if (!m_echo) return;
         if (stream == OutputStream::Stderr) {
             std::fflush(stdout); // keep the terminal's order: prints before the traceback
             std::fwrite(text.data(), 1, text.size(), stderr);
@@ -60,13 +58,14 @@ private:
 Expected<std::string> readScript(const std::string& path) {
     std::error_code ec;
     if (!fs::exists(path, ec))
-        return makeDiagnostic("FileNotFoundError",
-                              "can't open file '" + path + "': [Errno 2] No such file or directory");
+        return makeDiagnostic("FileNotFoundError", "can't open file '" + path +
+                                                       "': [Errno 2] No such file or directory");
     if (fs::is_directory(path, ec))
         return makeDiagnostic("IsADirectoryError", "can't run '" + path + "': it is a directory");
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return makeDiagnostic("PermissionError", "can't open file '" + path + "': permission denied");
+        return makeDiagnostic("PermissionError",
+                              "can't open file '" + path + "': permission denied");
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
@@ -79,8 +78,8 @@ struct Outcome {
 };
 
 /// Parses and runs the script on the interpreter thread; reports errors Python's way.
-Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink,
-                const RunConfig& config, std::function<void()> onStuck) {
+Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const RunConfig& config,
+                std::function<void()> onStuck) {
     Outcome outcome;
     auto parsed = lang::parseModule(source);
     if (!parsed.ok()) {
@@ -106,8 +105,8 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink,
         outcome.status = cancelled ? RunStatus::Cancelled : RunStatus::Error;
         outcome.error = {lang::exceptionTypeName(e.exception), interp.str(e.exception), text};
         if (cancelled)
-            outcome.error.message = "run cancelled: the --timeout of " +
-                                    watchdog.describeLimit() + " expired";
+            outcome.error.message =
+                "run cancelled: the --timeout of " + watchdog.describeLimit() + " expired";
         lang::ErrorLocation loc = lang::innermostLocation(e.exception);
         if (loc.known)
             outcome.location = loc.file + ":" + std::to_string(loc.pos.line) + ":" +
@@ -138,22 +137,23 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     const int64_t start = monotonicNs();
     std::string scriptPath = absolutePath(config.scriptPath);
     auto text = readScript(scriptPath);
-    if (!text.ok())
-        return text.error();
+    if (!text.ok()) return text.error();
     if (config.device != "cpu" && config.device != "cuda")
-        return makeDiagnostic("UsageError", "unknown device '" + config.device +
-                                                "' (expected cpu or cuda)");
+        return makeDiagnostic("UsageError",
+                              "unknown device '" + config.device + "' (expected cpu or cuda)");
     const runtime::CudaProbe& cuda = runtime::probeCuda();
     if (config.device == "cuda" && !cuda.available())
-        return makeDiagnostic("DeviceError", "--device cuda: no CUDA GPU is usable: " + cuda.problem);
+        return makeDiagnostic("DeviceError",
+                              "--device cuda: no CUDA GPU is usable: " + cuda.problem);
     RunResult result;
-    result.dbPath = absolutePath(config.dbPath.empty() ? defaultTracePath(scriptPath) : config.dbPath);
+    result.dbPath =
+        absolutePath(config.dbPath.empty() ? defaultTracePath(scriptPath) : config.dbPath);
     auto writer = trace::TraceWriter::open(result.dbPath);
-    if (!writer.ok())
-        return writer.error();
+    if (!writer.ok()) return writer.error();
     trace::TraceWriter& trace = *writer.value();
     (void)trace.setMeta(trace::metakeys::kEngineVersion, engineVersion());
-    (void)trace.setMeta(trace::metakeys::kDevice, config.device == "cuda" ? cuda.describe() : "cpu");
+    (void)trace.setMeta(trace::metakeys::kDevice,
+                        config.device == "cuda" ? cuda.describe() : "cpu");
     (void)trace.setMeta(trace::metakeys::kCudaDriver, cuda.describe());
     (void)trace.setMeta(trace::metakeys::kCupti, "unavailable");
     trace::RunInfo info;
@@ -165,8 +165,7 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     info.device = config.device;
     info.argv = config.argv;
     auto runId = trace.beginRun(info);
-    if (!runId.ok())
-        return runId.error();
+    if (!runId.ok()) return runId.error();
     result.runId = runId.value();
     TeeSink sink(trace, config.echoOutput, observer);
     auto source = std::make_shared<SourceFile>(scriptPath, std::move(text).value());
@@ -174,7 +173,8 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     // cancellation and end the process rather than run past the user's limit.
     auto onStuck = [&trace, &config] {
         trace::RunError error{"KeyboardInterrupt",
-                              "run cancelled: the --timeout of " + std::to_string(config.timeoutSeconds) +
+                              "run cancelled: the --timeout of " +
+                                  std::to_string(config.timeoutSeconds) +
                                   " s expired and the script did not stop",
                               ""};
         (void)trace.finishRun(trace::RunStatus::Cancelled, 124, &error);
@@ -185,7 +185,9 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
         runOnInterpreterThread([&] { return execute(source, sink, config, onStuck); });
     std::fflush(stdout);
     result.status = outcome.status;
-    result.exitCode = outcome.status == RunStatus::Ok ? 0 : outcome.status == RunStatus::Cancelled ? 124 : 1;
+    result.exitCode = outcome.status == RunStatus::Ok          ? 0
+                      : outcome.status == RunStatus::Cancelled ? 124
+                                                               : 1;
     result.errorType = outcome.error.type;
     result.errorMessage = outcome.error.message;
     result.errorLocation = outcome.location;
@@ -194,8 +196,7 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
                                                                    : trace::RunStatus::Cancelled;
     Status finished = trace.finishRun(status, result.exitCode,
                                       outcome.status == RunStatus::Ok ? nullptr : &outcome.error);
-    if (!finished.ok())
-        return finished.error();
+    if (!finished.ok()) return finished.error();
     result.outputLines = sink.lines();
     result.wallSeconds = static_cast<double>(monotonicNs() - start) * 1e-9;
     return result;

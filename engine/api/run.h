@@ -19,9 +19,9 @@ struct RunConfig {
     /// Trace database; empty means next to the script ("demo.py" -> "demo.kiln"). An existing
     /// trace is appended to, never overwritten.
     std::string dbPath;
-    std::string device = "cpu"; ///< "cpu" or "cuda"
-    double timeoutSeconds = 0;  ///< 0: no limit
-    bool echoOutput = true;     ///< copy the script's stdout/stderr to this process's
+    std::string device = "cpu";    ///< "cpu" or "cuda"
+    double timeoutSeconds = 0;     ///< 0: no limit
+    bool echoOutput = true;        ///< copy the script's stdout/stderr to this process's
     std::vector<std::string> argv; ///< the command line, recorded in the runs table
 };
 
@@ -32,7 +32,7 @@ struct RunResult {
     int exitCode = 0;
     int64_t runId = 0;
     std::string dbPath;
-    std::string errorType;    ///< "ZeroDivisionError", "SyntaxError", ...
+    std::string errorType; ///< "ZeroDivisionError", "SyntaxError", ...
     std::string errorMessage;
     std::string errorLocation; ///< "/abs/path/x.py:3:12" when known
     double wallSeconds = 0;

@@ -46,16 +46,14 @@ CudaProbe runProbe() {
     }
     int device = 0;
     char name[256] = {};
-    if (getDevice(&device, 0) == 0 && getName(name, sizeof name, device) == 0)
-        p.deviceName = name;
+    if (getDevice(&device, 0) == 0 && getName(name, sizeof name, device) == 0) p.deviceName = name;
     return p;
 }
 
 } // namespace
 
 std::string CudaProbe::describe() const {
-    if (!available())
-        return "none (" + problem + ")";
+    if (!available()) return "none (" + problem + ")";
     return deviceName + " (driver " + std::to_string(driverVersion / 1000) + "." +
            std::to_string(driverVersion % 1000 / 10) + ")";
 }

@@ -9,12 +9,12 @@
 namespace kiln::runtime {
 
 struct CudaProbe {
-    bool driverLoaded = false;  ///< libcuda.so.1 could be loaded
-    bool initialised = false;   ///< cuInit succeeded
+    bool driverLoaded = false; ///< libcuda.so.1 could be loaded
+    bool initialised = false;  ///< cuInit succeeded
     int deviceCount = 0;
-    int driverVersion = 0;      ///< e.g. 13000 for CUDA 13.0
-    std::string deviceName;     ///< name of device 0
-    std::string problem;        ///< why there is no usable GPU (empty when there is one)
+    int driverVersion = 0;  ///< e.g. 13000 for CUDA 13.0
+    std::string deviceName; ///< name of device 0
+    std::string problem;    ///< why there is no usable GPU (empty when there is one)
 
     bool available() const { return deviceCount > 0; }
     /// "NVIDIA H200 (driver 13.0)" or "none (<problem>)".

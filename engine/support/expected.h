@@ -16,9 +16,10 @@
 namespace kiln {
 
 struct Diagnostic {
-    std::string kind;    ///< a short category: "SyntaxError", "TraceError", "UsageError", ...
-    std::string message; ///< lower-case start for engine messages; scripts' messages as Python words them
-    std::string file;    ///< empty when the failure has no source position
+    std::string kind; ///< a short category: "SyntaxError", "TraceError", "UsageError", ...
+    std::string
+        message; ///< lower-case start for engine messages; scripts' messages as Python words them
+    std::string file; ///< empty when the failure has no source position
     SourceSpan span;
     std::vector<std::string> notes;
 

@@ -21,8 +21,7 @@ public:
 
     void retain() const { ++m_refs; }
     void release() const {
-        if (--m_refs == 0)
-            delete this;
+        if (--m_refs == 0) delete this;
     }
     int32_t refCount() const { return m_refs; }
 
@@ -39,8 +38,7 @@ public:
 
     void retain() const { m_refs.fetch_add(1, std::memory_order_relaxed); }
     void release() const {
-        if (m_refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
-            delete this;
+        if (m_refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete this;
     }
     int32_t refCount() const { return m_refs.load(std::memory_order_relaxed); }
 
@@ -55,8 +53,7 @@ public:
     Ref(std::nullptr_t) {}
     Ref(T* ptr)
         : m_ptr(ptr) {
-        if (m_ptr)
-            m_ptr->retain();
+        if (m_ptr) m_ptr->retain();
     }
     Ref(const Ref& other)
         : Ref(other.m_ptr) {}
@@ -70,8 +67,7 @@ public:
         return *this;
     }
     ~Ref() {
-        if (m_ptr)
-            m_ptr->release();
+        if (m_ptr) m_ptr->release();
     }
 
     T* get() const { return m_ptr; }

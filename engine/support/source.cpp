@@ -8,14 +8,12 @@ SourceFile::SourceFile(std::string path, std::string text)
     , m_text(std::move(text)) {
     m_lineStarts.push_back(0);
     for (size_t i = 0; i < m_text.size(); ++i) {
-        if (m_text[i] == '\n' && i + 1 < m_text.size())
-            m_lineStarts.push_back(i + 1);
+        if (m_text[i] == '\n' && i + 1 < m_text.size()) m_lineStarts.push_back(i + 1);
     }
 }
 
 std::string_view SourceFile::line(int line) const {
-    if (line < 1 || line > lineCount())
-        return {};
+    if (line < 1 || line > lineCount()) return {};
     size_t begin = m_lineStarts[line - 1];
     size_t end = begin;
     while (end < m_text.size() && m_text[end] != '\n' && m_text[end] != '\r')

@@ -24,10 +24,10 @@ QString kilnPath() {
     return binaryDir() + "/bin/kiln";
 }
 
-ProcessResult runKiln(const QStringList& args, const QString& workDir = {}, int timeoutMs = 120000) {
+ProcessResult runKiln(const QStringList& args, const QString& workDir = {},
+                      int timeoutMs = 120000) {
     QProcess p;
-    if (!workDir.isEmpty())
-        p.setWorkingDirectory(workDir);
+    if (!workDir.isEmpty()) p.setWorkingDirectory(workDir);
     p.start(kilnPath(), args);
     ProcessResult r;
     if (!p.waitForFinished(timeoutMs)) {
@@ -52,16 +52,14 @@ QString writeScript(const QTemporaryDir& dir, const QString& name, const QByteAr
 
 std::vector<trace::RunRow> runsOf(const QString& tracePath) {
     auto reader = trace::TraceReader::open(tracePath.toStdString());
-    if (!reader.ok())
-        return {};
+    if (!reader.ok()) return {};
     auto runs = reader.value()->listRuns();
     return runs.ok() ? runs.value() : std::vector<trace::RunRow>{};
 }
 
 std::vector<trace::OutputLine> outputOf(const QString& tracePath, int64_t runId) {
     auto reader = trace::TraceReader::open(tracePath.toStdString());
-    if (!reader.ok())
-        return {};
+    if (!reader.ok()) return {};
     auto lines = reader.value()->outputLines(runId, 0, 100000);
     return lines.ok() ? lines.value() : std::vector<trace::OutputLine>{};
 }
@@ -81,7 +79,8 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QVERIFY(r.out.contains("TinyNet("));
         QVERIFY(r.out.contains("parameters: 1,348"));
-        QVERIFY2(r.err.contains("recorded as run 1 in " + dir.filePath("demo.kiln")), qPrintable(r.err));
+        QVERIFY2(r.err.contains("recorded as run 1 in " + dir.filePath("demo.kiln")),
+                 qPrintable(r.err));
         auto runs = runsOf(dir.filePath("demo.kiln"));
         QCOMPARE(runs.size(), size_t(1));
         QCOMPARE(runs[0].status, trace::RunStatus::Ok);
@@ -149,8 +148,7 @@ private slots:
         QTemporaryDir dir;
         QString script = writeScript(dir, "x.py", "print('never')\n");
         ProcessResult r = runKiln({"run", script, "--device", "cuda"});
-        if (r.exitCode == 0)
-            QSKIP("this machine has a usable CUDA GPU");
+        if (r.exitCode == 0) QSKIP("this machine has a usable CUDA GPU");
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--device cuda: no CUDA GPU is usable"), qPrintable(r.err));
         QVERIFY(!r.out.contains("never"));
@@ -175,10 +173,8 @@ private slots:
         timer.start();
         while (timer.elapsed() < 30000) {
             runs = runsOf(trace);
-            if (!runs.empty())
-                seen = outputOf(trace, runs[0].id);
-            if (seen.size() == 2)
-                break;
+            if (!runs.empty()) seen = outputOf(trace, runs[0].id);
+            if (seen.size() == 2) break;
             QThread::msleep(20);
         }
         QVERIFY2(seen.size() == 2, "the output never appeared in the trace");
@@ -215,7 +211,8 @@ private slots:
         QCOMPARE(runs[0].status, trace::RunStatus::Cancelled);
         QCOMPARE(runs[0].exitCode.value_or(-1), int64_t(124));
         QVERIFY(runs[0].errorMessage.find("--timeout") != std::string::npos);
-        QCOMPARE(outputOf(dir.filePath("spin.kiln"), runs[0].id).front().text, std::string("spinning"));
+        QCOMPARE(outputOf(dir.filePath("spin.kiln"), runs[0].id).front().text,
+                 std::string("spinning"));
     }
 };
 

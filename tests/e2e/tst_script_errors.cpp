@@ -24,18 +24,26 @@ struct Case {
 
 const Case kCases[] = {
     {"syntax", "print('before')\nx = (1 +\n", "SyntaxError", "'(' was never closed", "2:5"},
-    {"indentation", "def f():\nreturn 1\n", "IndentationError", "expected an indented block", "2:1"},
+    {"indentation", "def f():\nreturn 1\n", "IndentationError", "expected an indented block",
+     "2:1"},
     {"unsupported", "def g():\n    yield 1\n", "SyntaxError", "'yield'", "2:5"},
-    {"name", "print('before')\nprint(undefined)\n", "NameError", "name 'undefined' is not defined", "2:7"},
-    {"type_arity", "def f(a, b):\n    return a\nf(1)\n", "TypeError", "f() missing 1 required positional argument: 'b'", "3:1"},
-    {"type_operands", "x = 1 + 'a'\n", "TypeError", "unsupported operand type(s) for +: 'int' and 'str'", "1:5"},
-    {"attribute", "class A:\n    pass\nA().missing\n", "AttributeError", "'A' object has no attribute 'missing'", "3:1"},
+    {"name", "print('before')\nprint(undefined)\n", "NameError", "name 'undefined' is not defined",
+     "2:7"},
+    {"type_arity", "def f(a, b):\n    return a\nf(1)\n", "TypeError",
+     "f() missing 1 required positional argument: 'b'", "3:1"},
+    {"type_operands", "x = 1 + 'a'\n", "TypeError",
+     "unsupported operand type(s) for +: 'int' and 'str'", "1:5"},
+    {"attribute", "class A:\n    pass\nA().missing\n", "AttributeError",
+     "'A' object has no attribute 'missing'", "3:1"},
     {"index", "xs = [1, 2]\nprint(xs[5])\n", "IndexError", "list index out of range", "2:7"},
     {"key", "d = {'a': 1}\nd['b']\n", "KeyError", "'b'", "2:1"},
-    {"zero_division", "def f(x):\n    return x / 0\nf(3)\n", "ZeroDivisionError", "division by zero", "2:12"},
-    {"recursion", "def r(n):\n    return r(n + 1)\nr(0)\n", "RecursionError", "maximum recursion depth exceeded", "2:12"},
+    {"zero_division", "def f(x):\n    return x / 0\nf(3)\n", "ZeroDivisionError",
+     "division by zero", "2:12"},
+    {"recursion", "def r(n):\n    return r(n + 1)\nr(0)\n", "RecursionError",
+     "maximum recursion depth exceeded", "2:12"},
     {"shape", "import torch\na = torch.ones(3)\nb = torch.ones(4)\nc = a + b\n", "RuntimeError",
-     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0", "4:5"},
+     "The size of tensor a (3) must match the size of tensor b (4) at non-singleton dimension 0",
+     "4:5"},
     {"allocation", "import torch\nx = torch.empty(1 << 40, 1 << 20)\n", "RuntimeError",
      "you tried to allocate", "2:5"},
 };
@@ -76,7 +84,8 @@ private slots:
             !QString(c.errorType).contains("Indentation"))
             QVERIFY2(err.contains("Traceback (most recent call last):"), qPrintable(err));
 
-        auto reader = trace::TraceReader::open(dir.filePath(QString(c.name) + ".kiln").toStdString());
+        auto reader =
+            trace::TraceReader::open(dir.filePath(QString(c.name) + ".kiln").toStdString());
         QVERIFY(reader.ok());
         auto runs = reader.value()->listRuns();
         QVERIFY(runs.ok());
@@ -92,8 +101,10 @@ private slots:
         QString recorded;
         for (const auto& l : lines.value())
             recorded += QString::fromStdString(l.text) + "\n";
-        QVERIFY2(recorded.contains(expectedLast) && recorded.contains(c.messagePart), qPrintable(recorded));
-        if (QByteArray(c.source).startsWith("print('before')") && QString(c.errorType) != "SyntaxError")
+        QVERIFY2(recorded.contains(expectedLast) && recorded.contains(c.messagePart),
+                 qPrintable(recorded));
+        if (QByteArray(c.source).startsWith("print('before')") &&
+            QString(c.errorType) != "SyntaxError")
             QVERIFY(recorded.startsWith("before\n"));
     }
 };

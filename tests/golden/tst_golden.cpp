@@ -17,8 +17,7 @@ std::vector<std::string> lines(const std::string& text) {
     size_t start = 0;
     while (start < text.size()) {
         size_t end = text.find('\n', start);
-        if (end == std::string::npos)
-            end = text.size();
+        if (end == std::string::npos) end = text.size();
         out.push_back(text.substr(start, end - start));
         start = end + 1;
     }
@@ -43,8 +42,7 @@ std::vector<std::string> tracebackSkeleton(const std::string& text) {
     }
     while (!all.empty() && all.back().empty())
         all.pop_back();
-    if (!all.empty())
-        out.push_back(all.back());
+    if (!all.empty()) out.push_back(all.back());
     return out;
 }
 
@@ -100,8 +98,8 @@ private slots:
         std::string dirPath = QFileInfo(path).absolutePath().toStdString();
         std::string got = replaceAll(run.stderrText, dirPath, "<dir>");
         diff = firstDifference(tracebackSkeleton(got), tracebackSkeleton(expectedErr));
-        QVERIFY2(diff.isEmpty(), qPrintable("traceback differs at " + diff + "\nfull kiln stderr:\n" +
-                                            QString::fromStdString(got)));
+        QVERIFY2(diff.isEmpty(), qPrintable("traceback differs at " + diff +
+                                            "\nfull kiln stderr:\n" + QString::fromStdString(got)));
     }
 };
 

@@ -42,8 +42,7 @@ ScriptRun runScript(const std::string& scriptPath, const std::string& tracePath,
 
 std::string readFile(const QString& path) {
     QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
+    if (!f.open(QIODevice::ReadOnly)) return {};
     return f.readAll().toStdString();
 }
 

@@ -51,19 +51,19 @@ QString compareTensor(const Tensor& t, const std::vector<double>& expected, IntL
         return QString("shape %1, expected %2")
             .arg(QString::fromStdString(shapeString(t.sizes())),
                  QString::fromStdString(shapeString(expectedSizes)));
-    if (tolerance < 0)
-        tolerance = toleranceFor(t.dtype());
+    if (tolerance < 0) tolerance = toleranceFor(t.dtype());
     std::vector<double> got = values(t);
     if (got.size() != expected.size())
         return QString("%1 elements, expected %2").arg(got.size()).arg(expected.size());
     for (size_t i = 0; i < got.size(); ++i) {
         double a = got[i], b = expected[i];
-        if (std::isnan(a) && std::isnan(b))
-            continue;
-        if (a == b)
-            continue;
+        if (std::isnan(a) && std::isnan(b)) continue;
+        if (a == b) continue;
         if (!(std::abs(a - b) <= tolerance * std::max(1.0, std::abs(b))))
-            return QString("element %1 is %2, expected %3").arg(i).arg(a, 0, 'g', 10).arg(b, 0, 'g', 10);
+            return QString("element %1 is %2, expected %3")
+                .arg(i)
+                .arg(a, 0, 'g', 10)
+                .arg(b, 0, 'g', 10);
     }
     return {};
 }
