@@ -145,6 +145,11 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     if (config.device == "cuda" && !cuda.available())
         return makeDiagnostic("DeviceError",
                               "--device cuda: no CUDA GPU is usable: " + cuda.problem);
+    if (config.device == "cuda")
+        return makeDiagnostic("DeviceError",
+                              "--device cuda: found " + cuda.describe() +
+                                  ", but this Kiln build runs workloads on the CPU only; CUDA "
+                                  "execution arrives with the CUDA backend");
     RunResult result;
     result.dbPath =
         absolutePath(config.dbPath.empty() ? defaultTracePath(scriptPath) : config.dbPath);
