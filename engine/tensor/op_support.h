@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Internal helpers shared by the structural op files (views, shape ops, indexing, linear
+/// algebra, nn functions): how composite ops name their autograd node. Not part of the public
+/// operator API in ops.h.
+#pragma once
+
+#include "tensor/tensor.h"
+
+#include <string_view>
+#include <vector>
+
+namespace kiln::tensor::detail {
+
+/// recordGradFn over a list of inputs (cat, stack, einsum take any number of tensors).
+inline void recordGradFnAny(Tensor& out, std::string_view gradFn,
+                            const std::vector<Tensor>& inputs) {
+    for (const Tensor& t : inputs)
+        recordGradFn(out, gradFn, {&t});
+}
+
+/// A composite op built from other ops shows the node torch would show for it, not the node
+/// of its last building block (stack is cat of unsqueezes, but torch prints StackBackward0).
+inline void renameGradFn(Tensor& out, std::string_view gradFn) {
+    if (out.requiresGrad() && !out.gradFn().empty()) out.impl()->gradFn = gradFn;
+}
+
+/// Turns grad mode off for a scope, so an op built from other ops records only its own node.
+class NoGradGuard {
+public:
+    NoGradGuard()
+        : m_previous(gradModeEnabled()) {
+        setGradModeEnabled(false);
+    }
+    ~NoGradGuard() { setGradModeEnabled(m_previous); }
+    NoGradGuard(const NoGradGuard&) = delete;
+    NoGradGuard& operator=(const NoGradGuard&) = delete;
+
+private:
+    bool m_previous;
+};
+
+} // namespace kiln::tensor::detail
