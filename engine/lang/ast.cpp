@@ -61,4 +61,12 @@ const char* compareOperatorSymbol(CompareOperator op) {
     return "?";
 }
 
+const std::string* docstring(const Block& body) {
+    if (body.empty() || body.front()->kind != StmtKind::Expr) return nullptr;
+    const Expr& e = *static_cast<const ExprStmt&>(*body.front()).value;
+    if (e.kind != ExprKind::Constant) return nullptr;
+    const auto& c = static_cast<const ConstantExpr&>(e);
+    return c.type == ConstantExpr::Type::Str ? &c.strValue : nullptr;
+}
+
 } // namespace kiln::lang

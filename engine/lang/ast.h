@@ -447,6 +447,9 @@ struct DelStmt : Stmt {
     std::vector<ExprPtr> targets;
 };
 
+/// The docstring of a function, class or module body (its first statement, a string literal).
+const std::string* docstring(const Block& body);
+
 /// A parsed file: its module-level code (a FunctionCode whose scope is the module scope).
 struct Module {
     SourceFilePtr source;

@@ -2,7 +2,6 @@
 // Calling the built-in types: int(), float(), bool(), str(), list(), tuple(), dict(), range(),
 // slice(), type(), object(), and the few methods of object, int and float scripts use.
 #include "lang/builtins.h"
-
 #include "lang/format.h"
 #include "lang/signature.h"
 #include "lang/tensor_bridge.h"
@@ -21,55 +20,52 @@ Symbol sym(const char* s) {
 
 std::string strip(const std::string& s) {
     size_t b = s.find_first_not_of(" \t\n\r\f\v");
-    if (b == std::string::npos)
-        return "";
+    if (b == std::string::npos) return "";
     size_t e = s.find_last_not_of(" \t\n\r\f\v");
     return s.substr(b, e - b + 1);
 }
 
 int64_t floatToInt(Interpreter& interp, double d) {
     if (std::isinf(d))
-        interp.raise(builtinTypes().overflowError.get(), "cannot convert float infinity to integer");
-    if (std::isnan(d))
-        interp.raiseValueError("cannot convert float NaN to integer");
+        interp.raise(builtinTypes().overflowError.get(),
+                     "cannot convert float infinity to integer");
+    if (std::isnan(d)) interp.raiseValueError("cannot convert float NaN to integer");
     double t = std::trunc(d);
     if (t >= 9.223372036854775807e18 || t < -9.223372036854775808e18)
         interp.raise(builtinTypes().overflowError.get(),
-                     "integer overflow: " + floatRepr(d) + " does not fit in Kiln's 64-bit integers");
+                     "integer overflow: " + floatRepr(d) +
+                         " does not fit in Kiln's 64-bit integers");
     return static_cast<int64_t>(t);
 }
 
 int64_t parseInt(Interpreter& interp, const std::string& text, int64_t base) {
     std::string s = strip(text);
+    const int64_t givenBase = base; // the error names the base the caller asked for
     auto invalid = [&]() -> int64_t {
-        interp.raiseValueError("invalid literal for int() with base " + std::to_string(base) +
+        interp.raiseValueError("invalid literal for int() with base " + std::to_string(givenBase) +
                                ": " + pyStringRepr(text));
     };
     bool negative = false;
     size_t i = 0;
-    if (i < s.size() && (s[i] == '+' || s[i] == '-'))
-        negative = s[i++] == '-';
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) negative = s[i++] == '-';
     if (base == 0 || base == 16 || base == 8 || base == 2) {
         if (i + 1 < s.size() && s[i] == '0' && std::strchr("xXoObB", s[i + 1])) {
             char p = static_cast<char>(std::tolower(s[i + 1]));
             int64_t prefixBase = p == 'x' ? 16 : p == 'o' ? 8 : 2;
-            if (base != 0 && base != prefixBase)
-                return invalid();
+            if (base != 0 && base != prefixBase) return invalid();
             base = prefixBase;
             i += 2;
         } else if (base == 0) {
             base = 10;
         }
     }
-    if (i >= s.size())
-        return invalid();
+    if (i >= s.size()) return invalid();
     uint64_t value = 0;
     bool lastUnderscore = true;
     for (; i < s.size(); ++i) {
         char c = s[i];
         if (c == '_') {
-            if (lastUnderscore)
-                return invalid();
+            if (lastUnderscore) return invalid();
             lastUnderscore = true;
             continue;
         }
@@ -77,34 +73,32 @@ int64_t parseInt(Interpreter& interp, const std::string& text, int64_t base) {
                 : std::isalpha(static_cast<unsigned char>(c))
                     ? std::tolower(static_cast<unsigned char>(c)) - 'a' + 10
                     : 99;
-        if (d >= base)
-            return invalid();
-        if (value > (static_cast<uint64_t>(INT64_MAX) + 1 - static_cast<uint64_t>(d)) / static_cast<uint64_t>(base))
+        if (d >= base) return invalid();
+        if (value > (static_cast<uint64_t>(INT64_MAX) + 1 - static_cast<uint64_t>(d)) /
+                        static_cast<uint64_t>(base))
             interp.raise(builtinTypes().overflowError.get(),
                          "integer overflow: " + pyStringRepr(text) +
                              " does not fit in Kiln's 64-bit integers");
         value = value * static_cast<uint64_t>(base) + static_cast<uint64_t>(d);
         lastUnderscore = false;
     }
-    if (lastUnderscore)
-        return invalid();
+    if (lastUnderscore) return invalid();
     if (!negative && value > static_cast<uint64_t>(INT64_MAX))
         interp.raise(builtinTypes().overflowError.get(),
-                     "integer overflow: " + pyStringRepr(text) + " does not fit in Kiln's 64-bit integers");
+                     "integer overflow: " + pyStringRepr(text) +
+                         " does not fit in Kiln's 64-bit integers");
     return negative ? static_cast<int64_t>(0 - value) : static_cast<int64_t>(value);
 }
 
 Value scalarOfTensor(Interpreter& interp, const Value& v) {
     tensor::Scalar s = tensor::item(v.asTensor());
-    if (s.isFloat())
-        return Value::fromFloat(s.toDouble());
-    if (s.isBool())
-        return Value::fromBool(s.toBool());
+    if (s.isFloat()) return Value::fromFloat(s.toDouble());
+    if (s.isBool()) return Value::fromBool(s.toBool());
     return Value::fromInt(s.toInt());
 }
 
 Value intCtor(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("int(x=0, /, base=None)");
+    static const BuiltinSignature sig("int(x=0, /, base=None)");
     BoundArgs a = sig.bind(interp, args);
     const Value& v = a[0];
     if (a.has(1)) {
@@ -115,10 +109,8 @@ Value intCtor(Interpreter& interp, const CallArgs& args, void*) {
             interp.raiseTypeError("int() can't convert non-string with explicit base");
         return Value::fromInt(parseInt(interp, v.as<StrObject>()->str(), base));
     }
-    if (v.isIntLike())
-        return Value::fromInt(v.asInt());
-    if (v.isFloat())
-        return Value::fromInt(floatToInt(interp, v.asFloat()));
+    if (v.isIntLike()) return Value::fromInt(v.asInt());
+    if (v.isFloat()) return Value::fromInt(floatToInt(interp, v.asFloat()));
     if (v.is(ObjectKind::Str))
         return Value::fromInt(parseInt(interp, v.as<StrObject>()->str(), 10));
     if (v.isTensor()) {
@@ -127,69 +119,72 @@ Value intCtor(Interpreter& interp, const CallArgs& args, void*) {
     }
     for (const char* name : {"__int__", "__index__"}) {
         Value method = interp.tryGetAttr(v, sym(name));
-        if (!method.isEmpty())
-            return interp.call(method, {});
+        if (!method.isEmpty()) return interp.call(method, {});
     }
     interp.raiseTypeError("int() argument must be a string, a bytes-like object or a real "
-                          "number, not '" + interp.typeName(v) + "'");
+                          "number, not '" +
+                          interp.typeName(v) + "'");
 }
 
 Value floatCtor(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("float(x=0.0, /)");
+    static const BuiltinSignature sig("float(x=0.0, /)");
     const Value v = sig.bind(interp, args)[0];
-    if (v.isNumber())
-        return Value::fromFloat(v.toDouble());
-    if (v.isTensor())
-        return Value::fromFloat(scalarOfTensor(interp, v).toDouble());
+    if (v.isNumber()) return Value::fromFloat(v.toDouble());
+    if (v.isTensor()) return Value::fromFloat(scalarOfTensor(interp, v).toDouble());
     if (v.is(ObjectKind::Str)) {
         std::string s = strip(v.as<StrObject>()->str());
         std::string clean;
-        for (char c : s)
-            if (c != '_')
-                clean += c;
+        bool badUnderscore = false; // '_' may only separate two digits
+        for (size_t i = 0; i < s.size(); ++i) {
+            if (s[i] != '_') {
+                clean += s[i];
+                continue;
+            }
+            badUnderscore |= i == 0 || i + 1 == s.size() ||
+                             !std::isdigit(static_cast<unsigned char>(s[i - 1])) ||
+                             !std::isdigit(static_cast<unsigned char>(s[i + 1]));
+        }
+        if (badUnderscore) clean.clear(); // reported as unconvertible below
         std::string lower;
         for (char c : clean)
             lower += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         if (lower == "inf" || lower == "+inf" || lower == "infinity" || lower == "+infinity")
             return Value::fromFloat(INFINITY);
-        if (lower == "-inf" || lower == "-infinity")
-            return Value::fromFloat(-INFINITY);
-        if (lower == "nan" || lower == "+nan" || lower == "-nan")
-            return Value::fromFloat(NAN);
+        if (lower == "-inf" || lower == "-infinity") return Value::fromFloat(-INFINITY);
+        if (lower == "nan" || lower == "+nan" || lower == "-nan") return Value::fromFloat(NAN);
         char* end = nullptr;
         errno = 0;
         double d = std::strtod(clean.c_str(), &end);
         bool hexLike = lower.find('x') != std::string::npos;
-        if (clean.empty() || *end != '\0' || hexLike || clean.find("__") != std::string::npos)
+        if (clean.empty() || *end != '\0' || hexLike)
             interp.raiseValueError("could not convert string to float: " +
                                    pyStringRepr(v.as<StrObject>()->str()));
         return Value::fromFloat(d);
     }
     Value method = interp.tryGetAttr(v, sym("__float__"));
-    if (!method.isEmpty())
-        return interp.call(method, {});
+    if (!method.isEmpty()) return interp.call(method, {});
     interp.raiseTypeError("float() argument must be a string or a real number, not '" +
                           interp.typeName(v) + "'");
 }
 
 Value boolCtor(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("bool(x=False, /)");
+    static const BuiltinSignature sig("bool(x=False, /)");
     return Value::fromBool(interp.truthy(sig.bind(interp, args)[0]));
 }
 
 Value strCtor(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("str(object='', /)");
+    static const BuiltinSignature sig("str(object='')");
     return strValue(interp.str(sig.bind(interp, args)[0]));
 }
 
 Value listCtor(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("list(iterable=None, /)");
+    static const BuiltinSignature sig("list(iterable=None, /)");
     BoundArgs a = sig.bind(interp, args);
     return listValue(a.has(0) ? interp.toVector(a[0]) : std::vector<Value>());
 }
 
 Value tupleCtor(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("tuple(iterable=None, /)");
+    static const BuiltinSignature sig("tuple(iterable=None, /)");
     BoundArgs a = sig.bind(interp, args);
     return tupleValue(a.has(0) ? interp.toVector(a[0]) : std::vector<Value>());
 }
@@ -226,8 +221,7 @@ Value dictCtor(Interpreter& interp, const CallArgs& args, void*) {
         interp.raiseTypeError("dict expected at most 1 argument, got " +
                               std::to_string(args.positional.size()));
     auto dict = makeRef<DictObject>();
-    if (!args.positional.empty())
-        dictUpdateFrom(interp, *dict, args.positional[0]);
+    if (!args.positional.empty()) dictUpdateFrom(interp, *dict, args.positional[0]);
     for (size_t k = 0; k < args.keywordNames.size(); ++k)
         dict->set(interp, strValue(args.keywordNames[k].str()), args.keywordValues[k]);
     return Value(dict);
@@ -236,28 +230,27 @@ Value dictCtor(Interpreter& interp, const CallArgs& args, void*) {
 int64_t rangeArg(Interpreter& interp, const Value& v) {
     auto i = asIndex(interp, v);
     if (!i)
-        interp.raiseTypeError("'" + interp.typeName(v) + "' object cannot be interpreted as an integer");
+        interp.raiseTypeError("'" + interp.typeName(v) +
+                              "' object cannot be interpreted as an integer");
     return *i;
 }
 
 Value rangeCtor(Interpreter& interp, const CallArgs& args, void*) {
-    if (!args.keywordNames.empty())
-        interp.raiseTypeError("range() takes no keyword arguments");
+    if (!args.keywordNames.empty()) interp.raiseTypeError("range() takes no keyword arguments");
     size_t n = args.positional.size();
     if (n < 1 || n > 3)
-        interp.raiseTypeError(n == 0 ? "range expected at least 1 argument, got 0"
-                                     : "range expected at most 3 arguments, got " + std::to_string(n));
+        interp.raiseTypeError(n == 0
+                                  ? "range expected at least 1 argument, got 0"
+                                  : "range expected at most 3 arguments, got " + std::to_string(n));
     int64_t start = 0, stop, step = 1;
     if (n == 1) {
         stop = rangeArg(interp, args.positional[0]);
     } else {
         start = rangeArg(interp, args.positional[0]);
         stop = rangeArg(interp, args.positional[1]);
-        if (n == 3)
-            step = rangeArg(interp, args.positional[2]);
+        if (n == 3) step = rangeArg(interp, args.positional[2]);
     }
-    if (step == 0)
-        interp.raiseValueError("range() arg 3 must not be zero");
+    if (step == 0) interp.raiseValueError("range() arg 3 must not be zero");
     return Value(makeRef<RangeObject>(start, stop, step));
 }
 
@@ -272,10 +265,8 @@ Value sliceCtor(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value typeCtor(Interpreter& interp, const CallArgs& args, void*) {
-    if (args.positional.size() == 1)
-        return Value(interp.typeOf(args.positional[0]));
-    if (args.positional.size() != 3)
-        interp.raiseTypeError("type() takes 1 or 3 arguments");
+    if (args.positional.size() == 1) return Value(interp.typeOf(args.positional[0]));
+    if (args.positional.size() != 3) interp.raiseTypeError("type() takes 1 or 3 arguments");
     const Value& name = args.positional[0];
     const Value& bases = args.positional[1];
     const Value& ns = args.positional[2];
@@ -283,33 +274,25 @@ Value typeCtor(Interpreter& interp, const CallArgs& args, void*) {
         interp.raiseTypeError("type.__new__() argument types are (str, tuple, dict)");
     std::vector<Ref<TypeObject>> baseTypes;
     for (const Value& b : bases.as<TupleObject>()->items) {
-        if (!b.is(ObjectKind::Type))
-            interp.raiseTypeError("bases must be types");
+        if (!b.is(ObjectKind::Type)) interp.raiseTypeError("bases must be types");
         baseTypes.emplace_back(b.as<TypeObject>());
     }
-    if (baseTypes.empty())
-        baseTypes.push_back(builtinTypes().object);
-    auto cls = makeRef<TypeObject>(name.as<StrObject>()->str(), std::move(baseTypes),
-                                   ObjectKind::Instance);
-    cls->setType(builtinTypes().type.get());
-    cls->isUserClass = true;
-    cls->moduleName = "__main__";
+    AttrMap attrs;
+    attrs.set(Symbol::intern("__module__"), strValue("__main__"));
     ns.as<DictObject>()->forEach([&](const Value& k, const Value& v) {
-        if (k.is(ObjectKind::Str))
-            cls->dict.set(Symbol::intern(k.as<StrObject>()->str()), v);
+        if (k.is(ObjectKind::Str)) attrs.set(Symbol::intern(k.as<StrObject>()->str()), v);
     });
-    cls->computeMro();
-    return Value(cls);
+    return interp.createClass(name.as<StrObject>()->str(), std::move(baseTypes), std::move(attrs),
+                              "__main__");
 }
 
 Value objectCtor(Interpreter& interp, const CallArgs& args, void*) {
-    if (args.count() != 0)
-        interp.raiseTypeError("object() takes no arguments");
+    if (args.count() != 0) interp.raiseTypeError("object() takes no arguments");
     return Value(makeRef<InstanceObject>(builtinTypes().object.get()));
 }
 
 Value objectSetattr(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("__setattr__(self, name, value, /)");
+    static const BuiltinSignature sig("object.__setattr__(self, name, value, /)");
     BoundArgs a = sig.bind(interp, args);
     if (!a[0].is(ObjectKind::Instance))
         interp.raiseTypeError("object.__setattr__ requires an instance");
@@ -325,22 +308,22 @@ Value objectSetattr(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value objectGetattribute(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("__getattribute__(self, name, /)");
+    static const BuiltinSignature sig("object.__getattribute__(self, name, /)");
     BoundArgs a = sig.bind(interp, args);
     Symbol name = Symbol::intern(a.toStr(1));
     if (a[0].is(ObjectKind::Instance))
-        if (const Value* v = a[0].as<InstanceObject>()->attrs.find(name))
-            return *v;
+        if (const Value* v = a[0].as<InstanceObject>()->attrs.find(name)) return *v;
     return interp.getAttr(a[0], name);
 }
 
 Value objectDelattr(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("__delattr__(self, name, /)");
+    static const BuiltinSignature sig("object.__delattr__(self, name, /)");
     BoundArgs a = sig.bind(interp, args);
     Symbol name = Symbol::intern(a.toStr(1));
     if (!a[0].is(ObjectKind::Instance) || !a[0].as<InstanceObject>()->attrs.erase(name))
-        interp.raise(builtinTypes().attributeError.get(),
-                     "'" + interp.typeName(a[0]) + "' object has no attribute '" + name.str() + "'");
+        interp.raise(builtinTypes().attributeError.get(), "'" + interp.typeName(a[0]) +
+                                                              "' object has no attribute '" +
+                                                              name.str() + "'");
     return Value::none();
 }
 
@@ -355,16 +338,28 @@ Value objectNew(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value floatIsInteger(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("is_integer(self, /)");
+    static const BuiltinSignature sig("float.is_integer(self, /)");
     double d = sig.bind(interp, args).toDouble(0);
     return Value::fromBool(std::isfinite(d) && d == std::floor(d));
 }
 
 Value intBitLength(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("bit_length(self, /)");
+    static const BuiltinSignature sig("int.bit_length(self, /)");
     int64_t v = sig.bind(interp, args).toInt(0);
     uint64_t m = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
     return Value::fromInt(m == 0 ? 0 : 64 - __builtin_clzll(m));
+}
+
+Value typeMro(Interpreter& interp, const CallArgs& args, void*) {
+    static const BuiltinSignature sig("type.mro(self, /)");
+    BoundArgs a = sig.bind(interp, args);
+    if (!a[0].is(ObjectKind::Type))
+        interp.raiseTypeError("descriptor 'mro' for 'type' objects doesn't apply to a '" +
+                              interp.typeName(a[0]) + "' object");
+    std::vector<Value> items;
+    for (TypeObject* t : a[0].as<TypeObject>()->mro)
+        items.emplace_back(t);
+    return listValue(std::move(items));
 }
 
 Value exceptionInit(Interpreter& interp, const CallArgs& args, void*) {
@@ -376,8 +371,7 @@ Value exceptionInit(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value exceptionWithTraceback(Interpreter& interp, const CallArgs& args, void*) {
-    if (args.positional.empty())
-        interp.raiseTypeError("with_traceback() missing argument");
+    if (args.positional.empty()) interp.raiseTypeError("with_traceback() missing argument");
     return args.positional[0];
 }
 
@@ -390,10 +384,10 @@ void installTypeConstructors(Interpreter& interp, ModuleObject& builtins) {
         NativeFn fn;
     };
     const Ctor ctors[] = {
-        {t.intType.get(), intCtor},   {t.floatType.get(), floatCtor}, {t.boolType.get(), boolCtor},
-        {t.str.get(), strCtor},       {t.list.get(), listCtor},       {t.tuple.get(), tupleCtor},
-        {t.dict.get(), dictCtor},     {t.range.get(), rangeCtor},     {t.slice.get(), sliceCtor},
-        {t.type.get(), typeCtor},     {t.object.get(), objectCtor},
+        {t.intType.get(), intCtor}, {t.floatType.get(), floatCtor}, {t.boolType.get(), boolCtor},
+        {t.str.get(), strCtor},     {t.list.get(), listCtor},       {t.tuple.get(), tupleCtor},
+        {t.dict.get(), dictCtor},   {t.range.get(), rangeCtor},     {t.slice.get(), sliceCtor},
+        {t.type.get(), typeCtor},   {t.object.get(), objectCtor},
     };
     for (const Ctor& c : ctors) {
         c.type->constructor = interp.newNative(c.type->name, c.fn);
@@ -404,9 +398,11 @@ void installTypeConstructors(Interpreter& interp, ModuleObject& builtins) {
     interp.defineNative(od, "__getattribute__", objectGetattribute);
     interp.defineNative(od, "__delattr__", objectDelattr);
     interp.defineNative(od, "__init__", objectInit);
-    od.set(sym("__new__"), Value(makeRef<StaticMethodObject>(interp.newNative("__new__", objectNew))));
+    od.set(sym("__new__"),
+           Value(makeRef<StaticMethodObject>(interp.newNative("__new__", objectNew))));
     interp.defineNative(t.floatType->dict, "is_integer", floatIsInteger);
     interp.defineNative(t.intType->dict, "bit_length", intBitLength);
+    interp.defineNative(t.type->dict, "mro", typeMro);
     interp.defineNative(t.baseException->dict, "with_traceback", exceptionWithTraceback);
     interp.defineNative(t.baseException->dict, "__init__", exceptionInit);
 }

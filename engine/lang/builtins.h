@@ -20,11 +20,17 @@ void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key
 
 /// str.format(*args, **kwargs), the bound method of str (args[0] is the format string).
 Value strFormatMethod(Interpreter& interp, const CallArgs& args, void*);
+/// str.format_map(mapping)
+Value strFormatMapMethod(Interpreter& interp, const CallArgs& args, void*);
 
 // Parts installed by installBuiltins, one file each.
 void installBuiltinFunctions(Interpreter& interp, ModuleObject& builtins);
+void installNumericBuiltins(Interpreter& interp, ModuleObject& builtins);
+void installIterationBuiltins(Interpreter& interp, ModuleObject& builtins);
 void installTypeConstructors(Interpreter& interp, ModuleObject& builtins);
 void installStrMethods(Interpreter& interp);
+void installStrCaseMethods(Interpreter& interp);
 void installContainerMethods(Interpreter& interp);
+void installBuiltinMembers(Interpreter& interp);
 
 } // namespace kiln::lang

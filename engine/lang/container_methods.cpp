@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Methods of list, tuple and dict, and the dict views (keys/values/items print as CPython's
-// dict_keys([...]); here they are snapshots taken when the method is called).
+// Methods of list, tuple and dict (keys/values/items return live DictViewObjects).
 #include "lang/builtins.h"
 #include "lang/signature.h"
 
@@ -22,15 +21,24 @@ DictObject& dictSelf(Interpreter& interp, const CallArgs& args, const char* meth
     return *args.positional[0].as<DictObject>();
 }
 
+// CPython's check for methods that take nothing besides self (METH_NOARGS).
+void checkNoArgs(Interpreter& interp, const CallArgs& args, const std::string& qualifiedName) {
+    if (!args.keywordNames.empty())
+        interp.raiseTypeError(qualifiedName + "() takes no keyword arguments");
+    if (args.positional.size() > 1)
+        interp.raiseTypeError(qualifiedName + "() takes no arguments (" +
+                              std::to_string(args.positional.size() - 1) + " given)");
+}
+
 Value listAppend(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("append(self, object, /)");
+    static const BuiltinSignature sig("list.append(self, object, /)");
     BoundArgs a = sig.bind(interp, args);
     listSelf(interp, args, "append").items.push_back(a[1]);
     return Value::none();
 }
 
 Value listExtend(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("extend(self, iterable, /)");
+    static const BuiltinSignature sig("list.extend(self, iterable, /)");
     BoundArgs a = sig.bind(interp, args);
     std::vector<Value> more = interp.toVector(a[1]);
     auto& items = listSelf(interp, args, "extend").items;
@@ -39,37 +47,33 @@ Value listExtend(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value listInsert(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("insert(self, index, object, /)");
+    static const BuiltinSignature sig("list.insert(self, index, object, /)");
     BoundArgs a = sig.bind(interp, args);
     auto& items = listSelf(interp, args, "insert").items;
     int64_t n = static_cast<int64_t>(items.size());
     int64_t i = a.toInt(1);
-    if (i < 0)
-        i = std::max<int64_t>(0, i + n);
+    if (i < 0) i = std::max<int64_t>(0, i + n);
     i = std::min(i, n);
     items.insert(items.begin() + i, a[2]);
     return Value::none();
 }
 
 Value listPop(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("pop(self, index=-1, /)");
+    static const BuiltinSignature sig("list.pop(self, index=-1, /)");
     BoundArgs a = sig.bind(interp, args);
     auto& items = listSelf(interp, args, "pop").items;
-    if (items.empty())
-        interp.raise(builtinTypes().indexError.get(), "pop from empty list");
+    if (items.empty()) interp.raise(builtinTypes().indexError.get(), "pop from empty list");
     int64_t n = static_cast<int64_t>(items.size());
     int64_t i = a.toInt(1);
-    if (i < 0)
-        i += n;
-    if (i < 0 || i >= n)
-        interp.raise(builtinTypes().indexError.get(), "pop index out of range");
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) interp.raise(builtinTypes().indexError.get(), "pop index out of range");
     Value v = std::move(items[static_cast<size_t>(i)]);
     items.erase(items.begin() + i);
     return v;
 }
 
 Value listRemove(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("remove(self, value, /)");
+    static const BuiltinSignature sig("list.remove(self, value, /)");
     BoundArgs a = sig.bind(interp, args);
     auto& items = listSelf(interp, args, "remove").items;
     for (size_t i = 0; i < items.size(); ++i) {
@@ -85,27 +89,24 @@ Value sequenceIndex(Interpreter& interp, const std::vector<Value>& items, const 
                     const char* what) {
     int64_t n = static_cast<int64_t>(items.size());
     int64_t start = a.has(2) ? a.toInt(2) : 0, stop = a.has(3) ? a.toInt(3) : n;
-    if (start < 0)
-        start = std::max<int64_t>(0, start + n);
-    if (stop < 0)
-        stop = std::max<int64_t>(0, stop + n);
+    if (start < 0) start = std::max<int64_t>(0, start + n);
+    if (stop < 0) stop = std::max<int64_t>(0, stop + n);
     for (int64_t i = start; i < std::min(stop, n); ++i)
         if (items[static_cast<size_t>(i)].identical(a[1]) ||
             interp.equals(items[static_cast<size_t>(i)], a[1]))
             return Value::fromInt(i);
-    if (std::string(what) == "list")
-        interp.raiseValueError(interp.repr(a[1]) + " is not in list");
+    if (std::string(what) == "list") interp.raiseValueError(interp.repr(a[1]) + " is not in list");
     interp.raiseValueError("tuple.index(x): x not in tuple");
 }
 
 Value listIndex(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("index(self, value, start=None, stop=None, /)");
+    static const BuiltinSignature sig("list.index(self, value, start=None, stop=None, /)");
     BoundArgs a = sig.bind(interp, args);
     return sequenceIndex(interp, listSelf(interp, args, "index").items, a, "list");
 }
 
 Value tupleIndex(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("index(self, value, start=None, stop=None, /)");
+    static const BuiltinSignature sig("tuple.index(self, value, start=None, stop=None, /)");
     BoundArgs a = sig.bind(interp, args);
     return sequenceIndex(interp, a[0].as<TupleObject>()->items, a, "tuple");
 }
@@ -118,19 +119,19 @@ Value countIn(Interpreter& interp, const std::vector<Value>& items, const Value&
 }
 
 Value listCount(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("count(self, value, /)");
+    static const BuiltinSignature sig("list.count(self, value, /)");
     BoundArgs a = sig.bind(interp, args);
     return countIn(interp, listSelf(interp, args, "count").items, a[1]);
 }
 
 Value tupleCount(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("count(self, value, /)");
+    static const BuiltinSignature sig("tuple.count(self, value, /)");
     BoundArgs a = sig.bind(interp, args);
     return countIn(interp, a[0].as<TupleObject>()->items, a[1]);
 }
 
 Value listSort(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("sort(self, /, *, key=None, reverse=False)");
+    static const BuiltinSignature sig("list.sort(self, /, *, key=None, reverse=False)");
     BoundArgs a = sig.bind(interp, args);
     sortValues(interp, listSelf(interp, args, "sort").items, a[1], a.toBool(2));
     return Value::none();
@@ -138,65 +139,43 @@ Value listSort(Interpreter& interp, const CallArgs& args, void*) {
 
 Value listReverse(Interpreter& interp, const CallArgs& args, void*) {
     auto& items = listSelf(interp, args, "reverse").items;
+    checkNoArgs(interp, args, "list.reverse");
     std::reverse(items.begin(), items.end());
     return Value::none();
 }
 
 Value listCopy(Interpreter& interp, const CallArgs& args, void*) {
+    checkNoArgs(interp, args, "list.copy");
     return listValue(listSelf(interp, args, "copy").items);
 }
 
 Value listClear(Interpreter& interp, const CallArgs& args, void*) {
+    checkNoArgs(interp, args, "list.clear");
     listSelf(interp, args, "clear").items.clear();
     return Value::none();
 }
 
-TypeObject* viewType(const char* name) {
-    auto t = makeRef<TypeObject>(name, std::vector<Ref<TypeObject>>{builtinTypes().tuple},
-                                 ObjectKind::Tuple);
-    t->setType(builtinTypes().type.get());
-    t->computeMro();
-    return t.leak(); // process lifetime, like the built-in types
-}
-
-Value viewRepr(Interpreter& interp, const CallArgs& args, void*) {
-    const Value& self = args.positional[0];
-    return strValue(self.asObject()->type()->name + "(" +
-                    interp.repr(listValue(self.as<TupleObject>()->items)) + ")");
-}
-
-TypeObject* keysType() {
-    static TypeObject* t = viewType("dict_keys");
-    return t;
-}
-TypeObject* valuesType() {
-    static TypeObject* t = viewType("dict_values");
-    return t;
-}
-TypeObject* itemsType() {
-    static TypeObject* t = viewType("dict_items");
-    return t;
+Value dictView(Interpreter& interp, const CallArgs& args, const char* method,
+               DictViewObject::Part part) {
+    DictObject& d = dictSelf(interp, args, method);
+    checkNoArgs(interp, args, std::string("dict.") + method);
+    return Value(makeRef<DictViewObject>(Ref<DictObject>(&d), part));
 }
 
 Value dictKeys(Interpreter& interp, const CallArgs& args, void*) {
-    return Value(makeRef<TupleObject>(dictSelf(interp, args, "keys").keys(), keysType()));
+    return dictView(interp, args, "keys", DictViewObject::Part::Keys);
 }
 
 Value dictValues(Interpreter& interp, const CallArgs& args, void*) {
-    std::vector<Value> out;
-    dictSelf(interp, args, "values").forEach([&](const Value&, const Value& v) { out.push_back(v); });
-    return Value(makeRef<TupleObject>(std::move(out), valuesType()));
+    return dictView(interp, args, "values", DictViewObject::Part::Values);
 }
 
 Value dictItems(Interpreter& interp, const CallArgs& args, void*) {
-    std::vector<Value> out;
-    dictSelf(interp, args, "items").forEach(
-        [&](const Value& k, const Value& v) { out.push_back(tupleValue({k, v})); });
-    return Value(makeRef<TupleObject>(std::move(out), itemsType()));
+    return dictView(interp, args, "items", DictViewObject::Part::Items);
 }
 
 Value dictGet(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("get(self, key, default=None, /)");
+    static const BuiltinSignature sig("dict.get(self, key, default=None, /)");
     BoundArgs a = sig.bind(interp, args);
     Value* v = dictSelf(interp, args, "get").find(interp, a[1]);
     return v ? *v : a[2];
@@ -209,8 +188,7 @@ Value dictPop(Interpreter& interp, const CallArgs& args, void*) {
     DictObject& d = dictSelf(interp, args, "pop");
     Value* v = d.find(interp, args.positional[1]);
     if (!v) {
-        if (args.positional.size() == 3)
-            return args.positional[2];
+        if (args.positional.size() == 3) return args.positional[2];
         interp.raise(interp.call(Value(builtinTypes().keyError), {args.positional[1]}));
     }
     Value out = *v;
@@ -220,6 +198,7 @@ Value dictPop(Interpreter& interp, const CallArgs& args, void*) {
 
 Value dictPopitem(Interpreter& interp, const CallArgs& args, void*) {
     DictObject& d = dictSelf(interp, args, "popitem");
+    checkNoArgs(interp, args, "dict.popitem");
     if (d.size() == 0)
         interp.raise(interp.call(Value(builtinTypes().keyError),
                                  {strValue("popitem(): dictionary is empty")}));
@@ -230,11 +209,10 @@ Value dictPopitem(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value dictSetdefault(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("setdefault(self, key, default=None, /)");
+    static const BuiltinSignature sig("dict.setdefault(self, key, default=None, /)");
     BoundArgs a = sig.bind(interp, args);
     DictObject& d = dictSelf(interp, args, "setdefault");
-    if (Value* v = d.find(interp, a[1]))
-        return *v;
+    if (Value* v = d.find(interp, a[1])) return *v;
     d.set(interp, a[1], a[2]);
     return a[2];
 }
@@ -254,6 +232,7 @@ Value dictUpdate(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value dictCopy(Interpreter& interp, const CallArgs& args, void*) {
+    checkNoArgs(interp, args, "dict.copy");
     auto copy = makeRef<DictObject>();
     dictSelf(interp, args, "copy").forEach([&](const Value& k, const Value& v) {
         copy->set(interp, k, v);
@@ -262,12 +241,13 @@ Value dictCopy(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value dictClear(Interpreter& interp, const CallArgs& args, void*) {
+    checkNoArgs(interp, args, "dict.clear");
     dictSelf(interp, args, "clear").clear();
     return Value::none();
 }
 
 Value dictFromkeys(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("fromkeys(cls, iterable, value=None, /)");
+    static const BuiltinSignature sig("dict.fromkeys(cls, iterable, value=None, /)");
     BoundArgs a = sig.bind(interp, args);
     auto d = makeRef<DictObject>();
     for (const Value& k : interp.toVector(a[1]))
@@ -294,17 +274,21 @@ void installContainerMethods(Interpreter& interp) {
     interp.defineNative(t.tuple->dict, "index", tupleIndex);
     interp.defineNative(t.tuple->dict, "count", tupleCount);
     const Entry dictEntries[] = {
-        {"keys", dictKeys},   {"values", dictValues}, {"items", dictItems},
-        {"get", dictGet},     {"pop", dictPop},       {"popitem", dictPopitem},
-        {"setdefault", dictSetdefault}, {"update", dictUpdate}, {"copy", dictCopy},
+        {"keys", dictKeys},
+        {"values", dictValues},
+        {"items", dictItems},
+        {"get", dictGet},
+        {"pop", dictPop},
+        {"popitem", dictPopitem},
+        {"setdefault", dictSetdefault},
+        {"update", dictUpdate},
+        {"copy", dictCopy},
         {"clear", dictClear},
     };
     for (const Entry& e : dictEntries)
         interp.defineNative(t.dict->dict, e.name, e.fn);
     t.dict->dict.set(Symbol::intern("fromkeys"),
                      Value(makeRef<ClassMethodObject>(interp.newNative("fromkeys", dictFromkeys))));
-    for (TypeObject* view : {keysType(), valuesType(), itemsType()})
-        interp.defineNative(view->dict, "__repr__", viewRepr);
 }
 
 } // namespace kiln::lang

@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <charconv>
+#include <climits>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace kiln::lang {
 
@@ -143,7 +145,7 @@ std::string doubleToString(double v, char code, int precision, unsigned flags) {
     int mode = 0;
     if (code == 'e') {
         mode = 2;
-        ++precision;
+        precision = std::min(precision, INT_MAX - 1) + 1; // digits after the point, plus one
     } else if (code == 'f') {
         mode = 3;
     } else if (code == 'g') {

@@ -48,9 +48,8 @@ double pyRoundHalfEven(double x);
 
 /// A parsed `[[fill]align][sign][z][#][0][width][grouping][.precision][type]`. Only the syntax is
 /// checked here; what the spec means depends on the value's type, so formatInt/formatFloat/...
-/// check the rest. A default-constructed FormatSpec is the empty spec: format(x, '') is str(x).
+/// check the rest. A default-constructed FormatSpec is the empty spec.
 struct FormatSpec {
-    std::string text;            ///< the spec as written; empty means format(x, '')
     std::string fill;            ///< one character (UTF-8), empty when not given
     char align = 0;              ///< '<', '>', '=', '^', or 0 when not given
     char sign = 0;               ///< '+', '-', ' ', or 0 when not given
@@ -61,6 +60,13 @@ struct FormatSpec {
     char grouping = 0;           ///< ',' or '_', or 0
     int64_t precision = -1;      ///< -1 when not given
     char32_t type = 0;           ///< the presentation type, 0 when not given
+
+    /// Every part absent, as only the spec '' parses: format(x, '') is str(x), which differs
+    /// from any non-empty spec for bool (format(True, '') is 'True', format(True, '>1') is '1').
+    bool isEmpty() const {
+        return fill.empty() && !align && !sign && !noNegativeZero && !alternate && !zeroPad &&
+               width < 0 && !grouping && precision < 0 && !type;
+    }
 };
 
 /// Parses a spec for an object whose type is named \a typeName (only used in messages, as in
@@ -141,9 +147,12 @@ struct FormatPiece {
 
 /// Reads a str.format string piece by piece, as CPython does. An error in a later piece is only
 /// reported when that piece is reached, so an interpreter that looks up each field before asking
-/// for the next piece reports the same error CPython reports when a string has several.
+/// for the next piece reports the same error CPython reports when a string has several. (Within
+/// one field, syntax errors in its accessors or conversion come before its lookup errors; CPython
+/// looks the value up first.)
 class FormatStringParser {
 public:
+    /// \a format must outlive the parser.
     explicit FormatStringParser(std::string_view format);
 
     /// The next piece, or std::nullopt at the end of the string.

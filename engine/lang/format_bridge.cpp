@@ -2,6 +2,7 @@
 // Interpreter values meet the formatting library: format(), str % args and str.format.
 #include "lang/builtins.h"
 #include "lang/format.h"
+#include "lang/signature.h"
 #include "lang/tensor_bridge.h"
 
 namespace kiln::lang {
@@ -190,6 +191,25 @@ Value strFormatMethod(Interpreter& interp, const CallArgs& args, void*) {
         interp.raiseTypeError("descriptor 'format' of 'str' object needs an argument");
     return strValue(
         expandFormat(interp, FormatStringParser(args.positional[0].as<StrObject>()->str()), args));
+}
+
+Value strFormatMapMethod(Interpreter& interp, const CallArgs& args, void*) {
+    static const BuiltinSignature sig("str.format_map(self, mapping, /)");
+    BoundArgs a = sig.bind(interp, args);
+    if (!a[1].is(ObjectKind::Dict))
+        interp.raiseTypeError("format_map() argument must be a mapping, not " +
+                              interp.typeName(a[1]));
+    std::vector<Symbol> names;
+    std::vector<Value> values;
+    a[1].as<DictObject>()->forEach([&](const Value& k, const Value& v) {
+        if (k.is(ObjectKind::Str)) {
+            names.push_back(Symbol::intern(k.as<StrObject>()->str()));
+            values.push_back(v);
+        }
+    });
+    std::vector<Value> self{a[0]};
+    return strValue(
+        expandFormat(interp, FormatStringParser(a.toStr(0)), CallArgs{self, names, values}));
 }
 
 } // namespace kiln::lang

@@ -123,7 +123,6 @@ Status checkGroupingType(const FormatSpec& spec) {
 
 Expected<FormatSpec> parseFormatSpec(std::string_view text, std::string_view typeName) {
     FormatSpec spec;
-    spec.text = std::string(text);
     size_t pos = 0;
     parseFillAlign(text, spec, pos);
     parseFlags(text, spec, pos);
@@ -139,8 +138,8 @@ Expected<FormatSpec> parseFormatSpec(std::string_view text, std::string_view typ
     }
     std::string_view rest = text.substr(pos);
     if (detail::utf8Length(rest) > 1)
-        return valueError("Invalid format specifier '" + spec.text + "' for object of type '" +
-                          std::string(typeName) + "'");
+        return valueError("Invalid format specifier '" + std::string(text) +
+                          "' for object of type '" + std::string(typeName) + "'");
     if (!rest.empty()) {
         size_t at = 0;
         spec.type = detail::decodeUtf8(rest, at);
@@ -305,17 +304,17 @@ Expected<std::string> formatFloatAs(double v, const FormatSpec& spec) {
 // ---- the public formatters ---------------------------------------------------------------------
 
 Expected<std::string> formatInt(int64_t v, const FormatSpec& spec) {
-    if (spec.text.empty()) return intToString(v);
+    if (spec.isEmpty()) return intToString(v);
     return formatIntegerAs(v, spec, "int");
 }
 
 Expected<std::string> formatBool(bool v, const FormatSpec& spec) {
-    if (spec.text.empty()) return std::string(v ? "True" : "False");
+    if (spec.isEmpty()) return std::string(v ? "True" : "False");
     return formatIntegerAs(v ? 1 : 0, spec, "bool");
 }
 
 Expected<std::string> formatFloat(double v, const FormatSpec& spec) {
-    if (spec.text.empty()) return floatRepr(v);
+    if (spec.isEmpty()) return floatRepr(v);
     switch (spec.type) {
     case 0:
     case 'e':

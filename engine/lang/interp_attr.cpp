@@ -23,12 +23,23 @@ struct Names {
     Symbol traceback = Symbol::intern("__traceback__");
     Symbol cause = Symbol::intern("__cause__");
     Symbol context = Symbol::intern("__context__");
+    Symbol suppressContext = Symbol::intern("__suppress_context__");
     Symbol doc = Symbol::intern("__doc__");
+    Symbol defaults = Symbol::intern("__defaults__");
+    Symbol kwdefaults = Symbol::intern("__kwdefaults__");
 };
 
 const Names& names() {
     static const Names n;
     return n;
+}
+
+// `__dict__` of instances, classes and modules: a dict snapshot of the namespace.
+Value namespaceDict(Interpreter& interp, const AttrMap& attrs) {
+    auto dict = makeRef<DictObject>();
+    for (const auto& e : attrs.entries())
+        dict->set(interp, strValue(e.key.str()), e.value);
+    return Value(dict);
 }
 
 bool isUserOverride(const Value* v) {
@@ -37,12 +48,9 @@ bool isUserOverride(const Value* v) {
 
 Value typeSpecialAttr(Interpreter& interp, TypeObject* type, Symbol name) {
     const Names& n = names();
-    if (name == n.name)
-        return strValue(type->name);
-    if (name == n.qualname)
-        return strValue(type->name);
-    if (name == n.module)
-        return strValue(type->moduleName);
+    if (name == n.name) return strValue(type->name);
+    if (name == n.qualname) return strValue(type->name);
+    if (name == n.module) return strValue(type->moduleName);
     if (name == n.mro || name == n.bases) {
         std::vector<Value> items;
         if (name == n.mro)
@@ -53,31 +61,41 @@ Value typeSpecialAttr(Interpreter& interp, TypeObject* type, Symbol name) {
                 items.emplace_back(b);
         return tupleValue(std::move(items));
     }
-    if (name == n.doc)
-        return Value::none();
+    if (name == n.doc) return Value::none();
     return Value();
 }
 
-Value functionSpecialAttr(FunctionObject& fn, Symbol name) {
+Value functionSpecialAttr(Interpreter& interp, FunctionObject& fn, Symbol name) {
     const Names& n = names();
-    if (const Value* v = fn.attrs.find(name))
-        return *v;
-    if (name == n.name)
-        return strValue(fn.code->name.str());
-    if (name == n.qualname)
-        return strValue(fn.code->qualifiedName);
-    if (name == n.module)
-        return strValue(fn.globals->name);
-    if (name == n.doc)
-        return Value::none();
+    if (const Value* v = fn.attrs.find(name)) return *v;
+    if (name == n.name) return strValue(fn.code->name.str());
+    if (name == n.qualname) return strValue(fn.code->qualifiedName);
+    if (name == n.module) return strValue(fn.globals->name);
+    if (name == n.doc) {
+        const std::string* doc = fn.code->isLambda ? nullptr : docstring(fn.code->body);
+        return doc ? strValue(*doc) : Value::none();
+    }
+    if (name == n.defaults || name == n.kwdefaults) {
+        std::vector<Value> positional;
+        auto keywordOnly = makeRef<DictObject>();
+        for (size_t i = 0; i < fn.code->params.size(); ++i) {
+            if (fn.defaults[i].isEmpty()) continue;
+            if (fn.code->params[i].kind == Parameter::Kind::KeywordOnly)
+                keywordOnly->set(interp, strValue(fn.code->params[i].name.str()), fn.defaults[i]);
+            else
+                positional.push_back(fn.defaults[i]);
+        }
+        if (name == n.defaults)
+            return positional.empty() ? Value::none() : tupleValue(std::move(positional));
+        return keywordOnly->size() ? Value(keywordOnly) : Value::none();
+    }
     return Value();
 }
 
 } // namespace
 
 Value Interpreter::bindDescriptor(const Value& attr, const Value& instance, TypeObject* owner) {
-    if (!attr.isObject())
-        return attr;
+    if (!attr.isObject()) return attr;
     switch (attr.asObject()->kind()) {
     case ObjectKind::Function:
         return Value(makeRef<BoundMethodObject>(instance, attr));
@@ -90,7 +108,8 @@ Value Interpreter::bindDescriptor(const Value& attr, const Value& instance, Type
     case ObjectKind::StaticMethod:
         return attr.as<StaticMethodObject>()->function;
     case ObjectKind::ClassMethod:
-        return Value(makeRef<BoundMethodObject>(Value(owner), attr.as<ClassMethodObject>()->function));
+        return Value(
+            makeRef<BoundMethodObject>(Value(owner), attr.as<ClassMethodObject>()->function));
     case ObjectKind::Property: {
         auto* p = attr.as<PropertyObject>();
         if (p->getter.isEmpty() || p->getter.isNone())
@@ -104,8 +123,7 @@ Value Interpreter::bindDescriptor(const Value& attr, const Value& instance, Type
 
 Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMethods) {
     const Names& n = names();
-    if (name == n.cls)
-        return Value(typeOf(object));
+    if (name == n.cls) return Value(typeOf(object));
     if (object.isObject()) {
         Object* obj = object.asObject();
         switch (obj->kind()) {
@@ -113,27 +131,17 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
             auto* inst = static_cast<InstanceObject*>(obj);
             TypeObject* type = inst->type();
             const Value* desc = type->lookup(name);
-            if (desc && desc->is(ObjectKind::Property))
-                return bindDescriptor(*desc, object, type);
-            if (const Value* v = inst->attrs.find(name))
-                return *v;
-            if (desc)
-                return bindMethods ? bindDescriptor(*desc, object, type) : *desc;
+            if (desc && desc->is(ObjectKind::Property)) return bindDescriptor(*desc, object, type);
+            if (const Value* v = inst->attrs.find(name)) return *v;
+            if (desc) return bindMethods ? bindDescriptor(*desc, object, type) : *desc;
             if (inst->exception || type->isSubtypeOf(builtinTypes().baseException.get())) {
                 ExceptionState& st = inst->exceptionState();
-                if (name == n.cause)
-                    return st.cause.isEmpty() ? Value::none() : st.cause;
-                if (name == n.context)
-                    return st.context.isEmpty() ? Value::none() : st.context;
-                if (name == n.traceback)
-                    return Value::none();
+                if (name == n.cause) return st.cause.isEmpty() ? Value::none() : st.cause;
+                if (name == n.context) return st.context.isEmpty() ? Value::none() : st.context;
+                if (name == n.suppressContext) return Value::fromBool(st.suppressContext);
+                if (name == n.traceback) return Value::none();
             }
-            if (name == n.dict) {
-                auto dict = makeRef<DictObject>();
-                for (const auto& e : inst->attrs.entries())
-                    dict->set(*this, strValue(e.key.str()), e.value);
-                return Value(dict);
-            }
+            if (name == n.dict) return namespaceDict(*this, inst->attrs);
             if (const Value* ga = type->lookup(n.getattr))
                 return call(*ga, {object, strValue(name.str())});
             return Value();
@@ -145,19 +153,21 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
                     return bindDescriptor(*v, Value::none(), type);
                 return *v;
             }
-            return typeSpecialAttr(*this, type, name);
+            if (name == n.dict) return namespaceDict(*this, type->dict);
+            Value special = typeSpecialAttr(*this, type, name);
+            if (!special.isEmpty()) return special;
+            break; // methods of the metatype (type.mro)
         }
         case ObjectKind::Module: {
             auto* module = static_cast<ModuleObject*>(obj);
-            if (const Value* v = module->globals.find(name))
-                return *v;
+            if (const Value* v = module->globals.find(name)) return *v;
+            if (name == n.dict) return namespaceDict(*this, module->globals);
             return Value();
         }
         case ObjectKind::Super: {
             auto* sup = static_cast<SuperObject*>(obj);
             TypeObject* type = typeOf(sup->self);
-            if (sup->self.is(ObjectKind::Type))
-                type = sup->self.as<TypeObject>();
+            if (sup->self.is(ObjectKind::Type)) type = sup->self.as<TypeObject>();
             const auto& mro = type->mro;
             auto it = std::find(mro.begin(), mro.end(), sup->startAfter);
             for (++it; it < mro.end(); ++it)
@@ -166,13 +176,11 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
             return Value();
         }
         case ObjectKind::Function:
-            return functionSpecialAttr(*static_cast<FunctionObject*>(obj), name);
+            return functionSpecialAttr(*this, *static_cast<FunctionObject*>(obj), name);
         case ObjectKind::BoundMethod: {
             auto* bm = static_cast<BoundMethodObject*>(obj);
-            if (name == n.self)
-                return bm->self;
-            if (name == n.func)
-                return bm->function;
+            if (name == n.self) return bm->self;
+            if (name == n.func) return bm->function;
             return getAttrOrEmpty(bm->function, name, bindMethods);
         }
         case ObjectKind::NativeFunction:
@@ -210,25 +218,34 @@ Value Interpreter::lookupMethod(const Value& object, Symbol name, bool& isUnboun
 
 Value Interpreter::getAttr(const Value& object, Symbol name) {
     Value v = getAttrOrEmpty(object, name, true);
-    if (!v.isEmpty())
-        return v;
+    if (!v.isEmpty()) return v;
     const std::string attr = name.str();
     if (object.is(ObjectKind::Module))
-        raise(builtinTypes().attributeError.get(),
-              "module '" + object.as<ModuleObject>()->name + "' has no attribute '" + attr + "'");
+        raiseAttributeError(object, name,
+                            "module '" + object.as<ModuleObject>()->name + "' has no attribute '" +
+                                attr + "'");
     if (object.is(ObjectKind::Type))
-        raise(builtinTypes().attributeError.get(),
-              "type object '" + object.as<TypeObject>()->name + "' has no attribute '" + attr + "'");
-    raise(builtinTypes().attributeError.get(),
-          "'" + typeName(object) + "' object has no attribute '" + attr + "'");
+        raiseAttributeError(object, name,
+                            "type object '" + object.as<TypeObject>()->name +
+                                "' has no attribute '" + attr + "'");
+    raiseAttributeError(object, name,
+                        "'" + typeName(object) + "' object has no attribute '" + attr + "'");
+}
+
+void Interpreter::raiseAttributeError(const Value& object, Symbol name,
+                                      const std::string& message) {
+    Value exc = makeException(builtinTypes().attributeError.get(), message);
+    AttrMap& attrs = exc.as<InstanceObject>()->attrs;
+    attrs.set(Symbol::intern("name"), strValue(name.str()));
+    attrs.set(Symbol::intern("obj"), object);
+    raise(exc);
 }
 
 Value Interpreter::tryGetAttr(const Value& object, Symbol name) {
     try {
         return getAttrOrEmpty(object, name, true);
     } catch (PyException& e) {
-        if (isInstance(e.exception, builtinTypes().attributeError.get()))
-            return Value();
+        if (isInstance(e.exception, builtinTypes().attributeError.get())) return Value();
         throw;
     }
 }
@@ -288,14 +305,21 @@ void Interpreter::delAttr(const Value& object, Symbol name) {
             call(*custom, {object, strValue(name.str())});
             return;
         }
-        if (inst->attrs.erase(name))
+        const Value* desc = inst->type()->lookup(name);
+        if (desc && desc->is(ObjectKind::Property)) {
+            const Value& deleter = desc->as<PropertyObject>()->deleter;
+            if (deleter.isEmpty() || deleter.isNone())
+                raise(builtinTypes().attributeError.get(), "property '" + name.str() + "' of '" +
+                                                               inst->type()->name +
+                                                               "' object has no deleter");
+            call(deleter, {object});
             return;
+        }
+        if (inst->attrs.erase(name)) return;
     } else if (object.is(ObjectKind::Module)) {
-        if (object.as<ModuleObject>()->globals.erase(name))
-            return;
+        if (object.as<ModuleObject>()->globals.erase(name)) return;
     } else if (object.is(ObjectKind::Type)) {
-        if (object.as<TypeObject>()->dict.erase(name))
-            return;
+        if (object.as<TypeObject>()->dict.erase(name)) return;
     }
     raise(builtinTypes().attributeError.get(),
           "'" + typeName(object) + "' object has no attribute '" + name.str() + "'");

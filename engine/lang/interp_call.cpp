@@ -18,8 +18,7 @@ std::string plural(size_t n, const char* word) {
 std::string quotedList(const std::vector<std::string>& names) {
     std::string out;
     for (size_t i = 0; i < names.size(); ++i) {
-        if (i > 0)
-            out += names.size() == 2 ? " and " : (i + 1 == names.size() ? ", and " : ", ");
+        if (i > 0) out += names.size() == 2 ? " and " : (i + 1 == names.size() ? ", and " : ", ");
         out += "'" + names[i] + "'";
     }
     return out;
@@ -28,8 +27,7 @@ std::string quotedList(const std::vector<std::string>& names) {
 } // namespace
 
 Value* Interpreter::allocateSlots(size_t count) {
-    if (m_stack.empty())
-        m_stack.resize(kStackSlots);
+    if (m_stack.empty()) m_stack.resize(kStackSlots);
     if (m_stackTop + count > m_stack.size())
         raise(builtinTypes().recursionError.get(), "maximum recursion depth exceeded");
     Value* slots = m_stack.data() + m_stackTop;
@@ -50,14 +48,20 @@ void Interpreter::enterCall() {
     ++m_depth;
 }
 
+Interpreter::NestedCall::NestedCall(Interpreter& interp, const char* where)
+    : m_interp(interp) {
+    if (interp.m_depth >= interp.m_recursionLimit)
+        interp.raise(builtinTypes().recursionError.get(),
+                     std::string("maximum recursion depth exceeded") + where);
+    ++interp.m_depth;
+}
+
 void Interpreter::recordLocation(PyException& e, const Frame& f) {
-    if (!e.exception.is(ObjectKind::Instance) || !f.code)
-        return;
+    if (!e.exception.is(ObjectKind::Instance) || !f.code) return;
     ExceptionState& state = e.exception.as<InstanceObject>()->exceptionState();
-    if (state.lastRecordedFrame == f.serial)
-        return;
+    if (state.lastRecordedFrame == f.serial) return;
     state.lastRecordedFrame = f.serial;
-    state.traceback.push_back({f.code, f.at, f.emphasis});
+    state.traceback.push_back({f.code, f.globals, f.at, f.emphasis});
 }
 
 std::vector<Ref<CellObject>> Interpreter::buildClosure(const Scope& scope, Frame& enclosing) {
@@ -83,16 +87,15 @@ Value Interpreter::makeFunction(std::shared_ptr<FunctionCode> code, Frame& frame
 }
 
 Value Interpreter::call(const Value& callable, std::initializer_list<Value> positional) {
-    return call(callable, CallArgs{std::span<const Value>(positional.begin(), positional.size()),
-                                   {}, {}});
+    return call(callable,
+                CallArgs{std::span<const Value>(positional.begin(), positional.size()), {}, {}});
 }
 
 Value Interpreter::callMethod(const Value& self, Symbol name,
                               std::initializer_list<Value> positional) {
     bool unbound = false;
     Value method = lookupMethod(self, name, unbound);
-    if (!unbound)
-        return call(method, positional);
+    if (!unbound) return call(method, positional);
     std::vector<Value> args;
     args.reserve(positional.size() + 1);
     args.push_back(self);
@@ -101,16 +104,14 @@ Value Interpreter::callMethod(const Value& self, Symbol name,
 }
 
 Value Interpreter::call(const Value& callable, const CallArgs& args) {
-    if (!callable.isObject())
-        raiseTypeError("'" + typeName(callable) + "' object is not callable");
+    if (!callable.isObject()) raiseTypeError("'" + typeName(callable) + "' object is not callable");
     Object* obj = callable.asObject();
     switch (obj->kind()) {
     case ObjectKind::Function:
         return callFunction(*static_cast<FunctionObject*>(obj), args, nullptr);
     case ObjectKind::NativeFunction: {
         auto* native = static_cast<NativeFunctionObject*>(obj);
-        if (native->bound.isEmpty())
-            return native->fn(*this, args, native->data);
+        if (native->bound.isEmpty()) return native->fn(*this, args, native->data);
         std::vector<Value> withSelf;
         withSelf.reserve(args.positional.size() + 1);
         withSelf.push_back(native->bound);
@@ -202,16 +203,9 @@ void Interpreter::bindArguments(FunctionObject& fn, Frame& frame, const CallArgs
         else
             extra.push_back(v);
     }
-    if (!extra.empty() && varArgs < 0) {
-        std::string takes = withDefaults ? "from " + std::to_string(positionalParams - withDefaults) +
-                                               " to " + std::to_string(positionalParams)
-                                         : std::to_string(positionalParams);
-        raiseTypeError(name + "() takes " + takes + " positional argument" +
-                       (positionalParams == 1 && !withDefaults ? "" : "s") + " but " +
-                       std::to_string(given) + (given == 1 ? " was" : " were") + " given");
-    }
-    if (varArgs >= 0)
-        slots[varArgs] = tupleValue(std::move(extra));
+    if (!extra.empty() && varArgs < 0)
+        tooManyPositional(fn, args, given, positionalParams, withDefaults);
+    if (varArgs >= 0) slots[varArgs] = tupleValue(std::move(extra));
     Ref<DictObject> kwDict = varKw >= 0 ? makeRef<DictObject>() : Ref<DictObject>();
     std::vector<std::string> positionalOnlyAsKeyword;
     for (size_t k = 0; k < args.keywordNames.size(); ++k) {
@@ -245,11 +239,12 @@ void Interpreter::bindArguments(FunctionObject& fn, Frame& frame, const CallArgs
         std::string list;
         for (size_t i = 0; i < positionalOnlyAsKeyword.size(); ++i)
             list += (i ? ", " : "") + positionalOnlyAsKeyword[i];
-        raiseTypeError(name + "() got some positional-only arguments passed as keyword "
-                              "arguments: '" + list + "'");
+        raiseTypeError(name +
+                       "() got some positional-only arguments passed as keyword "
+                       "arguments: '" +
+                       list + "'");
     }
-    if (varKw >= 0)
-        slots[varKw] = Value(kwDict);
+    if (varKw >= 0) slots[varKw] = Value(kwDict);
     std::vector<std::string> missingPositional, missingKeyword;
     for (size_t i = 0; i < params.size(); ++i) {
         if (!slots[i].isEmpty() || static_cast<int>(i) == varArgs || static_cast<int>(i) == varKw)
@@ -271,9 +266,28 @@ void Interpreter::bindArguments(FunctionObject& fn, Frame& frame, const CallArgs
                        quotedList(missingKeyword));
 }
 
+void Interpreter::tooManyPositional(const FunctionObject& fn, const CallArgs& args, size_t given,
+                                    size_t positionalParams, size_t withDefaults) {
+    std::string takes = withDefaults ? "from " + std::to_string(positionalParams - withDefaults) +
+                                           " to " + std::to_string(positionalParams)
+                                     : std::to_string(positionalParams);
+    // CPython also counts the keyword-only arguments that were passed, to explain the mismatch.
+    size_t keywordOnlyGiven = 0;
+    for (const Parameter& p : fn.code->params)
+        if (p.kind == Parameter::Kind::KeywordOnly)
+            for (Symbol k : args.keywordNames)
+                keywordOnlyGiven += k == p.name;
+    std::string givenText = std::to_string(given);
+    if (keywordOnlyGiven)
+        givenText += std::string(" positional argument") + (given == 1 ? "" : "s") + " (and " +
+                     plural(keywordOnlyGiven, "keyword-only argument") + ")";
+    raiseTypeError(fn.code->qualifiedName + "() takes " + takes + " positional argument" +
+                   (positionalParams == 1 && !withDefaults ? "" : "s") + " but " + givenText +
+                   (given == 1 && !keywordOnlyGiven ? " was" : " were") + " given");
+}
+
 Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
-    if (!type.isUserClass && !type.constructor.isEmpty())
-        return call(type.constructor, args);
+    if (!type.isUserClass && !type.constructor.isEmpty()) return call(type.constructor, args);
     const auto& types = builtinTypes();
     bool isException = type.isSubtypeOf(types.baseException.get());
     if (!type.isUserClass && !isException && &type != types.object.get())
@@ -281,17 +295,14 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
     Value instance;
     const Value* newFn = nullptr;
     for (TypeObject* t : type.mro) {
-        if (!t->isUserClass)
-            break;
-        if ((newFn = t->dict.find(Symbol::intern("__new__"))))
-            break;
+        if (!t->isUserClass) break;
+        if ((newFn = t->dict.find(Symbol::intern("__new__")))) break;
     }
     if (newFn) {
         std::vector<Value> withCls{Value(&type)};
         withCls.insert(withCls.end(), args.positional.begin(), args.positional.end());
         instance = call(*newFn, CallArgs{withCls, args.keywordNames, args.keywordValues});
-        if (!isInstance(instance, &type))
-            return instance;
+        if (!isInstance(instance, &type)) return instance;
     } else {
         auto obj = makeRef<InstanceObject>(&type);
         if (isException)
@@ -312,21 +323,14 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
     return instance;
 }
 
-Value Interpreter::runClassBody(Frame& f, const ClassDefStmt& s, std::vector<Ref<TypeObject>> bases) {
-    const auto& types = builtinTypes();
+Value Interpreter::runClassBody(Frame& f, const ClassDefStmt& s,
+                                std::vector<Ref<TypeObject>> bases) {
     const FunctionCode& body = *s.body;
-    if (bases.empty())
-        bases.push_back(types.object);
-    for (const auto& base : bases) {
-        bool subclassable = base->isUserClass || base.get() == types.object.get() ||
-                            base->isSubtypeOf(types.baseException.get());
-        if (!subclassable)
-            raiseTypeError("subclassing built-in type '" + base->name +
-                           "' is not supported by Kiln");
-    }
     AttrMap ns;
     ns.set(Symbol::intern("__module__"), strValue(f.globals->name));
     ns.set(Symbol::intern("__qualname__"), strValue(body.qualifiedName));
+    if (const std::string* doc = docstring(body.body))
+        ns.set(Symbol::intern("__doc__"), strValue(*doc));
     std::vector<Ref<CellObject>> closure = buildClosure(*body.scope, f);
     Frame cf;
     cf.code = &body;
@@ -335,17 +339,36 @@ Value Interpreter::runClassBody(Frame& f, const ClassDefStmt& s, std::vector<Ref
     cf.closure = &closure;
     cf.mark(body.span);
     runInFrame(cf, [&] { return execBlock(cf, body.body); });
-    auto cls = makeRef<TypeObject>(body.name.str(), std::move(bases), ObjectKind::Instance);
+    return createClass(body.name.str(), std::move(bases), std::move(ns), f.globals->name);
+}
+
+Value Interpreter::createClass(const std::string& name, std::vector<Ref<TypeObject>> bases,
+                               AttrMap ns, const std::string& module) {
+    const auto& types = builtinTypes();
+    if (bases.empty()) bases.push_back(types.object);
+    for (const auto& base : bases) {
+        bool subclassable = base->isUserClass || base.get() == types.object.get() ||
+                            base->isSubtypeOf(types.baseException.get());
+        if (!subclassable)
+            raiseTypeError("subclassing built-in type '" + base->name +
+                           "' is not supported by Kiln");
+    }
+    // Every class has its own __doc__ (None without a docstring), so it is not inherited.
+    if (!ns.contains(Symbol::intern("__doc__"))) ns.set(Symbol::intern("__doc__"), Value::none());
+    // A class that defines __eq__ but not __hash__ gets unhashable instances.
+    if (ns.contains(Symbol::intern("__eq__")) && !ns.contains(Symbol::intern("__hash__")))
+        ns.set(Symbol::intern("__hash__"), Value::none());
+    auto cls = makeRef<TypeObject>(name, std::move(bases), ObjectKind::Instance);
     cls->setType(types.type.get());
     cls->isUserClass = true;
-    cls->moduleName = f.globals->name;
+    cls->moduleName = module;
     cls->dict = std::move(ns);
     cls->computeMro();
     if (cls->mro.empty()) {
         std::string names;
         for (const auto& b : cls->bases)
             names += (names.empty() ? "" : ", ") + b->name;
-        raiseTypeError("Cannot create a consistent method resolution order (MRO) for bases " +
+        raiseTypeError("Cannot create a consistent method resolution\norder (MRO) for bases " +
                        names);
     }
     for (const auto& entry : cls->dict.entries()) {
@@ -356,8 +379,16 @@ Value Interpreter::runClassBody(Frame& f, const ClassDefStmt& s, std::vector<Ref
             fn = fn.as<ClassMethodObject>()->function;
         else if (fn.is(ObjectKind::Property))
             fn = fn.as<PropertyObject>()->getter;
-        if (fn.is(ObjectKind::Function))
-            fn.as<FunctionObject>()->ownerClass = cls.get();
+        if (fn.is(ObjectKind::Function)) fn.as<FunctionObject>()->ownerClass = cls.get();
+    }
+    // The nearest base's __init_subclass__ hook (an implicit classmethod) sees the new class.
+    for (size_t i = 1; i < cls->mro.size(); ++i) {
+        const Value* hook = cls->mro[i]->dict.find(Symbol::intern("__init_subclass__"));
+        if (!hook) continue;
+        Value fn =
+            hook->is(ObjectKind::ClassMethod) ? hook->as<ClassMethodObject>()->function : *hook;
+        if (fn.is(ObjectKind::Function)) call(fn, {Value(cls)});
+        break;
     }
     return Value(cls);
 }
@@ -398,8 +429,7 @@ Value Interpreter::evalComprehension(Frame& f, const ComprehensionExpr& e) {
         runComprehensionLevel(inner, e, 0, firstIterable, emit);
         return 0;
     });
-    if (dict)
-        return Value(dict);
+    if (dict) return Value(dict);
     if (e.kind == ExprKind::GeneratorExp)
         return getIter(Value(list)); // generator expressions are evaluated eagerly
     return Value(list);
@@ -412,8 +442,7 @@ void Interpreter::runComprehensionLevel(Frame& inner, const ComprehensionExpr& e
         checkCancel();
         assign(inner, *g.target, item);
         for (const auto& cond : g.ifs)
-            if (!truthy(eval(inner, *cond)))
-                return;
+            if (!evalTest(inner, *cond)) return;
         if (level + 1 == e.generators.size()) {
             emit();
             return;

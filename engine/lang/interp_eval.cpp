@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Expression evaluation.
 #include "lang/builtins.h"
+#include "lang/format.h"
 #include "lang/interpreter.h"
 
 namespace kiln::lang {
@@ -18,8 +19,7 @@ Value constantValue(const ConstantExpr& c) {
     case ConstantExpr::Type::Float:
         return Value::fromFloat(c.floatValue);
     case ConstantExpr::Type::Str:
-        if (c.cached.isEmpty())
-            c.cached = strValue(c.strValue);
+        if (c.cached.isEmpty()) c.cached = strValue(c.strValue);
         return c.cached;
     case ConstantExpr::Type::Ellipsis:
         return ellipsisValue();
@@ -33,20 +33,34 @@ std::optional<Value> fastIntBinary(BinaryOperator op, int64_t a, int64_t b) {
     int64_t r;
     switch (op) {
     case BinaryOperator::Add:
-        if (__builtin_add_overflow(a, b, &r))
-            return std::nullopt;
+        if (__builtin_add_overflow(a, b, &r)) return std::nullopt;
         return Value::fromInt(r);
     case BinaryOperator::Sub:
-        if (__builtin_sub_overflow(a, b, &r))
-            return std::nullopt;
+        if (__builtin_sub_overflow(a, b, &r)) return std::nullopt;
         return Value::fromInt(r);
     case BinaryOperator::Mul:
-        if (__builtin_mul_overflow(a, b, &r))
-            return std::nullopt;
+        if (__builtin_mul_overflow(a, b, &r)) return std::nullopt;
         return Value::fromInt(r);
     default:
         return std::nullopt;
     }
+}
+
+// How CPython names a callable in argument errors: "__main__.f()", "print()".
+std::string calleeDescription(const Value& callee) {
+    if (callee.is(ObjectKind::BoundMethod))
+        return calleeDescription(callee.as<BoundMethodObject>()->function);
+    if (callee.is(ObjectKind::Function)) {
+        auto* fn = callee.as<FunctionObject>();
+        return fn->globals->name + "." + fn->code->qualifiedName + "()";
+    }
+    if (callee.is(ObjectKind::NativeFunction))
+        return callee.as<NativeFunctionObject>()->name + "()";
+    if (callee.is(ObjectKind::Type)) {
+        auto* type = callee.as<TypeObject>();
+        return (type->moduleName == "builtins" ? "" : type->moduleName + ".") + type->name + "()";
+    }
+    return "object";
 }
 
 } // namespace
@@ -70,17 +84,15 @@ Value Interpreter::eval(Frame& f, const Expr& e) {
         Value l = eval(f, *b.left);
         Value r = eval(f, *b.right);
         if (l.isInt() && r.isInt()) {
-            if (auto v = fastIntBinary(b.op, l.asInt(), r.asInt()))
-                return *v;
+            if (auto v = fastIntBinary(b.op, l.asInt(), r.asInt())) return *v;
         }
         f.mark(b.span, b.opSpan);
         return binaryOp(b.op, l, r);
     }
     case ExprKind::UnaryOp: {
         const auto& u = static_cast<const UnaryOpExpr&>(e);
+        if (u.op == UnaryOperator::Not) return Value::fromBool(!evalTest(f, *u.operand));
         Value v = eval(f, *u.operand);
-        if (u.op == UnaryOperator::Not)
-            return Value::fromBool(!truthy(v));
         f.mark(u.span);
         return unaryOp(u.op, v);
     }
@@ -89,8 +101,7 @@ Value Interpreter::eval(Frame& f, const Expr& e) {
         Value v;
         for (const auto& operand : b.values) {
             v = eval(f, *operand);
-            if (truthy(v) != b.isAnd)
-                return v;
+            if (truthy(v) != b.isAnd) return v;
         }
         return v;
     }
@@ -98,7 +109,7 @@ Value Interpreter::eval(Frame& f, const Expr& e) {
         return evalCompare(f, static_cast<const CompareExpr&>(e));
     case ExprKind::IfExp: {
         const auto& i = static_cast<const IfExpExpr&>(e);
-        return truthy(eval(f, *i.test)) ? eval(f, *i.body) : eval(f, *i.orelse);
+        return evalTest(f, *i.test) ? eval(f, *i.body) : eval(f, *i.orelse);
     }
     case ExprKind::Subscript:
         return evalSubscript(f, static_cast<const SubscriptExpr&>(e));
@@ -133,6 +144,26 @@ Value Interpreter::eval(Frame& f, const Expr& e) {
     KILN_UNREACHABLE("the parser does not produce set displays");
 }
 
+void Interpreter::raiseNameError(Symbol name, const std::string& message) {
+    Value exc = makeException(builtinTypes().nameError.get(), message);
+    exc.as<InstanceObject>()->attrs.set(Symbol::intern("name"), strValue(name.str()));
+    raise(exc);
+}
+
+bool Interpreter::evalTest(Frame& f, const Expr& e) {
+    // Like CPython's jumps: `a and b` as a condition asks each operand's truth once, and never
+    // the truth of the value the `and` would produce.
+    if (e.kind == ExprKind::BoolOp) {
+        const auto& b = static_cast<const BoolOpExpr&>(e);
+        for (const auto& operand : b.values)
+            if (evalTest(f, *operand) != b.isAnd) return !b.isAnd;
+        return b.isAnd;
+    }
+    if (e.kind == ExprKind::UnaryOp && static_cast<const UnaryOpExpr&>(e).op == UnaryOperator::Not)
+        return !evalTest(f, *static_cast<const UnaryOpExpr&>(e).operand);
+    return truthy(eval(f, e));
+}
+
 Value Interpreter::evalName(Frame& f, const NameExpr& e) {
     switch (e.scope) {
     case NameScope::Local: {
@@ -152,30 +183,28 @@ Value Interpreter::evalName(Frame& f, const NameExpr& e) {
                              : (*f.closure)[static_cast<size_t>(e.slot)]->value;
         if (v.isEmpty()) [[unlikely]] {
             f.mark(e.span);
-            raise(builtinTypes().nameError.get(),
-                  "cannot access free variable '" + e.id.str() +
-                      "' where it is not associated with a value in enclosing scope");
+            raiseNameError(e.id,
+                           "cannot access free variable '" + e.id.str() +
+                               "' where it is not associated with a value in enclosing scope");
         }
         return v;
     }
     case NameScope::ClassBody:
-        if (const Value* v = f.classNamespace->find(e.id))
-            return *v;
+        if (const Value* v = f.classNamespace->find(e.id)) return *v;
         [[fallthrough]];
     case NameScope::Global:
     case NameScope::Unresolved:
-        if (const Value* v = f.globals->globals.find(e.id))
-            return *v;
-        if (const Value* v = m_builtins->globals.find(e.id))
-            return *v;
+        if (const Value* v = f.globals->globals.find(e.id)) return *v;
+        if (const Value* v = m_builtins->globals.find(e.id)) return *v;
         f.mark(e.span);
-        raise(builtinTypes().nameError.get(), "name '" + e.id.str() + "' is not defined");
+        raiseNameError(e.id, "name '" + e.id.str() + "' is not defined");
     }
     KILN_UNREACHABLE("bad name scope");
 }
 
-void Interpreter::collectCallArgs(Frame& f, const CallExpr& e, std::vector<Value>& positional,
-                                  std::vector<Symbol>& names, std::vector<Value>& values) {
+void Interpreter::collectCallArgs(Frame& f, const CallExpr& e, const Value& callee,
+                                  std::vector<Value>& positional, std::vector<Symbol>& names,
+                                  std::vector<Value>& values) {
     for (const Argument& arg : e.args) {
         switch (arg.kind) {
         case Argument::Kind::Positional:
@@ -187,24 +216,28 @@ void Interpreter::collectCallArgs(Frame& f, const CallExpr& e, std::vector<Value
             break;
         case Argument::Kind::Star: {
             Value seq = eval(f, *arg.value);
-            f.mark(arg.value->span);
+            f.mark(e.span);
+            if (!isIterable(seq))
+                raiseTypeError(calleeDescription(callee) +
+                               " argument after * must be an iterable, not " + typeName(seq));
             for (Value& v : toVector(seq))
                 positional.push_back(std::move(v));
             break;
         }
         case Argument::Kind::DoubleStar: {
             Value mapping = eval(f, *arg.value);
-            f.mark(arg.value->span);
+            f.mark(e.span);
             if (!mapping.is(ObjectKind::Dict))
-                raiseTypeError("argument after ** must be a mapping, not " + typeName(mapping));
+                raiseTypeError(calleeDescription(callee) +
+                               " argument after ** must be a mapping, not " + typeName(mapping));
             mapping.as<DictObject>()->forEach([&](const Value& k, const Value& v) {
-                if (!k.is(ObjectKind::Str))
-                    raiseTypeError("keywords must be strings");
+                if (!k.is(ObjectKind::Str)) raiseTypeError("keywords must be strings");
                 Symbol name = Symbol::intern(k.as<StrObject>()->str());
                 for (Symbol existing : names)
                     if (existing == name)
-                        raiseTypeError("got multiple values for keyword argument '" +
-                                       name.str() + "'");
+                        raiseTypeError(calleeDescription(callee) +
+                                       " got multiple values for keyword argument '" + name.str() +
+                                       "'");
                 names.push_back(name);
                 values.push_back(v);
             });
@@ -227,12 +260,11 @@ Value Interpreter::evalCall(Frame& f, const CallExpr& e) {
         f.mark(a.span);
         bool unbound = false;
         callee = lookupMethod(self, a.attr, unbound);
-        if (unbound)
-            positional.push_back(std::move(self));
+        if (unbound) positional.push_back(std::move(self));
     } else {
         callee = eval(f, *e.func);
     }
-    collectCallArgs(f, e, positional, names, values);
+    collectCallArgs(f, e, callee, positional, names, values);
     f.mark(e.span);
     return call(callee, CallArgs{positional, names, values});
 }
@@ -270,8 +302,7 @@ Value Interpreter::evalCompare(Frame& f, const CompareExpr& e) {
         Value right = eval(f, *e.comparators[i]);
         f.mark(e.span);
         result = compare(e.ops[i], left, right);
-        if (i + 1 < e.ops.size() && !truthy(result))
-            return result;
+        if (i + 1 < e.ops.size() && !truthy(result)) return result;
         left = std::move(right);
     }
     return result;
@@ -287,8 +318,10 @@ Value Interpreter::evalFString(Frame& f, const FStringExpr& e) {
         Value v = eval(f, *part.expr);
         out += part.debugText;
         f.mark(part.expr->span);
-        if (part.conversion == 'r' || part.conversion == 'a')
+        if (part.conversion == 'r')
             v = strValue(repr(v));
+        else if (part.conversion == 'a')
+            v = strValue(asciiEscape(repr(v)));
         else if (part.conversion == 's')
             v = strValue(str(v));
         std::string spec = part.spec ? evalFString(f, *part.spec).as<StrObject>()->str() : "";
@@ -310,8 +343,7 @@ Value Interpreter::evalSequence(Frame& f, const SequenceExpr& e) {
             items.push_back(eval(f, *el));
         }
     }
-    if (e.kind == ExprKind::List)
-        return listValue(std::move(items));
+    if (e.kind == ExprKind::List) return listValue(std::move(items));
     return tupleValue(std::move(items));
 }
 

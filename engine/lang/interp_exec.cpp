@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Statement execution.
-#include "lang/interpreter.h"
-
 #include "lang/builtins.h"
+#include "lang/interpreter.h"
 
 namespace kiln::lang {
 
@@ -17,8 +16,7 @@ Symbol sym(const char* name) {
 Flow Interpreter::execBlock(Frame& f, const Block& block) {
     for (const auto& stmt : block) {
         Flow flow = execStmt(f, *stmt);
-        if (flow != Flow::Normal)
-            return flow;
+        if (flow != Flow::Normal) return flow;
     }
     return Flow::Normal;
 }
@@ -41,14 +39,12 @@ Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
         return Flow::Normal;
     case StmtKind::AnnAssign: {
         const auto& a = static_cast<const AnnAssignStmt&>(s);
-        if (a.value)
-            assign(f, *a.target, eval(f, *a.value));
+        if (a.value) assign(f, *a.target, eval(f, *a.value));
         return Flow::Normal;
     }
     case StmtKind::If: {
         const auto& i = static_cast<const IfStmt&>(s);
-        if (truthy(eval(f, *i.test)))
-            return execBlock(f, i.body);
+        if (evalTest(f, *i.test)) return execBlock(f, i.body);
         return execBlock(f, i.orelse);
     }
     case StmtKind::For:
@@ -82,9 +78,8 @@ Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
         return Flow::Normal;
     case StmtKind::Assert: {
         const auto& a = static_cast<const AssertStmt&>(s);
-        if (!truthy(eval(f, *a.test))) {
-            if (!a.message)
-                raise(makeException(builtinTypes().assertionError.get(), ""));
+        if (!evalTest(f, *a.test)) {
+            if (!a.message) raise(makeException(builtinTypes().assertionError.get(), ""));
             Value msg = eval(f, *a.message);
             f.mark(s.span);
             Value exc = call(Value(builtinTypes().assertionError), {msg});
@@ -109,14 +104,17 @@ Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
 
 Flow Interpreter::execFor(Frame& f, const ForStmt& s) {
     Value iterable = eval(f, *s.iter);
+    f.mark(s.iter->span);
     const Expr& target = *s.target;
     // Returns true when the loop must stop (break or return); `flow` says which.
     Flow flow = Flow::Normal;
+    const bool simpleTarget = target.kind == ExprKind::Name;
     auto body = [&](Value item) -> bool {
+        if (!simpleTarget)
+            f.mark(target.span); // unpacking can fail; CPython reports the `for` line
         assign(f, target, std::move(item));
         flow = execBlock(f, s.body);
-        if (flow == Flow::Continue)
-            flow = Flow::Normal;
+        if (flow == Flow::Continue) flow = Flow::Normal;
         return flow != Flow::Normal;
     };
     bool stopped = false;
@@ -125,45 +123,48 @@ Flow Interpreter::execFor(Frame& f, const ForStmt& s) {
         const int64_t stop = r->stop, step = r->step;
         for (int64_t i = r->start; step > 0 ? i < stop : i > stop; i += step) {
             checkCancel();
-            if ((stopped = body(Value::fromInt(i))))
-                break;
+            if ((stopped = body(Value::fromInt(i)))) break;
         }
     } else if (iterable.is(ObjectKind::List) || iterable.is(ObjectKind::Tuple)) {
         // Index-based like CPython's list iterator: appends during the loop are seen.
         for (size_t i = 0;; ++i) {
-            const auto& items = iterable.is(ObjectKind::List)
-                                    ? iterable.as<ListObject>()->items
-                                    : iterable.as<TupleObject>()->items;
-            if (i >= items.size())
-                break;
+            const auto& items = iterable.is(ObjectKind::List) ? iterable.as<ListObject>()->items
+                                                              : iterable.as<TupleObject>()->items;
+            if (i >= items.size()) break;
             checkCancel();
-            if ((stopped = body(items[i])))
-                break;
+            if ((stopped = body(items[i]))) break;
         }
     } else {
         Value it = getIter(iterable);
         Value item;
-        while (iterNext(it, item)) {
+        for (;;) {
+            f.mark(s.iter->span); // errors raised by the iterator belong to the `for` line
+            if (!iterNext(it, item)) break;
             checkCancel();
-            if ((stopped = body(std::move(item))))
-                break;
+            if ((stopped = body(std::move(item)))) break;
         }
     }
-    if (stopped)
-        return flow == Flow::Break ? Flow::Normal : flow;
+    if (stopped) return flow == Flow::Break ? Flow::Normal : flow;
     return execBlock(f, s.orelse);
 }
 
 Flow Interpreter::execWhile(Frame& f, const WhileStmt& s) {
-    while (truthy(eval(f, *s.test))) {
+    while (evalTest(f, *s.test)) {
         checkCancel();
         Flow flow = execBlock(f, s.body);
-        if (flow == Flow::Break)
-            return Flow::Normal;
-        if (flow == Flow::Return)
-            return flow;
+        if (flow == Flow::Break) return Flow::Normal;
+        if (flow == Flow::Return) return flow;
     }
     return execBlock(f, s.orelse);
+}
+
+// Applies decorators bottom-up; a failing one is reported at its own `@` line, as in CPython.
+void Interpreter::applyDecorators(Frame& f, const std::vector<ExprPtr>& exprs,
+                                  const std::vector<Value>& decorators, Value& target) {
+    for (size_t i = decorators.size(); i-- > 0;) {
+        f.mark(exprs[i]->span);
+        target = call(decorators[i], {target});
+    }
 }
 
 void Interpreter::execFunctionDef(Frame& f, const FunctionDefStmt& s) {
@@ -172,8 +173,7 @@ void Interpreter::execFunctionDef(Frame& f, const FunctionDefStmt& s) {
         decorators.push_back(eval(f, *d));
     f.mark(s.span);
     Value fn = makeFunction(s.code, f);
-    for (auto it = decorators.rbegin(); it != decorators.rend(); ++it)
-        fn = call(*it, {fn});
+    applyDecorators(f, s.decorators, decorators, fn);
     storeName(f, static_cast<const NameExpr&>(*s.target), std::move(fn));
 }
 
@@ -184,14 +184,12 @@ void Interpreter::execClassDef(Frame& f, const ClassDefStmt& s) {
     std::vector<Ref<TypeObject>> bases;
     for (const auto& b : s.bases) {
         Value base = eval(f, *b);
-        if (!base.is(ObjectKind::Type))
-            raiseTypeError("bases must be types");
+        if (!base.is(ObjectKind::Type)) raiseTypeError("bases must be types");
         bases.push_back(Ref<TypeObject>(base.as<TypeObject>()));
     }
     f.mark(s.span);
     Value cls = runClassBody(f, s, std::move(bases));
-    for (auto it = decorators.rbegin(); it != decorators.rend(); ++it)
-        cls = call(*it, {cls});
+    applyDecorators(f, s.decorators, decorators, cls);
     storeName(f, static_cast<const NameExpr&>(*s.target), std::move(cls));
 }
 
@@ -223,11 +221,9 @@ void Interpreter::execImportFrom(Frame& f, const ImportFromStmt& s) {
                 v = Value(importModule(sub));
         }
         if (v.isEmpty())
-            raise(builtinTypes().importError.get(), "cannot import name '" + alias.name +
-                                                        "' from '" + s.module + "' (" +
-                                                        (module->source ? module->source->path()
-                                                                        : std::string("built-in")) +
-                                                        ")");
+            raise(builtinTypes().importError.get(),
+                  "cannot import name '" + alias.name + "' from '" + s.module + "' (" +
+                      (module->source ? module->source->path() : std::string("built-in")) + ")");
         storeName(f, static_cast<const NameExpr&>(*alias.target), std::move(v));
     }
 }
@@ -239,16 +235,24 @@ void Interpreter::execRaise(Frame& f, const RaiseStmt& s) {
         throw PyException{m_handledExceptions.back()};
     }
     Value exc = eval(f, *s.exception);
-    if (exc.is(ObjectKind::Type)) {
+    if (exc.is(ObjectKind::Type) &&
+        exc.as<TypeObject>()->isSubtypeOf(builtinTypes().baseException.get())) {
         f.mark(s.span);
         exc = call(exc, {});
     }
-    if (!isInstance(exc, builtinTypes().baseException.get()))
+    if (!isInstance(exc, builtinTypes().baseException.get())) {
+        f.mark(s.span);
         raiseTypeError("exceptions must derive from BaseException");
+    }
     if (s.cause) {
         Value cause = eval(f, *s.cause);
-        if (cause.is(ObjectKind::Type))
+        if (cause.is(ObjectKind::Type) &&
+            cause.as<TypeObject>()->isSubtypeOf(builtinTypes().baseException.get()))
             cause = call(cause, {});
+        if (!cause.isNone() && !isInstance(cause, builtinTypes().baseException.get())) {
+            f.mark(s.span);
+            raiseTypeError("exception causes must derive from BaseException");
+        }
         auto& state = exc.as<InstanceObject>()->exceptionState();
         state.cause = cause.isNone() ? Value() : cause;
         state.suppressContext = true;
@@ -353,8 +357,7 @@ void Interpreter::assignUnpack(Frame& f, const SequenceExpr& target, const Value
     const auto& targets = target.elements;
     size_t starIndex = targets.size();
     for (size_t i = 0; i < targets.size(); ++i)
-        if (targets[i]->kind == ExprKind::Starred)
-            starIndex = i;
+        if (targets[i]->kind == ExprKind::Starred) starIndex = i;
     if (starIndex == targets.size()) {
         if (items.size() < targets.size())
             raiseValueError("not enough values to unpack (expected " +
@@ -386,17 +389,19 @@ void Interpreter::execDelete(Frame& f, const Expr& target) {
     switch (target.kind) {
     case ExprKind::Name: {
         const auto& n = static_cast<const NameExpr&>(target);
-        bool existed = true;
-        if (n.scope == NameScope::Local) {
-            existed = !f.slots[n.slot].isEmpty();
-            f.slots[n.slot] = Value();
-        } else if (n.scope == NameScope::ClassBody) {
-            existed = f.classNamespace->erase(n.id);
-        } else if (n.scope == NameScope::Global) {
-            existed = f.globals->globals.erase(n.id);
-        } else {
-            raise(builtinTypes().runtimeError.get(), "deleting closure variables is not supported");
+        f.mark(n.span);
+        if (n.scope == NameScope::Local || n.scope == NameScope::Cell ||
+            n.scope == NameScope::Free) {
+            Value& slot = n.scope == NameScope::Local  ? f.slots[n.slot]
+                          : n.scope == NameScope::Cell ? f.slots[n.slot].as<CellObject>()->value
+                                                       : (*f.closure)[n.slot]->value;
+            if (slot.isEmpty())
+                evalName(f, n); // raises the UnboundLocalError/NameError CPython gives
+            slot = Value();
+            return;
         }
+        bool existed = n.scope == NameScope::ClassBody && f.classNamespace->erase(n.id);
+        if (!existed) existed = f.globals->globals.erase(n.id);
         if (!existed)
             raise(builtinTypes().nameError.get(), "name '" + n.id.str() + "' is not defined");
         return;

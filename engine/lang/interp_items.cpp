@@ -16,8 +16,7 @@ Symbol sym(const char* s) {
 std::vector<size_t> charOffsets(const std::string& s) {
     std::vector<size_t> offsets;
     for (size_t i = 0; i < s.size(); ++i)
-        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80)
-            offsets.push_back(i);
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) offsets.push_back(i);
     offsets.push_back(s.size());
     return offsets;
 }
@@ -25,8 +24,7 @@ std::vector<size_t> charOffsets(const std::string& s) {
 } // namespace
 
 std::optional<int64_t> asIndex(Interpreter& interp, const Value& v) {
-    if (v.isIntLike())
-        return v.asInt();
+    if (v.isIntLike()) return v.asInt();
     if (v.isTensor()) {
         tensor::Tensor t = v.asTensor();
         if (t.numel() == 1 && tensor::isIntegral(t.dtype(), true) && t.dim() == 0)
@@ -37,8 +35,7 @@ std::optional<int64_t> asIndex(Interpreter& interp, const Value& v) {
         Value idx = interp.tryGetAttr(v, sym("__index__"));
         if (!idx.isEmpty()) {
             Value r = interp.call(idx, {});
-            if (r.isIntLike())
-                return r.asInt();
+            if (r.isIntLike()) return r.asInt();
         }
     }
     return std::nullopt;
@@ -46,8 +43,7 @@ std::optional<int64_t> asIndex(Interpreter& interp, const Value& v) {
 
 SliceBounds computeSlice(Interpreter& interp, const SliceObject& s, int64_t length) {
     auto part = [&](const Value& v, std::optional<int64_t>& out) {
-        if (v.isNone())
-            return;
+        if (v.isNone()) return;
         out = asIndex(interp, v);
         if (!out)
             interp.raiseTypeError("slice indices must be integers or None or have an __index__ "
@@ -59,16 +55,13 @@ SliceBounds computeSlice(Interpreter& interp, const SliceObject& s, int64_t leng
     part(s.step, step);
     SliceBounds b;
     b.step = step.value_or(1);
-    if (b.step == 0)
-        interp.raiseValueError("slice step cannot be zero");
+    if (b.step == 0) interp.raiseValueError("slice step cannot be zero");
     auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
-        if (!v)
-            return dflt;
+        if (!v) return dflt;
         int64_t x = *v;
         if (x < 0) {
             x += length;
-            if (x < 0)
-                x = b.step < 0 ? -1 : 0;
+            if (x < 0) x = b.step < 0 ? -1 : 0;
         } else if (x >= length) {
             x = b.step < 0 ? length - 1 : length;
         }
@@ -85,14 +78,19 @@ SliceBounds computeSlice(Interpreter& interp, const SliceObject& s, int64_t leng
 
 namespace {
 
-int64_t normaliseIndex(Interpreter& interp, const Value& key, int64_t length, const char* what) {
+int64_t normaliseIndex(Interpreter& interp, const Value& key, int64_t length, const char* what,
+                       bool assignment = false) {
     std::optional<int64_t> index = asIndex(interp, key);
+    if (!index && std::string_view(what) == "string")
+        interp.raiseTypeError("string indices must be integers, not '" + interp.typeName(key) +
+                              "'");
     if (!index)
         interp.raiseTypeError(std::string(what) + " indices must be integers or slices, not " +
                               interp.typeName(key));
     int64_t i = *index < 0 ? *index + length : *index;
     if (i < 0 || i >= length)
-        interp.raise(builtinTypes().indexError.get(), std::string(what) + " index out of range");
+        interp.raise(builtinTypes().indexError.get(),
+                     std::string(what) + (assignment ? " assignment" : "") + " index out of range");
     return i;
 }
 
@@ -122,8 +120,7 @@ Value strItem(Interpreter& interp, const StrObject& s, const Value& key) {
         return strValue(std::move(out));
     }
     int64_t i = normaliseIndex(interp, key, s.length(), "string");
-    if (s.isAscii())
-        return strValue(std::string(1, text[static_cast<size_t>(i)]));
+    if (s.isAscii()) return strValue(std::string(1, text[static_cast<size_t>(i)]));
     std::vector<size_t> offsets = charOffsets(text);
     return strValue(text.substr(offsets[i], offsets[i + 1] - offsets[i]));
 }
@@ -131,8 +128,7 @@ Value strItem(Interpreter& interp, const StrObject& s, const Value& key) {
 } // namespace
 
 Value Interpreter::getItem(const Value& object, const Value& key) {
-    if (object.isTensor())
-        return Value(tensorGetItem(*this, object.asTensor(), key));
+    if (object.isTensor()) return Value(tensorGetItem(*this, object.asTensor(), key));
     if (object.isObject()) {
         Object* o = object.asObject();
         switch (o->kind()) {
@@ -145,10 +141,10 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
         case ObjectKind::Tuple: {
             auto* t = static_cast<TupleObject*>(o);
             if (key.is(ObjectKind::Slice))
-                return Value(makeRef<TupleObject>(sliceItems(*this, t->items, *key.as<SliceObject>()),
-                                                  t->type()));
-            return t->items[normaliseIndex(*this, key, static_cast<int64_t>(t->items.size()),
-                                           "tuple")];
+                return Value(makeRef<TupleObject>(
+                    sliceItems(*this, t->items, *key.as<SliceObject>()), t->type()));
+            return t
+                ->items[normaliseIndex(*this, key, static_cast<int64_t>(t->items.size()), "tuple")];
         }
         case ObjectKind::Str:
             return strItem(*this, *static_cast<StrObject*>(o), key);
@@ -164,25 +160,21 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
             auto* r = static_cast<RangeObject*>(o);
             if (key.is(ObjectKind::Slice)) {
                 SliceBounds b = computeSlice(*this, *key.as<SliceObject>(), r->length());
-                int64_t start = r->start + b.start * r->step;
-                return Value(makeRef<RangeObject>(start, start + b.length * b.step * r->step,
-                                                  b.step * r->step));
+                return Value(makeRef<RangeObject>(r->start + b.start * r->step,
+                                                  r->start + b.stop * r->step, b.step * r->step));
             }
             int64_t i = normaliseIndex(*this, key, r->length(), "range object");
             return Value::fromInt(r->start + i * r->step);
         }
         case ObjectKind::Instance: {
             Value g = tryGetAttr(object, sym("__getitem__"));
-            if (!g.isEmpty())
-                return call(g, {key});
+            if (!g.isEmpty()) return call(g, {key});
             break;
         }
         case ObjectKind::Type: {
             const Value* cg = static_cast<TypeObject*>(o)->lookup(sym("__class_getitem__"));
-            if (cg)
-                return call(*cg, {object, key});
-            raiseTypeError("type '" + static_cast<TypeObject*>(o)->name +
-                           "' is not subscriptable");
+            if (cg) return call(*cg, {object, key});
+            raiseTypeError("type '" + static_cast<TypeObject*>(o)->name + "' is not subscriptable");
         }
         default:
             break;
@@ -199,12 +191,14 @@ void Interpreter::setItem(const Value& object, const Value& key, Value value) {
     if (object.is(ObjectKind::List)) {
         auto& items = object.as<ListObject>()->items;
         if (!key.is(ObjectKind::Slice)) {
-            items[normaliseIndex(*this, key, static_cast<int64_t>(items.size()), "list")] =
+            items[normaliseIndex(*this, key, static_cast<int64_t>(items.size()), "list", true)] =
                 std::move(value);
             return;
         }
+        if (!isIterable(value)) raiseTypeError("can only assign an iterable");
         std::vector<Value> replacement = toVector(value);
-        SliceBounds b = computeSlice(*this, *key.as<SliceObject>(), static_cast<int64_t>(items.size()));
+        SliceBounds b =
+            computeSlice(*this, *key.as<SliceObject>(), static_cast<int64_t>(items.size()));
         if (b.step == 1) {
             int64_t stop = std::max(b.start, b.stop);
             items.erase(items.begin() + b.start, items.begin() + stop);
@@ -237,19 +231,19 @@ void Interpreter::delItem(const Value& object, const Value& key) {
     if (object.is(ObjectKind::List)) {
         auto& items = object.as<ListObject>()->items;
         if (key.is(ObjectKind::Slice)) {
-            SliceBounds b = computeSlice(*this, *key.as<SliceObject>(), static_cast<int64_t>(items.size()));
+            SliceBounds b =
+                computeSlice(*this, *key.as<SliceObject>(), static_cast<int64_t>(items.size()));
             std::vector<bool> drop(items.size(), false);
             for (int64_t i = 0, k = b.start; i < b.length; ++i, k += b.step)
                 drop[static_cast<size_t>(k)] = true;
             std::vector<Value> kept;
             for (size_t i = 0; i < items.size(); ++i)
-                if (!drop[i])
-                    kept.push_back(std::move(items[i]));
+                if (!drop[i]) kept.push_back(std::move(items[i]));
             items = std::move(kept);
             return;
         }
         items.erase(items.begin() +
-                    normaliseIndex(*this, key, static_cast<int64_t>(items.size()), "list"));
+                    normaliseIndex(*this, key, static_cast<int64_t>(items.size()), "list", true));
         return;
     }
     if (object.is(ObjectKind::Dict)) {

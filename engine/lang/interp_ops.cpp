@@ -50,9 +50,9 @@ Dunders dundersFor(BinaryOperator op) {
 }
 
 [[noreturn]] void overflow(Interpreter& interp, int64_t a, const char* op, int64_t b) {
-    interp.raise(builtinTypes().overflowError.get(),
-                 "integer overflow: " + std::to_string(a) + " " + op + " " + std::to_string(b) +
-                     " does not fit in Kiln's 64-bit integers");
+    interp.raise(builtinTypes().overflowError.get(), "integer overflow: " + std::to_string(a) +
+                                                         " " + op + " " + std::to_string(b) +
+                                                         " does not fit in Kiln's 64-bit integers");
 }
 
 int64_t intPow(Interpreter& interp, int64_t base, int64_t exp) {
@@ -60,8 +60,7 @@ int64_t intPow(Interpreter& interp, int64_t base, int64_t exp) {
     for (int64_t e = exp; e > 0; e >>= 1) {
         if ((e & 1) && __builtin_mul_overflow(result, b, &result))
             overflow(interp, base, "**", exp);
-        if (e > 1 && __builtin_mul_overflow(b, b, &b))
-            overflow(interp, base, "**", exp);
+        if (e > 1 && __builtin_mul_overflow(b, b, &b)) overflow(interp, base, "**", exp);
     }
     return result;
 }
@@ -71,20 +70,16 @@ Value intBinary(Interpreter& interp, BinaryOperator op, int64_t a, int64_t b, bo
     int64_t r = 0;
     switch (op) {
     case BinaryOperator::Add:
-        if (__builtin_add_overflow(a, b, &r))
-            overflow(interp, a, "+", b);
+        if (__builtin_add_overflow(a, b, &r)) overflow(interp, a, "+", b);
         return Value::fromInt(r);
     case BinaryOperator::Sub:
-        if (__builtin_sub_overflow(a, b, &r))
-            overflow(interp, a, "-", b);
+        if (__builtin_sub_overflow(a, b, &r)) overflow(interp, a, "-", b);
         return Value::fromInt(r);
     case BinaryOperator::Mul:
-        if (__builtin_mul_overflow(a, b, &r))
-            overflow(interp, a, "*", b);
+        if (__builtin_mul_overflow(a, b, &r)) overflow(interp, a, "*", b);
         return Value::fromInt(r);
     case BinaryOperator::Div:
-        if (b == 0)
-            interp.raise(types.zeroDivisionError.get(), "division by zero");
+        if (b == 0) interp.raise(types.zeroDivisionError.get(), "division by zero");
         return Value::fromFloat(static_cast<double>(a) / static_cast<double>(b));
     case BinaryOperator::FloorDiv:
     case BinaryOperator::Mod: {
@@ -93,8 +88,7 @@ Value intBinary(Interpreter& interp, BinaryOperator op, int64_t a, int64_t b, bo
                                                             ? "integer modulo by zero"
                                                             : "integer division or modulo by zero");
         if (a == INT64_MIN && b == -1) {
-            if (op == BinaryOperator::Mod)
-                return Value::fromInt(0);
+            if (op == BinaryOperator::Mod) return Value::fromInt(0);
             overflow(interp, a, "//", b);
         }
         int64_t q = a / b, m = a % b;
@@ -113,14 +107,11 @@ Value intBinary(Interpreter& interp, BinaryOperator op, int64_t a, int64_t b, bo
         }
         return Value::fromInt(intPow(interp, a, b));
     case BinaryOperator::LShift:
-        if (b < 0)
-            interp.raiseValueError("negative shift count");
-        if (a != 0 && (b >= 63 || (a << b) >> b != a))
-            overflow(interp, a, "<<", b);
+        if (b < 0) interp.raiseValueError("negative shift count");
+        if (a != 0 && (b >= 63 || (a << b) >> b != a)) overflow(interp, a, "<<", b);
         return Value::fromInt(a << b);
     case BinaryOperator::RShift:
-        if (b < 0)
-            interp.raiseValueError("negative shift count");
+        if (b < 0) interp.raiseValueError("negative shift count");
         return Value::fromInt(b >= 64 ? (a < 0 ? -1 : 0) : a >> b);
     case BinaryOperator::BitAnd:
         return bothBool ? Value::fromBool(a & b) : Value::fromInt(a & b);
@@ -144,8 +135,7 @@ Value floatBinary(Interpreter& interp, BinaryOperator op, double a, double b) {
     case BinaryOperator::Mul:
         return Value::fromFloat(a * b);
     case BinaryOperator::Div:
-        if (b == 0.0)
-            interp.raise(types.zeroDivisionError.get(), "float division by zero");
+        if (b == 0.0) interp.raise(types.zeroDivisionError.get(), "float division by zero");
         return Value::fromFloat(a / b);
     case BinaryOperator::FloorDiv:
     case BinaryOperator::Mod: {
@@ -163,13 +153,11 @@ Value floatBinary(Interpreter& interp, BinaryOperator op, double a, double b) {
         } else {
             mod = std::copysign(0.0, b);
         }
-        if (op == BinaryOperator::Mod)
-            return Value::fromFloat(mod);
+        if (op == BinaryOperator::Mod) return Value::fromFloat(mod);
         double floordiv;
         if (div != 0.0) {
             floordiv = std::floor(div);
-            if (div - floordiv > 0.5)
-                floordiv += 1.0;
+            if (div - floordiv > 0.5) floordiv += 1.0;
         } else {
             floordiv = std::copysign(0.0, a / b);
         }
@@ -203,8 +191,7 @@ std::optional<Value> sequenceBinary(Interpreter& interp, BinaryOperator op, cons
                                       "\") to str");
             return strValue(s + b.as<StrObject>()->str());
         }
-        if (op == BinaryOperator::Mod)
-            return percentFormatValue(interp, s, b);
+        if (op == BinaryOperator::Mod) return percentFormatValue(interp, s, b);
         if (op == BinaryOperator::Mul && b.isIntLike()) {
             std::string out;
             for (int64_t i = 0; i < b.asInt(); ++i)
@@ -213,28 +200,28 @@ std::optional<Value> sequenceBinary(Interpreter& interp, BinaryOperator op, cons
         }
     }
     for (ObjectKind kind : {ObjectKind::List, ObjectKind::Tuple}) {
-        if (!a.is(kind))
-            continue;
-        const auto& items = kind == ObjectKind::List ? a.as<ListObject>()->items
-                                                     : a.as<TupleObject>()->items;
+        if (!a.is(kind)) continue;
+        const auto& items =
+            kind == ObjectKind::List ? a.as<ListObject>()->items : a.as<TupleObject>()->items;
         if (op == BinaryOperator::Add) {
             if (!b.is(kind)) {
-                if (kind == ObjectKind::Tuple && b.is(ObjectKind::List))
-                    return std::nullopt;
+                if (b.isTensor()) return std::nullopt;
                 interp.raiseTypeError(std::string("can only concatenate ") +
                                       (kind == ObjectKind::List ? "list" : "tuple") + " (not \"" +
                                       interp.typeName(b) + "\") to " +
                                       (kind == ObjectKind::List ? "list" : "tuple"));
             }
             std::vector<Value> out = items;
-            const auto& more = kind == ObjectKind::List ? b.as<ListObject>()->items
-                                                        : b.as<TupleObject>()->items;
+            const auto& more =
+                kind == ObjectKind::List ? b.as<ListObject>()->items : b.as<TupleObject>()->items;
             out.insert(out.end(), more.begin(), more.end());
-            return kind == ObjectKind::List ? listValue(std::move(out)) : tupleValue(std::move(out));
+            return kind == ObjectKind::List ? listValue(std::move(out))
+                                            : tupleValue(std::move(out));
         }
         if (op == BinaryOperator::Mul && b.isIntLike()) {
             auto out = repeat(items, b.asInt());
-            return kind == ObjectKind::List ? listValue(std::move(out)) : tupleValue(std::move(out));
+            return kind == ObjectKind::List ? listValue(std::move(out))
+                                            : tupleValue(std::move(out));
         }
     }
     if (op == BinaryOperator::Mul && a.isIntLike() &&
@@ -243,8 +230,8 @@ std::optional<Value> sequenceBinary(Interpreter& interp, BinaryOperator op, cons
     if (op == BinaryOperator::Mul &&
         (a.is(ObjectKind::Str) || a.is(ObjectKind::List) || a.is(ObjectKind::Tuple)) &&
         !b.isTensor() && !b.is(ObjectKind::Instance))
-        interp.raiseTypeError("can't multiply sequence by non-int of type '" +
-                              interp.typeName(b) + "'");
+        interp.raiseTypeError("can't multiply sequence by non-int of type '" + interp.typeName(b) +
+                              "'");
     if (op == BinaryOperator::BitOr && a.is(ObjectKind::Dict) && b.is(ObjectKind::Dict)) {
         auto merged = makeRef<DictObject>();
         for (const Value* d : {&a, &b})
@@ -255,47 +242,63 @@ std::optional<Value> sequenceBinary(Interpreter& interp, BinaryOperator op, cons
     return std::nullopt;
 }
 
+// Objects whose type may define operator dunders: user classes, and native types such as
+// torch.dtype that install __eq__ and friends in their type dict.
+bool mayDefineDunders(const Value& v) {
+    return v.is(ObjectKind::Instance) || v.is(ObjectKind::Native);
+}
+
 Value callDunder(Interpreter& interp, const Value& self, const char* name, const Value& other) {
-    if (!self.is(ObjectKind::Instance))
-        return Value();
+    if (!mayDefineDunders(self)) return Value();
     Value method = interp.tryGetAttr(self, Symbol::intern(name));
-    if (method.isEmpty())
-        return Value();
+    if (method.isEmpty()) return Value();
     Value r = interp.call(method, {other});
     return r.identical(notImplementedValue()) ? Value() : r;
 }
 
-} // namespace
-
-Value Interpreter::binaryOp(BinaryOperator op, const Value& a, const Value& b) {
+// The result of `a op b`, or Empty when neither operand supports the operation. As in CPython,
+// a user class's reflected dunder gets its chance before a built-in sequence reports the error.
+Value tryBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
         Value r = (a.isFloat() || b.isFloat())
-                      ? floatBinary(*this, op, a.toDouble(), b.toDouble())
-                      : intBinary(*this, op, a.asInt(), b.asInt(), a.isBool() && b.isBool());
-        if (!r.isEmpty())
-            return r;
+                      ? floatBinary(interp, op, a.toDouble(), b.toDouble())
+                      : intBinary(interp, op, a.asInt(), b.asInt(), a.isBool() && b.isBool());
+        if (!r.isEmpty()) return r;
     } else if (a.isTensor() || b.isTensor()) {
-        Value r = tensorBinary(*this, op, a, b, false);
-        if (!r.isEmpty())
-            return r;
-    } else if (auto r = sequenceBinary(*this, op, a, b)) {
-        return *r;
+        Value r = tensorBinary(interp, op, a, b, false);
+        if (!r.isEmpty()) return r;
     }
     Dunders d = dundersFor(op);
-    Value r = callDunder(*this, a, d.forward, b);
-    if (r.isEmpty())
-        r = callDunder(*this, b, d.reflected, a);
-    if (!r.isEmpty())
-        return r;
-    raiseTypeError(std::string("unsupported operand type(s) for ") + binaryOperatorSymbol(op) +
-                   ": '" + typeName(a) + "' and '" + typeName(b) + "'");
+    bool userLeft = a.is(ObjectKind::Instance);
+    Value r = userLeft ? callDunder(interp, a, d.forward, b) : Value();
+    if (r.isEmpty()) r = callDunder(interp, b, d.reflected, a);
+    if (r.isEmpty() && !userLeft && !a.isTensor() && !b.isTensor())
+        if (auto s = sequenceBinary(interp, op, a, b)) return *s;
+    return r;
+}
+
+[[noreturn]] void unsupportedOperands(Interpreter& interp, const std::string& symbol,
+                                      const Value& a, const Value& b) {
+    interp.raiseTypeError("unsupported operand type(s) for " + symbol + ": '" + interp.typeName(a) +
+                          "' and '" + interp.typeName(b) + "'");
+}
+
+} // namespace
+
+Value Interpreter::tryBinaryOp(BinaryOperator op, const Value& a, const Value& b) {
+    return tryBinary(*this, op, a, b);
+}
+
+Value Interpreter::binaryOp(BinaryOperator op, const Value& a, const Value& b) {
+    Value r = tryBinary(*this, op, a, b);
+    if (r.isEmpty()) unsupportedOperands(*this, binaryOperatorSymbol(op), a, b);
+    return r;
 }
 
 Value Interpreter::inplaceOp(BinaryOperator op, const Value& a, const Value& b) {
     if (a.isTensor() && (b.isTensor() || b.isNumber())) {
         Value r = tensorBinary(*this, op, a, b, true);
-        if (!r.isEmpty())
-            return r;
+        if (!r.isEmpty()) return r;
     }
     if (a.is(ObjectKind::List)) {
         auto& items = a.as<ListObject>()->items;
@@ -314,15 +317,19 @@ Value Interpreter::inplaceOp(BinaryOperator op, const Value& a, const Value& b) 
     }
     if (a.is(ObjectKind::Instance)) {
         Value r = callDunder(*this, a, dundersFor(op).inplace, b);
-        if (!r.isEmpty())
-            return r;
+        if (!r.isEmpty()) return r;
     }
-    return binaryOp(op, a, b);
+    Value r = tryBinary(*this, op, a, b);
+    if (r.isEmpty())
+        unsupportedOperands(*this,
+                            op == BinaryOperator::Pow ? std::string("**=")
+                                                      : binaryOperatorSymbol(op) + std::string("="),
+                            a, b);
+    return r;
 }
 
 Value Interpreter::unaryOp(UnaryOperator op, const Value& v) {
-    if (op == UnaryOperator::Not)
-        return Value::fromBool(!truthy(v));
+    if (op == UnaryOperator::Not) return Value::fromBool(!truthy(v));
     if (v.isIntLike()) {
         int64_t i = v.asInt();
         if (op == UnaryOperator::Neg) {
@@ -330,21 +337,18 @@ Value Interpreter::unaryOp(UnaryOperator op, const Value& v) {
                 raise(builtinTypes().overflowError.get(), "integer overflow in negation");
             return Value::fromInt(-i);
         }
-        if (op == UnaryOperator::Pos)
-            return Value::fromInt(i);
+        if (op == UnaryOperator::Pos) return Value::fromInt(i);
         return Value::fromInt(~i);
     }
     if (v.isFloat() && op != UnaryOperator::Invert)
         return Value::fromFloat(op == UnaryOperator::Neg ? -v.asFloat() : v.asFloat());
-    if (v.isTensor())
-        return tensorUnary(*this, op, v.asTensor());
-    const char* name = op == UnaryOperator::Neg ? "__neg__"
+    if (v.isTensor()) return tensorUnary(*this, op, v.asTensor());
+    const char* name = op == UnaryOperator::Neg   ? "__neg__"
                        : op == UnaryOperator::Pos ? "__pos__"
                                                   : "__invert__";
     if (v.is(ObjectKind::Instance)) {
         Value method = tryGetAttr(v, Symbol::intern(name));
-        if (!method.isEmpty())
-            return call(method, {});
+        if (!method.isEmpty()) return call(method, {});
     }
     const char* symbol = op == UnaryOperator::Neg ? "-" : op == UnaryOperator::Pos ? "+" : "~";
     raiseTypeError(std::string("bad operand type for unary ") + symbol + ": '" + typeName(v) + "'");
@@ -405,34 +409,32 @@ Value Interpreter::compare(CompareOperator op, const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
         double x = a.toDouble(), y = b.toDouble();
         bool intCompare = !a.isFloat() && !b.isFloat();
-        int cmp = intCompare ? (a.asInt() < b.asInt() ? -1 : a.asInt() > b.asInt() ? 1 : 0)
-                             : (x < y ? -1 : x > y ? 1 : 0);
+        int cmp = intCompare ? (a.asInt() < b.asInt()   ? -1
+                                : a.asInt() > b.asInt() ? 1
+                                                        : 0)
+                             : (x < y   ? -1
+                                : x > y ? 1
+                                        : 0);
         bool unordered = !intCompare && (x != x || y != y);
-        if (op == CompareOperator::Eq)
-            return Value::fromBool(!unordered && cmp == 0);
-        if (op == CompareOperator::NotEq)
-            return Value::fromBool(unordered || cmp != 0);
+        if (op == CompareOperator::Eq) return Value::fromBool(!unordered && cmp == 0);
+        if (op == CompareOperator::NotEq) return Value::fromBool(unordered || cmp != 0);
         return Value::fromBool(!unordered && orderResult(op, cmp));
     }
     if (a.isTensor() || b.isTensor()) {
         Value r = tensorCompare(*this, op, a, b);
-        if (!r.isEmpty())
-            return r;
+        if (!r.isEmpty()) return r;
     }
     CompareDunders d = compareDunders(op);
     Value r = callDunder(*this, a, d.forward, b);
-    if (r.isEmpty())
-        r = callDunder(*this, b, d.reflected, a);
-    if (!r.isEmpty())
-        return r;
+    if (r.isEmpty()) r = callDunder(*this, b, d.reflected, a);
+    if (!r.isEmpty()) return r;
     if (op == CompareOperator::Eq || op == CompareOperator::NotEq) {
-        if (op == CompareOperator::NotEq && a.is(ObjectKind::Instance)) {
+        if (op == CompareOperator::NotEq && mayDefineDunders(a)) {
             Value eq = callDunder(*this, a, "__eq__", b);
-            if (!eq.isEmpty())
-                return Value::fromBool(!truthy(eq));
+            if (!eq.isEmpty()) return Value::fromBool(!truthy(eq));
         }
-        bool same = a.identical(b) ||
-                    (!a.is(ObjectKind::Instance) && !b.is(ObjectKind::Instance) && equals(a, b));
+        bool same =
+            a.identical(b) || (!mayDefineDunders(a) && !mayDefineDunders(b) && equals(a, b));
         return Value::fromBool(op == CompareOperator::Eq ? same : !same);
     }
     if (a.is(ObjectKind::Str) && b.is(ObjectKind::Str)) {
@@ -442,11 +444,13 @@ Value Interpreter::compare(CompareOperator op, const Value& a, const Value& b) {
     bool seqs = (a.is(ObjectKind::List) && b.is(ObjectKind::List)) ||
                 (a.is(ObjectKind::Tuple) && b.is(ObjectKind::Tuple));
     if (seqs) {
-        const auto& xs = a.is(ObjectKind::List) ? a.as<ListObject>()->items : a.as<TupleObject>()->items;
-        const auto& ys = b.is(ObjectKind::List) ? b.as<ListObject>()->items : b.as<TupleObject>()->items;
+        NestedCall nested(*this, " in comparison");
+        const auto& xs =
+            a.is(ObjectKind::List) ? a.as<ListObject>()->items : a.as<TupleObject>()->items;
+        const auto& ys =
+            b.is(ObjectKind::List) ? b.as<ListObject>()->items : b.as<TupleObject>()->items;
         for (size_t i = 0; i < xs.size() && i < ys.size(); ++i)
-            if (!xs[i].identical(ys[i]) && !equals(xs[i], ys[i]))
-                return compare(op, xs[i], ys[i]);
+            if (!xs[i].identical(ys[i]) && !equals(xs[i], ys[i])) return compare(op, xs[i], ys[i]);
         int cmp = xs.size() < ys.size() ? -1 : xs.size() > ys.size() ? 1 : 0;
         return Value::fromBool(orderResult(op, cmp));
     }

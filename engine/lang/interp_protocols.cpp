@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace kiln::lang {
 
@@ -18,10 +19,13 @@ Symbol sym(const char* s) {
 
 std::string addressOf(const void* p) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%012llx", static_cast<unsigned long long>(
-                                                    reinterpret_cast<uintptr_t>(p)));
+    std::snprintf(buf, sizeof buf, "0x%012llx",
+                  static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(p)));
     return buf;
 }
+
+constexpr const char* kInRepr = " while getting the repr of an object";
+constexpr const char* kInComparison = " in comparison";
 
 // Guards repr against self-containing containers ([...] as CPython prints them).
 struct ReprGuard {
@@ -32,12 +36,10 @@ struct ReprGuard {
     explicit ReprGuard(const Object* o)
         : object(o)
         , recursive(std::find(active().begin(), active().end(), o) != active().end()) {
-        if (!recursive)
-            active().push_back(o);
+        if (!recursive) active().push_back(o);
     }
     ~ReprGuard() {
-        if (!recursive)
-            active().pop_back();
+        if (!recursive) active().pop_back();
     }
     const Object* object;
     bool recursive;
@@ -80,17 +82,17 @@ bool Interpreter::truthy(const Value& v) {
         return static_cast<DictObject*>(o)->size() != 0;
     case ObjectKind::Range:
         return static_cast<RangeObject*>(o)->length() != 0;
+    case ObjectKind::DictView:
+        return static_cast<DictViewObject*>(o)->dict->size() != 0;
     case ObjectKind::Instance: {
         Value b = tryGetAttr(v, sym("__bool__"));
         if (!b.isEmpty()) {
             Value r = call(b, {});
-            if (!r.isBool())
-                raiseTypeError("__bool__ should return bool, returned " + typeName(r));
+            if (!r.isBool()) raiseTypeError("__bool__ should return bool, returned " + typeName(r));
             return r.asBool();
         }
         Value l = tryGetAttr(v, sym("__len__"));
-        if (!l.isEmpty())
-            return len(v) != 0;
+        if (!l.isEmpty()) return len(v) != 0;
         return true;
     }
     default:
@@ -101,8 +103,7 @@ bool Interpreter::truthy(const Value& v) {
 int64_t Interpreter::len(const Value& v) {
     if (v.isTensor()) {
         tensor::Tensor t = v.asTensor();
-        if (t.dim() == 0)
-            raiseTypeError("len() of a 0-d tensor");
+        if (t.dim() == 0) raiseTypeError("len() of a 0-d tensor");
         return t.size(0);
     }
     if (v.isObject()) {
@@ -118,15 +119,15 @@ int64_t Interpreter::len(const Value& v) {
             return static_cast<int64_t>(static_cast<DictObject*>(o)->size());
         case ObjectKind::Range:
             return static_cast<RangeObject*>(o)->length();
+        case ObjectKind::DictView:
+            return static_cast<int64_t>(static_cast<DictViewObject*>(o)->dict->size());
         case ObjectKind::Instance: {
             Value l = tryGetAttr(v, sym("__len__"));
-            if (l.isEmpty())
-                break;
+            if (l.isEmpty()) break;
             Value r = call(l, {});
             if (!r.isIntLike())
                 raiseTypeError("'" + typeName(r) + "' object cannot be interpreted as an integer");
-            if (r.asInt() < 0)
-                raiseValueError("__len__() should return >= 0");
+            if (r.asInt() < 0) raiseValueError("__len__() should return >= 0");
             return r.asInt();
         }
         default:
@@ -142,16 +143,27 @@ bool Interpreter::contains(const Value& container, const Value& item) {
         switch (o->kind()) {
         case ObjectKind::List:
         case ObjectKind::Tuple: {
-            const auto& items = o->kind() == ObjectKind::List
-                                    ? static_cast<ListObject*>(o)->items
-                                    : static_cast<TupleObject*>(o)->items;
+            const auto& items = o->kind() == ObjectKind::List ? static_cast<ListObject*>(o)->items
+                                                              : static_cast<TupleObject*>(o)->items;
             for (size_t i = 0; i < items.size(); ++i)
-                if (items[i].identical(item) || equals(items[i], item))
-                    return true;
+                if (items[i].identical(item) || equals(items[i], item)) return true;
             return false;
         }
         case ObjectKind::Dict:
             return static_cast<DictObject*>(o)->find(*this, item) != nullptr;
+        case ObjectKind::DictView: {
+            auto* view = static_cast<DictViewObject*>(o);
+            if (view->part == DictViewObject::Part::Keys)
+                return view->dict->find(*this, item) != nullptr;
+            if (view->part == DictViewObject::Part::Items) {
+                if (!item.is(ObjectKind::Tuple) || item.as<TupleObject>()->items.size() != 2)
+                    return false;
+                const auto& kv = item.as<TupleObject>()->items;
+                const Value* v = view->dict->find(*this, kv[0]);
+                return v && (v->identical(kv[1]) || equals(*v, kv[1]));
+            }
+            break; // values: by iteration
+        }
         case ObjectKind::Str:
             if (!item.is(ObjectKind::Str))
                 raiseTypeError("'in <string>' requires string as left operand, not " +
@@ -160,8 +172,7 @@ bool Interpreter::contains(const Value& container, const Value& item) {
                    std::string::npos;
         case ObjectKind::Range: {
             auto* r = static_cast<RangeObject*>(o);
-            if (!item.isIntLike())
-                break;
+            if (!item.isIntLike()) break;
             int64_t x = item.asInt();
             if (r->step > 0 ? (x < r->start || x >= r->stop) : (x > r->start || x <= r->stop))
                 return false;
@@ -169,8 +180,7 @@ bool Interpreter::contains(const Value& container, const Value& item) {
         }
         case ObjectKind::Instance: {
             Value c = tryGetAttr(container, sym("__contains__"));
-            if (!c.isEmpty())
-                return truthy(call(c, {item}));
+            if (!c.isEmpty()) return truthy(call(c, {item}));
             break;
         }
         default:
@@ -178,59 +188,58 @@ bool Interpreter::contains(const Value& container, const Value& item) {
         }
     }
     if (container.isTensor()) {
-        tensor::Tensor eq = tensor::binary(tensor::BinaryOp::Eq, container.asTensor(),
-                                           item.isTensor() ? item.asTensor()
-                                                           : tensor::wrapNumber(item.isFloat() ? tensor::Scalar(item.asFloat()) : tensor::Scalar(item.asInt())));
+        tensor::Tensor eq = tensor::binary(
+            tensor::BinaryOp::Eq, container.asTensor(),
+            item.isTensor() ? item.asTensor()
+                            : tensor::wrapNumber(item.isFloat() ? tensor::Scalar(item.asFloat())
+                                                                : tensor::Scalar(item.asInt())));
         return tensor::item(tensor::any(eq, std::nullopt, false)).toBool();
     }
     bool iterable = container.isObject() &&
-                    (container.is(ObjectKind::Iterator) || container.is(ObjectKind::Instance));
-    if (!iterable)
-        raiseTypeError("argument of type '" + typeName(container) + "' is not iterable");
+                    (container.is(ObjectKind::Iterator) || container.is(ObjectKind::Instance) ||
+                     container.is(ObjectKind::DictView));
+    if (!iterable) raiseTypeError("argument of type '" + typeName(container) + "' is not iterable");
     Value it = getIter(container);
     Value x;
     while (iterNext(it, x))
-        if (x.identical(item) || equals(x, item))
-            return true;
+        if (x.identical(item) || equals(x, item)) return true;
     return false;
 }
 
 bool Interpreter::equals(const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
-        if (a.isFloat() || b.isFloat())
-            return a.toDouble() == b.toDouble();
+        if (a.isFloat() || b.isFloat()) return a.toDouble() == b.toDouble();
         return a.asInt() == b.asInt();
     }
-    if (a.isNone() || b.isNone())
-        return a.isNone() && b.isNone();
-    if (a.isTensor() || b.isTensor())
+    if (a.isNone() || b.isNone()) return a.isNone() && b.isNone();
+    if (a.isTensor() || b.isTensor() || a.is(ObjectKind::Instance) || b.is(ObjectKind::Instance) ||
+        a.is(ObjectKind::Native) || b.is(ObjectKind::Native))
         return truthy(compare(CompareOperator::Eq, a, b));
-    if (!a.isObject() || !b.isObject())
-        return false;
+    if (!a.isObject() || !b.isObject()) return false;
     Object* x = a.asObject();
     Object* y = b.asObject();
-    if (x == y)
-        return true;
+    if (x == y) return true;
     if (x->kind() == ObjectKind::Str && y->kind() == ObjectKind::Str)
         return static_cast<StrObject*>(x)->str() == static_cast<StrObject*>(y)->str();
     bool xSeq = x->kind() == ObjectKind::List || x->kind() == ObjectKind::Tuple;
+    bool yContainer = y->kind() == ObjectKind::List || y->kind() == ObjectKind::Tuple ||
+                      y->kind() == ObjectKind::Dict;
+    std::optional<NestedCall> nested;
+    if (x->kind() == y->kind() && yContainer) nested.emplace(*this, kInComparison);
     if (xSeq && x->kind() == y->kind()) {
         const auto& xs = x->kind() == ObjectKind::List ? static_cast<ListObject*>(x)->items
                                                        : static_cast<TupleObject*>(x)->items;
         const auto& ys = y->kind() == ObjectKind::List ? static_cast<ListObject*>(y)->items
                                                        : static_cast<TupleObject*>(y)->items;
-        if (xs.size() != ys.size())
-            return false;
+        if (xs.size() != ys.size()) return false;
         for (size_t i = 0; i < xs.size(); ++i)
-            if (!xs[i].identical(ys[i]) && !equals(xs[i], ys[i]))
-                return false;
+            if (!xs[i].identical(ys[i]) && !equals(xs[i], ys[i])) return false;
         return true;
     }
     if (x->kind() == ObjectKind::Dict && y->kind() == ObjectKind::Dict) {
         auto* dx = static_cast<DictObject*>(x);
         auto* dy = static_cast<DictObject*>(y);
-        if (dx->size() != dy->size())
-            return false;
+        if (dx->size() != dy->size()) return false;
         bool same = true;
         dx->forEach([&](const Value& k, const Value& v) {
             Value* other = same ? dy->find(*this, k) : nullptr;
@@ -238,15 +247,24 @@ bool Interpreter::equals(const Value& a, const Value& b) {
         });
         return same;
     }
+    if (x->kind() == ObjectKind::BoundMethod && y->kind() == ObjectKind::BoundMethod) {
+        auto* mx = static_cast<BoundMethodObject*>(x);
+        auto* my = static_cast<BoundMethodObject*>(y);
+        return mx->self.identical(my->self) && mx->function.identical(my->function);
+    }
+    if (x->kind() == ObjectKind::NativeFunction && y->kind() == ObjectKind::NativeFunction) {
+        auto* fx = static_cast<NativeFunctionObject*>(x);
+        auto* fy = static_cast<NativeFunctionObject*>(y);
+        return fx->fn == fy->fn && fx->data == fy->data && !fx->bound.isEmpty() &&
+               fx->bound.identical(fy->bound);
+    }
     if (x->kind() == ObjectKind::Range && y->kind() == ObjectKind::Range) {
         auto* rx = static_cast<RangeObject*>(x);
         auto* ry = static_cast<RangeObject*>(y);
         return rx->length() == ry->length() &&
-               (rx->length() == 0 || (rx->start == ry->start && (rx->length() == 1 || rx->step == ry->step)));
+               (rx->length() == 0 ||
+                (rx->start == ry->start && (rx->length() == 1 || rx->step == ry->step)));
     }
-    if (x->kind() == ObjectKind::Instance || y->kind() == ObjectKind::Instance ||
-        x->kind() == ObjectKind::Native || y->kind() == ObjectKind::Native)
-        return truthy(compare(CompareOperator::Eq, a, b));
     return false;
 }
 
@@ -284,12 +302,10 @@ size_t Interpreter::hash(const Value& v) {
         raiseTypeError("unhashable type: '" + typeName(v) + "'");
     case ObjectKind::Instance: {
         const Value* h = o->type()->lookup(sym("__hash__"));
-        if (h && h->isNone())
-            raiseTypeError("unhashable type: '" + typeName(v) + "'");
+        if (h && h->isNone()) raiseTypeError("unhashable type: '" + typeName(v) + "'");
         if (h && h->is(ObjectKind::Function)) {
             Value r = callMethod(v, sym("__hash__"), {});
-            if (!r.isIntLike())
-                raiseTypeError("__hash__ method should return an integer");
+            if (!r.isIntLike()) raiseTypeError("__hash__ method should return an integer");
             return std::hash<int64_t>()(r.asInt());
         }
         return std::hash<const void*>()(o);
@@ -301,8 +317,7 @@ size_t Interpreter::hash(const Value& v) {
 
 bool Interpreter::lessThan(const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
-        if (a.isFloat() || b.isFloat())
-            return a.toDouble() < b.toDouble();
+        if (a.isFloat() || b.isFloat()) return a.toDouble() < b.toDouble();
         return a.asInt() < b.asInt();
     }
     return truthy(compare(CompareOperator::Lt, a, b));
@@ -330,10 +345,10 @@ std::string Interpreter::repr(const Value& v) {
     // Types may define __repr__ (user classes, torch.Size, torch.dtype, ...).
     if (o->kind() != ObjectKind::Type) {
         const Value* custom = o->type()->lookup(sym("__repr__"));
-        if (custom && (custom->is(ObjectKind::Function) || custom->is(ObjectKind::NativeFunction))) {
+        if (custom &&
+            (custom->is(ObjectKind::Function) || custom->is(ObjectKind::NativeFunction))) {
             ReprGuard guard(o);
-            if (guard.recursive)
-                return "...";
+            if (guard.recursive) return "...";
             Value r = callMethod(v, sym("__repr__"), {});
             if (!r.is(ObjectKind::Str))
                 raiseTypeError("__repr__ returned non-string (type " + typeName(r) + ")");
@@ -347,21 +362,20 @@ std::string Interpreter::repr(const Value& v) {
     case ObjectKind::Tuple: {
         ReprGuard guard(o);
         bool isList = o->kind() == ObjectKind::List;
-        if (guard.recursive)
-            return isList ? "[...]" : "(...)";
-        const auto& items = isList ? static_cast<ListObject*>(o)->items
-                                   : static_cast<TupleObject*>(o)->items;
+        if (guard.recursive) return isList ? "[...]" : "(...)";
+        NestedCall nested(*this, kInRepr);
+        const auto& items =
+            isList ? static_cast<ListObject*>(o)->items : static_cast<TupleObject*>(o)->items;
         std::string out = isList ? "[" : "(";
         for (size_t i = 0; i < items.size(); ++i)
             out += (i ? ", " : "") + repr(items[i]);
-        if (!isList && items.size() == 1)
-            out += ",";
+        if (!isList && items.size() == 1) out += ",";
         return out + (isList ? "]" : ")");
     }
     case ObjectKind::Dict: {
         ReprGuard guard(o);
-        if (guard.recursive)
-            return "{...}";
+        if (guard.recursive) return "{...}";
+        NestedCall nested(*this, kInRepr);
         std::string out = "{";
         bool first = true;
         static_cast<DictObject*>(o)->forEach([&](const Value& k, const Value& val) {
@@ -370,6 +384,8 @@ std::string Interpreter::repr(const Value& v) {
         });
         return out + "}";
     }
+    case ObjectKind::DictView:
+        return o->type()->name + "(" + repr(listValue(toVector(v))) + ")";
     case ObjectKind::Range: {
         auto* r = static_cast<RangeObject*>(o);
         return "range(" + std::to_string(r->start) + ", " + std::to_string(r->stop) +
@@ -415,8 +431,7 @@ std::string Interpreter::repr(const Value& v) {
             Value args = getAttr(v, sym("args"));
             std::string inner = repr(args);
             const auto& items = args.as<TupleObject>()->items;
-            if (items.size() == 1)
-                inner = "(" + repr(items[0]) + ")";
+            if (items.size() == 1) inner = "(" + repr(items[0]) + ")";
             return inst->type()->name + inner;
         }
         return "<" + inst->type()->qualifiedName() + " object at " + addressOf(o) + ">";
@@ -430,22 +445,19 @@ std::string Interpreter::repr(const Value& v) {
     default:
         break;
     }
-    if (o->type() == builtinTypes().ellipsisType.get())
-        return "Ellipsis";
-    if (o->type() == builtinTypes().notImplementedType.get())
-        return "NotImplemented";
+    if (o->type() == builtinTypes().ellipsisType.get()) return "Ellipsis";
+    if (o->type() == builtinTypes().notImplementedType.get()) return "NotImplemented";
     return "<" + o->type()->qualifiedName() + " object at " + addressOf(o) + ">";
 }
 
 std::string Interpreter::str(const Value& v) {
-    if (v.is(ObjectKind::Str))
-        return v.as<StrObject>()->str();
+    if (v.is(ObjectKind::Str)) return v.as<StrObject>()->str();
     if (v.isObject()) {
         Object* o = v.asObject();
         if (o->kind() != ObjectKind::Type) {
             const Value* custom = o->type()->lookup(sym("__str__"));
-            if (custom && (custom->is(ObjectKind::Function) ||
-                           custom->is(ObjectKind::NativeFunction))) {
+            if (custom &&
+                (custom->is(ObjectKind::Function) || custom->is(ObjectKind::NativeFunction))) {
                 Value r = callMethod(v, sym("__str__"), {});
                 if (!r.is(ObjectKind::Str))
                     raiseTypeError("__str__ returned non-string (type " + typeName(r) + ")");
@@ -456,11 +468,9 @@ std::string Interpreter::str(const Value& v) {
             o->type()->isSubtypeOf(builtinTypes().baseException.get())) {
             Value args = getAttr(v, sym("args"));
             const auto& items = args.as<TupleObject>()->items;
-            if (items.empty())
-                return "";
+            if (items.empty()) return "";
             if (items.size() == 1) {
-                if (o->type()->isSubtypeOf(builtinTypes().keyError.get()))
-                    return repr(items[0]);
+                if (o->type()->isSubtypeOf(builtinTypes().keyError.get())) return repr(items[0]);
                 return str(items[0]);
             }
             return repr(args);

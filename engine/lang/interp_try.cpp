@@ -17,8 +17,7 @@ struct HandlerScope {
     const ExprPtr& name;
     ~HandlerScope() {
         handled.pop_back();
-        if (!name)
-            return;
+        if (!name) return;
         const auto& n = static_cast<const NameExpr&>(*name);
         if (n.scope == NameScope::Local)
             frame.slots[n.slot] = Value();
@@ -34,8 +33,7 @@ struct HandlerScope {
 bool Interpreter::handlerMatches(const Value& exception, const Value& handlerType) {
     if (handlerType.is(ObjectKind::Tuple)) {
         for (const Value& t : handlerType.as<TupleObject>()->items)
-            if (handlerMatches(exception, t))
-                return true;
+            if (handlerMatches(exception, t)) return true;
         return false;
     }
     if (!handlerType.is(ObjectKind::Type) ||
@@ -45,8 +43,7 @@ bool Interpreter::handlerMatches(const Value& exception, const Value& handlerTyp
 }
 
 Flow Interpreter::runHandler(Frame& f, const ExceptHandler& h, const PyException& pe) {
-    if (h.name)
-        storeName(f, static_cast<const NameExpr&>(*h.name), pe.exception);
+    if (h.name) storeName(f, static_cast<const NameExpr&>(*h.name), pe.exception);
     m_handledExceptions.push_back(pe.exception);
     HandlerScope scope{*this, m_handledExceptions, f, h.name};
     return execBlock(f, h.body);
@@ -62,21 +59,18 @@ Flow Interpreter::execTryBody(Frame& f, const TryStmt& s) {
         for (const ExceptHandler& h : s.handlers) {
             if (h.type) {
                 Value type = eval(f, *h.type);
-                if (!handlerMatches(pe.exception, type))
-                    continue;
+                if (!handlerMatches(pe.exception, type)) continue;
             }
             return runHandler(f, h, pe);
         }
         throw pe;
     }
-    if (flow == Flow::Normal && !s.orelse.empty())
-        return execBlock(f, s.orelse);
+    if (flow == Flow::Normal && !s.orelse.empty()) return execBlock(f, s.orelse);
     return flow;
 }
 
 Flow Interpreter::execTry(Frame& f, const TryStmt& s) {
-    if (s.finalbody.empty())
-        return execTryBody(f, s);
+    if (s.finalbody.empty()) return execTryBody(f, s);
     Flow flow = Flow::Normal;
     std::optional<PyException> pending;
     Value savedReturn;
@@ -86,26 +80,20 @@ Flow Interpreter::execTry(Frame& f, const TryStmt& s) {
         pending = currentAsPyException();
         recordLocation(*pending, f);
     }
-    if (flow == Flow::Return)
-        savedReturn = f.returnValue;
-    if (pending)
-        m_handledExceptions.push_back(pending->exception);
+    if (flow == Flow::Return) savedReturn = f.returnValue;
+    if (pending) m_handledExceptions.push_back(pending->exception);
     Flow finalFlow;
     try {
         finalFlow = execBlock(f, s.finalbody);
     } catch (...) {
-        if (pending)
-            m_handledExceptions.pop_back();
+        if (pending) m_handledExceptions.pop_back();
         throw;
     }
-    if (pending)
-        m_handledExceptions.pop_back();
+    if (pending) m_handledExceptions.pop_back();
     if (finalFlow != Flow::Normal)
         return finalFlow; // return/break/continue in finally discards a pending exception
-    if (pending)
-        throw *pending;
-    if (flow == Flow::Return)
-        f.returnValue = savedReturn;
+    if (pending) throw *pending;
+    if (flow == Flow::Return) f.returnValue = savedReturn;
     return flow;
 }
 
@@ -114,8 +102,7 @@ Flow Interpreter::execWith(Frame& f, const WithStmt& s) {
 }
 
 Flow Interpreter::execWithItem(Frame& f, const WithStmt& s, size_t index) {
-    if (index == s.items.size())
-        return execBlock(f, s.body);
+    if (index == s.items.size()) return execBlock(f, s.body);
     const WithItem& item = s.items[index];
     Value manager = eval(f, *item.context);
     f.mark(item.context->span);
@@ -123,10 +110,10 @@ Flow Interpreter::execWithItem(Frame& f, const WithStmt& s, size_t index) {
     Value exit = tryGetAttr(manager, Symbol::intern("__exit__"));
     if (enter.isEmpty() || exit.isEmpty())
         raiseTypeError("'" + typeName(manager) +
-                       "' object does not support the context manager protocol");
+                       "' object does not support the context manager protocol" +
+                       (enter.isEmpty() ? "" : " (missed __exit__ method)"));
     Value entered = call(enter, {});
-    if (item.target)
-        assign(f, *item.target, entered);
+    if (item.target) assign(f, *item.target, entered);
     Flow flow;
     try {
         flow = execWithItem(f, s, index + 1);
@@ -134,6 +121,7 @@ Flow Interpreter::execWithItem(Frame& f, const WithStmt& s, size_t index) {
         PyException pe = currentAsPyException();
         recordLocation(pe, f);
         m_handledExceptions.push_back(pe.exception);
+        f.mark(item.context->span); // __exit__ runs "at" the with statement
         Value suppress;
         try {
             suppress = call(exit, {Value(typeOf(pe.exception)), pe.exception, Value::none()});
@@ -142,10 +130,10 @@ Flow Interpreter::execWithItem(Frame& f, const WithStmt& s, size_t index) {
             throw;
         }
         m_handledExceptions.pop_back();
-        if (truthy(suppress))
-            return Flow::Normal;
+        if (truthy(suppress)) return Flow::Normal;
         throw pe;
     }
+    f.mark(item.context->span);
     call(exit, {Value::none(), Value::none(), Value::none()});
     return flow;
 }

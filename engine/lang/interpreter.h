@@ -96,12 +96,16 @@ public:
     bool equals(const Value& a, const Value& b);
     size_t hash(const Value& v);
     Value binaryOp(BinaryOperator op, const Value& a, const Value& b);
+    /// Like binaryOp, but Empty instead of a TypeError when no operand supports `op`.
+    Value tryBinaryOp(BinaryOperator op, const Value& a, const Value& b);
     Value inplaceOp(BinaryOperator op, const Value& a, const Value& b);
     Value unaryOp(UnaryOperator op, const Value& v);
     Value compare(CompareOperator op, const Value& a, const Value& b);
     /// Three-way ordering used by sorted/min/max: a < b.
     bool lessThan(const Value& a, const Value& b);
     Value getIter(const Value& v);
+    /// Whether getIter would accept `v` (without calling __iter__).
+    bool isIterable(const Value& v);
     /// Advances an iterator from getIter; false when exhausted.
     bool iterNext(const Value& iterator, Value& out);
     /// Materialises any iterable into a vector.
@@ -109,11 +113,28 @@ public:
     TypeObject* typeOf(const Value& v) const;
     bool isInstance(const Value& v, const TypeObject* type) const;
 
+    /// Counts one level of C++ recursion (repr or comparison of nested containers) against the
+    /// recursion limit, as CPython's Py_EnterRecursiveCall does; `where` ends the message.
+    class NestedCall {
+    public:
+        NestedCall(Interpreter& interp, const char* where);
+        ~NestedCall() { --m_interp.m_depth; }
+        NestedCall(const NestedCall&) = delete;
+        NestedCall& operator=(const NestedCall&) = delete;
+
+    private:
+        Interpreter& m_interp;
+    };
+
     // --- raising
     [[noreturn]] void raise(TypeObject* type, const std::string& message);
     [[noreturn]] void raise(const Value& exceptionInstance);
     [[noreturn]] void raiseTypeError(const std::string& message);
     [[noreturn]] void raiseValueError(const std::string& message);
+    /// NameError/AttributeError carrying `name` (and `obj`) as CPython's do, for suggestions.
+    [[noreturn]] void raiseNameError(Symbol name, const std::string& message);
+    [[noreturn]] void raiseAttributeError(const Value& object, Symbol name,
+                                          const std::string& message);
     Value makeException(TypeObject* type, const std::string& message);
     /// Turns whatever C++ exception is in flight into a PyException (TensorError, bad_alloc).
     PyException currentAsPyException();
@@ -133,6 +154,9 @@ public:
     // --- helpers for native code
     std::string typeName(const Value& v) const;
     Value makeFunction(std::shared_ptr<FunctionCode> code, Frame& frame);
+    /// A user class (class statement, type(name, bases, dict)): checks bases and the MRO.
+    Value createClass(const std::string& name, std::vector<Ref<TypeObject>> bases, AttrMap ns,
+                      const std::string& module);
     Value newNative(const std::string& name, NativeFn fn, void* data = nullptr);
     /// Defines a native function as an attribute (module global or type method).
     void defineNative(AttrMap& into, const std::string& name, NativeFn fn, void* data = nullptr);
@@ -148,6 +172,8 @@ private:
     Flow execWith(Frame& f, const WithStmt& s);
     void execClassDef(Frame& f, const ClassDefStmt& s);
     void execFunctionDef(Frame& f, const FunctionDefStmt& s);
+    void applyDecorators(Frame& f, const std::vector<ExprPtr>& exprs,
+                         const std::vector<Value>& decorators, Value& target);
     void execImport(Frame& f, const ImportStmt& s);
     void execImportFrom(Frame& f, const ImportFromStmt& s);
     void execRaise(Frame& f, const RaiseStmt& s);
@@ -160,6 +186,8 @@ private:
     // evaluation (interp_eval.cpp)
     Value eval(Frame& f, const Expr& e);
     Value evalName(Frame& f, const NameExpr& e);
+    /// The truth of a condition (if, while, ternary, comprehension filter, assert, `not`).
+    bool evalTest(Frame& f, const Expr& e);
     Value evalCall(Frame& f, const CallExpr& e);
     Value evalSubscript(Frame& f, const SubscriptExpr& e);
     Value evalCompare(Frame& f, const CompareExpr& e);
@@ -170,12 +198,15 @@ private:
     void runComprehensionLevel(Frame& inner, const ComprehensionExpr& e, size_t level,
                                const Value& iterable, const std::function<void()>& emit);
     Value evalSliceObject(Frame& f, const SliceExpr& e);
-    void collectCallArgs(Frame& f, const CallExpr& e, std::vector<Value>& positional,
-                         std::vector<Symbol>& names, std::vector<Value>& values);
+    void collectCallArgs(Frame& f, const CallExpr& e, const Value& callee,
+                         std::vector<Value>& positional, std::vector<Symbol>& names,
+                         std::vector<Value>& values);
 
     // calls (interp_call.cpp)
     Value callFunction(FunctionObject& fn, const CallArgs& args, const Value* self);
     void bindArguments(FunctionObject& fn, Frame& frame, const CallArgs& args, const Value* self);
+    [[noreturn]] void tooManyPositional(const FunctionObject& fn, const CallArgs& args,
+                                        size_t given, size_t positionalParams, size_t withDefaults);
     Value callType(TypeObject& type, const CallArgs& args);
     Value runClassBody(Frame& f, const ClassDefStmt& s, std::vector<Ref<TypeObject>> bases);
     void enterCall();

@@ -21,8 +21,7 @@ SequenceIterator::SequenceIterator(Value sequence)
 bool SequenceIterator::next(Interpreter&, Value& out) {
     const auto& items = m_sequence.is(ObjectKind::List) ? m_sequence.as<ListObject>()->items
                                                         : m_sequence.as<TupleObject>()->items;
-    if (m_index >= items.size())
-        return false;
+    if (m_index >= items.size()) return false;
     out = items[m_index++];
     return true;
 }
@@ -34,8 +33,7 @@ RangeIterator::RangeIterator(int64_t start, int64_t stop, int64_t step)
     , m_step(step) {}
 
 bool RangeIterator::next(Interpreter&, Value& out) {
-    if (m_step > 0 ? m_next >= m_stop : m_next <= m_stop)
-        return false;
+    if (m_step > 0 ? m_next >= m_stop : m_next <= m_stop) return false;
     out = Value::fromInt(m_next);
     m_next += m_step;
     return true;
@@ -47,8 +45,7 @@ StrIterator::StrIterator(Ref<StrObject> s)
 
 bool StrIterator::next(Interpreter&, Value& out) {
     const std::string& s = m_str->str();
-    if (m_pos >= s.size())
-        return false;
+    if (m_pos >= s.size()) return false;
     size_t len = 1;
     while (m_pos + len < s.size() && (static_cast<unsigned char>(s[m_pos + len]) & 0xC0) == 0x80)
         ++len;
@@ -62,8 +59,7 @@ TensorIterator::TensorIterator(tensor::Tensor t)
     , m_tensor(std::move(t)) {}
 
 bool TensorIterator::next(Interpreter&, Value& out) {
-    if (m_index >= m_tensor.size(0))
-        return false;
+    if (m_index >= m_tensor.size(0)) return false;
     out = Value(tensor::select(m_tensor, 0, m_index++));
     return true;
 }
@@ -75,8 +71,7 @@ EnumerateIterator::EnumerateIterator(Value inner, int64_t start)
 
 bool EnumerateIterator::next(Interpreter& interp, Value& out) {
     Value item;
-    if (!interp.iterNext(m_inner, item))
-        return false;
+    if (!interp.iterNext(m_inner, item)) return false;
     out = tupleValue({Value::fromInt(m_count++), std::move(item)});
     return true;
 }
@@ -87,8 +82,7 @@ ZipIterator::ZipIterator(std::vector<Value> inners, bool strict)
     , m_strict(strict) {}
 
 bool ZipIterator::next(Interpreter& interp, Value& out) {
-    if (m_inners.empty())
-        return false;
+    if (m_inners.empty()) return false;
     std::vector<Value> items;
     items.reserve(m_inners.size());
     for (size_t i = 0; i < m_inners.size(); ++i) {
@@ -96,7 +90,8 @@ bool ZipIterator::next(Interpreter& interp, Value& out) {
         if (!interp.iterNext(m_inners[i], item)) {
             if (m_strict && i > 0)
                 interp.raiseValueError("zip() argument " + std::to_string(i + 1) +
-                                       " is shorter than argument" + (i == 1 ? " 1" : "s 1-" + std::to_string(i)));
+                                       " is shorter than argument" +
+                                       (i == 1 ? " 1" : "s 1-" + std::to_string(i)));
             if (m_strict) {
                 for (size_t j = 1; j < m_inners.size(); ++j) {
                     Value extra;
@@ -123,8 +118,7 @@ bool MapIterator::next(Interpreter& interp, Value& out) {
     std::vector<Value> args;
     for (Value& inner : m_inners) {
         Value item;
-        if (!interp.iterNext(inner, item))
-            return false;
+        if (!interp.iterNext(inner, item)) return false;
         args.push_back(std::move(item));
     }
     out = interp.call(m_function, CallArgs{args, {}, {}});
@@ -149,6 +143,36 @@ bool FilterIterator::next(Interpreter& interp, Value& out) {
     return false;
 }
 
+DictIterator::DictIterator(Ref<DictObject> dict, DictViewObject::Part part)
+    : IteratorObject(iteratorType())
+    , m_dict(std::move(dict))
+    , m_part(part)
+    , m_size(m_dict->size()) {}
+
+bool DictIterator::next(Interpreter& interp, Value& out) {
+    if (m_dict->size() != m_size) {
+        m_size = SIZE_MAX; // stays broken, as in CPython
+        interp.raise(builtinTypes().runtimeError.get(), "dictionary changed size during iteration");
+    }
+    while (m_slot < m_dict->entrySlots()) {
+        const DictObject::Entry& e = m_dict->entryAt(m_slot++);
+        if (!e.live) continue;
+        switch (m_part) {
+        case DictViewObject::Part::Keys:
+            out = e.key;
+            break;
+        case DictViewObject::Part::Values:
+            out = e.value;
+            break;
+        case DictViewObject::Part::Items:
+            out = tupleValue({e.key, e.value});
+            break;
+        }
+        return true;
+    }
+    return false;
+}
+
 UserIterator::UserIterator(Value object)
     : IteratorObject(iteratorType())
     , m_object(std::move(object)) {}
@@ -158,8 +182,7 @@ bool UserIterator::next(Interpreter& interp, Value& out) {
         out = interp.callMethod(m_object, Symbol::intern("__next__"), {});
         return true;
     } catch (PyException& e) {
-        if (interp.isInstance(e.exception, builtinTypes().stopIteration.get()))
-            return false;
+        if (interp.isInstance(e.exception, builtinTypes().stopIteration.get())) return false;
         throw;
     }
 }
@@ -167,8 +190,7 @@ bool UserIterator::next(Interpreter& interp, Value& out) {
 Value Interpreter::getIter(const Value& v) {
     if (v.isTensor()) {
         tensor::Tensor t = v.asTensor();
-        if (t.dim() == 0)
-            raiseTypeError("iteration over a 0-d tensor");
+        if (t.dim() == 0) raiseTypeError("iteration over a 0-d tensor");
         return Value(makeRef<TensorIterator>(t));
     }
     if (v.isObject()) {
@@ -183,15 +205,19 @@ Value Interpreter::getIter(const Value& v) {
             return Value(makeRef<RangeIterator>(r->start, r->stop, r->step));
         }
         case ObjectKind::Dict:
-            return Value(makeRef<SequenceIterator>(listValue(v.as<DictObject>()->keys())));
+            return Value(makeRef<DictIterator>(Ref<DictObject>(v.as<DictObject>()),
+                                               DictViewObject::Part::Keys));
+        case ObjectKind::DictView: {
+            auto* view = v.as<DictViewObject>();
+            return Value(makeRef<DictIterator>(view->dict, view->part));
+        }
         case ObjectKind::Iterator:
             return v;
         case ObjectKind::Instance: {
             Value iterFn = tryGetAttr(v, Symbol::intern("__iter__"));
             if (!iterFn.isEmpty()) {
                 Value it = call(iterFn, {});
-                if (it.is(ObjectKind::Iterator))
-                    return it;
+                if (it.is(ObjectKind::Iterator)) return it;
                 if (tryGetAttr(it, Symbol::intern("__next__")).isEmpty())
                     raiseTypeError("iter() returned non-iterator of type '" + typeName(it) + "'");
                 return Value(makeRef<UserIterator>(it));
@@ -203,8 +229,7 @@ Value Interpreter::getIter(const Value& v) {
                     try {
                         items.push_back(getItem(v, Value::fromInt(i)));
                     } catch (PyException& e) {
-                        if (isInstance(e.exception, builtinTypes().indexError.get()))
-                            break;
+                        if (isInstance(e.exception, builtinTypes().indexError.get())) break;
                         throw;
                     }
                 }
@@ -219,16 +244,34 @@ Value Interpreter::getIter(const Value& v) {
     raiseTypeError("'" + typeName(v) + "' object is not iterable");
 }
 
+bool Interpreter::isIterable(const Value& v) {
+    if (v.isTensor()) return true;
+    if (!v.isObject()) return false;
+    switch (v.asObject()->kind()) {
+    case ObjectKind::List:
+    case ObjectKind::Tuple:
+    case ObjectKind::Str:
+    case ObjectKind::Range:
+    case ObjectKind::Dict:
+    case ObjectKind::DictView:
+    case ObjectKind::Iterator:
+        return true;
+    case ObjectKind::Instance:
+        return !tryGetAttr(v, Symbol::intern("__iter__")).isEmpty() ||
+               !tryGetAttr(v, Symbol::intern("__getitem__")).isEmpty();
+    default:
+        return false;
+    }
+}
+
 bool Interpreter::iterNext(const Value& iterator, Value& out) {
     KILN_ASSERT(iterator.is(ObjectKind::Iterator), "iterNext on a non-iterator");
     return iterator.as<IteratorObject>()->next(*this, out);
 }
 
 std::vector<Value> Interpreter::toVector(const Value& iterable) {
-    if (iterable.is(ObjectKind::List))
-        return iterable.as<ListObject>()->items;
-    if (iterable.is(ObjectKind::Tuple))
-        return iterable.as<TupleObject>()->items;
+    if (iterable.is(ObjectKind::List)) return iterable.as<ListObject>()->items;
+    if (iterable.is(ObjectKind::Tuple)) return iterable.as<TupleObject>()->items;
     std::vector<Value> out;
     Value it = getIter(iterable);
     Value item;

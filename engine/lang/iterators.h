@@ -89,6 +89,19 @@ private:
     Value m_inner;
 };
 
+/// Over a dict's keys, values or items; like CPython it fails if the dict changes size.
+class DictIterator final : public IteratorObject {
+public:
+    DictIterator(Ref<DictObject> dict, DictViewObject::Part part);
+    bool next(Interpreter& interp, Value& out) override;
+
+private:
+    Ref<DictObject> m_dict;
+    DictViewObject::Part m_part;
+    size_t m_size;
+    size_t m_slot = 0;
+};
+
 /// Calls __next__ on a user object until it raises StopIteration.
 class UserIterator final : public IteratorObject {
 public:

@@ -11,6 +11,16 @@ namespace kiln::lang {
 
 namespace {
 
+// Whether a literal body uses \N{name}; Kiln has no Unicode name database.
+bool hasNamedEscape(std::string_view body) {
+    for (size_t i = 0; i + 1 < body.size(); ++i) {
+        if (body[i] != '\\') continue;
+        if (body[i + 1] == 'N') return true;
+        ++i; // skip the escaped character (also a second backslash)
+    }
+    return false;
+}
+
 bool isIdentStart(unsigned char c) {
     return std::isalpha(c) || c == '_' || c >= 0x80;
 }
@@ -141,8 +151,7 @@ void Lexer::lexLineStart() {
     if (atEnd() || peek() == '\n' || peek() == '#' || (peek() == '\r' && peek(1) == '\n')) {
         while (!atEnd() && peek() != '\n')
             advance();
-        if (!atEnd())
-            advance();
+        if (!atEnd()) advance();
         m_atLineStart = true;
         return;
     }
@@ -175,10 +184,8 @@ void Lexer::lexToken() {
     if (c == '\\') {
         SourcePos at = here();
         advance();
-        if (peek() == '\r')
-            advance();
-        if (peek() != '\n')
-            error("unexpected character after line continuation character", at);
+        if (peek() == '\r') advance();
+        if (peek() != '\n') error("unexpected character after line continuation character", at);
         advance();
         return;
     }
@@ -266,14 +273,13 @@ void Lexer::lexNumber() {
         }
         if (peek() == 'e' || peek() == 'E') {
             char sign = peek(1);
-            bool hasDigits = std::isdigit(static_cast<unsigned char>(sign)) ||
-                             ((sign == '+' || sign == '-') &&
-                              std::isdigit(static_cast<unsigned char>(peek(2))));
+            bool hasDigits =
+                std::isdigit(static_cast<unsigned char>(sign)) ||
+                ((sign == '+' || sign == '-') && std::isdigit(static_cast<unsigned char>(peek(2))));
             if (hasDigits) {
                 isFloat = true;
                 advance();
-                if (peek() == '+' || peek() == '-')
-                    advance();
+                if (peek() == '+' || peek() == '-') advance();
                 digitsOf([](unsigned char ch) { return std::isdigit(ch) != 0; });
             }
         }
@@ -284,8 +290,7 @@ void Lexer::lexNumber() {
         error(base == 10 ? "invalid decimal literal" : "invalid digit in number literal", here());
     std::string spelled;
     for (size_t i = start; i < m_pos; ++i)
-        if (m_text[i] != '_')
-            spelled += m_text[i];
+        if (m_text[i] != '_') spelled += m_text[i];
     Token t;
     t.span = {begin, here()};
     t.text = m_text.substr(start, m_pos - start);
@@ -324,22 +329,22 @@ void Lexer::lexString(size_t prefixLength, SourcePos begin) {
         if (atEnd() || (!triple && peek() == '\n')) {
             if (triple)
                 error("unterminated triple-quoted string literal (detected at line " +
-                          std::to_string(m_line) + ")",
+                          std::to_string(m_line - (m_pos > 0 && m_text[m_pos - 1] == '\n')) + ")",
                       begin);
             error("unterminated string literal (detected at line " + std::to_string(m_line) + ")",
                   begin);
         }
         if (peek() == '\\') {
             advance();
-            if (!atEnd())
-                advance();
+            if (!atEnd()) advance();
             continue;
         }
-        if (peek() == quote && (!triple || (peek(1) == quote && peek(2) == quote)))
-            break;
+        if (peek() == quote && (!triple || (peek(1) == quote && peek(2) == quote))) break;
         advance();
     }
     std::string body = m_text.substr(start, m_pos - start);
+    if (!raw && hasNamedEscape(body))
+        error("\\N{...} escapes (Unicode character names) are not supported by Kiln", begin);
     for (int i = 0; i < (triple ? 3 : 1); ++i)
         advance();
     Token t;
@@ -360,15 +365,11 @@ void Lexer::lexOperator() {
     SourcePos begin = here();
     for (const char* op : kOperators) {
         size_t n = std::strlen(op);
-        if (m_text.compare(m_pos, n, op) != 0)
-            continue;
-        if (n == 1 && op[0] == '!')
-            break; // '!' only exists as part of '!='
+        if (m_text.compare(m_pos, n, op) != 0) continue;
+        if (n == 1 && op[0] == '!') break; // '!' only exists as part of '!='
         char c = op[0];
-        if (n == 1 && (c == '(' || c == '[' || c == '{'))
-            m_brackets.push_back({c, begin});
-        if (n == 1 && (c == ')' || c == ']' || c == '}'))
-            closeBracket(c, begin);
+        if (n == 1 && (c == '(' || c == '[' || c == '{')) m_brackets.push_back({c, begin});
+        if (n == 1 && (c == ')' || c == ']' || c == '}')) closeBracket(c, begin);
         for (size_t i = 0; i < n; ++i)
             advance();
         push(TokenKind::Op, op, begin);
@@ -384,14 +385,12 @@ void Lexer::lexOperator() {
         std::snprintf(hex, sizeof hex, "U+%04X", cp);
         error("invalid character '" + m_text.substr(m_pos, len) + "' (" + hex + ")", begin);
     }
-    if (c == '$' || c == '?' || c == '`')
-        error(std::string("invalid syntax"), begin);
+    if (c == '$' || c == '?' || c == '`') error(std::string("invalid syntax"), begin);
     error("invalid non-printable character U+" + std::to_string(c), begin);
 }
 
 void Lexer::closeBracket(char c, SourcePos at) {
-    if (m_brackets.empty())
-        error(std::string("unmatched '") + c + "'", at);
+    if (m_brackets.empty()) error(std::string("unmatched '") + c + "'", at);
     char open = m_brackets.back().c;
     char expected = open == '(' ? ')' : open == '[' ? ']' : '}';
     if (c != expected) {
@@ -424,24 +423,19 @@ void Lexer::finish() {
 }
 
 int hexValue(char c) {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
     return -1;
 }
 
 // Decodes \xhh, \uXXXX, \UXXXXXXXX at body[i] (pointing after the backslash and the letter).
 bool decodeHexEscape(std::string_view body, size_t& i, int digits, std::string& out) {
-    if (i + digits > body.size())
-        return false;
+    if (i + digits > body.size()) return false;
     uint32_t cp = 0;
     for (int k = 0; k < digits; ++k) {
         int v = hexValue(body[i + k]);
-        if (v < 0)
-            return false;
+        if (v < 0) return false;
         cp = cp * 16 + static_cast<uint32_t>(v);
     }
     appendUtf8(out, cp);

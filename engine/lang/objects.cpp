@@ -15,8 +15,7 @@ StrObject::StrObject(std::string s)
                           [](char c) { return static_cast<unsigned char>(c) < 0x80; })) {}
 
 size_t StrObject::hash() const {
-    if (m_hash == 0)
-        m_hash = std::hash<std::string>()(m_str) | 1;
+    if (m_hash == 0) m_hash = std::hash<std::string>()(m_str) | 1;
     return m_hash;
 }
 
@@ -73,8 +72,7 @@ void DictObject::set(Interpreter& interp, const Value& key, Value value) {
 bool DictObject::erase(Interpreter& interp, const Value& key) {
     size_t h = interp.hash(key);
     int64_t i = lookup(interp, key, h);
-    if (i < 0)
-        return false;
+    if (i < 0) return false;
     Entry& e = m_entries[static_cast<size_t>(i)];
     e.live = false;
     e.key = Value();
@@ -91,13 +89,11 @@ void DictObject::clear() {
 }
 
 void DictObject::compactIfSparse() {
-    if (m_entries.size() < 16 || m_live * 2 > m_entries.size())
-        return;
+    if (m_entries.size() < 16 || m_live * 2 > m_entries.size()) return;
     std::vector<Entry> kept;
     kept.reserve(m_live);
     for (Entry& e : m_entries)
-        if (e.live)
-            kept.push_back(std::move(e));
+        if (e.live) kept.push_back(std::move(e));
     m_entries = std::move(kept);
     m_index.clear();
     for (size_t i = 0; i < m_entries.size(); ++i)
@@ -110,6 +106,28 @@ std::vector<Value> DictObject::keys() const {
     forEach([&](const Value& k, const Value&) { out.push_back(k); });
     return out;
 }
+
+namespace {
+
+TypeObject* dictViewType(DictViewObject::Part part) {
+    const BuiltinTypes& t = builtinTypes();
+    switch (part) {
+    case DictViewObject::Part::Keys:
+        return t.dictKeys.get();
+    case DictViewObject::Part::Values:
+        return t.dictValues.get();
+    case DictViewObject::Part::Items:
+        return t.dictItems.get();
+    }
+    return t.dictKeys.get();
+}
+
+} // namespace
+
+DictViewObject::DictViewObject(Ref<DictObject> d, Part p)
+    : Object(ObjectKind::DictView, dictViewType(p))
+    , dict(std::move(d))
+    , part(p) {}
 
 CellObject::CellObject()
     : Object(ObjectKind::Cell, builtinTypes().cell.get()) {}
@@ -138,8 +156,7 @@ TypeObject::TypeObject(std::string n, std::vector<Ref<TypeObject>> b, ObjectKind
 
 const Value* TypeObject::lookup(Symbol attr) const {
     for (TypeObject* t : mro)
-        if (const Value* v = t->dict.find(attr))
-            return v;
+        if (const Value* v = t->dict.find(attr)) return v;
     return nullptr;
 }
 
@@ -160,8 +177,7 @@ void TypeObject::computeMro() {
     while (true) {
         seqs.erase(std::remove_if(seqs.begin(), seqs.end(), [](auto& s) { return s.empty(); }),
                    seqs.end());
-        if (seqs.empty())
-            return;
+        if (seqs.empty()) return;
         TypeObject* candidate = nullptr;
         for (auto& s : seqs) {
             TypeObject* head = s.front();
@@ -179,14 +195,12 @@ void TypeObject::computeMro() {
         }
         mro.push_back(candidate);
         for (auto& s : seqs)
-            if (s.front() == candidate)
-                s.erase(s.begin());
+            if (s.front() == candidate) s.erase(s.begin());
     }
 }
 
 std::string TypeObject::qualifiedName() const {
-    if (moduleName.empty() || moduleName == "builtins")
-        return name;
+    if (moduleName.empty() || moduleName == "builtins") return name;
     return moduleName + "." + name;
 }
 
@@ -194,8 +208,7 @@ InstanceObject::InstanceObject(TypeObject* type)
     : Object(ObjectKind::Instance, type) {}
 
 ExceptionState& InstanceObject::exceptionState() {
-    if (!exception)
-        exception = std::make_unique<ExceptionState>();
+    if (!exception) exception = std::make_unique<ExceptionState>();
     return *exception;
 }
 
@@ -210,10 +223,8 @@ RangeObject::RangeObject(int64_t a, int64_t b, int64_t c)
     , step(c) {}
 
 int64_t RangeObject::length() const {
-    if (step > 0 && start < stop)
-        return (stop - start - 1) / step + 1;
-    if (step < 0 && start > stop)
-        return (start - stop - 1) / (-step) + 1;
+    if (step > 0 && start < stop) return (stop - start - 1) / step + 1;
+    if (step < 0 && start > stop) return (start - stop - 1) / (-step) + 1;
     return 0;
 }
 
@@ -226,10 +237,11 @@ SliceObject::SliceObject(Value a, Value b, Value c)
 IteratorObject::IteratorObject(TypeObject* type)
     : Object(ObjectKind::Iterator, type) {}
 
-PropertyObject::PropertyObject(Value g, Value s)
+PropertyObject::PropertyObject(Value g, Value s, Value d)
     : Object(ObjectKind::Property, builtinTypes().property.get())
     , getter(std::move(g))
-    , setter(std::move(s)) {}
+    , setter(std::move(s))
+    , deleter(std::move(d)) {}
 
 StaticMethodObject::StaticMethodObject(Value f)
     : Object(ObjectKind::StaticMethod, builtinTypes().staticmethod.get())

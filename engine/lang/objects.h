@@ -74,6 +74,9 @@ public:
             if (e.live) fn(e.key, e.value);
     }
     std::vector<Value> keys() const;
+    /// Entries by position (dead ones included), for iterators that must see changes.
+    size_t entrySlots() const { return m_entries.size(); }
+    const Entry& entryAt(size_t i) const { return m_entries[i]; }
 
 private:
     int64_t lookup(Interpreter& interp, const Value& key, size_t hash) const;
@@ -82,6 +85,15 @@ private:
     std::vector<Entry> m_entries;
     std::unordered_multimap<size_t, size_t> m_index;
     size_t m_live = 0;
+};
+
+/// dict.keys(), dict.values() and dict.items(): live views of a dict.
+class DictViewObject final : public Object {
+public:
+    enum class Part : uint8_t { Keys, Values, Items };
+    DictViewObject(Ref<DictObject> dict, Part part);
+    Ref<DictObject> dict;
+    Part part;
 };
 
 class CellObject final : public Object {
@@ -154,6 +166,7 @@ public:
 
 struct TracebackEntry {
     const FunctionCode* code = nullptr;
+    const ModuleObject* globals = nullptr; ///< the frame's module (NameError suggestions)
     SourceSpan span;
     SourceSpan emphasis; ///< the operator of a failing binary operation, if any
 };
@@ -208,8 +221,8 @@ public:
 
 class PropertyObject final : public Object {
 public:
-    PropertyObject(Value getter, Value setter);
-    Value getter, setter;
+    PropertyObject(Value getter, Value setter, Value deleter = Value());
+    Value getter, setter, deleter; ///< Empty or None when absent
 };
 
 class StaticMethodObject final : public Object {

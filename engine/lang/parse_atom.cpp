@@ -33,27 +33,22 @@ ExprPtr Parser::parseAtom() {
         return parseStrings();
     case TokenKind::Name: {
         if (t.text == "None" || t.text == "True" || t.text == "False") {
-            auto c = makeConstant(t.text == "None" ? ConstantExpr::Type::None
-                                                   : ConstantExpr::Type::Bool,
-                                  t.span);
+            auto c = makeConstant(
+                t.text == "None" ? ConstantExpr::Type::None : ConstantExpr::Type::Bool, t.span);
             c->boolValue = t.text == "True";
             next();
             return c;
         }
-        if (isKeyword(t.text))
-            failInvalidSyntax();
+        if (isKeyword(t.text)) failInvalidSyntax();
         auto n = std::make_unique<NameExpr>();
         n->id = Symbol::intern(t.text);
         n->span = next().span;
         return n;
     }
     case TokenKind::Op:
-        if (t.text == "(")
-            return parseParenthesized();
-        if (t.text == "[")
-            return parseListDisplay();
-        if (t.text == "{")
-            return parseBraceDisplay();
+        if (t.text == "(") return parseParenthesized();
+        if (t.text == "[") return parseListDisplay();
+        if (t.text == "{") return parseBraceDisplay();
         if (t.text == "...") {
             auto c = makeConstant(ConstantExpr::Type::Ellipsis, t.span);
             next();
@@ -78,8 +73,7 @@ ExprPtr Parser::parseParenthesized() {
         finishSpan(*empty, begin);
         return empty;
     }
-    if (atKeyword("yield"))
-        failInvalidSyntax();
+    if (atKeyword("yield")) failInvalidSyntax();
     ExprPtr first;
     if (atOp("*")) {
         SourcePos b = next().span.begin;
@@ -107,8 +101,7 @@ ExprPtr Parser::parseParenthesized() {
     tuple->hasStarred = first->kind == ExprKind::Starred;
     tuple->elements.push_back(std::move(first));
     while (acceptOp(",")) {
-        if (atOp(")"))
-            break;
+        if (atOp(")")) break;
         if (atOp("*")) {
             SourcePos b = next().span.begin;
             auto s = std::make_unique<StarredExpr>();
@@ -150,8 +143,7 @@ ExprPtr Parser::parseListDisplay() {
             return comp;
         }
         list->elements.push_back(std::move(item));
-        if (!acceptOp(","))
-            break;
+        if (!acceptOp(",")) break;
     }
     expectOp("]");
     leaveNesting();
@@ -172,7 +164,7 @@ ExprPtr Parser::parseBraceDisplay() {
             if (!atOp(":"))
                 fail("set displays and set comprehensions are not supported by Kiln; use a "
                      "list or a dict",
-                     key->span);
+                     {begin, key->span.end});
             next();
             ExprPtr value = parseExpression();
             if (dict->keys.empty() && atKeyword("for")) {
@@ -186,8 +178,7 @@ ExprPtr Parser::parseBraceDisplay() {
             dict->keys.push_back(std::move(key));
             dict->values.push_back(std::move(value));
         }
-        if (!acceptOp(","))
-            break;
+        if (!acceptOp(",")) break;
     }
     expectOp("}");
     leaveNesting();
@@ -195,8 +186,7 @@ ExprPtr Parser::parseBraceDisplay() {
     return dict;
 }
 
-ExprPtr Parser::parseComprehension(ExprKind kind, ExprPtr element, ExprPtr value,
-                                   SourcePos begin) {
+ExprPtr Parser::parseComprehension(ExprKind kind, ExprPtr element, ExprPtr value, SourcePos begin) {
     auto comp = std::make_unique<ComprehensionExpr>(kind);
     comp->element = std::move(element);
     comp->value = std::move(value);
@@ -206,8 +196,7 @@ ExprPtr Parser::parseComprehension(ExprKind kind, ExprPtr element, ExprPtr value
             failAtToken("asynchronous comprehensions are not supported by Kiln");
         Comprehension gen;
         gen.target = parseTargetList();
-        if (!acceptKeyword("in"))
-            failInvalidSyntax();
+        if (!acceptKeyword("in")) failInvalidSyntax();
         gen.iter = parseOr();
         while (atKeyword("if")) {
             next();

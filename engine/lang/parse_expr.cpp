@@ -40,15 +40,13 @@ const AugOp kAugOps[] = {
 };
 
 bool isExpressionEnd(const Token& t) {
-    if (t.is(TokenKind::Newline) || t.is(TokenKind::EndOfFile))
-        return true;
+    if (t.is(TokenKind::Newline) || t.is(TokenKind::EndOfFile)) return true;
     if (t.kind != TokenKind::Op)
         return t.isName("for") || t.isName("in") || t.isName("if") || t.isName("else");
-    static const char* enders[] = {")", "]", "}", "=", ":", ";", "+=", "-=", "*=", "/=", "//=",
-                                   "%=", "**=", "@=", "<<=", ">>=", "&=", "|=", "^="};
+    static const char* enders[] = {")",   "]",  "}",   "=",  ":",   ";",   "+=", "-=", "*=", "/=",
+                                   "//=", "%=", "**=", "@=", "<<=", ">>=", "&=", "|=", "^="};
     for (const char* e : enders)
-        if (t.text == e)
-            return true;
+        if (t.text == e) return true;
     return false;
 }
 
@@ -57,8 +55,14 @@ const char* describeTarget(const Expr& e) {
     case ExprKind::Call:
         return "function call";
     case ExprKind::Constant:
-        return static_cast<const ConstantExpr&>(e).type == ConstantExpr::Type::None ? "None"
-                                                                                  : "literal";
+        switch (static_cast<const ConstantExpr&>(e).type) {
+        case ConstantExpr::Type::None:
+            return "None";
+        case ConstantExpr::Type::Ellipsis:
+            return "ellipsis";
+        default:
+            return "literal";
+        }
     case ExprKind::FString:
         return "f-string expression";
     case ExprKind::BinOp:
@@ -82,6 +86,12 @@ const char* describeTarget(const Expr& e) {
         return "generator expression";
     case ExprKind::NamedExpr:
         return "named expression";
+    case ExprKind::Tuple:
+        return "tuple";
+    case ExprKind::List:
+        return "list";
+    case ExprKind::Starred:
+        return "starred";
     default:
         return "expression";
     }
@@ -107,8 +117,7 @@ void Parser::checkAssignTarget(const Expr& e, const char* context) {
         break;
     }
     std::string what = describeTarget(e);
-    if (std::strcmp(context, "delete") == 0)
-        fail("cannot delete " + what, e.span);
+    if (std::strcmp(context, "delete") == 0) fail("cannot delete " + what, e.span);
     std::string msg = "cannot assign to " + what;
     if (e.kind != ExprKind::Constant || what != "None")
         msg += " here. Maybe you meant '==' instead of '='?";
@@ -117,13 +126,16 @@ void Parser::checkAssignTarget(const Expr& e, const char* context) {
 
 StmtPtr Parser::parseExpressionStatement() {
     SourcePos begin = peek().span.begin;
+    if (peek().is(TokenKind::Name) && peek(1).isOp(":=")) {
+        next(); // an unparenthesized walrus cannot start a statement
+        failInvalidSyntax();
+    }
     ExprPtr first = parseStarExpressions();
     if (atOp("=")) {
         auto s = std::make_unique<AssignStmt>();
         s->targets.push_back(std::move(first));
         while (acceptOp("=")) {
-            if (atKeyword("yield"))
-                failInvalidSyntax();
+            if (atKeyword("yield")) failInvalidSyntax();
             ExprPtr value = parseStarExpressions();
             s->targets.push_back(std::move(value));
         }
@@ -135,8 +147,7 @@ StmtPtr Parser::parseExpressionStatement() {
         return s;
     }
     for (const AugOp& aug : kAugOps) {
-        if (!atOp(aug.spelling))
-            continue;
+        if (!atOp(aug.spelling)) continue;
         ExprKind k = first->kind;
         if (k != ExprKind::Name && k != ExprKind::Attribute && k != ExprKind::Subscript)
             fail(std::string("'") + describeTarget(*first) +
@@ -158,8 +169,7 @@ StmtPtr Parser::parseExpressionStatement() {
         auto s = std::make_unique<AnnAssignStmt>();
         s->target = std::move(first);
         s->annotation = parseExpression();
-        if (acceptOp("="))
-            s->value = parseStarExpressions();
+        if (acceptOp("=")) s->value = parseStarExpressions();
         finishSpan(*s, begin);
         return s;
     }
@@ -212,14 +222,12 @@ ExprPtr Parser::parseStarExpressions() {
         return parseNamedExpression();
     };
     ExprPtr first = parseItem();
-    if (!atOp(","))
-        return first;
+    if (!atOp(",")) return first;
     auto tuple = std::make_unique<SequenceExpr>(ExprKind::Tuple);
     tuple->hasStarred = first->kind == ExprKind::Starred;
     tuple->elements.push_back(std::move(first));
     while (acceptOp(",")) {
-        if (isExpressionEnd(peek()))
-            break;
+        if (isExpressionEnd(peek())) break;
         tuple->elements.push_back(parseItem());
         tuple->hasStarred |= tuple->elements.back()->kind == ExprKind::Starred;
     }
@@ -244,12 +252,10 @@ ExprPtr Parser::parseNamedExpression() {
 }
 
 ExprPtr Parser::parseExpression() {
-    if (atKeyword("lambda"))
-        return parseLambda();
+    if (atKeyword("lambda")) return parseLambda();
     SourcePos begin = peek().span.begin;
     ExprPtr body = parseOr();
-    if (!atKeyword("if"))
-        return body;
+    if (!atKeyword("if")) return body;
     next();
     auto e = std::make_unique<IfExpExpr>();
     e->body = std::move(body);
@@ -286,8 +292,7 @@ ExprPtr Parser::parseLambda() {
 ExprPtr Parser::parseOr() {
     SourcePos begin = peek().span.begin;
     ExprPtr first = parseAnd();
-    if (!atKeyword("or"))
-        return first;
+    if (!atKeyword("or")) return first;
     auto e = std::make_unique<BoolOpExpr>();
     e->isAnd = false;
     e->values.push_back(std::move(first));
@@ -300,8 +305,7 @@ ExprPtr Parser::parseOr() {
 ExprPtr Parser::parseAnd() {
     SourcePos begin = peek().span.begin;
     ExprPtr first = parseNot();
-    if (!atKeyword("and"))
-        return first;
+    if (!atKeyword("and")) return first;
     auto e = std::make_unique<BoolOpExpr>();
     e->isAnd = true;
     e->values.push_back(std::move(first));
@@ -312,8 +316,7 @@ ExprPtr Parser::parseAnd() {
 }
 
 ExprPtr Parser::parseNot() {
-    if (!atKeyword("not"))
-        return parseComparison();
+    if (!atKeyword("not")) return parseComparison();
     SourcePos begin = next().span.begin;
     enterNesting();
     auto e = std::make_unique<UnaryOpExpr>();
@@ -360,27 +363,23 @@ ExprPtr Parser::parseComparison() {
         cmp->ops.push_back(op);
         cmp->comparators.push_back(parseBinary(0));
     }
-    if (!cmp)
-        return left;
+    if (!cmp) return left;
     finishSpan(*cmp, begin);
     return cmp;
 }
 
 ExprPtr Parser::parseBinary(int level) {
-    if (level == kBinaryLevelCount)
-        return parseUnary();
+    if (level == kBinaryLevelCount) return parseUnary();
     SourcePos begin = peek().span.begin;
     ExprPtr left = parseBinary(level + 1);
     const BinaryLevel& L = kBinaryLevels[level];
     while (true) {
         int found = -1;
         for (int i = 0; i < 4 && L.ops[i]; ++i)
-            if (atOp(L.ops[i]))
-                found = i;
+            if (atOp(L.ops[i])) found = i;
         // '@' shares the multiplicative level.
         bool matmul = level == kBinaryLevelCount - 1 && atOp("@");
-        if (found < 0 && !matmul)
-            break;
+        if (found < 0 && !matmul) break;
         SourceSpan opSpan = next().span;
         auto e = std::make_unique<BinOpExpr>();
         e->op = matmul ? BinaryOperator::MatMul : L.kinds[found];
@@ -417,8 +416,7 @@ ExprPtr Parser::parseUnary() {
 ExprPtr Parser::parsePower() {
     SourcePos begin = peek().span.begin;
     ExprPtr base = parsePrimary();
-    if (!atOp("**"))
-        return base;
+    if (!atOp("**")) return base;
     SourceSpan opSpan = next().span;
     auto e = std::make_unique<BinOpExpr>();
     e->op = BinaryOperator::Pow;
@@ -438,8 +436,7 @@ ExprPtr Parser::parsePrimary() {
     while (true) {
         if (atOp(".")) {
             next();
-            if (!peek().is(TokenKind::Name))
-                failInvalidSyntax();
+            if (!peek().is(TokenKind::Name)) failInvalidSyntax();
             auto a = std::make_unique<AttributeExpr>();
             a->value = std::move(e);
             a->attr = Symbol::intern(next().text);
@@ -468,8 +465,7 @@ ExprPtr Parser::parsePrimary() {
         } else {
             break;
         }
-        if (++trailers > 1000)
-            failAtToken("expression too complex");
+        if (++trailers > 1000) failAtToken("expression too complex");
     }
     return e;
 }
@@ -500,7 +496,8 @@ void Parser::parseCallArguments(CallExpr& call) {
         } else {
             ExprPtr value = parseNamedExpression();
             if (atKeyword("for")) {
-                value = parseComprehension(ExprKind::GeneratorExp, std::move(value), nullptr, begin);
+                value =
+                    parseComprehension(ExprKind::GeneratorExp, std::move(value), nullptr, begin);
                 if (!call.args.empty() || !atOp(")"))
                     fail("Generator expression must be parenthesized", value->span);
             }
@@ -512,8 +509,7 @@ void Parser::parseCallArguments(CallExpr& call) {
             arg.value = std::move(value);
         }
         call.args.push_back(std::move(arg));
-        if (!acceptOp(","))
-            break;
+        if (!acceptOp(",")) break;
     }
 }
 
@@ -529,16 +525,13 @@ ExprPtr Parser::parseSliceItem() {
             return s;
         }
         lower = parseNamedExpression();
-        if (!atOp(":"))
-            return lower;
+        if (!atOp(":")) return lower;
     }
     auto slice = std::make_unique<SliceExpr>();
     slice->lower = std::move(lower);
     next(); // ':'
-    if (!atOp(":") && !atOp("]") && !atOp(","))
-        slice->upper = parseExpression();
-    if (acceptOp(":") && !atOp("]") && !atOp(","))
-        slice->step = parseExpression();
+    if (!atOp(":") && !atOp("]") && !atOp(",")) slice->upper = parseExpression();
+    if (acceptOp(":") && !atOp("]") && !atOp(",")) slice->step = parseExpression();
     finishSpan(*slice, begin);
     return slice;
 }
@@ -546,8 +539,7 @@ ExprPtr Parser::parseSliceItem() {
 ExprPtr Parser::parseSubscriptIndex() {
     SourcePos begin = peek().span.begin;
     ExprPtr first = parseSliceItem();
-    if (!atOp(","))
-        return first;
+    if (!atOp(",")) return first;
     auto tuple = std::make_unique<SequenceExpr>(ExprKind::Tuple);
     tuple->hasStarred = first->kind == ExprKind::Starred;
     tuple->elements.push_back(std::move(first));
@@ -561,8 +553,7 @@ ExprPtr Parser::parseSubscriptIndex() {
 
 ExprPtr Parser::parseStandaloneExpression() {
     ExprPtr e = parseStarExpressions();
-    if (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::EndOfFile))
-        failInvalidSyntax();
+    if (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::EndOfFile)) failInvalidSyntax();
     return e;
 }
 

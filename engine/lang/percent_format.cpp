@@ -155,8 +155,8 @@ Status PercentFormatter::parseConversion(Conversion& conv) {
     if (m_pos < m_format.size() && m_format[m_pos] == '(')
         if (Status key = parseKey(); !key) return key;
     char32_t c = 0;
-    while (take(c) && setFlag(conv, c)) {
-    }
+    while (take(c) && setFlag(conv, c))
+        continue; // flags repeat freely, in any order
     Status ok;
     if (!m_exhausted && c == '*')
         ok = parseStar(c, conv.width, true, conv);

@@ -34,7 +34,23 @@ struct ScopeInfo {
     std::vector<Symbol> boundOrder;
     std::set<uint32_t> bound, globals, nonlocals;
     std::vector<NameExpr*> names; ///< every name node that belongs to this scope
+    std::string className;        ///< the innermost enclosing class, for name mangling
+    /// The nonlocal declarations, in order, with the statement that made each.
+    std::vector<std::pair<Symbol, SourceSpan>> nonlocalDeclarations;
+    int loopDepth = 0; ///< loops around the statement being visited (break/continue checks)
 };
+
+// Private names: inside a class, `__x` (not `__x__`) becomes `_Class__x`, as CPython's compiler
+// rewrites identifiers and attribute names.
+Symbol mangle(const ScopeInfo& s, Symbol name) {
+    const std::string& id = name.str();
+    if (s.className.empty() || id.size() < 3 || id.compare(0, 2, "__") != 0 ||
+        (id.size() >= 4 && id.compare(id.size() - 2, 2, "__") == 0))
+        return name;
+    size_t start = s.className.find_first_not_of('_');
+    if (start == std::string::npos) return name;
+    return Symbol::intern("_" + s.className.substr(start) + id);
+}
 
 class Resolver {
 public:
@@ -46,16 +62,20 @@ public:
 private:
     ScopeInfo& open(FunctionCode& code, ScopeKind kind, ScopeInfo* parent);
     void bind(ScopeInfo& s, Symbol name) {
-        if (s.bound.insert(name.id()).second)
-            s.boundOrder.push_back(name);
+        if (s.bound.insert(name.id()).second) s.boundOrder.push_back(name);
     }
     void visitBlock(ScopeInfo& s, const Block& block);
+    void visitLoopBody(ScopeInfo& s, const Block& body) {
+        ++s.loopDepth;
+        visitBlock(s, body);
+        --s.loopDepth;
+    }
     void visitStmt(ScopeInfo& s, Stmt& stmt);
     void visitExpr(ScopeInfo& s, Expr* e);
     void visitTarget(ScopeInfo& s, Expr* e);
     void visitFunction(ScopeInfo& s, FunctionCode& code, ScopeKind kind);
     void visitComprehension(ScopeInfo& s, ComprehensionExpr& comp);
-    void declare(ScopeInfo& s, const NamesStmt& stmt);
+    void declare(ScopeInfo& s, NamesStmt& stmt);
 
     void layoutSlots(ScopeInfo& s);
     void resolveFree(ScopeInfo& s);
@@ -83,22 +103,28 @@ ScopeInfo& Resolver::open(FunctionCode& code, ScopeKind kind, ScopeInfo* parent)
     auto info = std::make_unique<ScopeInfo>();
     info->scope = code.scope.get();
     info->code = &code;
+    info->className = kind == ScopeKind::Class ? code.name.str()
+                      : parent                 ? parent->className
+                                               : std::string();
     m_byScope[info->scope] = info.get();
     m_infos.push_back(std::move(info));
     return *m_infos.back();
 }
 
-void Resolver::declare(ScopeInfo& s, const NamesStmt& stmt) {
+void Resolver::declare(ScopeInfo& s, NamesStmt& stmt) {
     bool isGlobal = stmt.kind == StmtKind::Global;
-    for (Symbol name : stmt.names) {
+    for (Symbol& declared : stmt.names) {
+        declared = mangle(s, declared);
+        Symbol name = declared;
         if (s.scope->kind == ScopeKind::Module && !isGlobal)
             fail("nonlocal declaration not allowed at module level", stmt.span);
-        if (s.bound.count(name.id()) || std::any_of(s.names.begin(), s.names.end(),
-                                                    [&](NameExpr* n) { return n->id == name; }))
+        if (s.bound.count(name.id()) ||
+            std::any_of(s.names.begin(), s.names.end(), [&](NameExpr* n) { return n->id == name; }))
             fail("name '" + name.str() + "' is used prior to " +
                      (isGlobal ? "global declaration" : "nonlocal declaration"),
                  stmt.span);
         (isGlobal ? s.globals : s.nonlocals).insert(name.id());
+        if (!isGlobal) s.nonlocalDeclarations.emplace_back(name, stmt.span);
     }
 }
 
@@ -128,10 +154,7 @@ void Resolver::visitStmt(ScopeInfo& s, Stmt& stmt) {
     case StmtKind::AnnAssign: {
         auto& a = static_cast<AnnAssignStmt&>(stmt);
         visitExpr(s, a.value.get());
-        if (a.value || a.target->kind != ExprKind::Name)
-            visitTarget(s, a.target.get());
-        else
-            bind(s, static_cast<NameExpr&>(*a.target).id); // `x: int` makes x local
+        visitTarget(s, a.target.get()); // `x: int` also makes x local
         break;
     }
     case StmtKind::If: {
@@ -145,14 +168,14 @@ void Resolver::visitStmt(ScopeInfo& s, Stmt& stmt) {
         auto& f = static_cast<ForStmt&>(stmt);
         visitExpr(s, f.iter.get());
         visitTarget(s, f.target.get());
-        visitBlock(s, f.body);
+        visitLoopBody(s, f.body);
         visitBlock(s, f.orelse);
         break;
     }
     case StmtKind::While: {
         auto& w = static_cast<WhileStmt&>(stmt);
         visitExpr(s, w.test.get());
-        visitBlock(s, w.body);
+        visitLoopBody(s, w.body);
         visitBlock(s, w.orelse);
         break;
     }
@@ -210,8 +233,7 @@ void Resolver::visitStmt(ScopeInfo& s, Stmt& stmt) {
         visitBlock(s, t.body);
         for (auto& h : t.handlers) {
             visitExpr(s, h.type.get());
-            if (h.name)
-                visitTarget(s, h.name.get());
+            if (h.name) visitTarget(s, h.name.get());
             visitBlock(s, h.body);
         }
         visitBlock(s, t.orelse);
@@ -222,8 +244,7 @@ void Resolver::visitStmt(ScopeInfo& s, Stmt& stmt) {
         auto& w = static_cast<WithStmt&>(stmt);
         for (auto& item : w.items) {
             visitExpr(s, item.context.get());
-            if (item.target)
-                visitTarget(s, item.target.get());
+            if (item.target) visitTarget(s, item.target.get());
         }
         visitBlock(s, w.body);
         break;
@@ -233,7 +254,11 @@ void Resolver::visitStmt(ScopeInfo& s, Stmt& stmt) {
             visitTarget(s, t.get());
         break;
     case StmtKind::Break:
+        if (s.loopDepth == 0) fail("'break' outside loop", stmt.span);
+        break;
     case StmtKind::Continue:
+        if (s.loopDepth == 0) fail("'continue' not properly in loop", stmt.span);
+        break;
     case StmtKind::Pass:
         break;
     }
@@ -243,6 +268,7 @@ void Resolver::visitTarget(ScopeInfo& s, Expr* e) {
     switch (e->kind) {
     case ExprKind::Name: {
         auto* n = static_cast<NameExpr*>(e);
+        n->id = mangle(s, n->id);
         bind(s, n->id);
         s.names.push_back(n);
         break;
@@ -262,8 +288,10 @@ void Resolver::visitTarget(ScopeInfo& s, Expr* e) {
 
 void Resolver::visitFunction(ScopeInfo& s, FunctionCode& code, ScopeKind kind) {
     ScopeInfo& child = open(code, kind, &s);
-    for (auto& p : code.params)
+    for (auto& p : code.params) {
+        p.name = mangle(child, p.name);
         bind(child, p.name);
+    }
     visitBlock(child, code.body);
 }
 
@@ -273,8 +301,7 @@ void Resolver::visitComprehension(ScopeInfo& s, ComprehensionExpr& comp) {
     ScopeInfo& child = open(*comp.code, ScopeKind::Comprehension, &s);
     for (size_t i = 0; i < comp.generators.size(); ++i) {
         Comprehension& g = comp.generators[i];
-        if (i > 0)
-            visitExpr(child, g.iter.get());
+        if (i > 0) visitExpr(child, g.iter.get());
         visitTarget(child, g.target.get());
         for (auto& cond : g.ifs)
             visitExpr(child, cond.get());
@@ -284,8 +311,7 @@ void Resolver::visitComprehension(ScopeInfo& s, ComprehensionExpr& comp) {
 }
 
 void Resolver::visitExpr(ScopeInfo& s, Expr* e) {
-    if (!e)
-        return;
+    if (!e) return;
     switch (e->kind) {
     case ExprKind::Constant:
         break;
@@ -295,12 +321,18 @@ void Resolver::visitExpr(ScopeInfo& s, Expr* e) {
             visitExpr(s, part.spec.get());
         }
         break;
-    case ExprKind::Name:
-        s.names.push_back(static_cast<NameExpr*>(e));
+    case ExprKind::Name: {
+        auto* n = static_cast<NameExpr*>(e);
+        n->id = mangle(s, n->id);
+        s.names.push_back(n);
         break;
-    case ExprKind::Attribute:
-        visitExpr(s, static_cast<AttributeExpr*>(e)->value.get());
+    }
+    case ExprKind::Attribute: {
+        auto* a = static_cast<AttributeExpr*>(e);
+        a->attr = mangle(s, a->attr);
+        visitExpr(s, a->value.get());
         break;
+    }
     case ExprKind::Subscript: {
         auto* sub = static_cast<SubscriptExpr*>(e);
         visitExpr(s, sub->value.get());
@@ -385,7 +417,9 @@ void Resolver::visitExpr(ScopeInfo& s, Expr* e) {
         ScopeInfo* owner = &s;
         while (owner->scope->kind == ScopeKind::Comprehension)
             owner = m_byScope[owner->scope->parent];
-        bind(*owner, static_cast<NameExpr&>(*n->target).id);
+        auto& target = static_cast<NameExpr&>(*n->target);
+        target.id = mangle(s, target.id);
+        bind(*owner, target.id);
         s.names.push_back(static_cast<NameExpr*>(n->target.get()));
         break;
     }
@@ -393,8 +427,7 @@ void Resolver::visitExpr(ScopeInfo& s, Expr* e) {
 }
 
 void Resolver::layoutSlots(ScopeInfo& s) {
-    if (s.scope->kind == ScopeKind::Module || s.scope->kind == ScopeKind::Class)
-        return;
+    if (s.scope->kind == ScopeKind::Module || s.scope->kind == ScopeKind::Class) return;
     for (Symbol name : s.boundOrder)
         if (!s.globals.count(name.id()) && !s.nonlocals.count(name.id()))
             s.scope->slots.push_back(name);
@@ -404,28 +437,23 @@ void Resolver::layoutSlots(ScopeInfo& s) {
 // Returns its free index in s, or -1 when no enclosing function binds it.
 int32_t Resolver::requestFree(ScopeInfo& s, Symbol name) {
     int32_t existing = s.scope->freeIndexOf(name);
-    if (existing >= 0)
-        return existing;
+    if (existing >= 0) return existing;
     ScopeInfo* parent = s.scope->parent ? m_byScope[s.scope->parent] : nullptr;
-    if (!parent || parent->scope->kind == ScopeKind::Module)
-        return -1;
+    if (!parent || parent->scope->kind == ScopeKind::Module) return -1;
     Scope::FreeSource source;
     int32_t slot = -1;
     // Methods do not see class-body names: a class scope only passes enclosing cells along.
     if (parent->scope->kind != ScopeKind::Class) {
-        if (parent->globals.count(name.id()))
-            return -1;
+        if (parent->globals.count(name.id())) return -1;
         slot = parent->scope->slotOf(name);
     }
     if (slot >= 0) {
-        if (!parent->scope->isCellSlot(slot))
-            parent->scope->cellSlots.push_back(slot);
+        if (!parent->scope->isCellSlot(slot)) parent->scope->cellSlots.push_back(slot);
         source.fromCellSlot = true;
         source.index = slot;
     } else {
         int32_t index = requestFree(*parent, name);
-        if (index < 0)
-            return -1;
+        if (index < 0) return -1;
         source.fromCellSlot = false;
         source.index = index;
     }
@@ -435,23 +463,13 @@ int32_t Resolver::requestFree(ScopeInfo& s, Symbol name) {
 }
 
 void Resolver::resolveFree(ScopeInfo& s) {
-    for (uint32_t id : s.nonlocals) {
-        Symbol name;
-        for (NameExpr* n : s.names)
-            if (n->id.id() == id)
-                name = n->id;
-        if (!name.valid())
-            continue;
+    for (const auto& [name, span] : s.nonlocalDeclarations)
         if (requestFree(s, name) < 0)
-            fail("no binding for nonlocal '" + name.str() + "' found", s.code->span);
-    }
+            fail("no binding for nonlocal '" + name.str() + "' found", span);
     for (NameExpr* n : s.names) {
-        if (s.globals.count(n->id.id()) || s.scope->kind == ScopeKind::Module)
-            continue;
-        if (s.scope->kind != ScopeKind::Class && s.scope->slotOf(n->id) >= 0)
-            continue;
-        if (s.scope->kind == ScopeKind::Class && s.bound.count(n->id.id()))
-            continue;
+        if (s.globals.count(n->id.id()) || s.scope->kind == ScopeKind::Module) continue;
+        if (s.scope->kind != ScopeKind::Class && s.scope->slotOf(n->id) >= 0) continue;
+        if (s.scope->kind == ScopeKind::Class && s.bound.count(n->id.id())) continue;
         requestFree(s, n->id);
     }
 }

@@ -21,7 +21,11 @@ class BoundArgs;
 
 class Signature {
 public:
-    explicit Signature(std::string_view spec);
+    /// How binding errors are worded: like a Python function's, or like CPython's builtins
+    /// ("'x' is an invalid keyword argument for f()", "insert expected 2 arguments, got 1").
+    enum class Messages : uint8_t { Python, Builtin };
+
+    explicit Signature(std::string_view spec, Messages messages = Messages::Python);
 
     const std::string& name() const { return m_name; }
     size_t size() const { return m_params.size(); }
@@ -33,9 +37,27 @@ private:
         Parameter::Kind kind;
         Value defaultValue; ///< Empty when required
     };
+    /// The name without its type prefix ("insert" for "list.insert").
+    std::string shortName() const;
+    /// 1 when the first parameter is a method's self (or a classmethod's cls), else 0.
+    size_t implicitArgs() const;
+    bool allPositionalOnly() const;
+    [[noreturn]] void positionalOnlyArity(Interpreter& interp, size_t given) const;
+    [[noreturn]] void badArgument(Interpreter& interp, size_t i, const char* expected,
+                                  const Value& v) const;
+
     std::string m_name;
     std::vector<Param> m_params;
+    Messages m_messages;
     friend class BoundArgs;
+};
+
+/// The signature of a native function that stands for a CPython builtin (names may carry the
+/// type, "list.insert(self, index, object, /)", as CPython's messages do).
+class BuiltinSignature : public Signature {
+public:
+    explicit BuiltinSignature(std::string_view spec)
+        : Signature(spec, Messages::Builtin) {}
 };
 
 class BoundArgs {

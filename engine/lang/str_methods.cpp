@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Methods of str. Case mapping and character classes cover ASCII; other characters are kept
-// as they are (workload scripts format identifiers and numbers).
+// Methods of str (those that need Unicode properties are in str_case.cpp).
 #include "lang/builtins.h"
+#include "lang/format_detail.h"
 #include "lang/signature.h"
+#include "lang/unicode.h"
 
 #include <algorithm>
 #include <cctype>
+#include <optional>
 
 namespace kiln::lang {
 
@@ -21,12 +23,35 @@ const std::string& self(Interpreter& interp, const CallArgs& args, const char* m
     return args.positional[0].as<StrObject>()->str();
 }
 
-bool isSpace(char c) {
-    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+bool isSpaceChar(char32_t c) {
+    if (c < 0x80) return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1C && c <= 0x1F);
+    return unicode::isSpace(c);
+}
+
+// Byte length of the character at s[i] when `accept` takes it, else 0.
+template <typename Accept>
+size_t matchAt(std::string_view s, size_t i, const Accept& accept) {
+    size_t j = i;
+    return accept(detail::decodeUtf8(s, j)) ? j - i : 0;
+}
+
+// Where the UTF-8 character that ends at s[end - 1] begins.
+size_t previousChar(std::string_view s, size_t end) {
+    size_t begin = end - 1;
+    while (begin > 0 && (static_cast<unsigned char>(s[begin]) & 0xC0) == 0x80)
+        --begin;
+    return begin;
+}
+
+// Byte length of the character that ends at s[end - 1] when `accept` takes it, else 0.
+template <typename Accept>
+size_t matchBefore(std::string_view s, size_t end, const Accept& accept) {
+    size_t begin = previousChar(s, end);
+    return matchAt(s, begin, accept) ? end - begin : 0;
 }
 
 Value strJoin(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("join(self, iterable, /)");
+    static const BuiltinSignature sig("str.join(self, iterable, /)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& sep = a.toStr(0);
     std::string out;
@@ -35,8 +60,7 @@ Value strJoin(Interpreter& interp, const CallArgs& args, void*) {
         if (!item.is(ObjectKind::Str))
             interp.raiseTypeError("sequence item " + std::to_string(i) +
                                   ": expected str instance, " + interp.typeName(item) + " found");
-        if (i++)
-            out += sep;
+        if (i++) out += sep;
         out += item.as<StrObject>()->str();
     }
     return strValue(std::move(out));
@@ -46,36 +70,52 @@ std::vector<Value> splitWhitespace(const std::string& s, int64_t maxsplit) {
     std::vector<Value> parts;
     size_t i = 0;
     while (i < s.size()) {
-        while (i < s.size() && isSpace(s[i]))
-            ++i;
-        if (i >= s.size())
-            break;
+        while (size_t k = i < s.size() ? matchAt(s, i, isSpaceChar) : 0)
+            i += k;
+        if (i >= s.size()) break;
         if (maxsplit >= 0 && static_cast<int64_t>(parts.size()) == maxsplit) {
-            size_t end = s.size();
-            while (end > i && isSpace(s[end - 1]))
-                --end;
-            parts.push_back(strValue(s.substr(i, end - i)));
+            parts.push_back(strValue(s.substr(i))); // the rest keeps its trailing whitespace
             return parts;
         }
         size_t j = i;
-        while (j < s.size() && !isSpace(s[j]))
-            ++j;
+        while (j < s.size() && !matchAt(s, j, isSpaceChar))
+            detail::decodeUtf8(s, j);
         parts.push_back(strValue(s.substr(i, j - i)));
         i = j;
     }
     return parts;
 }
 
+// str.rsplit(None, maxsplit): split from the right; the rest keeps its leading whitespace.
+std::vector<Value> rsplitWhitespace(const std::string& s, int64_t maxsplit) {
+    std::vector<Value> parts;
+    size_t end = s.size();
+    while (end > 0) {
+        while (size_t k = end > 0 ? matchBefore(s, end, isSpaceChar) : 0)
+            end -= k;
+        if (end == 0) break;
+        if (static_cast<int64_t>(parts.size()) == maxsplit) {
+            parts.push_back(strValue(s.substr(0, end)));
+            break;
+        }
+        size_t begin = end;
+        while (begin > 0 && !matchBefore(s, begin, isSpaceChar))
+            begin = previousChar(s, begin);
+        parts.push_back(strValue(s.substr(begin, end - begin)));
+        end = begin;
+    }
+    std::reverse(parts.begin(), parts.end());
+    return parts;
+}
+
 Value strSplit(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("split(self, /, sep=None, maxsplit=-1)");
+    static const BuiltinSignature sig("str.split(self, /, sep=None, maxsplit=-1)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
     int64_t maxsplit = a.toInt(2);
-    if (!a.has(1))
-        return listValue(splitWhitespace(s, maxsplit));
+    if (!a.has(1)) return listValue(splitWhitespace(s, maxsplit));
     const std::string& sep = a.toStr(1);
-    if (sep.empty())
-        interp.raiseValueError("empty separator");
+    if (sep.empty()) interp.raiseValueError("empty separator");
     std::vector<Value> parts;
     size_t start = 0;
     while (true) {
@@ -93,21 +133,19 @@ Value strSplit(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value strRsplit(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("rsplit(self, /, sep=None, maxsplit=-1)");
+    static const BuiltinSignature sig("str.rsplit(self, /, sep=None, maxsplit=-1)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
     int64_t maxsplit = a.toInt(2);
-    if (maxsplit < 0)
-        return strSplit(interp, args, nullptr);
-    std::string sep = a.has(1) ? a.toStr(1) : " ";
-    if (sep.empty())
-        interp.raiseValueError("empty separator");
+    if (maxsplit < 0) return strSplit(interp, args, nullptr);
+    if (!a.has(1)) return listValue(rsplitWhitespace(s, maxsplit));
+    std::string sep = a.toStr(1);
+    if (sep.empty()) interp.raiseValueError("empty separator");
     std::vector<Value> parts;
     size_t end = s.size();
     while (static_cast<int64_t>(parts.size()) < maxsplit) {
         size_t pos = end >= sep.size() ? s.rfind(sep, end - sep.size()) : std::string::npos;
-        if (pos == std::string::npos)
-            break;
+        if (pos == std::string::npos) break;
         parts.push_back(strValue(s.substr(pos + sep.size(), end - pos - sep.size())));
         end = pos;
     }
@@ -117,17 +155,23 @@ Value strRsplit(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value stripImpl(Interpreter& interp, const CallArgs& args, bool left, bool right) {
-    static const Signature sig("strip(self, chars=None, /)");
+    static const BuiltinSignature sig("str.strip(self, chars=None, /)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
-    std::string chars = a.has(1) ? a.toStr(1) : " \t\n\r\v\f";
+    std::vector<char32_t> chars;
+    if (a.has(1))
+        for (size_t i = 0; i < a.toStr(1).size();)
+            chars.push_back(detail::decodeUtf8(a.toStr(1), i));
+    auto accept = [&](char32_t c) {
+        return a.has(1) ? std::find(chars.begin(), chars.end(), c) != chars.end() : isSpaceChar(c);
+    };
     size_t b = 0, e = s.size();
     if (left)
-        while (b < e && chars.find(s[b]) != std::string::npos)
-            ++b;
+        while (size_t k = b < e ? matchAt(s, b, accept) : 0)
+            b += k;
     if (right)
-        while (e > b && chars.find(s[e - 1]) != std::string::npos)
-            --e;
+        while (size_t k = e > b ? matchBefore(s, e, accept) : 0)
+            e -= k;
     return strValue(s.substr(b, e - b));
 }
 
@@ -141,55 +185,32 @@ Value strRstrip(Interpreter& interp, const CallArgs& args, void*) {
     return stripImpl(interp, args, false, true);
 }
 
-template <int (*Fn)(int)>
-Value mapChars(Interpreter& interp, const CallArgs& args, const char* name) {
-    std::string s = self(interp, args, name);
-    for (char& c : s)
-        if (static_cast<unsigned char>(c) < 0x80)
-            c = static_cast<char>(Fn(static_cast<unsigned char>(c)));
-    return strValue(std::move(s));
-}
-
-Value strUpper(Interpreter& interp, const CallArgs& args, void*) {
-    return mapChars<std::toupper>(interp, args, "upper");
-}
-Value strLower(Interpreter& interp, const CallArgs& args, void*) {
-    return mapChars<std::tolower>(interp, args, "lower");
-}
-
-Value strCapitalize(Interpreter& interp, const CallArgs& args, void*) {
-    std::string s = self(interp, args, "capitalize");
-    for (size_t i = 0; i < s.size(); ++i)
-        s[i] = static_cast<char>(i == 0 ? std::toupper(static_cast<unsigned char>(s[i]))
-                                        : std::tolower(static_cast<unsigned char>(s[i])));
-    return strValue(std::move(s));
-}
-
-Value strTitle(Interpreter& interp, const CallArgs& args, void*) {
-    std::string s = self(interp, args, "title");
-    bool previousCased = false;
-    for (char& c : s) {
-        unsigned char u = static_cast<unsigned char>(c);
-        c = static_cast<char>(previousCased ? std::tolower(u) : std::toupper(u));
-        previousCased = std::isalpha(u) != 0;
-    }
-    return strValue(std::move(s));
+// The part of self (argument 0) between the optional start and end arguments, which count
+// characters and clamp like a slice; nullopt when start is past end.
+std::optional<std::string_view> charWindow(const BoundArgs& a, size_t startArg, size_t endArg) {
+    const auto* str = a[0].as<StrObject>();
+    std::string_view s = str->str();
+    int64_t n = str->length();
+    int64_t start = a.has(startArg) ? a.toInt(startArg) : 0;
+    int64_t end = a.has(endArg) ? a.toInt(endArg) : n;
+    if (start < 0) start = std::max<int64_t>(0, start + n);
+    if (end < 0) end = std::max<int64_t>(0, end + n);
+    end = std::min(end, n);
+    if (start > end) return std::nullopt;
+    if (str->isAscii())
+        return s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
+    size_t begin = detail::utf8Prefix(s, static_cast<size_t>(start)).size();
+    size_t stop = detail::utf8Prefix(s, static_cast<size_t>(end)).size();
+    return s.substr(begin, stop - begin);
 }
 
 Value affix(Interpreter& interp, const CallArgs& args, bool prefix) {
-    static const Signature sig("startswith(self, prefix, start=None, end=None, /)");
+    static const BuiltinSignature sig("str.startswith(self, prefix, start=None, end=None, /)");
     BoundArgs a = sig.bind(interp, args);
-    std::string s = a.toStr(0);
-    int64_t n = static_cast<int64_t>(s.size());
-    int64_t start = a.has(2) ? a.toInt(2) : 0, end = a.has(3) ? a.toInt(3) : n;
-    if (start < 0)
-        start = std::max<int64_t>(0, start + n);
-    if (end < 0)
-        end = std::max<int64_t>(0, end + n);
-    end = std::min(end, n);
-    if (start > end)
-        return Value::fromBool(false);
-    s = s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
+    a.toStr(0);
+    std::optional<std::string_view> window = charWindow(a, 2, 3);
+    if (!window) return Value::fromBool(false);
+    std::string_view s = *window;
     std::vector<Value> candidates =
         a[1].is(ObjectKind::Tuple) ? a[1].as<TupleObject>()->items : std::vector<Value>{a[1]};
     for (const Value& c : candidates) {
@@ -198,11 +219,10 @@ Value affix(Interpreter& interp, const CallArgs& args, bool prefix) {
                                   " first arg must be str or a tuple of str, not " +
                                   interp.typeName(c));
         const std::string& p = c.as<StrObject>()->str();
-        bool match = p.size() <= s.size() &&
-                     (prefix ? s.compare(0, p.size(), p) == 0
-                             : s.compare(s.size() - p.size(), p.size(), p) == 0);
-        if (match)
-            return Value::fromBool(true);
+        bool match =
+            p.size() <= s.size() && (prefix ? s.compare(0, p.size(), p) == 0
+                                            : s.compare(s.size() - p.size(), p.size(), p) == 0);
+        if (match) return Value::fromBool(true);
     }
     return Value::fromBool(false);
 }
@@ -215,7 +235,7 @@ Value strEndswith(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value strReplace(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("replace(self, old, new, count=-1, /)");
+    static const BuiltinSignature sig("str.replace(self, old, new, count=-1, /)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
     const std::string& from = a.toStr(1);
@@ -230,15 +250,13 @@ Value strReplace(Interpreter& interp, const CallArgs& args, void*) {
                 out += to;
                 ++done;
             }
-            if (i < s.size())
-                out += s[i];
+            if (i < s.size()) out += s[i];
         }
         return strValue(std::move(out));
     }
     while (count < 0 || done < count) {
         size_t found = s.find(from, pos);
-        if (found == std::string::npos)
-            break;
+        if (found == std::string::npos) break;
         out += s.substr(pos, found - pos) + to;
         pos = found + from.size();
         ++done;
@@ -248,23 +266,18 @@ Value strReplace(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 int64_t findImpl(Interpreter& interp, const CallArgs& args, bool reverse) {
-    static const Signature sig("find(self, sub, start=None, end=None, /)");
+    static const BuiltinSignature sig("str.find(self, sub, start=None, end=None, /)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
     const std::string& sub = a.toStr(1);
-    int64_t n = static_cast<int64_t>(s.size());
-    int64_t start = a.has(2) ? a.toInt(2) : 0, end = a.has(3) ? a.toInt(3) : n;
-    if (start < 0)
-        start = std::max<int64_t>(0, start + n);
-    if (end < 0)
-        end = std::max<int64_t>(0, end + n);
-    end = std::min(end, n);
-    if (start > end || static_cast<int64_t>(sub.size()) > end - start)
-        return -1;
-    std::string_view window = std::string_view(s).substr(static_cast<size_t>(start),
-                                                          static_cast<size_t>(end - start));
-    size_t pos = reverse ? window.rfind(sub) : window.find(sub);
-    return pos == std::string_view::npos ? -1 : start + static_cast<int64_t>(pos);
+    std::optional<std::string_view> window = charWindow(a, 2, 3);
+    if (!window) return -1;
+    size_t pos = reverse ? window->rfind(sub) : window->find(sub);
+    if (pos == std::string_view::npos) return -1;
+    size_t bytes = static_cast<size_t>(window->data() - s.data()) + pos;
+    return a[0].as<StrObject>()->isAscii()
+               ? static_cast<int64_t>(bytes)
+               : static_cast<int64_t>(detail::utf8Length(std::string_view(s).substr(0, bytes)));
 }
 
 Value strFind(Interpreter& interp, const CallArgs& args, void*) {
@@ -275,83 +288,29 @@ Value strRfind(Interpreter& interp, const CallArgs& args, void*) {
 }
 Value strIndex(Interpreter& interp, const CallArgs& args, void*) {
     int64_t i = findImpl(interp, args, false);
-    if (i < 0)
-        interp.raiseValueError("substring not found");
+    if (i < 0) interp.raiseValueError("substring not found");
     return Value::fromInt(i);
 }
 Value strRindex(Interpreter& interp, const CallArgs& args, void*) {
     int64_t i = findImpl(interp, args, true);
-    if (i < 0)
-        interp.raiseValueError("substring not found");
+    if (i < 0) interp.raiseValueError("substring not found");
     return Value::fromInt(i);
 }
 
 Value strCount(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("count(self, sub, /)");
+    static const BuiltinSignature sig("str.count(self, sub, /)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
     const std::string& sub = a.toStr(1);
-    if (sub.empty())
-        return Value::fromInt(utf8Length(s) + 1);
+    if (sub.empty()) return Value::fromInt(utf8Length(s) + 1);
     int64_t n = 0;
     for (size_t pos = s.find(sub); pos != std::string::npos; pos = s.find(sub, pos + sub.size()))
         ++n;
     return Value::fromInt(n);
 }
 
-template <int (*Pred)(int)>
-Value classify(Interpreter& interp, const CallArgs& args, const char* name) {
-    const std::string& s = self(interp, args, name);
-    if (s.empty())
-        return Value::fromBool(false);
-    return Value::fromBool(std::all_of(s.begin(), s.end(), [](char c) {
-        return Pred(static_cast<unsigned char>(c)) != 0;
-    }));
-}
-
-Value strIsdigit(Interpreter& interp, const CallArgs& args, void*) {
-    return classify<std::isdigit>(interp, args, "isdigit");
-}
-Value strIsalpha(Interpreter& interp, const CallArgs& args, void*) {
-    return classify<std::isalpha>(interp, args, "isalpha");
-}
-Value strIsalnum(Interpreter& interp, const CallArgs& args, void*) {
-    return classify<std::isalnum>(interp, args, "isalnum");
-}
-Value strIsspace(Interpreter& interp, const CallArgs& args, void*) {
-    return classify<std::isspace>(interp, args, "isspace");
-}
-
-Value caseCheck(Interpreter& interp, const CallArgs& args, bool upper) {
-    const std::string& s = self(interp, args, upper ? "isupper" : "islower");
-    bool cased = false;
-    for (char c : s) {
-        unsigned char u = static_cast<unsigned char>(c);
-        if (upper ? std::islower(u) : std::isupper(u))
-            return Value::fromBool(false);
-        cased |= std::isalpha(u) != 0;
-    }
-    return Value::fromBool(cased);
-}
-
-Value strIsupper(Interpreter& interp, const CallArgs& args, void*) {
-    return caseCheck(interp, args, true);
-}
-Value strIslower(Interpreter& interp, const CallArgs& args, void*) {
-    return caseCheck(interp, args, false);
-}
-
-Value strIsidentifier(Interpreter& interp, const CallArgs& args, void*) {
-    const std::string& s = self(interp, args, "isidentifier");
-    bool ok = !s.empty() && !std::isdigit(static_cast<unsigned char>(s[0])) &&
-              std::all_of(s.begin(), s.end(), [](char c) {
-                  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-              });
-    return Value::fromBool(ok);
-}
-
 Value padImpl(Interpreter& interp, const CallArgs& args, char how) {
-    static const Signature sig("ljust(self, width, fillchar=' ', /)");
+    static const BuiltinSignature sig("str.ljust(self, width, fillchar=' ', /)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
     int64_t width = a.toInt(1);
@@ -359,8 +318,7 @@ Value padImpl(Interpreter& interp, const CallArgs& args, char how) {
     if (utf8Length(fill) != 1)
         interp.raiseTypeError("The fill character must be exactly one character long");
     int64_t len = utf8Length(s);
-    if (width <= len)
-        return a[0];
+    if (width <= len) return a[0];
     int64_t pad = width - len;
     int64_t left = how == '<' ? 0 : how == '>' ? pad : pad / 2 + (pad & width & 1);
     std::string out;
@@ -383,46 +341,64 @@ Value strCenter(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value strZfill(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("zfill(self, width, /)");
+    static const BuiltinSignature sig("str.zfill(self, width, /)");
     BoundArgs a = sig.bind(interp, args);
     std::string s = a.toStr(0);
     int64_t width = a.toInt(1);
     int64_t len = utf8Length(s);
-    if (width <= len)
-        return a[0];
+    if (width <= len) return a[0];
     size_t signEnd = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
     s.insert(signEnd, static_cast<size_t>(width - len), '0');
     return strValue(std::move(s));
 }
 
+Value strExpandtabs(Interpreter& interp, const CallArgs& args, void*) {
+    static const BuiltinSignature sig("str.expandtabs(self, /, tabsize=8)");
+    BoundArgs a = sig.bind(interp, args);
+    const std::string& s = a.toStr(0);
+    int64_t tabsize = a.toInt(1);
+    std::string out;
+    int64_t column = 0; // in characters since the last line break
+    for (char c : s) {
+        if (c == '\t') {
+            int64_t spaces = tabsize > 0 ? tabsize - column % tabsize : 0;
+            out.append(static_cast<size_t>(spaces), ' ');
+            column += spaces;
+            continue;
+        }
+        out += c;
+        if (c == '\n' || c == '\r')
+            column = 0;
+        else if ((static_cast<unsigned char>(c) & 0xC0) != 0x80)
+            ++column; // count characters, not UTF-8 continuation bytes
+    }
+    return strValue(std::move(out));
+}
+
 Value strSplitlines(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("splitlines(self, /, keepends=False)");
+    static const BuiltinSignature sig("str.splitlines(self, /, keepends=False)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
     bool keep = a.toBool(1);
     std::vector<Value> lines;
     size_t start = 0;
     for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] != '\n' && s[i] != '\r')
-            continue;
+        if (s[i] != '\n' && s[i] != '\r') continue;
         size_t end = i;
-        if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n')
-            ++i;
+        if (s[i] == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ++i;
         lines.push_back(strValue(s.substr(start, (keep ? i + 1 : end) - start)));
         start = i + 1;
     }
-    if (start < s.size())
-        lines.push_back(strValue(s.substr(start)));
+    if (start < s.size()) lines.push_back(strValue(s.substr(start)));
     return listValue(std::move(lines));
 }
 
 Value partitionImpl(Interpreter& interp, const CallArgs& args, bool reverse) {
-    static const Signature sig("partition(self, sep, /)");
+    static const BuiltinSignature sig("str.partition(self, sep, /)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
     const std::string& sep = a.toStr(1);
-    if (sep.empty())
-        interp.raiseValueError("empty separator");
+    if (sep.empty()) interp.raiseValueError("empty separator");
     size_t pos = reverse ? s.rfind(sep) : s.find(sep);
     if (pos == std::string::npos)
         return reverse ? tupleValue({strValue(""), strValue(""), a[0]})
@@ -438,15 +414,14 @@ Value strRpartition(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value removeAffix(Interpreter& interp, const CallArgs& args, bool prefix) {
-    static const Signature sig("removeprefix(self, prefix, /)");
+    static const BuiltinSignature sig("str.removeprefix(self, prefix, /)");
     BoundArgs a = sig.bind(interp, args);
     const std::string& s = a.toStr(0);
     const std::string& p = a.toStr(1);
-    bool match = p.size() <= s.size() &&
-                 (prefix ? s.compare(0, p.size(), p) == 0
-                         : s.compare(s.size() - p.size(), p.size(), p) == 0);
-    if (!match || p.empty())
-        return a[0];
+    bool match =
+        p.size() <= s.size() && (prefix ? s.compare(0, p.size(), p) == 0
+                                        : s.compare(s.size() - p.size(), p.size(), p) == 0);
+    if (!match || p.empty()) return a[0];
     return strValue(prefix ? s.substr(p.size()) : s.substr(0, s.size() - p.size()));
 }
 
@@ -455,15 +430,6 @@ Value strRemoveprefix(Interpreter& interp, const CallArgs& args, void*) {
 }
 Value strRemovesuffix(Interpreter& interp, const CallArgs& args, void*) {
     return removeAffix(interp, args, false);
-}
-
-Value strSwapcase(Interpreter& interp, const CallArgs& args, void*) {
-    std::string s = self(interp, args, "swapcase");
-    for (char& c : s) {
-        unsigned char u = static_cast<unsigned char>(c);
-        c = static_cast<char>(std::isupper(u) ? std::tolower(u) : std::toupper(u));
-    }
-    return strValue(std::move(s));
 }
 
 } // namespace
@@ -475,23 +441,36 @@ void installStrMethods(Interpreter& interp) {
         NativeFn fn;
     };
     const Entry entries[] = {
-        {"join", strJoin},           {"split", strSplit},         {"rsplit", strRsplit},
-        {"strip", strStrip},         {"lstrip", strLstrip},       {"rstrip", strRstrip},
-        {"upper", strUpper},         {"lower", strLower},         {"casefold", strLower},
-        {"capitalize", strCapitalize}, {"title", strTitle},       {"swapcase", strSwapcase},
-        {"startswith", strStartswith}, {"endswith", strEndswith}, {"replace", strReplace},
-        {"find", strFind},           {"rfind", strRfind},         {"index", strIndex},
-        {"rindex", strRindex},       {"count", strCount},         {"isdigit", strIsdigit},
-        {"isdecimal", strIsdigit},   {"isnumeric", strIsdigit},   {"isalpha", strIsalpha},
-        {"isalnum", strIsalnum},     {"isspace", strIsspace},     {"isupper", strIsupper},
-        {"islower", strIslower},     {"isidentifier", strIsidentifier}, {"ljust", strLjust},
-        {"rjust", strRjust},         {"center", strCenter},       {"zfill", strZfill},
-        {"splitlines", strSplitlines}, {"partition", strPartition}, {"rpartition", strRpartition},
-        {"removeprefix", strRemoveprefix}, {"removesuffix", strRemovesuffix},
+        {"join", strJoin},
+        {"split", strSplit},
+        {"rsplit", strRsplit},
+        {"strip", strStrip},
+        {"lstrip", strLstrip},
+        {"rstrip", strRstrip},
+        {"startswith", strStartswith},
+        {"endswith", strEndswith},
+        {"replace", strReplace},
+        {"find", strFind},
+        {"rfind", strRfind},
+        {"index", strIndex},
+        {"rindex", strRindex},
+        {"count", strCount},
+        {"ljust", strLjust},
+        {"rjust", strRjust},
+        {"center", strCenter},
+        {"zfill", strZfill},
+        {"expandtabs", strExpandtabs},
+        {"splitlines", strSplitlines},
+        {"partition", strPartition},
+        {"rpartition", strRpartition},
+        {"removeprefix", strRemoveprefix},
+        {"removesuffix", strRemovesuffix},
         {"format", strFormatMethod},
+        {"format_map", strFormatMapMethod},
     };
     for (const Entry& e : entries)
         interp.defineNative(d, e.name, e.fn);
+    installStrCaseMethods(interp);
 }
 
 } // namespace kiln::lang

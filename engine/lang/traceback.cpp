@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "lang/traceback.h"
 
+#include "lang/suggestions.h"
+
 namespace kiln::lang {
 
 namespace {
@@ -28,15 +30,12 @@ size_t byteOffset(std::string_view line, int32_t column) {
 // marks when they would cover the whole line.
 std::string caretLine(std::string_view line, const SourceSpan& span, const SourceSpan* inner,
                       size_t indent) {
-    if (!span.known() || span.end.line != span.begin.line)
-        return "";
+    if (!span.known() || span.end.line != span.begin.line) return "";
     size_t begin = byteOffset(line, span.begin.column);
     size_t end = byteOffset(line, span.end.column);
     size_t lineEnd = line.find_last_not_of(" \t\r");
-    if (end <= begin || lineEnd == std::string_view::npos)
-        return "";
-    if (begin <= indent && end >= lineEnd + 1)
-        return "";
+    if (end <= begin || lineEnd == std::string_view::npos) return "";
+    if (begin <= indent && end >= lineEnd + 1) return "";
     std::string marks(end - begin, '^');
     if (inner && inner->known() && inner->begin.line == span.begin.line) {
         size_t ib = byteOffset(line, inner->begin.column), ie = byteOffset(line, inner->end.column);
@@ -53,13 +52,11 @@ const SourceSpan* findEmphasis(const FunctionCode* code, const SourceSpan& span,
 std::string formatEntry(const TracebackEntry& entry) {
     const FunctionCode* code = entry.code;
     std::string text = "  File \"" + code->source->path() + "\", line " +
-                       std::to_string(entry.span.begin.line) + ", in " +
-                       code->name.str() + "\n";
+                       std::to_string(entry.span.begin.line) + ", in " + code->name.str() + "\n";
     std::string_view line = code->source->line(entry.span.begin.line);
     size_t indent = 0;
     std::string stripped = stripLeft(line, indent);
-    if (stripped.empty())
-        return text;
+    if (stripped.empty()) return text;
     while (!stripped.empty() && (stripped.back() == ' ' || stripped.back() == '\r'))
         stripped.pop_back();
     text += "    " + stripped + "\n";
@@ -78,17 +75,17 @@ std::string formatOne(Interpreter& interp, const Value& exception) {
         const auto& tb = inst->exception->traceback;
         std::string previous;
         int repeats = 0;
+        // `repeats` counts the copies after the first; CPython prints three in all.
         auto flushRepeats = [&] {
-            if (repeats > 3)
-                out += "  [Previous line repeated " + std::to_string(repeats - 3) +
-                       " more time" + (repeats - 3 == 1 ? "" : "s") + "]\n";
+            if (repeats > 2)
+                out += "  [Previous line repeated " + std::to_string(repeats - 2) + " more time" +
+                       (repeats - 2 == 1 ? "" : "s") + "]\n";
             repeats = 0;
         };
         for (auto it = tb.rbegin(); it != tb.rend(); ++it) {
             std::string entry = formatEntry(*it);
             if (entry == previous) {
-                if (++repeats < 3)
-                    out += entry;
+                if (++repeats < 3) out += entry;
                 continue;
             }
             flushRepeats();
@@ -108,12 +105,10 @@ std::string formatOne(Interpreter& interp, const Value& exception) {
 namespace {
 
 const SourceSpan* findEmphasis(const FunctionCode* code, const SourceSpan& span, SourceSpan& out) {
-    if (!span.known() || span.begin.line != span.end.line)
-        return nullptr;
+    if (!span.known() || span.begin.line != span.end.line) return nullptr;
     std::string_view line = code->source->line(span.begin.line);
     size_t begin = byteOffset(line, span.begin.column), end = byteOffset(line, span.end.column);
-    if (end > line.size() || end <= begin)
-        return nullptr;
+    if (end > line.size() || end <= begin) return nullptr;
     std::string_view text = line.substr(begin, end - begin);
     // Subscript: the span ends with ']' and its matching '[' starts the emphasis.
     if (text.back() == ']') {
@@ -122,10 +117,10 @@ const SourceSpan* findEmphasis(const FunctionCode* code, const SourceSpan& span,
             if (text[i] == ']')
                 ++depth;
             else if (text[i] == '[' && --depth == 0) {
-                if (i == 0)
-                    return nullptr;
+                if (i == 0) return nullptr;
                 out = span;
-                out.begin.column = span.begin.column + static_cast<int32_t>(utf8Length(text.substr(0, i)));
+                out.begin.column =
+                    span.begin.column + static_cast<int32_t>(utf8Length(text.substr(0, i)));
                 return &out;
             }
         }
@@ -141,12 +136,13 @@ std::string formatExceptionOnly(Interpreter& interp, const Value& exception) {
     if (type->isUserClass && type->moduleName != "__main__" && type->moduleName != "builtins")
         name = type->moduleName + "." + name;
     std::string message = interp.str(exception);
+    std::string suggestion = suggestionFor(interp, exception);
+    if (!suggestion.empty()) message += ". Did you mean: '" + suggestion + "'?";
     return message.empty() ? name : name + ": " + message;
 }
 
 std::string formatTraceback(Interpreter& interp, const Value& exception) {
-    if (!exception.is(ObjectKind::Instance))
-        return "Exception: " + interp.repr(exception) + "\n";
+    if (!exception.is(ObjectKind::Instance)) return "Exception: " + interp.repr(exception) + "\n";
     auto* inst = exception.as<InstanceObject>();
     std::string prefix;
     if (inst->exception) {
@@ -176,8 +172,7 @@ std::string formatSyntaxError(const Diagnostic& d, const SourceFile& source) {
             size_t begin = byteOffset(line, d.span.begin.column);
             size_t end = d.span.end.line == d.span.begin.line ? byteOffset(line, d.span.end.column)
                                                               : begin + 1;
-            if (end <= begin)
-                end = begin + 1;
+            if (end <= begin) end = begin + 1;
             size_t pad = begin >= indent ? begin - indent : 0;
             out += std::string(4 + pad, ' ') + std::string(end - begin, '^') + "\n";
         }
@@ -188,11 +183,9 @@ std::string formatSyntaxError(const Diagnostic& d, const SourceFile& source) {
 
 ErrorLocation innermostLocation(const Value& exception) {
     ErrorLocation loc;
-    if (!exception.is(ObjectKind::Instance))
-        return loc;
+    if (!exception.is(ObjectKind::Instance)) return loc;
     auto* inst = exception.as<InstanceObject>();
-    if (!inst->exception || inst->exception->traceback.empty())
-        return loc;
+    if (!inst->exception || inst->exception->traceback.empty()) return loc;
     const TracebackEntry& e = inst->exception->traceback.front();
     loc.file = e.code->source->path();
     loc.pos = e.span.begin;

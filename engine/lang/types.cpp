@@ -47,6 +47,9 @@ BuiltinTypes createTypes() {
     t.super = simple("super", ObjectKind::Super);
     t.ellipsisType = simple("ellipsis", ObjectKind::Native);
     t.notImplementedType = simple("NotImplementedType", ObjectKind::Native);
+    t.dictKeys = simple("dict_keys", ObjectKind::DictView);
+    t.dictValues = simple("dict_values", ObjectKind::DictView);
+    t.dictItems = simple("dict_items", ObjectKind::DictView);
 
     auto exc = [&](const char* name, const Ref<TypeObject>& base) {
         auto ty = makeType(name, {base}, ObjectKind::Instance);
@@ -92,15 +95,15 @@ BuiltinTypes createTypes() {
 } // namespace
 
 std::vector<TypeObject*> BuiltinTypes::exceptionTypes() const {
-    return {baseException.get(),     exception.get(),         arithmeticError.get(),
-            zeroDivisionError.get(), overflowError.get(),     assertionError.get(),
-            attributeError.get(),    lookupError.get(),       indexError.get(),
-            keyError.get(),          nameError.get(),         unboundLocalError.get(),
+    return {baseException.get(),     exception.get(),           arithmeticError.get(),
+            zeroDivisionError.get(), overflowError.get(),       assertionError.get(),
+            attributeError.get(),    lookupError.get(),         indexError.get(),
+            keyError.get(),          nameError.get(),           unboundLocalError.get(),
             runtimeError.get(),      notImplementedError.get(), recursionError.get(),
-            stopIteration.get(),     typeError.get(),         valueError.get(),
+            stopIteration.get(),     typeError.get(),           valueError.get(),
             importError.get(),       moduleNotFoundError.get(), syntaxError.get(),
-            memoryError.get(),       keyboardInterrupt.get(), systemExit.get(),
-            osError.get(),           timeoutError.get(),      userWarning.get()};
+            memoryError.get(),       keyboardInterrupt.get(),   systemExit.get(),
+            osError.get(),           timeoutError.get(),        userWarning.get()};
 }
 
 const BuiltinTypes& builtinTypes() {

@@ -11,7 +11,8 @@ namespace kiln::lang {
 struct BuiltinTypes {
     Ref<TypeObject> object, type, noneType, boolType, intType, floatType, str, list, tuple, dict,
         function, builtinFunction, method, cell, module, range, slice, iterator, property,
-        staticmethod, classmethod, super, ellipsisType, notImplementedType;
+        staticmethod, classmethod, super, ellipsisType, notImplementedType, dictKeys, dictValues,
+        dictItems;
     // Exceptions, in CPython's hierarchy.
     Ref<TypeObject> baseException, exception, arithmeticError, zeroDivisionError, overflowError,
         assertionError, attributeError, lookupError, indexError, keyError, nameError,

@@ -35,6 +35,7 @@ enum class ObjectKind : uint8_t {
     StaticMethod,
     ClassMethod,
     Super,
+    DictView,
     Native
 };
 

@@ -1,0 +1,3 @@
+import math
+print(math.tau)
+math.nope

@@ -1,0 +1,3 @@
+def find():
+    return None
+find().value

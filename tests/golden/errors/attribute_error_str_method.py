@@ -1,0 +1,2 @@
+s = 'abc'
+s.push('d')

@@ -1,0 +1,3 @@
+class Empty(Exception):
+    pass
+raise Empty

@@ -1,0 +1,5 @@
+class Base(ValueError):
+    pass
+class Derived(Base):
+    pass
+raise Derived('derived', 2)

@@ -1,0 +1,6 @@
+def parse(s):
+    try:
+        return int(s)
+    except ValueError:
+        return float(s)
+parse('abc')

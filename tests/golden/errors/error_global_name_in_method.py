@@ -1,0 +1,4 @@
+class A:
+    def f(self):
+        return helper()
+A().f()

@@ -1,0 +1,5 @@
+def broken(fn):
+    raise RuntimeError('decorator failed')
+@broken
+def g():
+    pass

@@ -1,0 +1,2 @@
+keys = ['a', 'b']
+d = {k: int(k) for k in keys}

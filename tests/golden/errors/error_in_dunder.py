@@ -1,0 +1,4 @@
+class V:
+    def __add__(self, other):
+        return self.x + other
+V() + 1

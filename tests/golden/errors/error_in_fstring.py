@@ -1,0 +1,2 @@
+value = None
+print(f'value is {value + 1}')

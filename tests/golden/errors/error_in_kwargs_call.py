@@ -1,0 +1,3 @@
+def f(**kw):
+    return kw['missing']
+f(a=1)

@@ -1,0 +1,2 @@
+key = lambda item: item['name']
+sorted([{'n': 1}], key=key)

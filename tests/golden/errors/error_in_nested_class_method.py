@@ -1,0 +1,5 @@
+class Outer:
+    class Inner:
+        def run(self):
+            return [][0]
+Outer.Inner().run()

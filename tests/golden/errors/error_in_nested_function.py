@@ -1,0 +1,5 @@
+def outer():
+    def inner():
+        return missing_name
+    return inner()
+outer()

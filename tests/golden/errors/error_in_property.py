@@ -1,0 +1,5 @@
+class A:
+    @property
+    def value(self):
+        return self._value
+A().value

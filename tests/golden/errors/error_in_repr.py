@@ -1,0 +1,4 @@
+class R:
+    def __repr__(self):
+        return self.missing
+print([R()])

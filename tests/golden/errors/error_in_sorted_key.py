@@ -1,0 +1,3 @@
+def key(x):
+    return x['k']
+sorted([{'k': 1}, {}], key=key)

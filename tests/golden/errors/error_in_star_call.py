@@ -1,0 +1,4 @@
+def f(a, b):
+    return a
+args = [1, 2, 3]
+f(*args)

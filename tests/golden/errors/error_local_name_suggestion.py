@@ -1,0 +1,4 @@
+def f():
+    counter = 1
+    return countr + 1
+f()

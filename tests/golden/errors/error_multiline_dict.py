@@ -1,0 +1,4 @@
+config = {
+    'lr': 0.1,
+    'layers': undefined_layers,
+}

@@ -1,0 +1,6 @@
+def f():
+    try:
+        raise ValueError('inner')
+    finally:
+        print('cleanup')
+f()

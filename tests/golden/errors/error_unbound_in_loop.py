@@ -1,0 +1,5 @@
+def f(items):
+    for i in items:
+        pass
+    return i
+f([])

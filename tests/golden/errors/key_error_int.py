@@ -1,0 +1,2 @@
+counts = {1: 'x'}
+counts[2]

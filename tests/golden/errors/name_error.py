@@ -1,0 +1,4 @@
+def f():
+    return undefined_var + 1
+print('before')
+f()

@@ -1,0 +1,2 @@
+lenght = 3
+prin(lenght)

@@ -1,0 +1,4 @@
+class Node:
+    def depth(self):
+        return 1 + self.depth()
+Node().depth()

@@ -1,0 +1,5 @@
+try:
+    int('bad')
+except ValueError:
+    print('handling')
+    raise

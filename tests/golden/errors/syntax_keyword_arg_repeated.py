@@ -1,0 +1,3 @@
+def f(**kw):
+    pass
+f(a=1, a=2)

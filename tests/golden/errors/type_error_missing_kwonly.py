@@ -1,0 +1,3 @@
+def f(a, *, key):
+    return a
+f(1)

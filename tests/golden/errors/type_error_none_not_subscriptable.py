@@ -1,0 +1,4 @@
+def get():
+    pass
+result = get()
+print(result['key'])

@@ -1,0 +1,2 @@
+value = 5
+print(value[0])

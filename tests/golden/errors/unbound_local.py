@@ -1,0 +1,5 @@
+count = 0
+def inc():
+    count += 1
+    return count
+inc()

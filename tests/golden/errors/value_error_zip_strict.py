@@ -1,0 +1,1 @@
+list(zip([1, 2], [1], strict=True))

@@ -1,0 +1,25 @@
+g = (x * x for x in range(5))
+print(next(g), next(g), list(g), list(g))
+print(sum(i for i in range(10) if i % 2), max((len(s), s) for s in ["aa", "b", "ccc"]))
+print(list(x for x in "abc"), tuple(x for x in [1, 2]), sorted((x for x in [3, 1, 2]), reverse=True))
+print(dict((i, i * 2) for i in range(3)), list(enumerate(c for c in "xy")))
+print(any(x > 3 for x in range(10)), all(x < 3 for x in range(2)), min(x % 5 for x in range(7, 12)))
+nested = list((i, j) for i in range(3) for j in range(i))
+print(nested)
+print(" ".join(w.capitalize() for w in "the quick brown fox".split()))
+gen = (c for c in [])
+print(next(gen, "empty default"))
+try:
+    next(x for x in [])
+except StopIteration:
+    print("StopIteration from empty genexp")
+it = iter(x for x in [1, 2])
+print(list(it))
+print(list(zip((a for a in range(3)), (b for b in "abc"))))
+outer = 10
+print(list(v + outer for v in range(3)))
+def in_func(n):
+    return list(i * n for i in range(3))
+print(in_func(4))
+print(sum(x for row in [[1, 2], [3]] for x in row))
+print(list(map(lambda p: p[0] * p[1], ((i, i + 1) for i in range(4)))))

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: MIT
+// The parser and the scope resolver: constructs Kiln does not support fail at parse time with a
+// SyntaxError that names the construct and points at it (CPython would accept these scripts,
+// so they cannot be golden tests); node spans; where names resolve (local, cell, free, global).
+#include "lang/parser.h"
+#include "lang/scope.h"
+
+namespace {
+
+// Qt defines `slots` as a keyword macro; read Scope::slots before <QtTest> is included.
+const std::vector<kiln::lang::Symbol>& slotNames(const kiln::lang::Scope& scope) {
+    return scope.slots;
+}
+
+} // namespace
+
+#include <QtTest>
+
+using namespace kiln;
+using namespace kiln::lang;
+
+namespace {
+
+Expected<Module> parse(const std::string& text) {
+    return parseModule(std::make_shared<SourceFile>("script.py", text));
+}
+
+Module parseOk(const std::string& text) {
+    Expected<Module> m = parse(text);
+    if (!m.ok()) qFatal("unexpected parse failure: %s", m.error().render().c_str());
+    return std::move(m.value());
+}
+
+const FunctionDefStmt& functionAt(const Block& block, size_t index) {
+    const Stmt& s = *block.at(index);
+    if (s.kind != StmtKind::FunctionDef) qFatal("statement %zu is not a def", index);
+    return static_cast<const FunctionDefStmt&>(s);
+}
+
+const Expr& returnedExpr(const FunctionCode& code, size_t index) {
+    const Stmt& s = *code.body.at(index);
+    if (s.kind != StmtKind::Return) qFatal("statement %zu is not a return", index);
+    return *static_cast<const ReturnStmt&>(s).value;
+}
+
+const NameExpr& asName(const Expr& e) {
+    if (e.kind != ExprKind::Name) qFatal("expression is not a name");
+    return static_cast<const NameExpr&>(e);
+}
+
+} // namespace
+
+class ParserTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void unsupportedConstruct_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("expectedWords");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<int>("column");
+        QTest::newRow("yield") << "def g():\n    yield 1\n"
+                               << "'yield' (generators)" << 2 << 5;
+        QTest::newRow("yield from") << "def g():\n    x = 1\n    yield from x\n"
+                                    << "'yield' (generators)" << 3 << 5;
+        QTest::newRow("async def") << "async def f():\n    pass\n"
+                                   << "'async'" << 1 << 1;
+        QTest::newRow("await") << "def f(x):\n    return await x\n"
+                               << "'await'" << 2 << 12;
+        QTest::newRow("async for") << "def f(x):\n    async for i in x:\n        pass\n"
+                                   << "'async'" << 2 << 5;
+        QTest::newRow("match") << "x = 1\nmatch x:\n    case 1:\n        pass\n"
+                               << "'match' statement" << 2 << 1;
+        QTest::newRow("set display") << "s = {1, 2}\n"
+                                     << "set displays" << 1 << 5;
+        QTest::newRow("set comprehension") << "s = {x for x in range(3)}\n"
+                                           << "set displays" << 1 << 5;
+        QTest::newRow("bytes literal") << "x = 1\ndata = b'abc'\n"
+                                       << "bytes literals" << 2 << 8;
+        QTest::newRow("complex literal") << "z = 1 + 2j\n"
+                                         << "complex number literals" << 1 << 9;
+        QTest::newRow("relative import") << "from . import helpers\n"
+                                         << "relative imports" << 1 << 6;
+        QTest::newRow("star import") << "from math import *\n"
+                                     << "'from ... import *'" << 1 << 18;
+        QTest::newRow("class keywords") << "class A(metaclass=type):\n    pass\n"
+                                        << "class keyword arguments" << 1 << 9;
+        QTest::newRow("named unicode escape") << "s = '\\N{BULLET}'\n"
+                                              << "\\N{...} escapes" << 1 << 5;
+        QTest::newRow("except star") << "try:\n    pass\nexcept* ValueError:\n    pass\n"
+                                     << "'except*'" << 3 << 7;
+    }
+
+    void unsupportedConstruct() {
+        QFETCH(QString, source);
+        QFETCH(QString, expectedWords);
+        QFETCH(int, line);
+        QFETCH(int, column);
+        Expected<Module> m = parse(source.toStdString());
+        QVERIFY2(!m.ok(), "the parser accepted an unsupported construct");
+        const Diagnostic& d = m.error();
+        QCOMPARE(QString::fromStdString(d.kind), QString("SyntaxError"));
+        QVERIFY2(QString::fromStdString(d.message).contains(expectedWords), d.message.c_str());
+        QVERIFY2(QString::fromStdString(d.message).contains("not supported by Kiln"),
+                 d.message.c_str());
+        QCOMPARE(d.file, std::string("script.py"));
+        QCOMPARE(d.span.begin.line, line);
+        QCOMPARE(d.span.begin.column, column);
+    }
+
+    void syntaxErrorsAsCPython_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<int>("line");
+        QTest::newRow("break outside loop") << "if True:\n    break\n"
+                                            << "SyntaxError"
+                                            << "'break' outside loop" << 2;
+        QTest::newRow("continue in def in loop")
+            << "for i in range(3):\n    def f():\n        continue\n"
+            << "SyntaxError"
+            << "'continue' not properly in loop" << 3;
+        QTest::newRow("return outside function") << "return 1\n"
+                                                 << "SyntaxError"
+                                                 << "'return' outside function" << 1;
+        QTest::newRow("nonlocal without binding") << "def f():\n    nonlocal q\n"
+                                                  << "SyntaxError"
+                                                  << "no binding for nonlocal 'q' found" << 2;
+        QTest::newRow("unexpected indent") << "x = 1\n  y = 2\n"
+                                           << "IndentationError"
+                                           << "unexpected indent" << 2;
+    }
+
+    void syntaxErrorsAsCPython() {
+        QFETCH(QString, source);
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        QFETCH(int, line);
+        Expected<Module> m = parse(source.toStdString());
+        QVERIFY(!m.ok());
+        QCOMPARE(QString::fromStdString(m.error().kind), kind);
+        QCOMPARE(QString::fromStdString(m.error().message), message);
+        QCOMPARE(m.error().span.begin.line, line);
+    }
+
+    void loopControlInsideLoopsIsAccepted() {
+        parseOk("for i in range(3):\n    try:\n        continue\n    finally:\n        break\n"
+                "while True:\n    if 1:\n        break\n");
+    }
+
+    void spans() {
+        Module m = parseOk("x = 1\n"
+                           "def f(a, b):\n"
+                           "    return a  +  b[0]\n");
+        const Stmt& assign = *m.code->body.at(0);
+        QCOMPARE(assign.span.begin.line, 1);
+        QCOMPARE(assign.span.begin.column, 1);
+        QCOMPARE(assign.span.end.column, 6);
+        const FunctionDefStmt& def = functionAt(m.code->body, 1);
+        QCOMPARE(def.span.begin.line, 2);
+        QCOMPARE(def.code->qualifiedName, std::string("f"));
+        QCOMPARE(def.code->params.size(), size_t(2));
+        QCOMPARE(def.code->params[1].span.begin.column, 10);
+        const Expr& sum = returnedExpr(*def.code, 0);
+        QCOMPARE(sum.kind, ExprKind::BinOp);
+        QCOMPARE(sum.span.begin.line, 3);
+        QCOMPARE(sum.span.begin.column, 12);
+        QCOMPARE(sum.span.end.column, 22);
+        const auto& bin = static_cast<const BinOpExpr&>(sum);
+        QCOMPARE(bin.opSpan.begin.column, 15);
+        QCOMPARE(bin.right->kind, ExprKind::Subscript);
+        QCOMPARE(bin.right->span.begin.column, 18);
+    }
+
+    void qualifiedNames() {
+        Module m = parseOk("class A:\n"
+                           "    def m(self):\n"
+                           "        def inner():\n"
+                           "            return lambda: 0\n"
+                           "        return inner\n");
+        const auto& cls = static_cast<const ClassDefStmt&>(*m.code->body.at(0));
+        QCOMPARE(cls.body->qualifiedName, std::string("A"));
+        const FunctionDefStmt& method = functionAt(cls.body->body, 0);
+        QCOMPARE(method.code->qualifiedName, std::string("A.m"));
+        const FunctionDefStmt& inner = functionAt(method.code->body, 0);
+        QCOMPARE(inner.code->qualifiedName, std::string("A.m.<locals>.inner"));
+    }
+
+    void scopeResolution() {
+        Module m = parseOk("g = 0\n"
+                           "def outer(p):\n"
+                           "    local = 1\n"
+                           "    shared = 2\n"
+                           "    def inner():\n"
+                           "        global g\n"
+                           "        g = shared\n"
+                           "        return len\n"
+                           "    return p, local, shared\n");
+        QCOMPARE(m.code->scope->kind, ScopeKind::Module);
+        const FunctionDefStmt& outer = functionAt(m.code->body, 1);
+        const Scope& scope = *outer.code->scope;
+        QCOMPARE(scope.kind, ScopeKind::Function);
+        // Parameters come first, then the other bound names in order.
+        QCOMPARE(slotNames(scope).size(), size_t(4));
+        QCOMPARE(slotNames(scope)[0].str(), std::string("p"));
+        QCOMPARE(scope.slotOf(Symbol::intern("shared")), 2);
+        QVERIFY(scope.isCellSlot(2));
+        QVERIFY(!scope.isCellSlot(1));
+
+        const auto& tuple = static_cast<const SequenceExpr&>(returnedExpr(*outer.code, 3));
+        QCOMPARE(asName(*tuple.elements[0]).scope, NameScope::Local);
+        QCOMPARE(asName(*tuple.elements[0]).slot, 0);
+        QCOMPARE(asName(*tuple.elements[1]).scope, NameScope::Local);
+        QCOMPARE(asName(*tuple.elements[2]).scope, NameScope::Cell);
+        QCOMPARE(asName(*tuple.elements[2]).slot, 2);
+
+        const FunctionDefStmt& inner = functionAt(outer.code->body, 2);
+        const Scope& innerScope = *inner.code->scope;
+        QCOMPARE(innerScope.freeNames.size(), size_t(1));
+        QCOMPARE(innerScope.freeNames[0].str(), std::string("shared"));
+        QVERIFY(innerScope.freeSources[0].fromCellSlot);
+        QCOMPARE(innerScope.freeSources[0].index, 2);
+        const auto& assign = static_cast<const AssignStmt&>(*inner.code->body.at(1));
+        QCOMPARE(asName(*assign.targets[0]).scope, NameScope::Global);
+        QCOMPARE(asName(*assign.value).scope, NameScope::Free);
+        QCOMPARE(asName(*assign.value).slot, 0);
+        // Unbound names are looked up in globals, then builtins.
+        QCOMPARE(asName(returnedExpr(*inner.code, 2)).scope, NameScope::Global);
+    }
+
+    void classBodiesAndMangling() {
+        Module m = parseOk("class A:\n"
+                           "    x = 1\n"
+                           "    def m(self):\n"
+                           "        return x, self.__secret\n");
+        const auto& cls = static_cast<const ClassDefStmt&>(*m.code->body.at(0));
+        QCOMPARE(cls.body->scope->kind, ScopeKind::Class);
+        const auto& assign = static_cast<const AssignStmt&>(*cls.body->body.at(0));
+        QCOMPARE(asName(*assign.targets[0]).scope, NameScope::ClassBody);
+        const FunctionDefStmt& method = functionAt(cls.body->body, 1);
+        const auto& tuple = static_cast<const SequenceExpr&>(returnedExpr(*method.code, 0));
+        // Methods do not see class-body names.
+        QCOMPARE(asName(*tuple.elements[0]).scope, NameScope::Global);
+        const auto& attr = static_cast<const AttributeExpr&>(*tuple.elements[1]);
+        QCOMPARE(attr.attr.str(), std::string("_A__secret"));
+    }
+
+    void comprehensionsHaveTheirOwnScope() {
+        Module m = parseOk("def f(n):\n"
+                           "    return [i * n for i in range(n)]\n");
+        const FunctionDefStmt& def = functionAt(m.code->body, 0);
+        const auto& comp = static_cast<const ComprehensionExpr&>(returnedExpr(*def.code, 0));
+        QCOMPARE(comp.code->scope->kind, ScopeKind::Comprehension);
+        QCOMPARE(comp.code->scope->slotOf(Symbol::intern("i")), 0);
+        QVERIFY(def.code->scope->isCellSlot(def.code->scope->slotOf(Symbol::intern("n"))));
+        const auto& product = static_cast<const BinOpExpr&>(*comp.element);
+        QCOMPARE(asName(*product.left).scope, NameScope::Local);
+        QCOMPARE(asName(*product.right).scope, NameScope::Free);
+    }
+};
+
+QTEST_APPLESS_MAIN(ParserTest)
+#include "tst_parser.moc"
