@@ -73,9 +73,32 @@ Expected<std::string> readScript(const std::string& path) {
 
 struct Outcome {
     RunStatus status = RunStatus::Ok;
+    int exitCode = 0;
     trace::RunError error;
     std::string location;
 };
+
+/// `raise SystemExit(code)` ends the script quietly, as CPython does: no traceback, the exit
+/// status is the code (None: 0; a non-int is printed to stderr and gives 1).
+Outcome systemExitOutcome(lang::Interpreter& interp, const lang::Value& exception, TeeSink& sink) {
+    Outcome outcome;
+    lang::Value args = interp.getAttr(exception, lang::Symbol::intern("args"));
+    const auto& items = args.as<lang::TupleObject>()->items;
+    lang::Value code = items.empty() ? lang::Value::none()
+                       : items.size() == 1 ? items[0]
+                                           : args;
+    if (code.isIntLike()) {
+        outcome.exitCode = static_cast<int>(code.asInt() & 0xff);
+    } else if (!code.isNone()) {
+        sink.output(OutputStream::Stderr, interp.str(code) + "\n");
+        outcome.exitCode = 1;
+    }
+    if (outcome.exitCode != 0) {
+        outcome.status = RunStatus::Error;
+        outcome.error = {"SystemExit", interp.str(exception), ""};
+    }
+    return outcome;
+}
 
 /// Parses and runs the script on the interpreter thread; reports errors Python's way.
 Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const RunConfig& config,
@@ -87,6 +110,7 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
         std::string text = lang::formatSyntaxError(d, *source);
         sink.output(OutputStream::Stderr, text);
         outcome.status = RunStatus::Error;
+        outcome.exitCode = 1;
         outcome.error = {d.kind, d.message, text};
         outcome.location = d.render().substr(0, d.render().find(": " + d.kind));
         return outcome;
@@ -99,10 +123,13 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
     try {
         interp.runMain(parsed.value());
     } catch (lang::PyException& e) {
+        if (interp.isInstance(e.exception, lang::builtinTypes().systemExit.get()))
+            return systemExitOutcome(interp, e.exception, sink);
         std::string text = lang::formatTraceback(interp, e.exception);
         sink.output(OutputStream::Stderr, text);
         bool cancelled = watchdog.fired();
         outcome.status = cancelled ? RunStatus::Cancelled : RunStatus::Error;
+        outcome.exitCode = cancelled ? 124 : 1;
         outcome.error = {lang::exceptionTypeName(e.exception), interp.str(e.exception), text};
         if (cancelled)
             outcome.error.message =
@@ -190,9 +217,7 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
         runOnInterpreterThread([&] { return execute(source, sink, config, onStuck); });
     std::fflush(stdout);
     result.status = outcome.status;
-    result.exitCode = outcome.status == RunStatus::Ok          ? 0
-                      : outcome.status == RunStatus::Cancelled ? 124
-                                                               : 1;
+    result.exitCode = outcome.exitCode;
     result.errorType = outcome.error.type;
     result.errorMessage = outcome.error.message;
     result.errorLocation = outcome.location;

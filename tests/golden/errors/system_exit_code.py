@@ -1,0 +1,3 @@
+print("before exit")
+raise SystemExit(3)
+print("never")

@@ -1,0 +1,4 @@
+def leave():
+    raise SystemExit("leaving early")
+print("start")
+leave()
