@@ -399,6 +399,10 @@ private slots:
                               {1, 1, 1, 0, 1, 1}, {2, 3}));
         KILN_CHECK_ERROR(indexSelect(x, 1, L({4})), ErrorKind::RuntimeError,
                          "INDICES element is out of DATA bounds, id=4 axis_dim=4");
+        KILN_CHECK_ERROR(indexSelect(x, 0, L({3})), ErrorKind::IndexError,
+                         "index out of range in self");
+        KILN_CHECK_ERROR(indexSelect(x, 0, L({-1})), ErrorKind::IndexError,
+                         "index out of range in self");
         KILN_CHECK_ERROR(indexSelect(x, 1, L({0}, {1, 1})), ErrorKind::IndexError,
                          "index_select(): Index is supposed to be a vector");
         KILN_CHECK_ERROR(indexSelect(x, 1, makeTensor({0}, DimVector{1})), ErrorKind::RuntimeError,
