@@ -3,6 +3,10 @@
 /// Helpers shared by the torch bindings. Each op is one NativeFn that parses its arguments with
 /// a lang::Signature written exactly as PyTorch documents it, and is registered as a torch
 /// function, a Tensor method, or both (the method receives the tensor as `input`/`self`).
+///
+/// Families of similar ops (the unary math functions, the binary arithmetic, their in-place
+/// forms) share one NativeFn and a table of entries; the entry travels as the `data` pointer.
+/// The binding files are split by area, each with its own install function declared here.
 #pragma once
 
 #include "lang/signature.h"
@@ -11,6 +15,7 @@
 #include "torchapi/torch_types.h"
 
 #include <span>
+#include <string_view>
 
 namespace kiln::torchapi {
 
@@ -22,8 +27,9 @@ using tensor::Tensor;
 struct OpEntry {
     const char* name;
     lang::NativeFn fn;
-    bool function; ///< torch.<name>
-    bool method;   ///< Tensor.<name>
+    bool function;        ///< torch.<name>
+    bool method;          ///< Tensor.<name>
+    void* data = nullptr; ///< passed to fn (the table entry of a family of ops)
 };
 
 /// Registers each entry into the torch module namespace and/or the Tensor type.
@@ -37,17 +43,63 @@ inline Value tensorValue(Tensor t) {
     return Value(t);
 }
 
+/// A tuple of tensors (split, chunk, unbind, nonzero(as_tuple=True)).
+Value tensorTuple(const std::vector<Tensor>& tensors);
+
 /// `dim` arguments: None (all dims), an int, or a sequence of ints.
 std::vector<int64_t> dimsArg(const BoundArgs& a, size_t i);
 /// A tensor operand that may also be a Python number (torch.add(x, 2), torch.where(c, x, 0.)).
 Tensor tensorOrNumber(const BoundArgs& a, size_t i);
+/// A Python number argument (fill values, clamp bounds given as numbers); a one-element
+/// tensor is accepted as PyTorch accepts it for Scalar parameters.
+tensor::Scalar scalarArg(const BoundArgs& a, size_t i);
 /// Python value for a Scalar (item(), tolist()).
 Value scalarValue(const tensor::Scalar& s);
+/// A list or tuple of tensors (cat, stack, einsum operands).
+std::vector<Tensor> tensorListArg(const BoundArgs& a, size_t i);
+/// Sizes given as varargs or as one sequence, from a `*size` parameter (view, reshape, expand).
+std::vector<int64_t> varSizes(const BoundArgs& a, size_t i);
+
+/// A new uninitialised tensor shaped like `t`, keeping t's memory layout when t is dense and
+/// non-overlapping (a transposed or permuted tensor), as PyTorch's preserve_format does for
+/// clone() and the *_like factories; contiguous otherwise.
+Tensor emptyLike(const Tensor& t, tensor::DType dtype);
+
+/// Writes `result` into `self` as an in-place op does: self keeps its dtype and shape (the
+/// RuntimeErrors of PyTorch when the result cannot be cast or broadcast back), and takes over
+/// the result's autograd node.
+void assignInPlace(const Tensor& self, const Tensor& result);
+/// `result`, or, when the `out=` argument at `outIndex` was given, that tensor with the result
+/// written into it (resized first when its shape differs, as PyTorch does).
+Value resultOrOut(const BoundArgs& a, size_t outIndex, const Tensor& result);
+
+/// Turns grad mode off for a scope, so an op built from several tensor ops records only the
+/// node PyTorch shows for it.
+class NoGradScope {
+public:
+    NoGradScope()
+        : m_previous(tensor::gradModeEnabled()) {
+        tensor::setGradModeEnabled(false);
+    }
+    ~NoGradScope() { tensor::setGradModeEnabled(m_previous); }
+    NoGradScope(const NoGradScope&) = delete;
+    NoGradScope& operator=(const NoGradScope&) = delete;
+
+private:
+    bool m_previous;
+};
 
 /// Registration entry points, one per binding file.
 void installTensorCreation(Interpreter& interp, lang::ModuleObject& torch);
-void installTensorOps(Interpreter& interp, lang::ModuleObject& torch);
 void installTensorAttributes(Interpreter& interp, lang::ModuleObject& torch);
+void installPointwiseOps(Interpreter& interp, lang::ModuleObject& torch);
+void installTernaryOps(Interpreter& interp, lang::ModuleObject& torch);
+void installReduceOps(Interpreter& interp, lang::ModuleObject& torch);
+void installShapeOps(Interpreter& interp, lang::ModuleObject& torch);
+void installIndexOps(Interpreter& interp, lang::ModuleObject& torch);
+void installLinalgOps(Interpreter& interp, lang::ModuleObject& torch);
+void installInPlaceOps(Interpreter& interp, lang::ModuleObject& torch);
 void installTorchModule(Interpreter& interp, lang::ModuleObject& torch);
+void installDTypeInfo(Interpreter& interp, lang::ModuleObject& torch);
 
 } // namespace kiln::torchapi

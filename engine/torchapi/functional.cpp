@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
-// torch.nn.functional: activations, normalisation, attention, dropout, embedding and losses.
+// torch.nn.functional: activations, normalisation, attention, dropout, embedding, padding and
+// losses.
+#include "tensor/error.h"
 #include "tensor/random.h"
 #include "torchapi/bindings.h"
 
@@ -9,16 +11,31 @@ using namespace kiln::lang;
 
 namespace {
 
-template <tensor::UnaryOp Op>
+struct ActivationEntry {
+    tensor::UnaryOp op;
+    Signature sig;
+};
+
+/// relu/silu/sigmoid/tanh(input, inplace=False) (sigmoid and tanh have no inplace).
 Value activation(Interpreter& interp, const CallArgs& args, void* data) {
-    static const Signature sig(std::string(static_cast<const char*>(data)) + "(input, inplace=False)");
-    BoundArgs a = sig.bind(interp, args);
+    const ActivationEntry& e = *static_cast<const ActivationEntry*>(data);
+    BoundArgs a = e.sig.bind(interp, args);
     Tensor x = a.toTensor(0);
-    if (a.toBool(1)) {
-        tensor::unaryInPlace(Op, x);
+    if (e.sig.size() > 1 && a.toBool(1)) {
+        tensor::unaryInPlace(e.op, x);
         return a[0];
     }
-    return tensorValue(tensor::unary(Op, x));
+    return tensorValue(tensor::unary(e.op, x));
+}
+
+std::span<const ActivationEntry> activationEntries() {
+    static const ActivationEntry entries[] = {
+        {tensor::UnaryOp::Relu, Signature("relu(input, inplace=False)")},
+        {tensor::UnaryOp::Silu, Signature("silu(input, inplace=False)")},
+        {tensor::UnaryOp::Sigmoid, Signature("sigmoid(input)")},
+        {tensor::UnaryOp::Tanh, Signature("tanh(input)")},
+    };
+    return entries;
 }
 
 Value gelu(Interpreter& interp, const CallArgs& args, void*) {
@@ -26,8 +43,27 @@ Value gelu(Interpreter& interp, const CallArgs& args, void*) {
     BoundArgs a = sig.bind(interp, args);
     const std::string& approx = a.toStr(1);
     if (approx != "none" && approx != "tanh")
-        interp.raise(builtinTypes().runtimeError.get(), "approximate argument must be either none or tanh.");
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "approximate argument must be either none or tanh.");
     return tensorValue(tensor::gelu(a.toTensor(0), approx));
+}
+
+Value leakyRelu(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("leaky_relu(input, negative_slope=0.01, inplace=False)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor x = a.toTensor(0);
+    Tensor r;
+    {
+        NoGradScope noGrad;
+        Tensor scaled =
+            tensor::binary(tensor::BinaryOp::Mul, x, tensor::wrapNumber(scalarArg(a, 1)));
+        Tensor positive = tensor::binary(tensor::BinaryOp::Gt, x, tensor::wrapNumber(int64_t(0)));
+        r = tensor::where(positive, x, scaled);
+    }
+    tensor::recordGradFn(r, "LeakyReluBackward0", {&x});
+    if (!a.toBool(2)) return tensorValue(r);
+    assignInPlace(x, r);
+    return a[0];
 }
 
 template <bool Log>
@@ -40,9 +76,13 @@ Value softmaxFn(Interpreter& interp, const CallArgs& args, void*) {
     if (a.has(1)) {
         dim = a.toInt(1);
     } else {
-        // PyTorch's legacy implicit dim (with a deprecation warning it prints to stderr).
+        // PyTorch's legacy implicit dim (it also warns on stderr).
         int64_t nd = x.dim();
         dim = (nd == 0 || nd == 1 || nd == 3) ? 0 : 1;
+        interp.write(OutputStream::Stderr,
+                     "UserWarning: Implicit dimension choice for " + sig.name() +
+                         " has been deprecated. Change the call to include dim=X as an "
+                         "argument.\n");
     }
     auto dtype = optDType(interp, a[3], sig.name() + "(): argument 'dtype'");
     return tensorValue(Log ? tensor::logSoftmax(x, dim, dtype) : tensor::softmax(x, dim, dtype));
@@ -55,12 +95,81 @@ Value linear(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value layerNorm(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)");
+    static const Signature sig(
+        "layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05)");
     BoundArgs a = sig.bind(interp, args);
     return tensorValue(tensor::layerNorm(a.toTensor(0), a.toIntList(1), a.optTensor(2),
                                          a.optTensor(3), a.toDouble(4)));
 }
 
+Value normalize(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("normalize(input, p=2.0, dim=1, eps=1e-12, out=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor x = a.toTensor(0);
+    const int64_t dim[] = {a.toInt(2)};
+    Tensor norm = tensor::norm(x, a.toDouble(1), dim, true);
+    Tensor denom =
+        tensor::expand(tensor::clamp(norm, tensor::wrapNumber(a.toDouble(3)), {}), x.sizes());
+    Tensor r = tensor::binary(tensor::BinaryOp::Div, x, denom);
+    return resultOrOut(a, 4, r);
+}
+
+/// The padded copy: narrow the input where pads are negative, fill, copy into the window.
+Tensor padInto(const Tensor& x, const std::vector<int64_t>& pad, tensor::Scalar value,
+               int64_t pairs) {
+    Tensor src = x;
+    tensor::DimVector outSizes = x.sizes();
+    std::vector<int64_t> dstStart(static_cast<size_t>(x.dim()), 0);
+    for (int64_t i = 0; i < pairs; ++i) {
+        int64_t dim = x.dim() - 1 - i;
+        int64_t before = pad[static_cast<size_t>(2 * i)];
+        int64_t after = pad[static_cast<size_t>(2 * i + 1)];
+        int64_t keep = x.size(dim) + std::min<int64_t>(before, 0) + std::min<int64_t>(after, 0);
+        if (keep < 0) tensor::failRuntime("narrow(): length must be non-negative.");
+        src = tensor::narrow(src, dim, std::max<int64_t>(-before, 0), keep);
+        outSizes[static_cast<size_t>(dim)] = x.size(dim) + before + after;
+        dstStart[static_cast<size_t>(dim)] = std::max<int64_t>(before, 0);
+    }
+    Tensor out = tensor::full(outSizes, value, tensor::TensorOptions{x.dtype()});
+    Tensor window = out;
+    for (int64_t d = 0; d < x.dim(); ++d)
+        window = tensor::narrow(window, d, dstStart[static_cast<size_t>(d)], src.size(d));
+    tensor::copyInto(window, src);
+    return out;
+}
+
+/// F.pad in constant mode: negative pads crop (a narrow of the input), positive pads fill.
+Tensor constantPad(Interpreter& interp, const Tensor& x, const std::vector<int64_t>& pad,
+                   tensor::Scalar value) {
+    if (pad.size() % 2 != 0)
+        interp.raise(builtinTypes().runtimeError.get(), "Padding length must be divisible by 2");
+    int64_t pairs = static_cast<int64_t>(pad.size()) / 2;
+    if (pairs > x.dim())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Padding length should be less than or equal to two times the input "
+                     "dimension but got padding length " +
+                         std::to_string(pad.size()) + " and input of dimension " +
+                         std::to_string(x.dim()));
+    Tensor out;
+    {
+        NoGradScope noGrad;
+        out = padInto(x, pad, value, pairs);
+    }
+    tensor::recordGradFn(out, "ConstantPadNdBackward0", {&x});
+    return out;
+}
+
+Value pad(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("pad(input, pad, mode='constant', value=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor x = a.toTensor(0);
+    const std::string& mode = a.toStr(2);
+    if (mode != "constant")
+        interp.raise(builtinTypes().notImplementedError.get(),
+                     "Kiln implements F.pad only in 'constant' mode, not '" + mode + "'");
+    tensor::Scalar value = a.has(3) ? scalarArg(a, 3) : tensor::Scalar(int64_t(0));
+    return tensorValue(constantPad(interp, x, a.toIntList(1), value));
+}
 Value dropout(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("dropout(input, p=0.5, training=True, inplace=False)");
     BoundArgs a = sig.bind(interp, args);
@@ -68,40 +177,127 @@ Value dropout(Interpreter& interp, const CallArgs& args, void*) {
     if (p < 0.0 || p > 1.0)
         interp.raiseValueError("dropout probability has to be between 0 and 1, but got " +
                                interp.repr(a[1]));
-    return tensorValue(tensor::dropout(a.toTensor(0), p, a.toBool(2), tensor::defaultGenerator()));
+    Tensor x = a.toTensor(0);
+    Tensor r = tensor::dropout(x, p, a.toBool(2), tensor::defaultGenerator());
+    if (!a.toBool(3)) return tensorValue(r);
+    if (!r.sameImpl(x)) assignInPlace(x, r);
+    return a[0];
+}
+
+/// Rows that the lookup touches are rescaled in place to norm max_norm, as PyTorch's
+/// embedding_renorm_ does before the lookup.
+void renormRows(const Tensor& weight, const Tensor& indices, double maxNorm, double normType) {
+    NoGradScope noGrad;
+    const int64_t all[] = {-1};
+    Tensor flat =
+        tensor::contiguous(tensor::toDType(tensor::reshape(indices, all), tensor::DType::Int64));
+    const int64_t* idx = flat.data<int64_t>();
+    for (int64_t i = 0; i < flat.numel(); ++i) {
+        Tensor row = tensor::select(weight, 0, idx[i]);
+        double n = tensor::item(tensor::norm(row, normType, {}, false)).toDouble();
+        if (n > maxNorm)
+            tensor::binaryInPlace(tensor::BinaryOp::Mul, row,
+                                  tensor::wrapNumber(maxNorm / (n + 1e-7)));
+    }
 }
 
 Value embedding(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False, sparse=False)");
+    static const Signature sig(
+        "embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, "
+        "scale_grad_by_freq=False, sparse=False)");
     BoundArgs a = sig.bind(interp, args);
-    return tensorValue(tensor::embedding(a.toTensor(1), a.toTensor(0), a.optInt(2)));
+    Tensor indices = a.toTensor(0), weight = a.toTensor(1);
+    std::optional<int64_t> paddingIdx = a.optInt(2);
+    if (paddingIdx) {
+        int64_t rows = weight.size(0);
+        if (*paddingIdx >= rows || *paddingIdx < -rows)
+            interp.raise(builtinTypes().assertionError.get(),
+                         "Padding_idx must be within num_embeddings");
+        if (*paddingIdx < 0) *paddingIdx += rows;
+    }
+    if (a.has(3)) renormRows(weight, indices, a.toDouble(3), a.toDouble(4));
+    return tensorValue(tensor::embedding(weight, indices, paddingIdx));
+}
+
+/// With enable_gqa, each key/value head serves a group of query heads.
+Tensor repeatHeads(const Tensor& t, int64_t groups) {
+    if (groups == 1) return t;
+    tensor::DimVector sizes = t.sizes();
+    int64_t headDim = t.dim() - 3;
+    Tensor u = tensor::unsqueeze(t, headDim + 1);
+    tensor::DimVector expanded = u.sizes();
+    expanded[static_cast<size_t>(headDim + 1)] = groups;
+    sizes[static_cast<size_t>(headDim)] *= groups;
+    return tensor::reshape(tensor::expand(u, expanded), sizes);
 }
 
 Value sdpa(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False)");
+    static const Signature sig("scaled_dot_product_attention(query, key, value, attn_mask=None, "
+                               "dropout_p=0.0, is_causal=False, scale=None, enable_gqa=False)");
     BoundArgs a = sig.bind(interp, args);
-    return tensorValue(tensor::scaledDotProductAttention(
-        a.toTensor(0), a.toTensor(1), a.toTensor(2), a.optTensor(3), a.toDouble(4), a.toBool(5),
-        a.optDouble(6), tensor::defaultGenerator()));
+    Tensor q = a.toTensor(0), k = a.toTensor(1), v = a.toTensor(2);
+    if (a.toBool(7) && q.dim() >= 3 && k.dim() >= 3 && k.size(-3) != q.size(-3) && k.size(-3) > 0 &&
+        q.size(-3) % k.size(-3) == 0) {
+        int64_t groups = q.size(-3) / k.size(-3);
+        k = repeatHeads(k, groups);
+        v = repeatHeads(v, groups);
+    }
+    return tensorValue(tensor::scaledDotProductAttention(q, k, v, a.optTensor(3), a.toDouble(4),
+                                                         a.toBool(5), a.optDouble(6),
+                                                         tensor::defaultGenerator()));
+}
+
+/// The reduction, honouring the deprecated size_average/reduce flags as PyTorch still does.
+std::string reductionArg(const BoundArgs& a, size_t sizeAverage, size_t reduce, size_t reduction) {
+    if (!a.has(sizeAverage) && !a.has(reduce)) return a.toStr(reduction);
+    a.interp().write(OutputStream::Stderr,
+                     "UserWarning: size_average and reduce args will be deprecated, please use "
+                     "reduction='" +
+                         a.toStr(reduction) + "' instead.\n");
+    bool average = !a.has(sizeAverage) || a.toBool(sizeAverage);
+    bool reduced = !a.has(reduce) || a.toBool(reduce);
+    return !reduced ? "none" : average ? "mean" : "sum";
 }
 
 Value crossEntropy(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean', label_smoothing=0.0)");
+    static const Signature sig(
+        "cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, "
+        "reduce=None, reduction='mean', label_smoothing=0.0)");
     BoundArgs a = sig.bind(interp, args);
-    return tensorValue(tensor::crossEntropy(a.toTensor(0), a.toTensor(1), a.optTensor(2), a.toStr(6),
-                                            a.toInt(4), a.toDouble(7)));
+    return tensorValue(tensor::crossEntropy(a.toTensor(0), a.toTensor(1), a.optTensor(2),
+                                            reductionArg(a, 3, 5, 6), a.toInt(4), a.toDouble(7)));
 }
 
 Value nllLoss(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction='mean')");
+    static const Signature sig("nll_loss(input, target, weight=None, size_average=None, "
+                               "ignore_index=-100, reduce=None, reduction='mean')");
     BoundArgs a = sig.bind(interp, args);
-    return tensorValue(tensor::nllLoss(a.toTensor(0), a.toTensor(1), a.optTensor(2), a.toStr(6), a.toInt(4)));
+    return tensorValue(
+        tensor::nllLoss(a.toTensor(0), a.toTensor(1), a.optTensor(2), a.toStr(6), a.toInt(4)));
 }
 
 Value mseLoss(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("mse_loss(input, target, size_average=None, reduce=None, reduction='mean')");
+    static const Signature sig(
+        "mse_loss(input, target, size_average=None, reduce=None, reduction='mean', weight=None)");
     BoundArgs a = sig.bind(interp, args);
-    return tensorValue(tensor::mseLoss(a.toTensor(0), a.toTensor(1), a.toStr(4)));
+    Tensor input = a.toTensor(0), target = a.toTensor(1);
+    std::string reduction = reductionArg(a, 2, 3, 4);
+    if (!a.has(5)) return tensorValue(tensor::mseLoss(input, target, reduction));
+    // The weighted form is plain arithmetic in PyTorch too (torch/nn/functional.py).
+    Tensor weight = a.toTensor(5);
+    if (!(weight.sizes() == input.sizes()))
+        interp.raiseValueError("Weights and input must have the same size.");
+    using tensor::BinaryOp;
+    Tensor diff = tensor::binary(BinaryOp::Sub, input, target);
+    Tensor weighted = tensor::binary(
+        BinaryOp::Mul, tensor::binary(BinaryOp::Pow, diff, tensor::wrapNumber(int64_t(2))), weight);
+    if (reduction == "none") return tensorValue(weighted);
+    if (reduction != "sum" && reduction != "mean")
+        interp.raiseValueError("Invalid reduction mode: " + reduction +
+                               ". Expected one of 'none', 'mean', 'sum'.");
+    Tensor total = tensor::sum(weighted, {}, false);
+    if (reduction == "sum") return tensorValue(total);
+    return tensorValue(tensor::binary(BinaryOp::Div, total, tensor::sum(weight, {}, false)));
 }
 
 Value oneHot(Interpreter& interp, const CallArgs& args, void*) {
@@ -114,20 +310,26 @@ Value oneHot(Interpreter& interp, const CallArgs& args, void*) {
 
 void installFunctional(Interpreter& interp, ModuleObject& f) {
     AttrMap& g = f.globals;
-    interp.defineNative(g, "relu", activation<tensor::UnaryOp::Relu>, const_cast<char*>("relu"));
-    interp.defineNative(g, "silu", activation<tensor::UnaryOp::Silu>, const_cast<char*>("silu"));
-    interp.defineNative(g, "gelu", gelu);
-    interp.defineNative(g, "softmax", softmaxFn<false>);
-    interp.defineNative(g, "log_softmax", softmaxFn<true>);
-    interp.defineNative(g, "linear", linear);
-    interp.defineNative(g, "layer_norm", layerNorm);
-    interp.defineNative(g, "dropout", dropout);
-    interp.defineNative(g, "embedding", embedding);
-    interp.defineNative(g, "scaled_dot_product_attention", sdpa);
-    interp.defineNative(g, "cross_entropy", crossEntropy);
-    interp.defineNative(g, "nll_loss", nllLoss);
-    interp.defineNative(g, "mse_loss", mseLoss);
-    interp.defineNative(g, "one_hot", oneHot);
+    for (const ActivationEntry& e : activationEntries())
+        interp.defineNative(g, e.sig.name(), activation, const_cast<ActivationEntry*>(&e));
+    static const OpEntry ops[] = {
+        {"gelu", gelu, true, false},
+        {"leaky_relu", leakyRelu, true, false},
+        {"softmax", softmaxFn<false>, true, false},
+        {"log_softmax", softmaxFn<true>, true, false},
+        {"linear", linear, true, false},
+        {"layer_norm", layerNorm, true, false},
+        {"normalize", normalize, true, false},
+        {"pad", pad, true, false},
+        {"dropout", dropout, true, false},
+        {"embedding", embedding, true, false},
+        {"scaled_dot_product_attention", sdpa, true, false},
+        {"cross_entropy", crossEntropy, true, false},
+        {"nll_loss", nllLoss, true, false},
+        {"mse_loss", mseLoss, true, false},
+        {"one_hot", oneHot, true, false},
+    };
+    registerOps(interp, &g, ops);
 }
 
 } // namespace kiln::torchapi

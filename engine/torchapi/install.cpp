@@ -14,8 +14,15 @@ void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
     installTorchTypes(interp, torch);
     installTensorAttributes(interp, torch);
     installTensorCreation(interp, torch);
-    installTensorOps(interp, torch);
+    installPointwiseOps(interp, torch);
+    installTernaryOps(interp, torch);
+    installReduceOps(interp, torch);
+    installShapeOps(interp, torch);
+    installIndexOps(interp, torch);
+    installLinalgOps(interp, torch);
+    installInPlaceOps(interp, torch);
     installTorchModule(interp, torch);
+    installDTypeInfo(interp, torch);
     // Like torch/__init__.py: the submodules are attributes of torch right after `import torch`.
     for (const char* sub : {"torch.nn", "torch.nn.functional", "torch.cuda"})
         interp.importModule(sub);

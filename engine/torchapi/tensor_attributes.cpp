@@ -58,12 +58,14 @@ Value propIsCuda(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(self(interp, args).device().isCuda());
 }
 Value propData(Interpreter& interp, const CallArgs& args, void*) {
-    return tensorValue(tensor::alias(self(interp, args)));
+    Tensor data = tensor::alias(self(interp, args));
+    data.impl()->requiresGrad = false;
+    data.impl()->gradFn = {};
+    return tensorValue(data);
 }
 Value setData(Interpreter& interp, const CallArgs& args, void*) {
     Tensor t = self(interp, args);
-    if (!args.positional[1].isTensor())
-        interp.raiseTypeError("data must be a Tensor");
+    if (!args.positional[1].isTensor()) interp.raiseTypeError("data must be a Tensor");
     Tensor src = args.positional[1].asTensor();
     t.impl()->storage = src.storage();
     t.impl()->offset = src.offset();
@@ -94,16 +96,14 @@ Value methodSize(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("size(self, dim=None)");
     BoundArgs a = sig.bind(interp, args);
     Tensor t = a.toTensor(0);
-    if (a.has(1))
-        return Value::fromInt(t.size(a.toInt(1)));
+    if (a.has(1)) return Value::fromInt(t.size(a.toInt(1)));
     return sizeValue(t.sizes());
 }
 Value methodStride(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("stride(self, dim=None)");
     BoundArgs a = sig.bind(interp, args);
     Tensor t = a.toTensor(0);
-    if (a.has(1))
-        return Value::fromInt(t.stride(a.toInt(1)));
+    if (a.has(1)) return Value::fromInt(t.stride(a.toInt(1)));
     std::vector<Value> items;
     for (int64_t s : t.strides())
         items.push_back(Value::fromInt(s));
@@ -134,8 +134,7 @@ Value methodItem(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value toList(const Tensor& t) {
-    if (t.dim() == 0)
-        return scalarValue(tensor::item(t));
+    if (t.dim() == 0) return scalarValue(tensor::item(t));
     std::vector<Value> items;
     items.reserve(static_cast<size_t>(t.size(0)));
     for (int64_t i = 0; i < t.size(0); ++i)
@@ -149,20 +148,19 @@ Value methodTolist(Interpreter& interp, const CallArgs& args, void*) {
 
 Value convertTo(Interpreter& interp, const Tensor& t, tensor::DType dtype, bool copy) {
     Tensor out = tensor::toDType(t, dtype, copy);
-    if (!out.sameImpl(t))
-        tensor::recordGradFn(out, "ToCopyBackward0", {&t});
+    if (!out.sameImpl(t)) tensor::recordGradFn(out, "ToCopyBackward0", {&t});
     return tensorValue(out);
 }
 
 /// to(dtype), to(device), to(device, dtype), to(other), with keywords dtype=, device=, copy=.
 Value methodTo(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("to(self, *args, dtype=None, device=None, non_blocking=False, copy=False)");
+    static const Signature sig(
+        "to(self, *args, dtype=None, device=None, non_blocking=False, copy=False)");
     BoundArgs a = sig.bind(interp, args);
     Tensor t = a.toTensor(0);
     std::optional<tensor::DType> dtype = optDType(interp, a[2], "to(): argument 'dtype'");
     std::optional<tensor::Device> device;
-    if (a.has(3))
-        device = deviceOf(interp, a[3]);
+    if (a.has(3)) device = deviceOf(interp, a[3]);
     for (const Value& v : a[1].as<TupleObject>()->items) {
         if (isDType(v))
             dtype = dtypeOf(interp, v, "to()");
@@ -187,14 +185,19 @@ Value methodType(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("type(self, dtype=None)");
     BoundArgs a = sig.bind(interp, args);
     Tensor t = a.toTensor(0);
-    if (!a.has(1)) {
-        static const char* names[] = {"torch.BoolTensor",     "torch.IntTensor",
-                                      "torch.LongTensor",     "torch.HalfTensor",
-                                      "torch.BFloat16Tensor", "torch.FloatTensor",
-                                      "torch.DoubleTensor"};
-        return strValue(names[static_cast<size_t>(t.dtype())]);
+    if (!a.has(1)) return strValue(std::string(legacyTypeName(t.dtype())));
+    if (a[1].is(ObjectKind::Str)) {
+        auto dtype = dtypeOfLegacyName(a.toStr(1));
+        if (!dtype) interp.raiseValueError("invalid type: '" + a.toStr(1) + "'");
+        return convertTo(interp, t, *dtype, false);
     }
     return convertTo(interp, t, dtypeOf(interp, a[1], "type()"), false);
+}
+
+Value methodTypeAs(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("type_as(self, other)");
+    BoundArgs a = sig.bind(interp, args);
+    return convertTo(interp, a.toTensor(0), a.toTensor(1).dtype(), false);
 }
 
 Value methodCpu(Interpreter& interp, const CallArgs& args, void*) {
@@ -208,13 +211,17 @@ Value methodCuda(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value methodContiguous(Interpreter& interp, const CallArgs& args, void*) {
-    return tensorValue(tensor::contiguous(self(interp, args)));
+    Tensor t = self(interp, args);
+    Tensor out = tensor::contiguous(t);
+    if (!out.sameImpl(t)) tensor::recordGradFn(out, "CloneBackward0", {&t});
+    return tensorValue(out);
 }
 
 Value methodClone(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("clone(input, *, memory_format=None)");
     Tensor t = sig.bind(interp, args).toTensor(0);
-    Tensor out = tensor::clone(t);
+    Tensor out = emptyLike(t, t.dtype());
+    tensor::copyInto(out, t);
     tensor::recordGradFn(out, "CloneBackward0", {&t});
     return tensorValue(out);
 }
@@ -229,6 +236,11 @@ Value methodDetach(Interpreter& interp, const CallArgs& args, void*) {
 Value methodRequiresGrad_(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("requires_grad_(self, requires_grad=True)");
     BoundArgs a = sig.bind(interp, args);
+    Tensor t = a.toTensor(0);
+    // The method's wording differs from the property setter's (both are PyTorch's).
+    if (a.toBool(1) && !tensor::isFloating(t.dtype()))
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "only Tensors of floating point dtype can require gradients");
     std::vector<Value> pair{a[0], a[1]};
     setRequiresGrad(interp, CallArgs{pair, {}, {}}, nullptr);
     return a[0];
@@ -277,6 +289,7 @@ void installTensorAttributes(Interpreter& interp, ModuleObject& torch) {
         {"int", castMethod<tensor::DType::Int32>, false, true},
         {"bool", castMethod<tensor::DType::Bool>, false, true},
         {"type", methodType, false, true},
+        {"type_as", methodTypeAs, false, true},
         {"cpu", methodCpu, false, true},
         {"cuda", methodCuda, false, true},
         {"contiguous", methodContiguous, false, true},

@@ -3,6 +3,7 @@
 // linspace, eye, the random factories, tril/triu, and the seed and default-dtype controls.
 #include "tensor/random.h"
 #include "torchapi/bindings.h"
+#include "torchapi/tensor_data.h"
 
 namespace kiln::torchapi {
 
@@ -13,7 +14,8 @@ namespace {
 tensor::TensorOptions factoryOptions(const BoundArgs& a, size_t dtypeIndex, tensor::DType dflt) {
     Interpreter& interp = a.interp();
     tensor::TensorOptions o;
-    o.dtype = optDType(interp, a[dtypeIndex], a.functionName() + "(): argument 'dtype'").value_or(dflt);
+    o.dtype =
+        optDType(interp, a[dtypeIndex], a.functionName() + "(): argument 'dtype'").value_or(dflt);
     if (a.has(dtypeIndex + 1) && deviceOf(interp, a[dtypeIndex + 1]).isCuda())
         interp.raise(builtinTypes().runtimeError.get(),
                      "Kiln's eager runtime keeps tensors on the CPU; CUDA tensors arrive with "
@@ -30,65 +32,100 @@ Value finish(Tensor t, const tensor::TensorOptions& o) {
     return tensorValue(std::move(t));
 }
 
+/// A factory's result, written into its `out=` tensor when one was given.
+Value finishOut(const BoundArgs& a, size_t outIndex, Tensor t, const tensor::TensorOptions& o) {
+    t.impl()->requiresGrad = o.requiresGrad;
+    return resultOrOut(a, outIndex, t);
+}
+
+/// Sizes from the `*size` varargs, or from the `size=` keyword (zeros(size=(2, 3))).
+std::vector<int64_t> factorySizes(const BoundArgs& a, size_t sizeKeyword) {
+    const auto& items = a[0].as<TupleObject>()->items;
+    if (!a.has(sizeKeyword)) return sizesFromArgs(a.interp(), items, a.functionName());
+    if (!items.empty())
+        a.interp().raiseTypeError(a.functionName() + "() got multiple values for argument 'size'");
+    return sizesFromArgs(a.interp(), {a[sizeKeyword]}, a.functionName());
+}
+
 // zeros(*size, dtype=None, device=None, requires_grad=False) and friends share one shape.
-constexpr const char* kSizeFactoryTail = "*size, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)";
+constexpr const char* kSizeFactoryTail = "*sizes, out=None, dtype=None, device=None, "
+                                         "requires_grad=False, layout=None, pin_memory=False, "
+                                         "size=None)";
 
 template <int Kind> // 0 zeros, 1 ones, 2 empty
 Value sizeFactory(Interpreter& interp, const CallArgs& args, void*) {
     static const char* names[] = {"zeros(", "ones(", "empty("};
     static const Signature sig(std::string(names[Kind]) + kSizeFactoryTail);
     BoundArgs a = sig.bind(interp, args);
-    std::vector<int64_t> sizes = sizesFromArgs(interp, a[0].as<TupleObject>()->items, sig.name());
+    std::vector<int64_t> sizes = factorySizes(a, 7);
     tensor::TensorOptions o = factoryOptions(a, 2, tensor::defaultFloatDType());
-    Tensor t = Kind == 0 ? tensor::zeros(sizes, o) : Kind == 1 ? tensor::ones(sizes, o)
-                                                               : Tensor::empty(sizes, o.dtype);
-    return finish(std::move(t), o);
+    Tensor t = Kind == 0   ? tensor::zeros(sizes, o)
+               : Kind == 1 ? tensor::ones(sizes, o)
+                           : Tensor::empty(sizes, o.dtype);
+    return finishOut(a, 1, std::move(t), o);
 }
 
 Value full(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("full(size, fill_value, *, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    static const Signature sig("full(size, fill_value, *, out=None, dtype=None, device=None, "
+                               "requires_grad=False, layout=None, pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     auto value = asScalar(a[1]);
     if (!value)
-        interp.raiseTypeError("full(): argument 'fill_value' must be Number, not " + interp.typeName(a[1]));
+        interp.raiseTypeError("full(): argument 'fill_value' must be Number, not " +
+                              interp.typeName(a[1]));
     tensor::DType dflt = value->naturalDType(tensor::defaultFloatDType());
     tensor::TensorOptions o = factoryOptions(a, 3, dflt);
-    return finish(tensor::full(a.toIntList(0), *value, o), o);
+    return finishOut(a, 2, tensor::full(a.toIntList(0), *value, o), o);
 }
 
 template <int Kind> // 0 zeros_like, 1 ones_like, 2 empty_like, 3 rand_like, 4 randn_like
 Value likeFactory(Interpreter& interp, const CallArgs& args, void*) {
-    static const char* names[] = {"zeros_like", "ones_like", "empty_like", "rand_like", "randn_like"};
-    static const Signature sig(std::string(names[Kind]) + "(input, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None)");
+    static const char* names[] = {"zeros_like", "ones_like", "empty_like", "rand_like",
+                                  "randn_like"};
+    static const Signature sig(std::string(names[Kind]) +
+                               "(input, *, dtype=None, device=None, requires_grad=False, "
+                               "layout=None, memory_format=None)");
     BoundArgs a = sig.bind(interp, args);
     Tensor like = a.toTensor(0);
     tensor::TensorOptions o = factoryOptions(a, 1, like.dtype());
+    if (Kind >= 3 && !tensor::isFloating(o.dtype))
+        interp.raise(builtinTypes().notImplementedError.get(),
+                     std::string(Kind == 4 ? "\"normal_kernel_cpu\"" : "\"check_uniform_bounds\"") +
+                         " not implemented for '" + std::string(tensor::dtypeLegacyName(o.dtype)) +
+                         "'");
+    Tensor t = emptyLike(like, o.dtype);
     tensor::Generator& gen = tensor::defaultGenerator();
-    Tensor t = Kind == 0   ? tensor::zeros(like.sizes(), o)
-               : Kind == 1 ? tensor::ones(like.sizes(), o)
-               : Kind == 2 ? Tensor::empty(like.sizes(), o.dtype)
-               : Kind == 3 ? tensor::rand(like.sizes(), o, gen)
-                           : tensor::randn(like.sizes(), o, gen);
+    if (Kind == 0 || Kind == 1)
+        tensor::fill(t, tensor::Scalar(int64_t(Kind)));
+    else if (Kind == 3)
+        tensor::uniformInPlace(t, 0.0, 1.0, gen);
+    else if (Kind == 4)
+        tensor::normalInPlace(t, 0.0, 1.0, gen);
     return finish(std::move(t), o);
 }
 
 Value fullLike(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("full_like(input, fill_value, *, dtype=None, device=None, requires_grad=False, layout=None, memory_format=None)");
+    static const Signature sig("full_like(input, fill_value, *, dtype=None, device=None, "
+                               "requires_grad=False, layout=None, memory_format=None)");
     BoundArgs a = sig.bind(interp, args);
     Tensor like = a.toTensor(0);
     auto value = asScalar(a[1]);
     if (!value)
-        interp.raiseTypeError("full_like(): argument 'fill_value' must be Number, not " + interp.typeName(a[1]));
+        interp.raiseTypeError("full_like(): argument 'fill_value' must be Number, not " +
+                              interp.typeName(a[1]));
     tensor::TensorOptions o = factoryOptions(a, 2, like.dtype());
-    return finish(tensor::full(like.sizes(), *value, o), o);
+    Tensor t = emptyLike(like, o.dtype);
+    tensor::fill(t, *value);
+    return finish(std::move(t), o);
 }
 
 Value tensorFactory(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False)");
+    static const Signature sig(
+        "tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     std::optional<tensor::DType> dtype = optDType(interp, a[1], "tensor(): argument 'dtype'");
     tensor::TensorOptions o = factoryOptions(a, 1, tensor::DType::Float32);
-    Tensor t = tensorFromValue(interp, a[0], dtype);
+    Tensor t = tensorFromData(interp, a[0], dtype);
     if (o.requiresGrad && !tensor::isFloating(t.dtype()))
         interp.raise(builtinTypes().runtimeError.get(),
                      "Only Tensors of floating point and complex dtype can require gradients");
@@ -101,19 +138,45 @@ Value asTensor(Interpreter& interp, const CallArgs& args, void*) {
     std::optional<tensor::DType> dtype = optDType(interp, a[1], "as_tensor(): argument 'dtype'");
     if (a[0].isTensor())
         return tensorValue(dtype ? tensor::toDType(a[0].asTensor(), *dtype) : a[0].asTensor());
-    return tensorValue(tensorFromValue(interp, a[0], dtype));
+    return tensorValue(tensorFromData(interp, a[0], dtype));
+}
+
+/// Tensor.new_zeros(size), new_ones, new_empty, new_full(size, fill_value), new_tensor(data):
+/// like the torch factories, with self's dtype as the default.
+template <int Kind> // 0 new_zeros, 1 new_ones, 2 new_empty, 3 new_full, 4 new_tensor
+Value newFactory(Interpreter& interp, const CallArgs& args, void*) {
+    static const char* heads[] = {"new_zeros(self, *size", "new_ones(self, *size",
+                                  "new_empty(self, *size", "new_full(self, size, fill_value, *",
+                                  "new_tensor(self, data, *"};
+    static const Signature sig(std::string(heads[Kind]) +
+                               ", dtype=None, device=None, requires_grad=False, layout=None, "
+                               "pin_memory=False)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor self = a.toTensor(0);
+    tensor::TensorOptions o = factoryOptions(a, Kind == 3 ? 3 : 2, self.dtype());
+    if (Kind == 4) {
+        auto dtype = optDType(interp, a[2], "new_tensor(): argument 'dtype'");
+        return finish(tensorFromData(interp, a[1], dtype.value_or(self.dtype())), o);
+    }
+    if (Kind == 3) return finish(tensor::full(a.toIntList(1), scalarArg(a, 2), o), o);
+    std::vector<int64_t> sizes = varSizes(a, 1);
+    Tensor t = Kind == 0   ? tensor::zeros(sizes, o)
+               : Kind == 1 ? tensor::ones(sizes, o)
+                           : Tensor::empty(sizes, o.dtype);
+    return finish(std::move(t), o);
 }
 
 Value arange(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("arange(start, end=None, step=1, *, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    static const Signature sig("arange(start, end=None, step=1, *, out=None, dtype=None, "
+                               "device=None, requires_grad=False, layout=None, pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     auto number = [&](size_t i) {
         auto s = asScalar(a[i]);
         if (!s && a[i].isTensor() && a[i].asTensor().numel() == 1)
             s = tensor::item(a[i].asTensor());
         if (!s)
-            interp.raiseTypeError("arange(): argument '" + a.paramName(i) + "' must be Number, not " +
-                                  interp.typeName(a[i]));
+            interp.raiseTypeError("arange(): argument '" + a.paramName(i) +
+                                  "' must be Number, not " + interp.typeName(a[i]));
         return *s;
     };
     tensor::Scalar start = a.has(1) ? number(0) : tensor::Scalar(int64_t(0));
@@ -121,57 +184,66 @@ Value arange(Interpreter& interp, const CallArgs& args, void*) {
     tensor::Scalar step = number(2);
     std::optional<tensor::DType> dtype = optDType(interp, a[4], "arange(): argument 'dtype'");
     tensor::TensorOptions o = factoryOptions(a, 4, tensor::DType::Float32);
-    return finish(tensor::arange(start, end, step, dtype), o);
+    return finishOut(a, 3, tensor::arange(start, end, step, dtype), o);
 }
 
 Value linspace(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("linspace(start, end, steps, *, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    static const Signature sig("linspace(start, end, steps, *, out=None, dtype=None, device=None, "
+                               "requires_grad=False, layout=None, pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     tensor::TensorOptions o = factoryOptions(a, 4, tensor::defaultFloatDType());
-    return finish(tensor::linspace(a.toDouble(0), a.toDouble(1), a.toInt(2), o), o);
+    return finishOut(a, 3, tensor::linspace(a.toDouble(0), a.toDouble(1), a.toInt(2), o), o);
 }
 
 Value eye(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("eye(n, m=None, *, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    static const Signature sig("eye(n, m=None, *, out=None, dtype=None, device=None, "
+                               "requires_grad=False, layout=None, pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     tensor::TensorOptions o = factoryOptions(a, 3, tensor::defaultFloatDType());
     int64_t n = a.toInt(0);
-    return finish(tensor::eye(n, a.has(1) ? a.toInt(1) : n, o), o);
+    return finishOut(a, 2, tensor::eye(n, a.has(1) ? a.toInt(1) : n, o), o);
 }
 
 template <bool Normal>
 Value randFactory(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig(std::string(Normal ? "randn(" : "rand(") +
-                               "*size, generator=None, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+                               "*sizes, generator=None, out=None, dtype=None, device=None, "
+                               "requires_grad=False, layout=None, pin_memory=False, size=None)");
     BoundArgs a = sig.bind(interp, args);
-    std::vector<int64_t> sizes = sizesFromArgs(interp, a[0].as<TupleObject>()->items, sig.name());
+    std::vector<int64_t> sizes = factorySizes(a, 8);
     tensor::TensorOptions o = factoryOptions(a, 3, tensor::defaultFloatDType());
     if (!tensor::isFloating(o.dtype))
-        interp.raise(builtinTypes().runtimeError.get(),
+        interp.raise(builtinTypes().notImplementedError.get(),
                      std::string(Normal ? "\"normal_kernel_cpu\"" : "\"check_uniform_bounds\"") +
-                         " not implemented for '" + std::string(tensor::dtypeLegacyName(o.dtype)) + "'");
+                         " not implemented for '" + std::string(tensor::dtypeLegacyName(o.dtype)) +
+                         "'");
     tensor::Generator& gen = tensor::defaultGenerator();
-    return finish(Normal ? tensor::randn(sizes, o, gen) : tensor::rand(sizes, o, gen), o);
+    return finishOut(a, 2, Normal ? tensor::randn(sizes, o, gen) : tensor::rand(sizes, o, gen), o);
 }
 
 Value randint(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("randint(*args, generator=None, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    static const Signature sig("randint(*args, generator=None, out=None, dtype=None, device=None, "
+                               "requires_grad=False, layout=None, pin_memory=False, size=None)");
     BoundArgs a = sig.bind(interp, args);
-    const auto& items = a[0].as<TupleObject>()->items;
+    std::vector<Value> items = a[0].as<TupleObject>()->items;
+    if (a.has(8)) items.push_back(a[8]);
     if (items.size() != 2 && items.size() != 3)
-        interp.raiseTypeError("randint() received an invalid combination of arguments - expected (int high, tuple of ints size) or (int low, int high, tuple of ints size)");
+        interp.raiseTypeError(
+            "randint() received an invalid combination of arguments - expected (int high, tuple of "
+            "ints size) or (int low, int high, tuple of ints size)");
     int64_t low = items.size() == 3 ? toIntVector(interp, items[0], "randint(): low")[0] : 0;
     int64_t high = toIntVector(interp, items[items.size() - 2], "randint(): high")[0];
     std::vector<int64_t> sizes = toIntVector(interp, items.back(), "randint(): argument 'size'");
     tensor::TensorOptions o = factoryOptions(a, 3, tensor::DType::Int64);
-    return finish(tensor::randint(low, high, sizes, o, tensor::defaultGenerator()), o);
+    return finishOut(a, 2, tensor::randint(low, high, sizes, o, tensor::defaultGenerator()), o);
 }
 
 Value randperm(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("randperm(n, *, generator=None, out=None, dtype=None, device=None, requires_grad=False, layout=None, pin_memory=False)");
+    static const Signature sig("randperm(n, *, generator=None, out=None, dtype=None, device=None, "
+                               "requires_grad=False, layout=None, pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     tensor::TensorOptions o = factoryOptions(a, 3, tensor::DType::Int64);
-    return finish(tensor::randperm(a.toInt(0), o, tensor::defaultGenerator()), o);
+    return finishOut(a, 2, tensor::randperm(a.toInt(0), o, tensor::defaultGenerator()), o);
 }
 
 template <bool Lower>
@@ -233,6 +305,11 @@ void installTensorCreation(Interpreter& interp, ModuleObject& torch) {
         {"rand", randFactory<false>, true, false},
         {"randint", randint, true, false},
         {"randperm", randperm, true, false},
+        {"new_zeros", newFactory<0>, false, true},
+        {"new_ones", newFactory<1>, false, true},
+        {"new_empty", newFactory<2>, false, true},
+        {"new_full", newFactory<3>, false, true},
+        {"new_tensor", newFactory<4>, false, true},
         {"tril", triangle<true>, true, true},
         {"triu", triangle<false>, true, true},
         {"manual_seed", manualSeed, true, false},

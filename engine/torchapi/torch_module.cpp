@@ -2,8 +2,10 @@
 // The rest of the torch namespace: grad-mode context managers (no_grad, enable_grad,
 // inference_mode, set_grad_enabled), torch.cuda, print options, and type checks.
 #include "runtime/device_probe.h"
+#include "tensor/elementwise.h"
 #include "tensor/print.h"
 #include "torchapi/bindings.h"
+#include "torchapi/tensor_data.h"
 
 #include <map>
 
@@ -21,13 +23,15 @@ public:
         , enabled(enabled) {}
     bool enabled;
     std::vector<bool> saved;
+    /// set_grad_enabled switches the mode when constructed; leaving restores the mode from
+    /// before construction.
+    std::optional<bool> modeBeforeConstruction;
 };
 
 Ref<TypeObject>& gradModeType(const char* name) {
     static std::map<std::string, Ref<TypeObject>> types;
     Ref<TypeObject>& t = types[name];
-    if (!t)
-        t = makeNativeType(name, "torch.autograd.grad_mode");
+    if (!t) t = makeNativeType(name, "torch.autograd.grad_mode");
     return t;
 }
 
@@ -39,7 +43,7 @@ GradModeObject& gradSelf(Interpreter& interp, const CallArgs& args) {
 
 Value gradEnter(Interpreter& interp, const CallArgs& args, void*) {
     GradModeObject& g = gradSelf(interp, args);
-    g.saved.push_back(tensor::gradModeEnabled());
+    g.saved.push_back(g.modeBeforeConstruction.value_or(tensor::gradModeEnabled()));
     tensor::setGradModeEnabled(g.enabled);
     return Value::none();
 }
@@ -63,8 +67,8 @@ Value gradDecorated(Interpreter& interp, const CallArgs& args, void*) {
         bool mode;
         ~Restore() { tensor::setGradModeEnabled(mode); }
     } restore{previous};
-    return interp.call(pair[1], CallArgs{args.positional.subspan(1), args.keywordNames,
-                                         args.keywordValues});
+    return interp.call(pair[1],
+                       CallArgs{args.positional.subspan(1), args.keywordNames, args.keywordValues});
 }
 
 Value gradCall(Interpreter& interp, const CallArgs& args, void*) {
@@ -85,15 +89,19 @@ Value gradModeFactory(Interpreter& interp, const CallArgs& args, void* data) {
         interp.defineNative(type->dict, "__call__", gradCall);
     }
     bool enabled = Enabled;
+    std::optional<bool> before;
     if (std::string(name) == "set_grad_enabled") {
         static const Signature sig("set_grad_enabled(mode)");
         enabled = sig.bind(interp, args).toBool(0);
+        before = tensor::gradModeEnabled();
         tensor::setGradModeEnabled(enabled); // also takes effect as a plain call
     } else if (std::string(name) == "inference_mode") {
         static const Signature sig("inference_mode(mode=True)");
         enabled = !sig.bind(interp, args).toBool(0);
     }
-    return Value(makeRef<GradModeObject>(type.get(), enabled));
+    auto object = makeRef<GradModeObject>(type.get(), enabled);
+    object->modeBeforeConstruction = before;
+    return Value(object);
 }
 
 Value isGradEnabled(Interpreter& interp, const CallArgs& args, void*) {
@@ -105,8 +113,32 @@ Value isTensor(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(sig.bind(interp, args)[0].isTensor());
 }
 
+Value resultType(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("result_type(tensor, other)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor x = tensorOrNumber(a, 0), y = tensorOrNumber(a, 1);
+    return dtypeValue(tensor::resultType({&x, &y}));
+}
+
+Value promoteTypes(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("promote_types(type1, type2)");
+    BoundArgs a = sig.bind(interp, args);
+    return dtypeValue(
+        tensor::promoteTypes(dtypeOf(interp, a[0], "promote_types(): argument 'type1'"),
+                             dtypeOf(interp, a[1], "promote_types(): argument 'type2'")));
+}
+
+Value canCast(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("can_cast(from_, to)");
+    BoundArgs a = sig.bind(interp, args);
+    return Value::fromBool(
+        tensor::detail::canCast(dtypeOf(interp, a[0], "can_cast(): argument 'from_'"),
+                                dtypeOf(interp, a[1], "can_cast(): argument 'to'")));
+}
+
 Value setPrintoptions(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None, profile=None, sci_mode=None)");
+    static const Signature sig("set_printoptions(precision=None, threshold=None, edgeitems=None, "
+                               "linewidth=None, profile=None, sci_mode=None)");
     BoundArgs a = sig.bind(interp, args);
     tensor::PrintOptions& o = tensor::printOptions();
     if (a.has(4)) {
@@ -120,14 +152,10 @@ Value setPrintoptions(Interpreter& interp, const CallArgs& args, void*) {
             o.threshold = INT64_MAX;
         }
     }
-    if (a.has(0))
-        o.precision = static_cast<int>(a.toInt(0));
-    if (a.has(1))
-        o.threshold = a.toInt(1);
-    if (a.has(2))
-        o.edgeItems = a.toInt(2);
-    if (a.has(3))
-        o.lineWidth = a.toInt(3);
+    if (a.has(0)) o.precision = static_cast<int>(a.toInt(0));
+    if (a.has(1)) o.threshold = a.toInt(1);
+    if (a.has(2)) o.edgeItems = a.toInt(2);
+    if (a.has(3)) o.lineWidth = a.toInt(3);
     o.sciMode = a.has(5) ? std::optional<bool>(a.toBool(5)) : std::nullopt;
     return Value::none();
 }
@@ -143,7 +171,8 @@ Value cudaDeviceCount(Interpreter& interp, const CallArgs& args, void*) {
 Value cudaGetDeviceName(Interpreter& interp, const CallArgs& args, void*) {
     const runtime::CudaProbe& p = runtime::probeCuda();
     if (!p.available())
-        interp.raise(builtinTypes().runtimeError.get(), "Found no NVIDIA driver on your system: " + p.problem);
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Found no NVIDIA driver on your system: " + p.problem);
     return strValue(p.deviceName);
 }
 
@@ -151,10 +180,27 @@ Value cudaSynchronize(Interpreter& interp, const CallArgs& args, void*) {
     return Value::none(); // eager work runs on the CPU and is already complete
 }
 
+/// The legacy constructor torch.Tensor(*sizes) / torch.Tensor(data): an uninitialised tensor
+/// of the default float type, or data converted to it; a tensor argument is aliased.
+Value tensorCtor(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("Tensor(*args, device=None)");
+    BoundArgs a = sig.bind(interp, args);
+    const auto& items = a[0].as<TupleObject>()->items;
+    tensor::DType dtype = tensor::defaultFloatDType();
+    if (items.empty()) return tensorValue(Tensor::empty(std::vector<int64_t>{0}, dtype));
+    if (items.size() == 1 && items[0].isTensor())
+        return tensorValue(tensor::alias(items[0].asTensor()));
+    bool sizes = items.size() > 1 || items[0].isIntLike() ||
+                 (items[0].isObject() && items[0].asObject()->type() == torchTypes().size.get());
+    if (sizes) return tensorValue(Tensor::empty(sizesFromArgs(interp, items, "new"), dtype));
+    return tensorValue(tensorFromData(interp, items[0], dtype));
+}
+
 Value parameterCtor(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("Parameter(data=None, requires_grad=True)");
     BoundArgs a = sig.bind(interp, args);
-    Tensor data = a.has(0) ? a.toTensor(0) : Tensor::empty(std::vector<int64_t>{0}, tensor::defaultFloatDType());
+    Tensor data = a.has(0) ? a.toTensor(0)
+                           : Tensor::empty(std::vector<int64_t>{0}, tensor::defaultFloatDType());
     Tensor p = tensor::alias(data);
     p.impl()->isParameter = true;
     p.impl()->gradFn = {};
@@ -167,16 +213,13 @@ Value parameterCtor(Interpreter& interp, const CallArgs& args, void*) {
 
 Value typename_(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("typename(obj, /)");
-    const Value& v = sig.bind(interp, args)[0];
-    if (v.isTensor()) {
-        static const char* names[] = {"torch.BoolTensor", "torch.IntTensor", "torch.LongTensor",
-                                      "torch.HalfTensor", "torch.BFloat16Tensor",
-                                      "torch.FloatTensor", "torch.DoubleTensor"};
-        return strValue(names[static_cast<size_t>(v.asTensor().dtype())]);
-    }
+    BoundArgs a = sig.bind(interp, args);
+    const Value& v = a[0];
+    if (v.isTensor()) return strValue(std::string(legacyTypeName(v.asTensor().dtype())));
     TypeObject* t = interp.typeOf(v);
-    return strValue(t->moduleName == "builtins" || t->moduleName.empty() ? t->name
-                                                                         : t->moduleName + "." + t->name);
+    return strValue(t->moduleName == "builtins" || t->moduleName.empty()
+                        ? t->name
+                        : t->moduleName + "." + t->name);
 }
 
 void installKilnInternals(Interpreter& interp, ModuleObject& kiln) {
@@ -195,15 +238,22 @@ void installCuda(Interpreter& interp, ModuleObject& cuda) {
 
 void installTorchModule(Interpreter& interp, ModuleObject& torch) {
     AttrMap& g = torch.globals;
-    static const char* gradNames[] = {"no_grad", "enable_grad", "set_grad_enabled", "inference_mode"};
+    static const char* gradNames[] = {"no_grad", "enable_grad", "set_grad_enabled",
+                                      "inference_mode"};
     interp.defineNative(g, "no_grad", gradModeFactory<false>, const_cast<char*>(gradNames[0]));
     interp.defineNative(g, "enable_grad", gradModeFactory<true>, const_cast<char*>(gradNames[1]));
-    interp.defineNative(g, "set_grad_enabled", gradModeFactory<true>, const_cast<char*>(gradNames[2]));
-    interp.defineNative(g, "inference_mode", gradModeFactory<false>, const_cast<char*>(gradNames[3]));
+    interp.defineNative(g, "set_grad_enabled", gradModeFactory<true>,
+                        const_cast<char*>(gradNames[2]));
+    interp.defineNative(g, "inference_mode", gradModeFactory<false>,
+                        const_cast<char*>(gradNames[3]));
     interp.defineNative(g, "is_grad_enabled", isGradEnabled);
     interp.defineNative(g, "is_tensor", isTensor);
     interp.defineNative(g, "set_printoptions", setPrintoptions);
+    interp.defineNative(g, "result_type", resultType);
+    interp.defineNative(g, "promote_types", promoteTypes);
+    interp.defineNative(g, "can_cast", canCast);
     g.set(Symbol::intern("Tensor"), Value(builtinTypes().tensor));
+    builtinTypes().tensor->constructor = interp.newNative("Tensor", tensorCtor);
     g.set(Symbol::intern("__version__"), strValue("2.3.0+kiln"));
     interp.defineNative(g, "typename", typename_);
     interp.registerNativeModule("torch.cuda", installCuda);

@@ -52,6 +52,12 @@ Value dtypeRepr(Interpreter& interp, const CallArgs& args, void*) {
     return strValue("torch." + std::string(tensor::dtypeName(d->dtype)));
 }
 
+/// dtypes are singletons: equality is identity (anything else compares unequal).
+template <bool Equal>
+Value dtypeEq(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromBool(args.positional[0].identical(args.positional[1]) == Equal);
+}
+
 Value dtypeIsFloating(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(tensor::isFloating(args.positional[0].as<DTypeObject>()->dtype));
 }
@@ -63,8 +69,7 @@ Value dtypeItemsize(Interpreter& interp, const CallArgs& args, void*) {
 Value deviceRepr(Interpreter& interp, const CallArgs& args, void*) {
     const tensor::Device& d = args.positional[0].as<DeviceObject>()->device;
     std::string out = "device(type='" + std::string(d.isCpu() ? "cpu" : "cuda") + "'";
-    if (d.index >= 0)
-        out += ", index=" + std::to_string(d.index);
+    if (d.index >= 0) out += ", index=" + std::to_string(d.index);
     return strValue(out + ")");
 }
 
@@ -97,8 +102,7 @@ Value deviceCtor(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("device(type, index=None)");
     BoundArgs a = sig.bind(interp, args);
     tensor::Device d = deviceOf(interp, a[0]);
-    if (a.has(1))
-        d.index = static_cast<int32_t>(a.toInt(1));
+    if (a.has(1)) d.index = static_cast<int32_t>(a.toInt(1));
     return deviceValue(d);
 }
 
@@ -118,8 +122,9 @@ Value sizeNumel(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value sizeCtor(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("Size(sizes=(), /)");
+    static const Signature sig("Size(sizes=None, /)");
     BoundArgs a = sig.bind(interp, args);
+    if (!a.has(0)) return sizeValue({});
     return sizeValue(toIntVector(interp, a[0], "torch.Size()"));
 }
 
@@ -143,7 +148,8 @@ Value returnTypeRepr(Interpreter& interp, const CallArgs& args, void*) {
     std::string out = "torch.return_types." + type->name + "(";
     const auto& names = fields->as<TupleObject>()->items;
     for (size_t i = 0; i < items.size(); ++i)
-        out += std::string(i ? "," : "") + "\n" + interp.str(names[i]) + "=" + interp.repr(items[i]);
+        out +=
+            std::string(i ? "," : "") + "\n" + interp.str(names[i]) + "=" + interp.repr(items[i]);
     return strValue(out + ")");
 }
 
@@ -160,8 +166,8 @@ const TorchTypes& torchTypes() {
 
 Ref<TypeObject> makeNativeType(const std::string& name, const std::string& moduleName,
                                ObjectKind instanceKind, Ref<TypeObject> base) {
-    auto t = makeRef<TypeObject>(name, std::vector<Ref<TypeObject>>{base ? base : builtinTypes().object},
-                                 instanceKind);
+    auto t = makeRef<TypeObject>(
+        name, std::vector<Ref<TypeObject>>{base ? base : builtinTypes().object}, instanceKind);
     t->setType(builtinTypes().type.get());
     t->moduleName = moduleName;
     t->computeMro();
@@ -172,7 +178,8 @@ Value dtypeValue(tensor::DType dtype) {
     static const std::vector<Ref<DTypeObject>> objects = [] {
         std::vector<Ref<DTypeObject>> v;
         for (int i = 0; i < tensor::kDTypeCount; ++i)
-            v.push_back(makeRef<DTypeObject>(torchTypes().dtype.get(), static_cast<tensor::DType>(i)));
+            v.push_back(
+                makeRef<DTypeObject>(torchTypes().dtype.get(), static_cast<tensor::DType>(i)));
         return v;
     }();
     return Value(objects[static_cast<size_t>(dtype)]);
@@ -183,24 +190,36 @@ bool isDType(const Value& v) {
 }
 
 tensor::DType dtypeOf(Interpreter& interp, const Value& v, const std::string& what) {
-    if (isDType(v))
-        return v.as<DTypeObject>()->dtype;
+    if (isDType(v)) return v.as<DTypeObject>()->dtype;
     if (v.is(ObjectKind::Type)) {
         const auto& t = builtinTypes();
-        if (v.asObject() == t.floatType.get())
-            return tensor::DType::Float64;
-        if (v.asObject() == t.intType.get())
-            return tensor::DType::Int64;
-        if (v.asObject() == t.boolType.get())
-            return tensor::DType::Bool;
+        if (v.asObject() == t.floatType.get()) return tensor::DType::Float64;
+        if (v.asObject() == t.intType.get()) return tensor::DType::Int64;
+        if (v.asObject() == t.boolType.get()) return tensor::DType::Bool;
     }
     interp.raiseTypeError(what + " must be torch.dtype, not " + interp.typeName(v));
 }
 
-std::optional<tensor::DType> optDType(Interpreter& interp, const Value& v, const std::string& what) {
-    if (v.isNone() || v.isEmpty())
-        return std::nullopt;
+std::optional<tensor::DType> optDType(Interpreter& interp, const Value& v,
+                                      const std::string& what) {
+    if (v.isNone() || v.isEmpty()) return std::nullopt;
     return dtypeOf(interp, v, what);
+}
+
+namespace {
+constexpr std::string_view kLegacyNames[] = {
+    "torch.BoolTensor",     "torch.IntTensor",   "torch.LongTensor",  "torch.HalfTensor",
+    "torch.BFloat16Tensor", "torch.FloatTensor", "torch.DoubleTensor"};
+} // namespace
+
+std::string_view legacyTypeName(tensor::DType dtype) {
+    return kLegacyNames[static_cast<size_t>(dtype)];
+}
+
+std::optional<tensor::DType> dtypeOfLegacyName(std::string_view name) {
+    for (int i = 0; i < tensor::kDTypeCount; ++i)
+        if (kLegacyNames[i] == name) return static_cast<tensor::DType>(i);
+    return std::nullopt;
 }
 
 Value deviceValue(const tensor::Device& device) {
@@ -216,8 +235,7 @@ tensor::Device deviceOf(Interpreter& interp, const Value& v) {
         interp.raiseTypeError("device() received an invalid combination of arguments - got (" +
                               interp.typeName(v) + ")");
     const std::string& s = v.as<StrObject>()->str();
-    if (s == "cpu")
-        return tensor::Device{};
+    if (s == "cpu") return tensor::Device{};
     if (s.rfind("cuda", 0) == 0) {
         tensor::Device d{tensor::DeviceType::CUDA, -1};
         if (s.size() > 5 && s[4] == ':')
@@ -227,7 +245,10 @@ tensor::Device deviceOf(Interpreter& interp, const Value& v) {
         return d;
     }
     interp.raise(builtinTypes().runtimeError.get(),
-                 "Expected one of cpu, cuda device type at start of device string: " + s);
+                 "Expected one of cpu, cuda, ipu, xpu, mkldnn, opengl, opencl, ideep, hip, ve, "
+                 "fpga, maia, xla, lazy, vulkan, mps, meta, hpu, mtia, privateuseone device type "
+                 "at start of device string: " +
+                     s);
 }
 
 Value sizeValue(tensor::IntList sizes) {
@@ -238,34 +259,32 @@ Value sizeValue(tensor::IntList sizes) {
     return Value(makeRef<TupleObject>(std::move(items), torchTypes().size.get()));
 }
 
-Value returnTypeValue(const std::string& name, const std::vector<std::string>& fields,
-                      std::vector<Value> items) {
-    static std::map<std::string, Ref<TypeObject>> types;
-    Ref<TypeObject>& type = types[name];
-    if (!type) {
-        type = makeNativeType(name, "torch.return_types", ObjectKind::Tuple, builtinTypes().tuple);
-        std::vector<Value> names;
-        for (size_t i = 0; i < fields.size(); ++i) {
-            names.push_back(strValue(fields[i]));
-            // Field access by name: a property reading the tuple item.
-            auto getter = makeRef<NativeFunctionObject>(
-                fields[i],
-                [](Interpreter&, const CallArgs& args, void* data) {
-                    return args.positional[0].as<TupleObject>()->items[reinterpret_cast<size_t>(data)];
-                },
-                reinterpret_cast<void*>(i));
-            type->dict.set(Symbol::intern(fields[i]), Value(makeRef<PropertyObject>(Value(getter), Value())));
-        }
-        type->dict.set(Symbol::intern("_fields"), tupleValue(std::move(names)));
-        type->dict.set(Symbol::intern("__repr__"),
-                       Value(makeRef<NativeFunctionObject>("__repr__", returnTypeRepr)));
+ReturnType::ReturnType(const std::string& name, const std::vector<std::string>& fields) {
+    m_type = makeNativeType(name, "torch.return_types", ObjectKind::Tuple, builtinTypes().tuple);
+    std::vector<Value> names;
+    for (size_t i = 0; i < fields.size(); ++i) {
+        names.push_back(strValue(fields[i]));
+        // Field access by name: a property reading the tuple item.
+        auto getter = makeRef<NativeFunctionObject>(
+            fields[i],
+            [](Interpreter&, const CallArgs& args, void* data) {
+                return args.positional[0].as<TupleObject>()->items[reinterpret_cast<size_t>(data)];
+            },
+            reinterpret_cast<void*>(i));
+        m_type->dict.set(Symbol::intern(fields[i]),
+                         Value(makeRef<PropertyObject>(Value(getter), Value())));
     }
-    return Value(makeRef<TupleObject>(std::move(items), type.get()));
+    m_type->dict.set(Symbol::intern("_fields"), tupleValue(std::move(names)));
+    m_type->dict.set(Symbol::intern("__repr__"),
+                     Value(makeRef<NativeFunctionObject>("__repr__", returnTypeRepr)));
+}
+
+Value ReturnType::make(std::vector<Value> items) const {
+    return Value(makeRef<TupleObject>(std::move(items), m_type.get()));
 }
 
 Value gradFnValue(const tensor::Tensor& t) {
-    if (t.gradFn().empty())
-        return Value::none();
+    if (t.gradFn().empty()) return Value::none();
     return Value(makeRef<GradFnObject>(torchTypes().gradFn.get(), std::string(t.gradFn())));
 }
 
@@ -277,9 +296,10 @@ std::vector<int64_t> sizesFromArgs(Interpreter& interp, const std::vector<Value>
     for (size_t i = 0; i < args.size(); ++i) {
         auto v = asIndex(interp, args[i]);
         if (!v || args[i].isTensor())
-            interp.raiseTypeError(fn + "(): argument 'size' (position " + std::to_string(i + 1) +
-                                  ") must be tuple of ints, but found element of type " +
-                                  interp.typeName(args[i]) + " at pos " + std::to_string(i));
+            interp.raiseTypeError(fn + "(): argument 'size' failed to unpack the object at pos " +
+                                  std::to_string(i + 1) +
+                                  " with error \"type must be tuple of ints,but got " +
+                                  interp.typeName(args[i]) + "\"");
         sizes.push_back(*v);
     }
     return sizes;
@@ -288,7 +308,10 @@ std::vector<int64_t> sizesFromArgs(Interpreter& interp, const std::vector<Value>
 void installTorchTypes(Interpreter& interp, ModuleObject& torch) {
     const TorchTypes& t = torchTypes();
     interp.defineNative(t.dtype->dict, "__repr__", dtypeRepr);
-    t.dtype->dict.set(Symbol::intern("is_floating_point"), property(interp, "is_floating_point", dtypeIsFloating));
+    interp.defineNative(t.dtype->dict, "__eq__", dtypeEq<true>);
+    interp.defineNative(t.dtype->dict, "__ne__", dtypeEq<false>);
+    t.dtype->dict.set(Symbol::intern("is_floating_point"),
+                      property(interp, "is_floating_point", dtypeIsFloating));
     t.dtype->dict.set(Symbol::intern("itemsize"), property(interp, "itemsize", dtypeItemsize));
     interp.defineNative(t.device->dict, "__repr__", deviceRepr);
     interp.defineNative(t.device->dict, "__str__", deviceStr);

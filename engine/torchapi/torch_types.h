@@ -25,6 +25,12 @@ tensor::DType dtypeOf(Interpreter& interp, const Value& v, const std::string& wh
 /// None or a torch.dtype.
 std::optional<tensor::DType> optDType(Interpreter& interp, const Value& v, const std::string& what);
 
+/// The legacy tensor type name of a dtype ("torch.FloatTensor"), as Tensor.type() and
+/// torch.typename() report it.
+std::string_view legacyTypeName(tensor::DType dtype);
+/// The dtype of a legacy type name ("torch.LongTensor"); nullopt for other strings.
+std::optional<tensor::DType> dtypeOfLegacyName(std::string_view name);
+
 Value deviceValue(const tensor::Device& device);
 /// A torch.device, "cpu"/"cuda"/"cuda:1", or an int (a CUDA index).
 tensor::Device deviceOf(Interpreter& interp, const Value& v);
@@ -32,9 +38,17 @@ tensor::Device deviceOf(Interpreter& interp, const Value& v);
 /// torch.Size(sizes)
 Value sizeValue(tensor::IntList sizes);
 
-/// torch.return_types.<name>(values=..., indices=...)
-Value returnTypeValue(const std::string& name, const std::vector<std::string>& fields,
-                      std::vector<Value> items);
+/// A named-tuple type of torch.return_types (max, sort, topk, ...): a tuple subclass whose
+/// fields are also attributes, printed as torch.return_types.max(values=..., indices=...).
+/// Bindings keep one as a static and make instances per call.
+class ReturnType {
+public:
+    ReturnType(const std::string& name, const std::vector<std::string>& fields);
+    Value make(std::vector<Value> items) const;
+
+private:
+    Ref<lang::TypeObject> m_type;
+};
 
 /// The object `tensor.grad_fn` returns: prints as <AddBackward0 object at 0x...>.
 Value gradFnValue(const tensor::Tensor& t);

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// In-place fills and random sampling: fill_, zero_, copy_, uniform_, normal_ (what nn.init is
+// made of), plus torch.multinomial. The arithmetic in-place forms (add_, clamp_, ...) live with
+// their out-of-place ops.
+#include "tensor/elementwise.h"
+#include "tensor/random.h"
+#include "torchapi/bindings.h"
+
+namespace kiln::torchapi {
+
+using namespace kiln::lang;
+
+namespace {
+
+/// PyTorch's checks before an in-place write of self's own shape.
+void checkWritable(const Tensor& self) {
+    tensor::detail::checkInPlaceTarget(self, self.sizes());
+}
+
+/// After the write: a tensor that is part of a graph (or written from one) shows the node.
+void markWritten(const Tensor& self, std::string_view node, const Tensor* source = nullptr) {
+    bool fromGraph = source && source->requiresGrad();
+    if (!tensor::gradModeEnabled() || !(self.requiresGrad() || fromGraph)) return;
+    self.impl()->requiresGrad = true;
+    self.impl()->gradFn = node;
+}
+
+Value fillFn(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("fill_(input, value)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor self = a.toTensor(0);
+    checkWritable(self);
+    if (a[1].isTensor()) {
+        Tensor value = a[1].asTensor();
+        if (value.dim() != 0)
+            interp.raise(builtinTypes().runtimeError.get(),
+                         "fill_ only supports 0-dimension value tensor but got tensor with " +
+                             std::to_string(value.dim()) + " dimensions.");
+        tensor::fill(self, tensor::item(value));
+        markWritten(self, "FillBackward3", &value);
+        return a[0];
+    }
+    tensor::fill(self, scalarArg(a, 1));
+    markWritten(self, "FillBackward2");
+    return a[0];
+}
+
+Value zeroFn(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("zero_(input)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor self = a.toTensor(0);
+    checkWritable(self);
+    tensor::fill(self, tensor::Scalar(int64_t(0)));
+    markWritten(self, "ZeroBackward0");
+    return a[0];
+}
+
+Value copyFn(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("copy_(input, src, non_blocking=False)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor self = a.toTensor(0);
+    Tensor src = a.toTensor(1);
+    checkWritable(self);
+    tensor::copyInto(self, src);
+    markWritten(self, "CopyBackwards", &src);
+    return a[0];
+}
+
+template <bool Normal>
+Value sampleFn(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig(Normal ? "normal_(input, mean=0, std=1, *, generator=None)"
+                                      : "uniform_(input, from=0, to=1, *, generator=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor self = a.toTensor(0);
+    checkWritable(self);
+    tensor::Generator& gen = tensor::defaultGenerator();
+    if (Normal)
+        tensor::normalInPlace(self, a.toDouble(1), a.toDouble(2), gen);
+    else
+        tensor::uniformInPlace(self, a.toDouble(1), a.toDouble(2), gen);
+    markWritten(self, Normal ? "NormalBackward0" : "UniformBackward0");
+    return a[0];
+}
+
+Value multinomialFn(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig(
+        "multinomial(input, num_samples, replacement=False, *, generator=None, out=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor r =
+        tensor::multinomial(a.toTensor(0), a.toInt(1), a.toBool(2), tensor::defaultGenerator());
+    return resultOrOut(a, 4, r);
+}
+
+} // namespace
+
+void installInPlaceOps(Interpreter& interp, ModuleObject& torch) {
+    static const OpEntry ops[] = {
+        {"fill_", fillFn, true, true},
+        {"zero_", zeroFn, true, true},
+        {"copy_", copyFn, false, true},
+        {"uniform_", sampleFn<false>, false, true},
+        {"normal_", sampleFn<true>, false, true},
+        {"multinomial", multinomialFn, true, true},
+    };
+    registerOps(interp, &torch.globals, ops);
+}
+
+} // namespace kiln::torchapi

@@ -1,0 +1,11 @@
+# torch.nn.modules: the layer classes, one submodule per family as in PyTorch.
+from torch.nn.modules.module import Module
+from torch.nn.modules.linear import Identity, Linear
+from torch.nn.modules.normalization import LayerNorm
+from torch.nn.modules.sparse import Embedding
+from torch.nn.modules.dropout import Dropout
+from torch.nn.modules.activation import (ReLU, SiLU, LeakyReLU, GELU, Sigmoid, Tanh, Softmax,
+                                         LogSoftmax)
+from torch.nn.modules.flatten import Flatten, Unflatten
+from torch.nn.modules.container import Sequential, ModuleList, ModuleDict
+from torch.nn.modules.loss import MSELoss, NLLLoss, CrossEntropyLoss

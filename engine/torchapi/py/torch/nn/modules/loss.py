@@ -1,0 +1,54 @@
+# torch.nn.modules.loss: MSELoss, NLLLoss and CrossEntropyLoss, with PyTorch's parameter order
+# (the deprecated size_average/reduce flags still select the reduction).
+from torch.nn import functional as F
+from torch.nn.modules.module import Module
+
+
+def _legacy_reduction(size_average, reduce, reduction):
+    if size_average is None and reduce is None:
+        return reduction
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    if size_average and reduce:
+        return "mean"
+    return "sum" if reduce else "none"
+
+
+class _Loss(Module):
+    def __init__(self, size_average=None, reduce=None, reduction="mean"):
+        super().__init__()
+        self.reduction = _legacy_reduction(size_average, reduce, reduction)
+
+
+class _WeightedLoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean"):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
+class MSELoss(_Loss):
+    def forward(self, input, target):
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_WeightedLoss):
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean"):
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+
+    def forward(self, input, target):
+        return F.nll_loss(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
+
+
+class CrossEntropyLoss(_WeightedLoss):
+    def __init__(self, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                 reduction="mean", label_smoothing=0.0):
+        super().__init__(weight, size_average, reduce, reduction)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input, target):
+        return F.cross_entropy(input, target, weight=self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)

@@ -1,0 +1,22 @@
+# Summarised printing of large tensors and torch.set_printoptions.
+import torch
+
+print(torch.arange(2000))
+print(torch.arange(3000.0).reshape(30, 100))
+print(torch.arange(12).reshape(3, 4))
+print(torch.arange(1001).reshape(7, 143).shape)
+torch.set_printoptions(precision=2)
+print(torch.tensor([1.23456, 2.5]))
+torch.set_printoptions(threshold=5, edgeitems=2)
+print(torch.arange(10))
+torch.set_printoptions(profile="default")
+print(torch.tensor([1.23456, 2.5]))
+torch.set_printoptions(sci_mode=True)
+print(torch.tensor([1.5, 2.0]))
+torch.set_printoptions(sci_mode=False)
+print(torch.tensor([1e-8, 1.0]))
+torch.set_printoptions(profile="default")
+torch.set_printoptions(linewidth=40)
+print(torch.arange(30.0))
+torch.set_printoptions(profile="default")
+print(torch.arange(30.0))
