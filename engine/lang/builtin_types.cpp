@@ -91,6 +91,8 @@ int64_t parseInt(Interpreter& interp, const std::string& text, int64_t base) {
 }
 
 Value scalarOfTensor(Interpreter& interp, const Value& v) {
+    if (v.asTensor().numel() != 1)
+        interp.raiseValueError("only one element tensors can be converted to Python scalars");
     tensor::Scalar s = tensor::item(v.asTensor());
     if (s.isFloat()) return Value::fromFloat(s.toDouble());
     if (s.isBool()) return Value::fromBool(s.toBool());

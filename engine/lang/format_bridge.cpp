@@ -152,7 +152,8 @@ std::string formatValue(Interpreter& interp, const Value& value, const std::stri
             interp, formatFloat(value.asFloat(), orRaise(interp, parseFormatSpec(spec, typeName))));
     case Value::Tag::Tensor: {
         tensor::Tensor t = value.asTensor();
-        if (t.dim() == 0 && !spec.empty()) {
+        // Tensor.__format__: a 0-dim tensor formats as its Python number, even with no spec.
+        if (t.dim() == 0) {
             tensor::Scalar s = tensor::item(t);
             Value v = s.isFloat()  ? Value::fromFloat(s.toDouble())
                       : s.isBool() ? Value::fromBool(s.toBool())

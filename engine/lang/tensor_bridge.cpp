@@ -121,6 +121,9 @@ tensor::IndexItem indexItemFor(Interpreter& interp, const Value& v) {
     } else if (v.is(ObjectKind::List)) {
         item.kind = K::Tensor;
         item.tensor = tensorFromValue(interp, v, std::nullopt);
+    } else if (v.is(ObjectKind::Str)) {
+        // PyTorch tries to read a str index as sequence data for a tensor index.
+        interp.raiseTypeError("new(): invalid data type 'str'");
     } else {
         interp.raise(builtinTypes().indexError.get(),
                      "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
@@ -227,11 +230,7 @@ Value tensorBinary(Interpreter& interp, BinaryOperator op, const Value& a, const
         return Value();
     if (op == BinaryOperator::MatMul) {
         if (!a.isTensor() || !b.isTensor())
-            interp.raiseTypeError(std::string("matmul(): argument '") +
-                                  (a.isTensor() ? "other" : "input") +
-                                  "' (position " + (a.isTensor() ? "2" : "1") +
-                                  ") must be Tensor, not " +
-                                  interp.typeName(a.isTensor() ? b : a));
+            return Value(); // Tensor.__matmul__ returns NotImplemented for numbers
         Tensor r = tensor::matmul(a.asTensor(), b.asTensor());
         if (inPlace) {
             tensor::copyInto(a.asTensor(), r);
@@ -266,7 +265,7 @@ Value tensorUnary(Interpreter& interp, UnaryOperator op, const Tensor& t) {
     switch (op) {
     case UnaryOperator::Neg:
         if (t.dtype() == tensor::DType::Bool)
-            interp.raise(builtinTypes().runtimeError.get(),
+            interp.raise(builtinTypes().notImplementedError.get(),
                          "Negation, the `-` operator, on a bool tensor is not supported. If you "
                          "are trying to invert a mask, use the `~` or `logical_not()` operator "
                          "instead.");
