@@ -3,7 +3,8 @@
 
 Usage: python3 tests/golden/record.py [SCRIPT ...]
 
-For every tests/golden/<suite>/<name>.py it writes <name>.out (stdout) and, when the script
+For every tests/golden/<suite>/<name>.py (and every resources/workloads/<name>.py, recorded into
+tests/golden/workloads/) it writes <name>.out (stdout) and, when the script
 exits with an error, <name>.err (stderr with the script's directory replaced by <dir>) and
 <name>.exit (the exit status). Kiln's own test suite never runs Python: it compares Kiln's
 output with these recordings. Run this after changing or adding a script, and commit the
@@ -16,15 +17,27 @@ import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
 SUITES = ["lang", "torch", "errors"]
+# The bundled example workloads are checked too; their recordings live in golden/workloads/.
+WORKLOADS = HERE.parent.parent / "resources" / "workloads"
+# Workloads that need parts of Kiln not built yet are not recorded (the test skips them).
+UNRECORDED_WORKLOADS = {"graph_breaks.py"}
+
+
+def expectation_base(script: pathlib.Path) -> pathlib.Path:
+    if script.parent == WORKLOADS:
+        return HERE / "workloads" / script.stem
+    return script.with_suffix("")
 
 
 def record(script: pathlib.Path) -> None:
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")
     proc = subprocess.run([sys.executable, script.name], cwd=script.parent, env=env,
                           capture_output=True, text=True, timeout=600)
-    script.with_suffix(".out").write_text(proc.stdout)
-    err = script.with_suffix(".err")
-    status = script.with_suffix(".exit")
+    base = expectation_base(script)
+    base.parent.mkdir(exist_ok=True)
+    base.with_suffix(".out").write_text(proc.stdout)
+    err = base.with_suffix(".err")
+    status = base.with_suffix(".exit")
     if proc.returncode != 0:
         err.write_text(proc.stderr.replace(str(script.parent), "<dir>"))
         status.write_text(f"{proc.returncode}\n")
@@ -32,7 +45,7 @@ def record(script: pathlib.Path) -> None:
         for stale in (err, status):
             if stale.exists():
                 stale.unlink()
-    print(f"{proc.returncode:3d} {script.relative_to(HERE)}")
+    print(f"{proc.returncode:3d} {script.relative_to(HERE.parent.parent)}")
 
 
 def main() -> None:
@@ -40,6 +53,7 @@ def main() -> None:
         scripts = [pathlib.Path(a).resolve() for a in sys.argv[1:]]
     else:
         scripts = sorted(p for s in SUITES for p in (HERE / s).glob("*.py"))
+        scripts += sorted(p for p in WORKLOADS.glob("*.py") if p.name not in UNRECORDED_WORKLOADS)
     for script in scripts:
         record(script)
 
