@@ -94,14 +94,23 @@ class Module:
             object.__delattr__(self, name)
 
     def __getattr__(self, name):
+        # Reached only when the ordinary lookup failed: parameters, buffers and submodules live
+        # in their tables, not in the instance namespace. Before Module.__init__ has run the
+        # tables do not exist yet, and the error names the attribute that was asked for.
         if name not in ("_parameters", "_buffers", "_modules"):
-            if "_parameters" in self.__dict__:
-                if name in self._parameters:
-                    return self._parameters[name]
-                if name in self._buffers:
-                    return self._buffers[name]
-                if name in self._modules:
-                    return self._modules[name]
+            try:
+                parameters = self._parameters
+            except AttributeError:
+                parameters = None
+            if parameters is not None:
+                if name in parameters:
+                    return parameters[name]
+                buffers = self._buffers
+                if name in buffers:
+                    return buffers[name]
+                modules = self._modules
+                if name in modules:
+                    return modules[name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
