@@ -105,6 +105,12 @@ std::string_view typeMetaName(DType dtype);
 
 /// A double as C++ streams print it in PyTorch's messages ("1", "0.5", "inf").
 std::string formatDouble(double value);
+/// The output of an elementwise op over `inputs` (broadcast to `shape`): dense, with its
+/// dimensions in the memory order of the inputs as PyTorch's TensorIterator orders them (the
+/// first input that decides wins, broadcast dimensions never decide), so `x.t() + 1` is laid
+/// out like `x.t()`. Contiguous when every input is.
+Tensor allocateElementwiseOutput(IntList shape, DType dtype,
+                                 std::initializer_list<const Tensor*> inputs);
 /// A new tensor for a factory (zeros, randn, ...) with requires_grad as asked; RuntimeError
 /// for requires_grad on a non-floating dtype as PyTorch.
 Tensor allocateForFactory(IntList sizes, const TensorOptions& options);

@@ -3,8 +3,11 @@
 /// The eager operator library: every tensor operation a workload can call, on the CPU.
 ///
 /// Contract for every function here:
-/// - inputs may have any strides (views, transposes, expands, slices); outputs are new
-///   contiguous tensors unless the function is documented as returning a view;
+/// - inputs may have any strides (views, transposes, expands, slices); outputs are new dense
+///   tensors unless the function is documented as returning a view: elementwise results are
+///   laid out in the memory order of their inputs as PyTorch lays them out (`x.t() + 1` is
+///   stored like `x.t()`), all others are contiguous. Code that needs a contiguous buffer
+///   calls contiguous() on a result;
 /// - binary and ternary ops broadcast and promote types exactly as PyTorch does (a Python
 ///   number arrives as wrapNumber(...) and promotes as a number);
 /// - errors throw TensorError with PyTorch's message wording;

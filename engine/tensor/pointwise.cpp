@@ -393,7 +393,8 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
         if (op == BinaryOp::Div) return binary(BinaryOp::Mul, unary(UnaryOp::Reciprocal, b), a);
     }
     BinaryPlan plan = planBinary(op, a, b);
-    Tensor out = Tensor::empty(broadcastShapes(a.sizes(), b.sizes()), plan.result);
+    Tensor out = detail::allocateElementwiseOutput(broadcastShapes(a.sizes(), b.sizes()),
+                                                   plan.result, {&a, &b});
     runBinaryOp(op, out, a, b, plan.compute);
     recordBinaryGrad(out, op, a, b);
     return out;

@@ -64,7 +64,7 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
             std::string(dtypeLegacyName(condition.dtype())));
     DType dtype = resultType({&a, &b});
     DimVector shape = broadcastShapes(broadcastShapes(condition.sizes(), a.sizes()), b.sizes());
-    Tensor out = Tensor::empty(shape, dtype);
+    Tensor out = detail::allocateElementwiseOutput(shape, dtype, {&condition, &a, &b});
     LoopInput lc(condition, DType::Bool, shape);
     LoopInput la(a, dtype, shape);
     LoopInput lb(b, dtype, shape);
@@ -89,7 +89,7 @@ Tensor clamp(const Tensor& a, const std::optional<Tensor>& min, const std::optio
         if (bound) shape = broadcastShapes(shape, bound->sizes());
     Tensor loValue = lo ? *lo : extremeValue(dtype, false);
     Tensor hiValue = hi ? *hi : extremeValue(dtype, true);
-    Tensor out = Tensor::empty(shape, dtype);
+    Tensor out = detail::allocateElementwiseOutput(shape, dtype, {&a});
     LoopInput la(a, dtype, shape);
     LoopInput llo(loValue, dtype, shape);
     LoopInput lhi(hiValue, dtype, shape);

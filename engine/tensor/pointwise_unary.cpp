@@ -257,7 +257,7 @@ void recordUnaryGrad(Tensor& out, UnaryOp op, const Tensor& a) {
 
 Tensor unary(UnaryOp op, const Tensor& a) {
     UnaryPlan plan = planUnary(op, a.dtype());
-    Tensor out = Tensor::empty(a.sizes(), plan.result);
+    Tensor out = detail::allocateElementwiseOutput(a.sizes(), plan.result, {&a});
     runUnaryOp(op, out, a, plan.compute);
     recordUnaryGrad(out, op, a);
     return out;
