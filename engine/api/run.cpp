@@ -84,9 +84,7 @@ Outcome systemExitOutcome(lang::Interpreter& interp, const lang::Value& exceptio
     Outcome outcome;
     lang::Value args = interp.getAttr(exception, lang::Symbol::intern("args"));
     const auto& items = args.as<lang::TupleObject>()->items;
-    lang::Value code = items.empty() ? lang::Value::none()
-                       : items.size() == 1 ? items[0]
-                                           : args;
+    lang::Value code = items.empty() ? lang::Value::none() : items.size() == 1 ? items[0] : args;
     if (code.isIntLike()) {
         outcome.exitCode = static_cast<int>(code.asInt() & 0xff);
     } else if (!code.isNone()) {

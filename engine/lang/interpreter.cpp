@@ -41,8 +41,7 @@ Ref<ModuleObject> Interpreter::runSourceModule(const std::string& name, const st
                                                const std::string& source) {
     auto file = std::make_shared<SourceFile>(path, source);
     auto parsed = parseModule(file);
-    if (!parsed.ok())
-        raise(builtinTypes().syntaxError.get(), parsed.error().render());
+    if (!parsed.ok()) raise(builtinTypes().syntaxError.get(), parsed.error().render());
     auto module = makeRef<ModuleObject>(name);
     module->source = file;
     module->code = parsed.value().code;
@@ -66,12 +65,10 @@ void Interpreter::registerSourceModule(const std::string& name, const std::strin
 }
 
 Ref<ModuleObject> Interpreter::importModule(const std::string& name) {
-    if (auto it = m_modules.find(name); it != m_modules.end())
-        return it->second;
+    if (auto it = m_modules.find(name); it != m_modules.end()) return it->second;
     Ref<ModuleObject> parent;
     size_t dot = name.rfind('.');
-    if (dot != std::string::npos)
-        parent = importModule(name.substr(0, dot));
+    if (dot != std::string::npos) parent = importModule(name.substr(0, dot));
     if (auto it = m_modules.find(name); it != m_modules.end())
         return it->second; // the parent's initialisation imported it
     Ref<ModuleObject> module;
@@ -87,8 +84,7 @@ Ref<ModuleObject> Interpreter::importModule(const std::string& name) {
     }
     if (parent) {
         Symbol attr = Symbol::intern(name.substr(dot + 1));
-        if (!parent->globals.contains(attr))
-            parent->globals.set(attr, Value(module));
+        if (!parent->globals.contains(attr)) parent->globals.set(attr, Value(module));
     }
     return module;
 }
@@ -101,8 +97,7 @@ void Interpreter::checkCancel() {
 Value Interpreter::makeException(TypeObject* type, const std::string& message) {
     auto exc = makeRef<InstanceObject>(type);
     std::vector<Value> args;
-    if (!message.empty())
-        args.push_back(strValue(message));
+    if (!message.empty()) args.push_back(strValue(message));
     exc->attrs.set(Symbol::intern("args"), tupleValue(std::move(args)));
     return Value(exc);
 }
@@ -115,8 +110,7 @@ void Interpreter::raise(const Value& exception) {
     if (!m_handledExceptions.empty() && exception.is(ObjectKind::Instance)) {
         ExceptionState& state = exception.as<InstanceObject>()->exceptionState();
         const Value& handling = m_handledExceptions.back();
-        if (state.context.isEmpty() && !handling.identical(exception))
-            state.context = handling;
+        if (state.context.isEmpty() && !handling.identical(exception)) state.context = handling;
     }
     throw PyException{exception};
 }
@@ -204,14 +198,12 @@ void Interpreter::defineNative(AttrMap& into, const std::string& name, NativeFn 
 
 const Frame* Interpreter::userFrame() const {
     for (const Frame* f = m_frame; f; f = f->parent)
-        if (f->globals && f->globals->name == "__main__")
-            return f;
+        if (f->globals && f->globals->name == "__main__") return f;
     return m_frame;
 }
 
 std::string exceptionTypeName(const Value& exception) {
-    if (!exception.isObject())
-        return "exception";
+    if (!exception.isObject()) return "exception";
     return exception.asObject()->type()->name;
 }
 

@@ -23,8 +23,7 @@ SourcePos advancePos(SourcePos pos, std::string_view text) {
 
 SourcePos shift(SourcePos p, SourcePos origin) {
     // Token positions come from "(" + text + ")": column 2 of line 1 is the origin.
-    if (p.line == 1)
-        return {origin.line, origin.column + p.column - 2};
+    if (p.line == 1) return {origin.line, origin.column + p.column - 2};
     return {origin.line + p.line - 1, p.column};
 }
 
@@ -36,8 +35,7 @@ size_t scanFieldExpression(std::string_view body, size_t i) {
     for (; i < body.size(); ++i) {
         char c = body[i];
         if (quote) {
-            if (c == quote)
-                quote = 0;
+            if (c == quote) quote = 0;
             continue;
         }
         if (c == '\'' || c == '"') {
@@ -47,10 +45,8 @@ size_t scanFieldExpression(std::string_view body, size_t i) {
         } else if (c == ')' || c == ']' || (c == '}' && depth > 0)) {
             --depth;
         } else if (depth == 0) {
-            if (c == '}' || c == ':')
-                return i;
-            if (c == '!' && i + 1 < body.size() && body[i + 1] != '=')
-                return i;
+            if (c == '}' || c == ':') return i;
+            if (c == '!' && i + 1 < body.size() && body[i + 1] != '=') return i;
             if (c == '=' && i + 1 < body.size() && i > 0 &&
                 std::string_view("=!<>").find(body[i - 1]) == std::string_view::npos &&
                 body[i + 1] != '=') {
@@ -72,8 +68,7 @@ size_t scanSpec(std::string_view body, size_t i) {
         if (body[i] == '{')
             ++depth;
         else if (body[i] == '}') {
-            if (depth == 0)
-                return i;
+            if (depth == 0) return i;
             --depth;
         }
     }
@@ -88,8 +83,7 @@ std::unique_ptr<FStringExpr> Parser::parseFStringBody(const Token& token, std::s
     result->span = token.span;
     std::string literal;
     auto flushLiteral = [&] {
-        if (literal.empty())
-            return;
+        if (literal.empty()) return;
         FStringExpr::Part part;
         part.literal = token.rawString ? literal : decodeEscapes(literal);
         result->parts.push_back(std::move(part));
@@ -126,14 +120,12 @@ std::unique_ptr<FStringExpr> Parser::parseFStringBody(const Token& token, std::s
         std::string_view exprText = body.substr(exprBegin, exprEnd - exprBegin);
         if (exprText.find_first_not_of(" \t\n") == std::string_view::npos)
             failAt("f-string: empty expression not allowed", i);
-        if (exprEnd >= body.size())
-            failAt("f-string: expecting '}'", i);
+        if (exprEnd >= body.size()) failAt("f-string: expecting '}'", i);
         FStringExpr::Part part;
         SourcePos exprPos = advancePos(bodyStart, body.substr(0, exprBegin));
         SourceFile sub(m_source->path(), "(" + std::string(exprText) + ")");
         auto tokens = tokenize(sub);
-        if (!tokens.ok())
-            failAt("f-string: " + tokens.error().message, exprBegin);
+        if (!tokens.ok()) failAt("f-string: " + tokens.error().message, exprBegin);
         for (Token& t : tokens.value())
             t.span = {shift(t.span.begin, exprPos), shift(t.span.end, exprPos)};
         Parser nested(m_source, std::move(tokens).value());
@@ -147,24 +139,22 @@ std::unique_ptr<FStringExpr> Parser::parseFStringBody(const Token& token, std::s
                 part.debugText += body[j++];
         }
         if (j < body.size() && body[j] == '!') {
-            if (j + 1 >= body.size() || std::string_view("rsa").find(body[j + 1]) == std::string_view::npos)
+            if (j + 1 >= body.size() ||
+                std::string_view("rsa").find(body[j + 1]) == std::string_view::npos)
                 failAt("f-string: invalid conversion character: expected 's', 'r', or 'a'", j);
             part.conversion = body[j + 1];
             j += 2;
         }
         if (j < body.size() && body[j] == ':') {
-            if (depth >= 1)
-                failAt("f-string: expressions nested too deeply", j);
+            if (depth >= 1) failAt("f-string: expressions nested too deeply", j);
             size_t specEnd = scanSpec(body, j + 1);
             SourcePos specPos = advancePos(bodyStart, body.substr(0, j + 1));
-            part.spec = parseFStringBody(token, body.substr(j + 1, specEnd - j - 1), specPos,
-                                         depth + 1);
+            part.spec =
+                parseFStringBody(token, body.substr(j + 1, specEnd - j - 1), specPos, depth + 1);
             j = specEnd;
         }
-        if (!part.debugText.empty() && !part.conversion && !part.spec)
-            part.conversion = 'r';
-        if (j >= body.size() || body[j] != '}')
-            failAt("f-string: expecting '}'", j);
+        if (!part.debugText.empty() && !part.conversion && !part.spec) part.conversion = 'r';
+        if (j >= body.size() || body[j] != '}') failAt("f-string: expecting '}'", j);
         result->parts.push_back(std::move(part));
         i = j + 1;
     }

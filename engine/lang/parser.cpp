@@ -13,12 +13,11 @@ namespace {
 
 constexpr int kMaxNesting = 200;
 
-const char* const kKeywords[] = {"False",  "None",     "True",  "and",    "as",     "assert",
-                                 "async",  "await",    "break", "class",  "continue",
-                                 "def",    "del",      "elif",  "else",   "except", "finally",
-                                 "for",    "from",     "global", "if",    "import", "in",
-                                 "is",     "lambda",   "nonlocal", "not", "or",     "pass",
-                                 "raise",  "return",   "try",   "while",  "with",   "yield"};
+const char* const kKeywords[] = {
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 std::string joinQualified(const std::vector<std::string>& parts, const std::string& name) {
     std::string out;
@@ -49,8 +48,7 @@ void Parser::failAtToken(const std::string& message) {
 
 void Parser::failInvalidSyntax() {
     const Token& t = peek();
-    if (t.is(TokenKind::Indent))
-        fail("unexpected indent", t.span, "IndentationError");
+    if (t.is(TokenKind::Indent)) fail("unexpected indent", t.span, "IndentationError");
     if (t.is(TokenKind::Name)) {
         static const char* unsupported[][2] = {
             {"yield", "'yield' (generators) is not supported by Kiln"},
@@ -58,26 +56,22 @@ void Parser::failInvalidSyntax() {
             {"await", "'await' is not supported by Kiln"},
         };
         for (auto& u : unsupported)
-            if (t.text == u[0])
-                failAtToken(u[1]);
+            if (t.text == u[0]) failAtToken(u[1]);
     }
     failAtToken("invalid syntax");
 }
 
 const Token& Parser::expectOp(const char* op, const char* message) {
     if (!atOp(op)) {
-        if (message)
-            failAtToken(message);
-        if (std::string(op) == ":")
-            fail("expected ':'", {endOfPrevious(), endOfPrevious()});
+        if (message) failAtToken(message);
+        if (std::string(op) == ":") fail("expected ':'", {endOfPrevious(), endOfPrevious()});
         failInvalidSyntax();
     }
     return next();
 }
 
 void Parser::enterNesting() {
-    if (++m_depth > kMaxNesting)
-        failAtToken("too many nested parentheses");
+    if (++m_depth > kMaxNesting) failAtToken("too many nested parentheses");
 }
 
 std::shared_ptr<FunctionCode> Parser::parseFile() {
@@ -111,8 +105,7 @@ Block Parser::parseBlock(const char* header, int headerLine) {
     next();
     while (!peek().is(TokenKind::Dedent) && !peek().is(TokenKind::EndOfFile))
         parseStatement(body);
-    if (peek().is(TokenKind::Dedent))
-        next();
+    if (peek().is(TokenKind::Dedent)) next();
     return body;
 }
 
@@ -120,47 +113,35 @@ void Parser::parseStatement(Block& out) {
     const Token& t = peek();
     if (t.is(TokenKind::Name)) {
         const std::string& w = t.text;
-        if (w == "if")
-            return out.push_back(parseIf());
-        if (w == "while")
-            return out.push_back(parseWhile());
-        if (w == "for")
-            return out.push_back(parseFor());
-        if (w == "try")
-            return out.push_back(parseTry());
-        if (w == "with")
-            return out.push_back(parseWith());
-        if (w == "def")
-            return out.push_back(parseFunctionDef({}));
-        if (w == "class")
-            return out.push_back(parseClassDef({}));
+        if (w == "if") return out.push_back(parseIf());
+        if (w == "while") return out.push_back(parseWhile());
+        if (w == "for") return out.push_back(parseFor());
+        if (w == "try") return out.push_back(parseTry());
+        if (w == "with") return out.push_back(parseWith());
+        if (w == "def") return out.push_back(parseFunctionDef({}));
+        if (w == "class") return out.push_back(parseClassDef({}));
         if (w == "match" && peek(1).is(TokenKind::Name) && !peek(1).isName("in") &&
             !isKeyword(peek(1).text)) {
             // `match x:` is a statement only when a ':' ends the line; `match = 1` is a name.
-            for (size_t i = 1; !peek(i).is(TokenKind::Newline) && !peek(i).is(TokenKind::EndOfFile); ++i)
+            for (size_t i = 1; !peek(i).is(TokenKind::Newline) && !peek(i).is(TokenKind::EndOfFile);
+                 ++i)
                 if (peek(i).isOp(":") && peek(i + 1).is(TokenKind::Newline))
                     failAtToken("the 'match' statement is not supported by Kiln");
         }
     }
-    if (t.isOp("@"))
-        return out.push_back(parseDecorated());
-    if (t.is(TokenKind::Indent))
-        fail("unexpected indent", t.span, "IndentationError");
+    if (t.isOp("@")) return out.push_back(parseDecorated());
+    if (t.is(TokenKind::Indent)) fail("unexpected indent", t.span, "IndentationError");
     parseSimpleStatements(out);
 }
 
 void Parser::parseSimpleStatements(Block& out) {
     while (true) {
         out.push_back(parseSimpleStatement());
-        if (!acceptOp(";"))
-            break;
-        if (peek().is(TokenKind::Newline))
-            break;
+        if (!acceptOp(";")) break;
+        if (peek().is(TokenKind::Newline)) break;
     }
-    if (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::EndOfFile))
-        failInvalidSyntax();
-    if (peek().is(TokenKind::Newline))
-        next();
+    if (!peek().is(TokenKind::Newline) && !peek().is(TokenKind::EndOfFile)) failInvalidSyntax();
+    if (peek().is(TokenKind::Newline)) next();
 }
 
 StmtPtr Parser::parseSimpleStatement() {
@@ -178,24 +159,19 @@ StmtPtr Parser::parseSimpleStatement() {
     if (t.isName("return")) {
         next();
         auto s = std::make_unique<ReturnStmt>();
-        if (!peek().is(TokenKind::Newline) && !atOp(";"))
-            s->value = parseStarExpressions();
+        if (!peek().is(TokenKind::Newline) && !atOp(";")) s->value = parseStarExpressions();
         finishSpan(*s, begin);
         return s;
     }
-    if (t.isName("import"))
-        return parseImport();
-    if (t.isName("from"))
-        return parseImportFrom();
-    if (t.isName("raise"))
-        return parseRaise();
+    if (t.isName("import")) return parseImport();
+    if (t.isName("from")) return parseImportFrom();
+    if (t.isName("raise")) return parseRaise();
     if (t.isName("global") || t.isName("nonlocal")) {
-        auto s = std::make_unique<NamesStmt>(t.text == "global" ? StmtKind::Global
-                                                                : StmtKind::Nonlocal);
+        auto s =
+            std::make_unique<NamesStmt>(t.text == "global" ? StmtKind::Global : StmtKind::Nonlocal);
         next();
         do {
-            if (!peek().is(TokenKind::Name))
-                failInvalidSyntax();
+            if (!peek().is(TokenKind::Name)) failInvalidSyntax();
             s->names.push_back(Symbol::intern(next().text));
         } while (acceptOp(","));
         finishSpan(*s, begin);
@@ -205,8 +181,7 @@ StmtPtr Parser::parseSimpleStatement() {
         next();
         auto s = std::make_unique<AssertStmt>();
         s->test = parseExpression();
-        if (acceptOp(","))
-            s->message = parseExpression();
+        if (acceptOp(",")) s->message = parseExpression();
         finishSpan(*s, begin);
         return s;
     }
@@ -229,8 +204,7 @@ StmtPtr Parser::parseRaise() {
     auto s = std::make_unique<RaiseStmt>();
     if (!peek().is(TokenKind::Newline) && !atOp(";")) {
         s->exception = parseExpression();
-        if (acceptKeyword("from"))
-            s->cause = parseExpression();
+        if (acceptKeyword("from")) s->cause = parseExpression();
     }
     finishSpan(*s, begin);
     return s;
@@ -272,8 +246,7 @@ StmtPtr Parser::parseFor() {
     int line = next().span.begin.line;
     auto s = std::make_unique<ForStmt>();
     s->target = parseTargetList();
-    if (!acceptKeyword("in"))
-        failInvalidSyntax();
+    if (!acceptKeyword("in")) failInvalidSyntax();
     s->iter = parseStarExpressions();
     s->span = {begin, s->iter->span.end};
     s->body = parseBlock("'for' statement", line);
@@ -294,8 +267,7 @@ StmtPtr Parser::parseTry() {
         ExceptHandler h;
         SourcePos hb = peek().span.begin;
         int hline = next().span.begin.line;
-        if (atOp("*"))
-            failAtToken("'except*' is not supported by Kiln");
+        if (atOp("*")) failAtToken("'except*' is not supported by Kiln");
         if (!atOp(":")) {
             h.type = parseExpression();
             if (atOp(",")) {
@@ -303,8 +275,7 @@ StmtPtr Parser::parseTry() {
                 failAtToken("multiple exception types must be parenthesized");
             }
             if (acceptKeyword("as")) {
-                if (!peek().is(TokenKind::Name))
-                    failInvalidSyntax();
+                if (!peek().is(TokenKind::Name)) failInvalidSyntax();
                 auto name = make<NameExpr>(peek().span.begin);
                 name->id = Symbol::intern(peek().text);
                 name->span = next().span;
@@ -316,8 +287,7 @@ StmtPtr Parser::parseTry() {
         s->handlers.push_back(std::move(h));
     }
     if (atKeyword("else")) {
-        if (s->handlers.empty())
-            failInvalidSyntax();
+        if (s->handlers.empty()) failInvalidSyntax();
         int l = next().span.begin.line;
         s->orelse = parseBlock("'else' statement", l);
     }
@@ -339,23 +309,17 @@ StmtPtr Parser::parseWith() {
         int depth = 0;
         for (size_t i = 0;; ++i) {
             const Token& t = peek(i);
-            if (t.is(TokenKind::EndOfFile) || t.is(TokenKind::Newline))
-                return false;
-            if (t.isOp("(") || t.isOp("[") || t.isOp("{"))
-                ++depth;
+            if (t.is(TokenKind::EndOfFile) || t.is(TokenKind::Newline)) return false;
+            if (t.isOp("(") || t.isOp("[") || t.isOp("{")) ++depth;
             if (t.isOp(")") || t.isOp("]") || t.isOp("}")) {
-                if (--depth == 0)
-                    return peek(i + 1).isOp(":");
+                if (--depth == 0) return peek(i + 1).isOp(":");
             }
-            if (depth == 1 && t.isName("as"))
-                return true;
+            if (depth == 1 && t.isName("as")) return true;
         }
     }();
-    if (parenthesized)
-        next();
+    if (parenthesized) next();
     do {
-        if (parenthesized && atOp(")"))
-            break;
+        if (parenthesized && atOp(")")) break;
         WithItem item;
         item.context = parseExpression();
         if (acceptKeyword("as")) {
@@ -364,8 +328,7 @@ StmtPtr Parser::parseWith() {
         }
         s->items.push_back(std::move(item));
     } while (acceptOp(","));
-    if (parenthesized)
-        expectOp(")");
+    if (parenthesized) expectOp(")");
     s->span = {begin, endOfPrevious()};
     s->body = parseBlock("'with' statement", line);
     return s;
@@ -375,22 +338,18 @@ StmtPtr Parser::parseDecorated() {
     std::vector<ExprPtr> decorators;
     while (acceptOp("@")) {
         decorators.push_back(parseNamedExpression());
-        if (!peek().is(TokenKind::Newline))
-            failInvalidSyntax();
+        if (!peek().is(TokenKind::Newline)) failInvalidSyntax();
         next();
     }
-    if (atKeyword("def"))
-        return parseFunctionDef(std::move(decorators));
-    if (atKeyword("class"))
-        return parseClassDef(std::move(decorators));
+    if (atKeyword("def")) return parseFunctionDef(std::move(decorators));
+    if (atKeyword("class")) return parseClassDef(std::move(decorators));
     failInvalidSyntax();
 }
 
 StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators) {
     SourcePos begin = peek().span.begin;
     int line = next().span.begin.line;
-    if (!peek().is(TokenKind::Name) || isKeyword(peek().text))
-        failInvalidSyntax();
+    if (!peek().is(TokenKind::Name) || isKeyword(peek().text)) failInvalidSyntax();
     const Token& nameToken = next();
     auto s = std::make_unique<FunctionDefStmt>();
     s->decorators = std::move(decorators);
@@ -405,8 +364,7 @@ StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators) {
     expectOp("(");
     code->params = parseParameters(")");
     expectOp(")");
-    if (acceptOp("->"))
-        parseExpression(); // return annotations are accepted and ignored
+    if (acceptOp("->")) parseExpression(); // return annotations are accepted and ignored
     s->span = {begin, endOfPrevious()};
     code->span = s->span;
     m_qualifiers.push_back(nameToken.text);
@@ -427,8 +385,7 @@ std::vector<Parameter> Parser::parseParameters(const char* closer) {
         if (acceptOp("/")) {
             for (auto& q : params)
                 q.kind = Parameter::Kind::PositionalOnly;
-            if (!acceptOp(","))
-                break;
+            if (!acceptOp(",")) break;
             continue;
         }
         if (acceptOp("**")) {
@@ -443,19 +400,16 @@ std::vector<Parameter> Parser::parseParameters(const char* closer) {
         } else {
             p.kind = sawStar ? Parameter::Kind::KeywordOnly : Parameter::Kind::Positional;
         }
-        if (!peek().is(TokenKind::Name) || isKeyword(peek().text))
-            failInvalidSyntax();
+        if (!peek().is(TokenKind::Name) || isKeyword(peek().text)) failInvalidSyntax();
         p.name = Symbol::intern(next().text);
         for (const auto& q : params)
             if (q.name == p.name)
                 fail("duplicate argument '" + p.name.str() + "' in function definition",
                      {p.span.begin, endOfPrevious()});
-        if (std::string(closer) == ")" && acceptOp(":"))
-            parseExpression(); // annotation, ignored
+        if (std::string(closer) == ")" && acceptOp(":")) parseExpression(); // annotation, ignored
         if (acceptOp("=")) {
             p.defaultValue = parseExpression();
-            if (p.kind == Parameter::Kind::Positional)
-                sawDefault = true;
+            if (p.kind == Parameter::Kind::Positional) sawDefault = true;
         } else if (p.kind == Parameter::Kind::Positional && sawDefault) {
             fail("non-default argument follows default argument", {p.span.begin, endOfPrevious()});
         }
@@ -464,8 +418,7 @@ std::vector<Parameter> Parser::parseParameters(const char* closer) {
         if (params.back().kind == Parameter::Kind::VarKeywords && !atOp(closer) &&
             !(atOp(",") && peek(1).isOp(closer)))
             failInvalidSyntax();
-        if (!acceptOp(","))
-            break;
+        if (!acceptOp(",")) break;
     }
     return params;
 }
@@ -473,8 +426,7 @@ std::vector<Parameter> Parser::parseParameters(const char* closer) {
 StmtPtr Parser::parseClassDef(std::vector<ExprPtr> decorators) {
     SourcePos begin = peek().span.begin;
     int line = next().span.begin.line;
-    if (!peek().is(TokenKind::Name) || isKeyword(peek().text))
-        failInvalidSyntax();
+    if (!peek().is(TokenKind::Name) || isKeyword(peek().text)) failInvalidSyntax();
     const Token& nameToken = next();
     auto s = std::make_unique<ClassDefStmt>();
     s->decorators = std::move(decorators);
@@ -485,8 +437,7 @@ StmtPtr Parser::parseClassDef(std::vector<ExprPtr> decorators) {
             if (atOp("*") || atOp("**"))
                 failAtToken("unpacking in class bases is not supported by Kiln");
             s->bases.push_back(parseExpression());
-            if (!acceptOp(","))
-                break;
+            if (!acceptOp(",")) break;
         }
         expectOp(")");
     }
@@ -509,8 +460,7 @@ StmtPtr Parser::parseClassDef(std::vector<ExprPtr> decorators) {
 }
 
 std::string Parser::parseDottedName() {
-    if (!peek().is(TokenKind::Name))
-        failInvalidSyntax();
+    if (!peek().is(TokenKind::Name)) failInvalidSyntax();
     std::string name = next().text;
     while (atOp(".") && peek(1).is(TokenKind::Name)) {
         next();
@@ -528,8 +478,7 @@ StmtPtr Parser::parseImport() {
         alias.name = parseDottedName();
         auto target = std::make_unique<NameExpr>();
         if (acceptKeyword("as")) {
-            if (!peek().is(TokenKind::Name))
-                failInvalidSyntax();
+            if (!peek().is(TokenKind::Name)) failInvalidSyntax();
             alias.asName = Symbol::intern(peek().text);
             target->span = next().span;
             target->id = alias.asName;
@@ -551,25 +500,20 @@ StmtPtr Parser::parseImportFrom() {
     if (atOp(".") || atOp("..."))
         failAtToken("relative imports are not supported by Kiln (scripts are single files)");
     s->module = parseDottedName();
-    if (!acceptKeyword("import"))
-        failInvalidSyntax();
-    if (atOp("*"))
-        failAtToken("'from ... import *' is not supported by Kiln");
+    if (!acceptKeyword("import")) failInvalidSyntax();
+    if (atOp("*")) failAtToken("'from ... import *' is not supported by Kiln");
     bool paren = acceptOp("(");
     do {
-        if (paren && atOp(")"))
-            break;
+        if (paren && atOp(")")) break;
         ImportAlias alias;
-        if (!peek().is(TokenKind::Name))
-            failInvalidSyntax();
+        if (!peek().is(TokenKind::Name)) failInvalidSyntax();
         alias.span = peek().span;
         alias.name = next().text;
         auto target = std::make_unique<NameExpr>();
         target->id = Symbol::intern(alias.name);
         target->span = alias.span;
         if (acceptKeyword("as")) {
-            if (!peek().is(TokenKind::Name))
-                failInvalidSyntax();
+            if (!peek().is(TokenKind::Name)) failInvalidSyntax();
             alias.asName = Symbol::intern(peek().text);
             target->id = alias.asName;
             target->span = next().span;
@@ -577,16 +521,14 @@ StmtPtr Parser::parseImportFrom() {
         alias.target = std::move(target);
         s->names.push_back(std::move(alias));
     } while (acceptOp(","));
-    if (paren)
-        expectOp(")");
+    if (paren) expectOp(")");
     finishSpan(*s, begin);
     return s;
 }
 
 Expected<Module> parseModule(SourceFilePtr source) {
     auto tokens = tokenize(*source);
-    if (!tokens.ok())
-        return tokens.error();
+    if (!tokens.ok()) return tokens.error();
     Parser parser(source, std::move(tokens).value());
     Module module;
     module.source = source;
@@ -596,8 +538,7 @@ Expected<Module> parseModule(SourceFilePtr source) {
         return std::move(f.diagnostic);
     }
     Status resolved = resolveScopes(*module.code);
-    if (!resolved.ok())
-        return resolved.error();
+    if (!resolved.ok()) return resolved.error();
     return module;
 }
 

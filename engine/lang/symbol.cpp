@@ -26,8 +26,7 @@ Symbol Symbol::intern(std::string_view name) {
     SymbolTable& t = table();
     std::lock_guard lock(t.mutex);
     auto it = t.ids.find(name);
-    if (it != t.ids.end())
-        return Symbol(it->second);
+    if (it != t.ids.end()) return Symbol(it->second);
     t.names.emplace_back(name);
     uint32_t id = static_cast<uint32_t>(t.names.size() - 1);
     t.ids.emplace(t.names.back(), id);

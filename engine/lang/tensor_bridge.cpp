@@ -8,21 +8,16 @@ namespace kiln::lang {
 using tensor::Tensor;
 
 std::optional<tensor::Scalar> asScalar(const Value& v) {
-    if (v.isBool())
-        return tensor::Scalar(v.asBool());
-    if (v.isInt())
-        return tensor::Scalar(v.asInt());
-    if (v.isFloat())
-        return tensor::Scalar(v.asFloat());
+    if (v.isBool()) return tensor::Scalar(v.asBool());
+    if (v.isInt()) return tensor::Scalar(v.asInt());
+    if (v.isFloat()) return tensor::Scalar(v.asFloat());
     return std::nullopt;
 }
 
 Tensor asTensorOperand(Interpreter& interp, const Value& v, const char* opSymbol,
                        const Value& other) {
-    if (v.isTensor())
-        return v.asTensor();
-    if (auto s = asScalar(v))
-        return tensor::wrapNumber(*s);
+    if (v.isTensor()) return v.asTensor();
+    if (auto s = asScalar(v)) return tensor::wrapNumber(*s);
     interp.raiseTypeError(std::string("unsupported operand type(s) for ") + opSymbol + ": '" +
                           interp.typeName(v) + "' and '" + interp.typeName(other) + "'");
 }
@@ -101,8 +96,7 @@ tensor::IndexItem indexItemFor(Interpreter& interp, const Value& v) {
         auto* s = v.as<SliceObject>();
         item.kind = K::Slice;
         auto part = [&](const Value& x) -> std::optional<int64_t> {
-            if (x.isNone())
-                return std::nullopt;
+            if (x.isNone()) return std::nullopt;
             auto i = asIndex(interp, x);
             if (!i)
                 interp.raiseTypeError("slice indices must be integers or None or have an "
@@ -127,7 +121,8 @@ tensor::IndexItem indexItemFor(Interpreter& interp, const Value& v) {
     } else {
         interp.raise(builtinTypes().indexError.get(),
                      "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
-                     "Variables are valid indices (got " + interp.typeName(v) + ")");
+                     "Variables are valid indices (got " +
+                         interp.typeName(v) + ")");
     }
     return item;
 }
@@ -153,8 +148,8 @@ struct NestedData {
 
 void collectNested(Interpreter& interp, const Value& v, size_t depth, NestedData& out) {
     if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
-        const auto& items = v.is(ObjectKind::List) ? v.as<ListObject>()->items
-                                                   : v.as<TupleObject>()->items;
+        const auto& items =
+            v.is(ObjectKind::List) ? v.as<ListObject>()->items : v.as<TupleObject>()->items;
         int64_t n = static_cast<int64_t>(items.size());
         if (depth == out.sizes.size())
             out.sizes.push_back(n);
@@ -168,21 +163,20 @@ void collectNested(Interpreter& interp, const Value& v, size_t depth, NestedData
     }
     if (depth < out.sizes.size())
         interp.raiseValueError("expected sequence of length " + std::to_string(out.sizes[depth]) +
-                               " at dim " + std::to_string(depth) + " (got " +
-                               interp.typeName(v) + ")");
+                               " at dim " + std::to_string(depth) + " (got " + interp.typeName(v) +
+                               ")");
     if (v.isTensor()) {
         Tensor t = v.asTensor();
         if (t.numel() != 1 || t.dim() != 0)
             interp.raiseValueError("only one element tensors can be converted to Python scalars");
         tensor::Scalar s = tensor::item(t);
-        out.tensorDType = out.tensorDType ? tensor::promoteTypes(*out.tensorDType, t.dtype())
-                                          : t.dtype();
+        out.tensorDType =
+            out.tensorDType ? tensor::promoteTypes(*out.tensorDType, t.dtype()) : t.dtype();
         out.values.push_back(s);
         return;
     }
     auto s = asScalar(v);
-    if (!s)
-        interp.raiseTypeError("new(): invalid data type '" + interp.typeName(v) + "'");
+    if (!s) interp.raiseTypeError("new(): invalid data type '" + interp.typeName(v) + "'");
     out.sawFloat |= s->isFloat();
     out.sawInt |= s->isInt();
     out.sawBool |= s->isBool();
@@ -196,8 +190,8 @@ Tensor tensorFromValue(Interpreter& interp, const Value& v, std::optional<tensor
         return dtype ? tensor::toDType(v.asTensor(), *dtype, true) : tensor::clone(v.asTensor());
     NestedData data;
     collectNested(interp, v, 0, data);
-    tensor::DType inferred = data.sawFloat ? tensor::defaultFloatDType()
-                             : data.sawInt ? tensor::DType::Int64
+    tensor::DType inferred = data.sawFloat  ? tensor::defaultFloatDType()
+                             : data.sawInt  ? tensor::DType::Int64
                              : data.sawBool ? tensor::DType::Bool
                                             : tensor::defaultFloatDType();
     if (data.tensorDType && !data.sawFloat && !data.sawInt && !data.sawBool)
@@ -211,23 +205,21 @@ Tensor tensorGetItem(Interpreter& interp, const Tensor& t, const Value& key) {
         int64_t i = key.asInt();
         if (i < -size || i >= size)
             interp.raise(builtinTypes().indexError.get(),
-                         "index " + std::to_string(i) + " is out of bounds for dimension 0 with size " +
-                             std::to_string(size));
+                         "index " + std::to_string(i) +
+                             " is out of bounds for dimension 0 with size " + std::to_string(size));
         return tensor::select(t, 0, i);
     }
     return tensor::index(t, indexItems(interp, key));
 }
 
 void tensorSetItem(Interpreter& interp, const Tensor& t, const Value& key, const Value& value) {
-    Tensor source = value.isTensor() ? value.asTensor()
-                                     : tensorFromValue(interp, value, t.dtype());
+    Tensor source = value.isTensor() ? value.asTensor() : tensorFromValue(interp, value, t.dtype());
     tensor::indexPut(t, indexItems(interp, key), source);
 }
 
 Value tensorBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Value& b,
                    bool inPlace) {
-    if (!isTensorOperand(a) || !isTensorOperand(b))
-        return Value();
+    if (!isTensorOperand(a) || !isTensorOperand(b)) return Value();
     if (op == BinaryOperator::MatMul) {
         if (!a.isTensor() || !b.isTensor())
             return Value(); // Tensor.__matmul__ returns NotImplemented for numbers
@@ -250,10 +242,8 @@ Value tensorBinary(Interpreter& interp, BinaryOperator op, const Value& a, const
 
 Value tensorCompare(Interpreter& interp, CompareOperator op, const Value& a, const Value& b) {
     if (!isTensorOperand(a) || !isTensorOperand(b)) {
-        if (op == CompareOperator::Eq)
-            return Value::fromBool(false);
-        if (op == CompareOperator::NotEq)
-            return Value::fromBool(true);
+        if (op == CompareOperator::Eq) return Value::fromBool(false);
+        if (op == CompareOperator::NotEq) return Value::fromBool(true);
         return Value();
     }
     Tensor ta = asTensorOperand(interp, a, compareOperatorSymbol(op), b);

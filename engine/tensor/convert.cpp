@@ -15,8 +15,7 @@ void copyInto(const Tensor& dst, const Tensor& src) {
                     " doesn't match the broadcast shape " +
                     shapeString(broadcastShapes(dst.sizes(), src.sizes())));
     DimVector srcStrides = broadcastStrides(src, dst.sizes());
-    if (dst.numel() == 0)
-        return;
+    if (dst.numel() == 0) return;
     auto g = makeLoopGeometry<2>(dst.sizes(), {IntList(dst.strides()), IntList(srcStrides)},
                                  {itemSize(dst.dtype()), itemSize(src.dtype())});
     std::array<char*, 2> base{dst.rawData(), src.rawData()};
@@ -44,8 +43,7 @@ void copyInto(const Tensor& dst, const Tensor& src) {
 }
 
 Tensor contiguous(const Tensor& t) {
-    if (t.isContiguous())
-        return t;
+    if (t.isContiguous()) return t;
     return clone(t);
 }
 
@@ -56,8 +54,7 @@ Tensor clone(const Tensor& t) {
 }
 
 Tensor toDType(const Tensor& t, DType dtype, bool copy) {
-    if (t.dtype() == dtype && !copy)
-        return t;
+    if (t.dtype() == dtype && !copy) return t;
     Tensor out = Tensor::empty(t.sizes(), dtype, t.device());
     copyInto(out, t);
     return out;

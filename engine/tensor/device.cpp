@@ -4,8 +4,7 @@
 namespace kiln::tensor {
 
 std::string Device::str() const {
-    if (type == DeviceType::CPU)
-        return "cpu";
+    if (type == DeviceType::CPU) return "cpu";
     return index < 0 ? std::string("cuda") : "cuda:" + std::to_string(index);
 }
 

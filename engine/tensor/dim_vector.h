@@ -24,8 +24,7 @@ public:
     DimVector(const DimVector& other) { assign(other.data(), other.size()); }
     DimVector(DimVector&& other) noexcept { moveFrom(other); }
     DimVector& operator=(const DimVector& other) {
-        if (this != &other)
-            assign(other.data(), other.size());
+        if (this != &other) assign(other.data(), other.size());
         return *this;
     }
     DimVector& operator=(DimVector&& other) noexcept {
@@ -80,8 +79,7 @@ public:
 
 private:
     void reserve(size_t count) {
-        if (count <= m_capacity)
-            return;
+        if (count <= m_capacity) return;
         size_t capacity = std::max<size_t>(count, m_capacity * 2);
         auto* heap = static_cast<int64_t*>(std::malloc(capacity * sizeof(int64_t)));
         std::memcpy(heap, m_data, m_size * sizeof(int64_t));
@@ -100,8 +98,7 @@ private:
         resize(count, value);
     }
     void release() {
-        if (m_data != m_inline)
-            std::free(m_data);
+        if (m_data != m_inline) std::free(m_data);
         m_data = m_inline;
         m_capacity = kInline;
     }

@@ -70,8 +70,7 @@ std::string_view dtypeLegacyName(DType dtype) {
 }
 
 DType promoteTypes(DType a, DType b) {
-    if (a == b)
-        return a;
+    if (a == b) return a;
     // The two 16-bit float formats cannot represent each other; PyTorch meets them at float32.
     if ((a == DType::Float16 && b == DType::BFloat16) ||
         (a == DType::BFloat16 && b == DType::Float16))

@@ -83,16 +83,12 @@ namespace {
 
 // > 0: dim0 should be stored inside dim1 (have the smaller stride); < 0: keep the order;
 // 0: no input decides.
-int compareDims(int64_t dim0, int64_t dim1, IntList shape,
-                const std::vector<DimVector>& strides) {
+int compareDims(int64_t dim0, int64_t dim1, IntList shape, const std::vector<DimVector>& strides) {
     for (const DimVector& s : strides) {
         int64_t s0 = s[dim0], s1 = s[dim1];
-        if (s0 == 0 || s1 == 0)
-            continue; // a broadcast dimension says nothing about memory order
-        if (s0 != s1)
-            return s0 < s1 ? -1 : 1;
-        if (shape[dim0] > shape[dim1])
-            return 1;
+        if (s0 == 0 || s1 == 0) continue; // a broadcast dimension says nothing about memory order
+        if (s0 != s1) return s0 < s1 ? -1 : 1;
+        if (shape[dim0] > shape[dim1]) return 1;
     }
     return 0;
 }
@@ -104,12 +100,10 @@ Tensor allocateElementwiseOutput(IntList shape, DType dtype,
     bool allContiguous = true;
     for (const Tensor* t : inputs)
         allContiguous &= t->isContiguous();
-    if (allContiguous || shape.size() < 2)
-        return Tensor::empty(shape, dtype);
+    if (allContiguous || shape.size() < 2) return Tensor::empty(shape, dtype);
     std::vector<DimVector> strides;
     for (const Tensor* t : inputs)
-        if (t->dim() > 0)
-            strides.push_back(broadcastStrides(*t, shape));
+        if (t->dim() > 0) strides.push_back(broadcastStrides(*t, shape));
     // Insertion sort of the dims from innermost to outermost, as TensorIterator does it.
     const int64_t rank = static_cast<int64_t>(shape.size());
     DimVector order(static_cast<size_t>(rank));
@@ -118,8 +112,7 @@ Tensor allocateElementwiseOutput(IntList shape, DType dtype,
     for (int64_t i = 1; i < rank; ++i) {
         for (int64_t j = i; j > 0; --j) {
             int cmp = compareDims(order[j - 1], order[j], shape, strides);
-            if (cmp <= 0)
-                break;
+            if (cmp <= 0) break;
             std::swap(order[j - 1], order[j]);
         }
     }

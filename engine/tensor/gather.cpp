@@ -22,8 +22,7 @@ enum class BoundsMessage { Gather, IndexSelect };
         failRuntime("index " + std::to_string(index) + " is out of bounds for dimension " +
                     std::to_string(dim) + " with size " + std::to_string(size));
     // PyTorch's CPU index_select has a dedicated kernel for dim 1 with its own wording.
-    if (dim != 1)
-        fail(ErrorKind::IndexError, "index out of range in self");
+    if (dim != 1) fail(ErrorKind::IndexError, "index out of range in self");
     failRuntime("INDICES element is out of DATA bounds, id=" + std::to_string(index) +
                 " axis_dim=" + std::to_string(size));
 }

@@ -31,8 +31,7 @@ struct Half {
             float f = std::bit_cast<float>(absx) * 16777216.0f;
             uint32_t r = static_cast<uint32_t>(f);
             float rem = f - static_cast<float>(r);
-            if (rem > 0.5f || (rem == 0.5f && (r & 1u)))
-                ++r;
+            if (rem > 0.5f || (rem == 0.5f && (r & 1u))) ++r;
             return static_cast<uint16_t>(sign | r);
         }
         uint32_t mant = absx & 0x007FFFFFu;
@@ -50,8 +49,7 @@ struct Half {
         uint32_t mant = h & 0x3FFu;
         uint32_t out;
         if (exp == 0) {
-            if (mant == 0)
-                return std::bit_cast<float>(sign);
+            if (mant == 0) return std::bit_cast<float>(sign);
             float f = static_cast<float>(mant) * (1.0f / 16777216.0f);
             return sign ? -f : f;
         }
@@ -73,8 +71,7 @@ struct BFloat16 {
 
     static uint16_t fromFloat(float value) {
         uint32_t x = std::bit_cast<uint32_t>(value);
-        if ((x & 0x7FFFFFFFu) > 0x7F800000u)
-            return static_cast<uint16_t>((x >> 16) | 0x0040u);
+        if ((x & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((x >> 16) | 0x0040u);
         uint32_t roundingBias = 0x7FFFu + ((x >> 16) & 1u);
         return static_cast<uint16_t>((x + roundingBias) >> 16);
     }

@@ -33,8 +33,7 @@ LoopGeometry<N> makeLoopGeometry(IntList sizes, const std::array<IntList, N>& el
                                  const std::array<int64_t, N>& itemSizes) {
     LoopGeometry<N> g;
     for (size_t d = 0; d < sizes.size(); ++d) {
-        if (sizes[d] == 1)
-            continue;
+        if (sizes[d] == 1) continue;
         bool merge = !g.sizes.empty();
         for (size_t k = 0; k < N && merge; ++k) {
             int64_t inner = elemStrides[k][d] * itemSizes[k];
@@ -65,23 +64,19 @@ void forEachRun(const LoopGeometry<N>& g, std::array<char*, N> ptrs, Fn&& fn) {
     for (size_t k = 0; k < N; ++k)
         inner[k] = g.strides[k][rank - 1];
     const int64_t count = g.sizes[rank - 1];
-    if (count == 0)
-        return;
+    if (count == 0) return;
     for (size_t d = 0; d + 1 < rank; ++d)
-        if (g.sizes[d] == 0)
-            return;
+        if (g.sizes[d] == 0) return;
     DimVector counter(rank, 0);
     while (true) {
         fn(ptrs, inner, count);
         size_t d = rank - 1;
         while (true) {
-            if (d == 0)
-                return;
+            if (d == 0) return;
             --d;
             for (size_t k = 0; k < N; ++k)
                 ptrs[k] += g.strides[k][d];
-            if (++counter[d] < g.sizes[d])
-                break;
+            if (++counter[d] < g.sizes[d]) break;
             for (size_t k = 0; k < N; ++k)
                 ptrs[k] -= g.strides[k][d] * g.sizes[d];
             counter[d] = 0;

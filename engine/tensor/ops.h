@@ -44,15 +44,75 @@ DType resultType(std::initializer_list<const Tensor*> operands);
 // Pointwise (pointwise.cpp)
 
 enum class UnaryOp {
-    Abs, Neg, Exp, Exp2, Expm1, Log, Log2, Log10, Log1p, Sqrt, Rsqrt, Sin, Cos, Tan, Asin, Acos,
-    Atan, Sinh, Cosh, Tanh, Sigmoid, Erf, Erfc, Floor, Ceil, Round, Trunc, Frac, Sign, Reciprocal,
-    Square, Relu, Silu, Gelu, GeluTanh, LogicalNot, BitwiseNot, IsNan, IsInf, IsFinite
+    Abs,
+    Neg,
+    Exp,
+    Exp2,
+    Expm1,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Sqrt,
+    Rsqrt,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Sigmoid,
+    Erf,
+    Erfc,
+    Floor,
+    Ceil,
+    Round,
+    Trunc,
+    Frac,
+    Sign,
+    Reciprocal,
+    Square,
+    Relu,
+    Silu,
+    Gelu,
+    GeluTanh,
+    LogicalNot,
+    BitwiseNot,
+    IsNan,
+    IsInf,
+    IsFinite
 };
 
 enum class BinaryOp {
-    Add, Sub, Mul, Div, FloorDiv, TruncDiv, Remainder, Fmod, Pow, Maximum, Minimum, Atan2,
-    Eq, Ne, Lt, Le, Gt, Ge, LogicalAnd, LogicalOr, LogicalXor, BitwiseAnd, BitwiseOr, BitwiseXor,
-    LeftShift, RightShift
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    TruncDiv,
+    Remainder,
+    Fmod,
+    Pow,
+    Maximum,
+    Minimum,
+    Atan2,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    LogicalAnd,
+    LogicalOr,
+    LogicalXor,
+    BitwiseAnd,
+    BitwiseOr,
+    BitwiseXor,
+    LeftShift,
+    RightShift
 };
 
 /// Integer inputs to float functions (exp, sin, sqrt, sigmoid, ...) give the default float
@@ -182,7 +242,7 @@ struct IndexItem {
     int64_t integer = 0;
     std::optional<int64_t> start, stop;
     int64_t step = 1;
-    Tensor tensor;      ///< Kind::Tensor: an int64/int32 index tensor or a bool mask
+    Tensor tensor; ///< Kind::Tensor: an int64/int32 index tensor or a bool mask
     bool boolean = false;
 };
 

@@ -36,14 +36,12 @@ public:
     bool isIntegral() const { return m_kind != Kind::Float; }
 
     double toDouble() const { return m_kind == Kind::Float ? m_float : static_cast<double>(m_int); }
-    int64_t toInt() const {
-        return m_kind == Kind::Float ? static_cast<int64_t>(m_float) : m_int;
-    }
+    int64_t toInt() const { return m_kind == Kind::Float ? static_cast<int64_t>(m_float) : m_int; }
     bool toBool() const { return m_kind == Kind::Float ? m_float != 0.0 : m_int != 0; }
 
     /// The dtype a Python number of this kind gets as a tensor of its own (torch.tensor(v)).
     DType naturalDType(DType defaultFloat = DType::Float32) const {
-        return m_kind == Kind::Bool ? DType::Bool
+        return m_kind == Kind::Bool  ? DType::Bool
                : m_kind == Kind::Int ? DType::Int64
                                      : defaultFloat;
     }

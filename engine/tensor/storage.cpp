@@ -13,8 +13,7 @@ namespace {
 int64_t physicalMemoryBytes() {
     long pages = sysconf(_SC_PHYS_PAGES);
     long pageSize = sysconf(_SC_PAGE_SIZE);
-    if (pages <= 0 || pageSize <= 0)
-        return INT64_MAX;
+    if (pages <= 0 || pageSize <= 0) return INT64_MAX;
     return static_cast<int64_t>(pages) * pageSize;
 }
 
@@ -27,14 +26,11 @@ class CpuAllocator final : public Allocator {
 public:
     void* allocate(int64_t bytes) override {
         static const int64_t limit = physicalMemoryBytes();
-        if (bytes < 0 || bytes > limit)
-            failOutOfMemory(bytes);
-        if (bytes == 0)
-            return nullptr;
+        if (bytes < 0 || bytes > limit) failOutOfMemory(bytes);
+        if (bytes == 0) return nullptr;
         size_t rounded = (static_cast<size_t>(bytes) + 63) & ~size_t(63);
         void* ptr = std::aligned_alloc(64, rounded);
-        if (!ptr)
-            failOutOfMemory(bytes);
+        if (!ptr) failOutOfMemory(bytes);
         return ptr;
     }
     void deallocate(void* ptr, int64_t) override { std::free(ptr); }

@@ -69,10 +69,8 @@ bool Tensor::isContiguous() const {
     const auto& sz = m_impl->sizes;
     const auto& st = m_impl->strides;
     for (size_t i = sz.size(); i-- > 0;) {
-        if (sz[i] == 0)
-            return true;
-        if (sz[i] != 1 && st[i] != expected)
-            return false;
+        if (sz[i] == 0) return true;
+        if (sz[i] != 1 && st[i] != expected) return false;
         expected *= sz[i];
     }
     return true;
@@ -104,10 +102,9 @@ int64_t checkedNumel(IntList sizes) {
 int64_t wrapDim(int64_t dim, int64_t rank) {
     int64_t effective = rank == 0 ? 1 : rank; // a 0-dim tensor accepts dims -1 and 0
     if (dim < -effective || dim >= effective)
-        fail(ErrorKind::IndexError, "Dimension out of range (expected to be in range of [" +
-                                        std::to_string(-effective) + ", " +
-                                        std::to_string(effective - 1) + "], but got " +
-                                        std::to_string(dim) + ")");
+        fail(ErrorKind::IndexError,
+             "Dimension out of range (expected to be in range of [" + std::to_string(-effective) +
+                 ", " + std::to_string(effective - 1) + "], but got " + std::to_string(dim) + ")");
     return dim < 0 ? dim + effective : dim;
 }
 
@@ -129,8 +126,7 @@ void setGradModeEnabled(bool enabled) {
 
 void recordGradFn(Tensor& out, std::string_view gradFnName,
                   std::initializer_list<const Tensor*> inputs) {
-    if (!t_gradMode)
-        return;
+    if (!t_gradMode) return;
     for (const Tensor* input : inputs) {
         if (input && input->defined() && input->requiresGrad()) {
             out.impl()->requiresGrad = true;

@@ -107,6 +107,7 @@ void setGradModeEnabled(bool enabled);
 
 /// Marks `out` as produced by autograd node `gradFnName` when grad mode is on and any input
 /// requires grad. Every op calls this so printed tensors show `grad_fn=<...>` as PyTorch does.
-void recordGradFn(Tensor& out, std::string_view gradFnName, std::initializer_list<const Tensor*> inputs);
+void recordGradFn(Tensor& out, std::string_view gradFnName,
+                  std::initializer_list<const Tensor*> inputs);
 
 } // namespace kiln::tensor

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The tensor core: dtypes and promotion, 16-bit float rounding, DimVector, strides, copies with
 // broadcasting and casts, element access, and the allocator's refusal of impossible sizes.
-#include "tensor_testing.h"
-
 #include "tensor/error.h"
 #include "tensor/shape.h"
+#include "tensor_testing.h"
 
 #include <QtTest>
 #include <cmath>
@@ -78,8 +77,9 @@ private slots:
             QFAIL("expected IndexError");
         } catch (const TensorError& e) {
             QCOMPARE(e.kind(), ErrorKind::IndexError);
-            QCOMPARE(QString(e.what()),
-                     QString("Dimension out of range (expected to be in range of [-3, 2], but got 3)"));
+            QCOMPARE(
+                QString(e.what()),
+                QString("Dimension out of range (expected to be in range of [-3, 2], but got 3)"));
         }
     }
 
@@ -109,8 +109,8 @@ private slots:
     void copyIntoStridedDestination() {
         // A transposed destination: write a 2x3 source through a 3x2 buffer's transpose.
         Tensor buffer = Tensor::empty(DimVector{3, 2}, DType::Float64);
-        Tensor transposed = Tensor::view(buffer.storage(), 0, DimVector{2, 3}, DimVector{1, 2},
-                                         DType::Float64);
+        Tensor transposed =
+            Tensor::view(buffer.storage(), 0, DimVector{2, 3}, DimVector{1, 2}, DType::Float64);
         copyInto(transposed, makeTensor({1, 2, 3, 4, 5, 6}, DimVector{2, 3}, DType::Float64));
         QString msg = compareTensor(buffer, {1, 4, 2, 5, 3, 6}, DimVector{3, 2});
         QVERIFY2(msg.isEmpty(), qPrintable(msg));
@@ -133,7 +133,8 @@ private slots:
             item(Tensor::empty(DimVector{2}, DType::Float32));
             QFAIL("expected RuntimeError");
         } catch (const TensorError& e) {
-            QCOMPARE(QString(e.what()), QString("a Tensor with 2 elements cannot be converted to Scalar"));
+            QCOMPARE(QString(e.what()),
+                     QString("a Tensor with 2 elements cannot be converted to Scalar"));
         }
     }
 

@@ -22,16 +22,15 @@ private slots:
         float firstMismatch = 0;
         for (uint64_t bits = 0; bits <= 0xFFFFFFFFu; bits += 1009) {
             const float x = std::bit_cast<float>(uint32_t(bits));
-            if (std::isnan(x))
-                continue;
+            if (std::isnan(x)) continue;
             ++checked;
-            if (expFloat(x) != float(std::exp(double(x))) && mismatches++ == 0)
-                firstMismatch = x;
+            if (expFloat(x) != float(std::exp(double(x))) && mismatches++ == 0) firstMismatch = x;
         }
-        QVERIFY2(mismatches == 0, qPrintable(QString("%1 of %2 inputs not correctly rounded, first %3")
-                                                 .arg(mismatches)
-                                                 .arg(checked)
-                                                 .arg(double(firstMismatch), 0, 'g', 9)));
+        QVERIFY2(mismatches == 0,
+                 qPrintable(QString("%1 of %2 inputs not correctly rounded, first %3")
+                                .arg(mismatches)
+                                .arg(checked)
+                                .arg(double(firstMismatch), 0, 'g', 9)));
     }
 
     void expIsWithinOneUlpEverywhere() {
