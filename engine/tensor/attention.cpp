@@ -2,6 +2,7 @@
 // F.scaled_dot_product_attention: softmax(q @ k^T * scale + mask) @ v, computed in float32
 // (float64 for double inputs) and rounded once. Rows whose every score is masked out give zeros,
 // as torch's CPU kernels do, instead of the NaN a plain softmax would give.
+#include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/op_support.h"
 #include "tensor/ops.h"
@@ -16,32 +17,14 @@ namespace kiln::tensor {
 
 namespace {
 
-std::string cppName(DType d) {
-    switch (d) {
-    case DType::Bool:
-        return "bool";
-    case DType::Int32:
-        return "int";
-    case DType::Int64:
-        return "long int";
-    case DType::Float16:
-        return "c10::Half";
-    case DType::BFloat16:
-        return "c10::BFloat16";
-    case DType::Float32:
-        return "float";
-    case DType::Float64:
-        return "double";
-    }
-    return "float";
-}
-
 void checkAttentionArgs(const Tensor& q, const Tensor& k, const Tensor& v,
                         const std::optional<Tensor>& mask, bool isCausal) {
     if (q.dtype() != k.dtype() || q.dtype() != v.dtype())
         failRuntime("Expected query, key, and value to have the same dtype, but got query.dtype: " +
-                    cppName(q.dtype()) + " key.dtype: " + cppName(k.dtype()) +
-                    " and value.dtype: " + cppName(v.dtype()) + " instead.");
+                    std::string(detail::typeMetaName(q.dtype())) +
+                    " key.dtype: " + std::string(detail::typeMetaName(k.dtype())) +
+                    " and value.dtype: " + std::string(detail::typeMetaName(v.dtype())) +
+                    " instead.");
     if (q.dim() < 2 || k.dim() < 2 || v.dim() < 2)
         failRuntime("Expected query, key, and value to all be  at least 2 dimensional, but got "
                     "query.dim: " +
@@ -50,8 +33,8 @@ void checkAttentionArgs(const Tensor& q, const Tensor& k, const Tensor& v,
     if (mask && mask->dtype() != DType::Bool && mask->dtype() != q.dtype())
         failRuntime("Expected attn_mask dtype to be bool or float or to match query dtype, but got "
                     "attn_mask.dtype: " +
-                    cppName(mask->dtype()) + " and  query.dtype: " + cppName(q.dtype()) +
-                    " instead.");
+                    std::string(detail::typeMetaName(mask->dtype())) + " and  query.dtype: " +
+                    std::string(detail::typeMetaName(q.dtype())) + " instead.");
     if (mask && isCausal)
         failRuntime("_scaled_dot_product_attention: Explicit attn_mask should not be set when "
                     "is_causal=True");

@@ -11,6 +11,7 @@
 
 #include "tensor/convert.h"
 #include "tensor/iterate.h"
+#include "tensor/op_support.h"
 #include "tensor/tensor.h"
 
 #include <string>
@@ -114,21 +115,5 @@ Tensor allocateElementwiseOutput(IntList shape, DType dtype,
 /// A new tensor for a factory (zeros, randn, ...) with requires_grad as asked; RuntimeError
 /// for requires_grad on a non-floating dtype as PyTorch.
 Tensor allocateForFactory(IntList sizes, const TensorOptions& options);
-
-/// Disables grad recording for the composite ops an op is built from, so that only the op's
-/// own autograd node name ends up on its result.
-class NoGradGuard {
-public:
-    NoGradGuard()
-        : m_previous(gradModeEnabled()) {
-        setGradModeEnabled(false);
-    }
-    ~NoGradGuard() { setGradModeEnabled(m_previous); }
-    NoGradGuard(const NoGradGuard&) = delete;
-    NoGradGuard& operator=(const NoGradGuard&) = delete;
-
-private:
-    bool m_previous;
-};
 
 } // namespace kiln::tensor::detail

@@ -2,6 +2,7 @@
 // Matrix products with torch's argument checks (in torch's order, so the first failing check
 // gives the same message) and torch's decomposition of matmul into dot/mv/mm/bmm, which also
 // decides the grad_fn name a script sees.
+#include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/gemm.h"
 #include "tensor/op_support.h"
@@ -15,27 +16,6 @@ namespace kiln::tensor {
 namespace {
 
 using detail::renameGradFn;
-
-/// The C++ element type names torch prints in some dtype-mismatch messages.
-std::string cppTypeName(DType d) {
-    switch (d) {
-    case DType::Bool:
-        return "bool";
-    case DType::Int32:
-        return "int";
-    case DType::Int64:
-        return "long int";
-    case DType::Float16:
-        return "c10::Half";
-    case DType::BFloat16:
-        return "c10::BFloat16";
-    case DType::Float32:
-        return "float";
-    case DType::Float64:
-        return "double";
-    }
-    return "float";
-}
 
 std::string legacy(DType d) {
     return std::string(dtypeLegacyName(d));
@@ -58,7 +38,8 @@ void rejectBool(const Tensor& t, const char* kernel) {
 void checkSameDTypeMm(const Tensor& a, const Tensor& b) {
     if (a.dtype() != b.dtype())
         failRuntime("expected m1 and m2 to have the same dtype, but got: " +
-                    cppTypeName(a.dtype()) + " != " + cppTypeName(b.dtype()));
+                    std::string(detail::typeMetaName(a.dtype())) +
+                    " != " + std::string(detail::typeMetaName(b.dtype())));
 }
 
 /// A 2-D tensor seen as a batch of one matrix.
