@@ -278,19 +278,7 @@ Value Interpreter::evalSliceObject(Frame& f, const SliceExpr& e) {
 
 Value Interpreter::evalSubscript(Frame& f, const SubscriptExpr& e) {
     Value object = eval(f, *e.value);
-    Value key;
-    if (e.index->kind == ExprKind::Slice) {
-        key = evalSliceObject(f, static_cast<const SliceExpr&>(*e.index));
-    } else if (e.index->kind == ExprKind::Tuple) {
-        std::vector<Value> items;
-        for (const auto& el : static_cast<const SequenceExpr&>(*e.index).elements)
-            items.push_back(el->kind == ExprKind::Slice
-                                ? evalSliceObject(f, static_cast<const SliceExpr&>(*el))
-                                : eval(f, *el));
-        key = tupleValue(std::move(items));
-    } else {
-        key = eval(f, *e.index);
-    }
+    Value key = eval(f, *e.index); // slices, also inside a tuple, evaluate to slice objects
     f.mark(e.span);
     return getItem(object, key);
 }

@@ -282,9 +282,7 @@ void Interpreter::execAugAssign(Frame& f, const AugAssignStmt& s) {
     }
     const auto& sub = static_cast<const SubscriptExpr&>(target);
     Value object = eval(f, *sub.value);
-    Value key = sub.index->kind == ExprKind::Slice
-                    ? evalSliceObject(f, static_cast<const SliceExpr&>(*sub.index))
-                    : eval(f, *sub.index);
+    Value key = eval(f, *sub.index); // a slice or a tuple with slices evaluates to slice objects
     f.mark(sub.span);
     Value current = getItem(object, key);
     Value rhs = eval(f, *s.value);
@@ -328,9 +326,7 @@ void Interpreter::assign(Frame& f, const Expr& target, const Value& value) {
     case ExprKind::Subscript: {
         const auto& s = static_cast<const SubscriptExpr&>(target);
         Value object = eval(f, *s.value);
-        Value key = s.index->kind == ExprKind::Slice
-                        ? evalSliceObject(f, static_cast<const SliceExpr&>(*s.index))
-                        : eval(f, *s.index);
+        Value key = eval(f, *s.index); // a slice or a tuple with slices evaluates to slice objects
         f.mark(s.span);
         setItem(object, key, value);
         return;
@@ -415,9 +411,7 @@ void Interpreter::execDelete(Frame& f, const Expr& target) {
     case ExprKind::Subscript: {
         const auto& s = static_cast<const SubscriptExpr&>(target);
         Value object = eval(f, *s.value);
-        Value key = s.index->kind == ExprKind::Slice
-                        ? evalSliceObject(f, static_cast<const SliceExpr&>(*s.index))
-                        : eval(f, *s.index);
+        Value key = eval(f, *s.index); // a slice or a tuple with slices evaluates to slice objects
         delItem(object, key);
         return;
     }
