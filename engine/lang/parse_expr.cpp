@@ -373,7 +373,13 @@ ExprPtr Parser::parseBinary(int level) {
     SourcePos begin = peek().span.begin;
     ExprPtr left = parseBinary(level + 1);
     const BinaryLevel& L = kBinaryLevels[level];
-    while (true) {
+    // Each operator nests the tree one level deeper, and evaluation recurses that deep; a bound
+    // keeps a pathological script a clean error instead of a stack overflow (CPython already
+    // refuses far shorter chains with a RecursionError during compilation).
+    constexpr int kMaxChain = 100000;
+    for (int chain = 0;; ++chain) {
+        if (chain > kMaxChain)
+            failAtToken("expression too complex: more than 100000 operators in one chain");
         int found = -1;
         for (int i = 0; i < 4 && L.ops[i]; ++i)
             if (atOp(L.ops[i])) found = i;

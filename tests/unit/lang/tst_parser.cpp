@@ -143,6 +143,29 @@ private slots:
         QCOMPARE(m.error().span.begin.line, line);
     }
 
+    void pathologicalNestingIsACleanError() {
+        // Deep trees would make evaluation recurse arbitrarily deep: they are refused up front.
+        std::string chain = "x = 1";
+        for (int i = 0; i < 100001; ++i)
+            chain += "+1";
+        Expected<Module> m = parse(chain + "\n");
+        QVERIFY(!m.ok());
+        QCOMPARE(QString::fromStdString(m.error().message),
+                 QString("expression too complex: more than 100000 operators in one chain"));
+        std::string parens = "x = " + std::string(300, '(') + "1" + std::string(300, ')') + "\n";
+        m = parse(parens);
+        QVERIFY(!m.ok());
+        QCOMPARE(QString::fromStdString(m.error().message), QString("too many nested parentheses"));
+        std::string blocks;
+        for (int i = 0; i < 120; ++i)
+            blocks += std::string(i, ' ') + "if True:\n";
+        m = parse(blocks + std::string(120, ' ') + "pass\n");
+        QVERIFY(!m.ok());
+        QCOMPARE(QString::fromStdString(m.error().kind), QString("IndentationError"));
+        QCOMPARE(QString::fromStdString(m.error().message),
+                 QString("too many levels of indentation"));
+    }
+
     void loopControlInsideLoopsIsAccepted() {
         parseOk("for i in range(3):\n    try:\n        continue\n    finally:\n        break\n"
                 "while True:\n    if 1:\n        break\n");
