@@ -158,7 +158,7 @@ void Lexer::lexLineStart() {
     if (peek() == '\\' && (peek(1) == '\n'))
         return; // a continuation right at the start: treat as part of this logical line
     if (width > m_indents.back()) {
-        if (m_indents.size() > 100) // CPython's tokenizer limit
+        if (m_indents.size() >= 100) // CPython's tokenizer limit (MAXINDENT)
             error("too many levels of indentation", here(), "IndentationError");
         m_indents.push_back(width);
         push(TokenKind::Indent, "", here());
