@@ -109,6 +109,12 @@ Block Parser::parseBlock(const char* header, int headerLine) {
     return body;
 }
 
+Block Parser::parseOptionalElse() {
+    if (!atKeyword("else")) return {};
+    int elseLine = next().span.begin.line;
+    return parseBlock("'else' statement", elseLine);
+}
+
 void Parser::parseStatement(Block& out) {
     const Token& t = peek();
     if (t.is(TokenKind::Name)) {
@@ -216,12 +222,10 @@ StmtPtr Parser::parseIf() {
     auto s = std::make_unique<IfStmt>();
     s->test = parseNamedExpression();
     s->body = parseBlock("'if' statement", line);
-    if (atKeyword("elif")) {
+    if (atKeyword("elif"))
         s->orelse.push_back(parseIf()); // an elif is an if nested in the else branch
-    } else if (atKeyword("else")) {
-        int elseLine = next().span.begin.line;
-        s->orelse = parseBlock("'else' statement", elseLine);
-    }
+    else
+        s->orelse = parseOptionalElse();
     finishSpan(*s, begin);
     s->span.end = s->test->span.end;
     return s;
@@ -234,10 +238,7 @@ StmtPtr Parser::parseWhile() {
     s->test = parseNamedExpression();
     s->span = {begin, s->test->span.end};
     s->body = parseBlock("'while' statement", line);
-    if (atKeyword("else")) {
-        int elseLine = next().span.begin.line;
-        s->orelse = parseBlock("'else' statement", elseLine);
-    }
+    s->orelse = parseOptionalElse();
     return s;
 }
 
@@ -250,10 +251,7 @@ StmtPtr Parser::parseFor() {
     s->iter = parseStarExpressions();
     s->span = {begin, s->iter->span.end};
     s->body = parseBlock("'for' statement", line);
-    if (atKeyword("else")) {
-        int elseLine = next().span.begin.line;
-        s->orelse = parseBlock("'else' statement", elseLine);
-    }
+    s->orelse = parseOptionalElse();
     return s;
 }
 
@@ -286,11 +284,8 @@ StmtPtr Parser::parseTry() {
         h.body = parseBlock("'except' statement", hline);
         s->handlers.push_back(std::move(h));
     }
-    if (atKeyword("else")) {
-        if (s->handlers.empty()) failInvalidSyntax();
-        int l = next().span.begin.line;
-        s->orelse = parseBlock("'else' statement", l);
-    }
+    if (atKeyword("else") && s->handlers.empty()) failInvalidSyntax();
+    s->orelse = parseOptionalElse();
     if (atKeyword("finally")) {
         int l = next().span.begin.line;
         s->finalbody = parseBlock("'finally' statement", l);

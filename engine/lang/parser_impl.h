@@ -29,6 +29,7 @@ public:
 
     // --- statements (parser.cpp)
     Block parseBlock(const char* header, int headerLine);
+    Block parseOptionalElse(); ///< the `else:` block of if/for/while/try, or empty
     void parseStatement(Block& out);
     void parseSimpleStatements(Block& out);
     StmtPtr parseSimpleStatement();
