@@ -5,7 +5,7 @@
 #include "trace/schema.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
-#include "trace_testing.h"
+#include "trace_fixture.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

@@ -7,7 +7,7 @@
 #include "trace/process_info.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
-#include "trace_testing.h"
+#include "trace_fixture.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

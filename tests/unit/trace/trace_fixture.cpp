@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "trace_testing.h"
+#include "trace_fixture.h"
 
 #include <fstream>
 #include <iterator>
