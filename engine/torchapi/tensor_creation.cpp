@@ -238,6 +238,24 @@ Value randint(Interpreter& interp, const CallArgs& args, void*) {
     return finishOut(a, 2, tensor::randint(low, high, sizes, o, tensor::defaultGenerator()), o);
 }
 
+/// randint_like(input, high) or randint_like(input, low, high): integers in [low, high) with
+/// input's shape, and input's dtype unless dtype= is given.
+Value randintLike(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("randint_like(input, *args, dtype=None, device=None, "
+                               "requires_grad=False, layout=None, memory_format=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor like = a.toTensor(0);
+    const auto& bounds = a[1].as<TupleObject>()->items;
+    if (bounds.size() != 1 && bounds.size() != 2)
+        interp.raiseTypeError("randint_like() received an invalid combination of arguments - "
+                              "expected (Tensor input, int high) or (Tensor input, int low, int "
+                              "high)");
+    int64_t low = bounds.size() == 2 ? toIntVector(interp, bounds[0], "randint_like(): low")[0] : 0;
+    int64_t high = toIntVector(interp, bounds.back(), "randint_like(): high")[0];
+    tensor::TensorOptions o = factoryOptions(a, 2, like.dtype());
+    return finish(tensor::randint(low, high, like.sizes(), o, tensor::defaultGenerator()), o);
+}
+
 Value randperm(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("randperm(n, *, generator=None, out=None, dtype=None, device=None, "
                                "requires_grad=False, layout=None, pin_memory=False)");
@@ -304,6 +322,7 @@ void installTensorCreation(Interpreter& interp, ModuleObject& torch) {
         {"randn", randFactory<true>, true, false},
         {"rand", randFactory<false>, true, false},
         {"randint", randint, true, false},
+        {"randint_like", randintLike, true, false},
         {"randperm", randperm, true, false},
         {"new_zeros", newFactory<0>, false, true},
         {"new_ones", newFactory<1>, false, true},
