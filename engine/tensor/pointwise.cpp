@@ -392,6 +392,20 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
         if (isCommutativeArith(op)) return binary(op, b, a);
         if (op == BinaryOp::Div) return binary(BinaryOp::Mul, unary(UnaryOp::Reciprocal, b), a);
     }
+    if (op == BinaryOp::Pow && b.isWrappedNumber() && !a.isWrappedNumber()) {
+        // PyTorch answers x ** 0 and x ** 1 without the pow kernel, so they work for every
+        // dtype, bool included (b ** True is b).
+        double exponent = item(b).toDouble();
+        if (exponent == 0.0 || exponent == 1.0) {
+            Tensor out = detail::allocateElementwiseOutput(a.sizes(), resultType({&a, &b}), {&a});
+            if (exponent == 0.0)
+                fill(out, Scalar(int64_t(1)));
+            else
+                copyInto(out, a);
+            recordBinaryGrad(out, op, a, b);
+            return out;
+        }
+    }
     BinaryPlan plan = planBinary(op, a, b);
     Tensor out = detail::allocateElementwiseOutput(broadcastShapes(a.sizes(), b.sizes()),
                                                    plan.result, {&a, &b});
