@@ -5,6 +5,8 @@
 /// layer implements it with the SQLite database; tests implement it in memory.
 #pragma once
 
+#include "support/capture_events.h"
+
 #include <string_view>
 
 namespace kiln {
@@ -20,6 +22,18 @@ public:
     /// Text written by the script (print, warnings, tracebacks) or a log line. Text may be a
     /// partial line; the sink assembles lines. Called on the interpreter thread.
     virtual void output(OutputStream stream, std::string_view text) = 0;
+
+    // Capture (torch.compile) facts, in the order they happen. Sinks that do not record them
+    // keep the default no-ops. A compile is reported twice: when it starts (status empty) and
+    // when it finishes (same compile id, status and duration set).
+    virtual void frame(const FrameEvent&) {}
+    virtual void compile(const CompileEvent&) {}
+    virtual void guard(const GuardEvent&) {}
+    virtual void recompile(const RecompileEvent&) {}
+    virtual void graphBreak(const GraphBreakEvent&) {}
+    virtual void graph(const GraphEvent&) {}
+    virtual void config(const ConfigEvent&) {}
+    virtual void timeline(const TimelineEvent&) {}
 };
 
 /// A sink that drops everything, for callers that do not record.
