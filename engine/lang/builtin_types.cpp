@@ -90,7 +90,9 @@ int64_t parseInt(Interpreter& interp, const std::string& text, int64_t base) {
     return negative ? static_cast<int64_t>(0 - value) : static_cast<int64_t>(value);
 }
 
-Value scalarOfTensor(Interpreter& interp, const Value& v) {
+Value scalarOfTensor(Interpreter& interp, const Value& v, TensorValueUse use) {
+    if (interp.recorder() && interp.recorder()->isTraced(v)) [[unlikely]]
+        interp.recorder()->needValue(v, use);
     if (v.asTensor().numel() != 1)
         interp.raiseValueError("only one element tensors can be converted to Python scalars");
     tensor::Scalar s = tensor::item(v.asTensor());
@@ -116,7 +118,7 @@ Value intCtor(Interpreter& interp, const CallArgs& args, void*) {
     if (v.is(ObjectKind::Str))
         return Value::fromInt(parseInt(interp, v.as<StrObject>()->str(), 10));
     if (v.isTensor()) {
-        Value s = scalarOfTensor(interp, v);
+        Value s = scalarOfTensor(interp, v, TensorValueUse::Int);
         return Value::fromInt(s.isFloat() ? floatToInt(interp, s.asFloat()) : s.asInt());
     }
     for (const char* name : {"__int__", "__index__"}) {
@@ -132,7 +134,7 @@ Value floatCtor(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("float(x=0.0, /)");
     const Value v = sig.bind(interp, args)[0];
     if (v.isNumber()) return Value::fromFloat(v.toDouble());
-    if (v.isTensor()) return Value::fromFloat(scalarOfTensor(interp, v).toDouble());
+    if (v.isTensor()) return Value::fromFloat(scalarOfTensor(interp, v, TensorValueUse::Float).toDouble());
     if (v.is(ObjectKind::Str)) {
         std::string s = strip(v.as<StrObject>()->str());
         std::string clean;

@@ -31,6 +31,8 @@ std::string printSeparator(Interpreter& interp, const Value& v, const char* what
 }
 
 Value builtinPrint(Interpreter& interp, const CallArgs& args, void*) {
+    if (interp.recorder()) [[unlikely]]
+        interp.recorder()->sideEffect("print", args); // print is a graph break in Dynamo
     static const BuiltinSignature sig("print(*values, sep=None, end=None, file=None, flush=False)");
     BoundArgs a = sig.bind(interp, args);
     std::string sep = printSeparator(interp, a[1], "sep", " ");

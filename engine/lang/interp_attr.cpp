@@ -251,6 +251,8 @@ Value Interpreter::tryGetAttr(const Value& object, Symbol name) {
 }
 
 void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
+    if (m_recorder) [[unlikely]]
+        m_recorder->mutation(object, "attribute assignment");
     const Names& n = names();
     if (object.is(ObjectKind::Instance)) {
         auto* inst = object.as<InstanceObject>();

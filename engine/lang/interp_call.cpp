@@ -111,13 +111,19 @@ Value Interpreter::call(const Value& callable, const CallArgs& args) {
         return callFunction(*static_cast<FunctionObject*>(obj), args, nullptr);
     case ObjectKind::NativeFunction: {
         auto* native = static_cast<NativeFunctionObject*>(obj);
-        if (native->bound.isEmpty()) return native->fn(*this, args, native->data);
+        if (native->bound.isEmpty()) {
+            if (m_recorder) [[unlikely]]
+                return m_recorder->callNative(*native, args);
+            return native->fn(*this, args, native->data);
+        }
         std::vector<Value> withSelf;
         withSelf.reserve(args.positional.size() + 1);
         withSelf.push_back(native->bound);
         withSelf.insert(withSelf.end(), args.positional.begin(), args.positional.end());
-        return native->fn(*this, CallArgs{withSelf, args.keywordNames, args.keywordValues},
-                          native->data);
+        CallArgs full{withSelf, args.keywordNames, args.keywordValues};
+        if (m_recorder) [[unlikely]]
+            return m_recorder->callNative(*native, full);
+        return native->fn(*this, full, native->data);
     }
     case ObjectKind::BoundMethod: {
         auto* bm = static_cast<BoundMethodObject*>(obj);
@@ -144,15 +150,16 @@ Value Interpreter::call(const Value& callable, const CallArgs& args) {
     return call(dunder, args);
 }
 
-Value Interpreter::callFunction(FunctionObject& fn, const CallArgs& args, const Value* self) {
+Value Interpreter::callFunction(FunctionObject& fn, const CallArgs& args, const Value* self,
+                                bool useHook) {
+    if (useHook && m_frameHookActive) [[unlikely]] {
+        Value served = m_frameHook->onCall(fn, args, self);
+        if (!served.isEmpty())
+            return served;
+    }
     const FunctionCode& code = *fn.code;
-    const Scope& scope = *code.scope;
+    const size_t slotCount = code.scope->slots.size();
     Frame frame;
-    frame.code = &code;
-    frame.function = &fn;
-    frame.globals = fn.globals.get();
-    frame.closure = &fn.closure;
-    const size_t slotCount = scope.slots.size();
     frame.slots = allocateSlots(slotCount);
     struct Release {
         Interpreter& interp;
@@ -160,19 +167,80 @@ Value Interpreter::callFunction(FunctionObject& fn, const CallArgs& args, const 
         size_t count;
         ~Release() { interp.releaseSlots(slots, count); }
     } release{*this, frame.slots, slotCount};
-    frame.mark(code.span);
+    initFrame(frame, fn);
     // Binding errors (wrong arity, unknown keyword) belong to the caller's line, as in CPython:
     // the callee's frame has not started yet.
     bindArguments(fn, frame, args, self);
-    for (int32_t slot : scope.cellSlots) {
+    return enterFrame(frame, fn, FrameStart{});
+}
+
+void Interpreter::initFrame(Frame& frame, FunctionObject& fn) {
+    frame.code = fn.code.get();
+    frame.function = &fn;
+    frame.globals = fn.globals.get();
+    frame.closure = &fn.closure;
+    frame.mark(fn.code->span);
+}
+
+Value Interpreter::enterFrame(Frame& frame, FunctionObject& fn, const FrameStart& start) {
+    for (int32_t slot : fn.code->scope->cellSlots) {
+        if (frame.slots[slot].is(ObjectKind::Cell))
+            continue; // reconstructed slots of a resume point may already hold the cell
         auto cell = makeRef<CellObject>();
         cell->value = std::move(frame.slots[slot]);
         frame.slots[slot] = Value(cell);
     }
     return runInFrame(frame, [&]() -> Value {
-        Flow flow = execBlock(frame, code.body);
+        Flow flow;
+        switch (start.mode) {
+        case FrameStart::Mode::Whole:
+            flow = execBlock(frame, fn.code->body);
+            break;
+        case FrameStart::Mode::AtStatement:
+            flow = runFrom(frame, *start.statement);
+            break;
+        case FrameStart::Mode::AfterStatement:
+            flow = runAfter(frame, *start.statement, start.branch);
+            break;
+        }
         return flow == Flow::Return ? std::move(frame.returnValue) : Value::none();
     });
+}
+
+std::vector<Value> Interpreter::bindToSlots(FunctionObject& fn, const CallArgs& args,
+                                            const Value* self) {
+    const size_t slotCount = fn.code->scope->slots.size();
+    Frame frame;
+    frame.slots = allocateSlots(slotCount);
+    struct Release {
+        Interpreter& interp;
+        Value* slots;
+        size_t count;
+        ~Release() { interp.releaseSlots(slots, count); }
+    } release{*this, frame.slots, slotCount};
+    initFrame(frame, fn);
+    bindArguments(fn, frame, args, self);
+    return std::vector<Value>(frame.slots, frame.slots + slotCount);
+}
+
+Value Interpreter::runFrame(FunctionObject& fn, std::vector<Value> slots,
+                            const FrameStart& start) {
+    const size_t slotCount = fn.code->scope->slots.size();
+    KILN_ASSERT(slots.size() == slotCount, "runFrame: slot count does not match the function");
+    Frame frame;
+    frame.slots = allocateSlots(slotCount);
+    struct Release {
+        Interpreter& interp;
+        Value* slots;
+        size_t count;
+        ~Release() { interp.releaseSlots(slots, count); }
+    } release{*this, frame.slots, slotCount};
+    for (size_t i = 0; i < slotCount; ++i)
+        frame.slots[i] = std::move(slots[i]);
+    initFrame(frame, fn);
+    frame.memo = start.memo;
+    frame.resume = start.resume;
+    return enterFrame(frame, fn, start);
 }
 
 void Interpreter::bindArguments(FunctionObject& fn, Frame& frame, const CallArgs& args,

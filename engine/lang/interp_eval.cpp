@@ -66,6 +66,21 @@ std::string calleeDescription(const Value& callee) {
 } // namespace
 
 Value Interpreter::eval(Frame& f, const Expr& e) {
+    if (f.memo || m_recorder) [[unlikely]] {
+        if (f.memo) {
+            auto it = f.memo->find(&e);
+            if (it != f.memo->end())
+                return it->second;
+        }
+        Value v = evalExpr(f, e);
+        if (m_recorder)
+            m_recorder->evaluated(f, e, v);
+        return v;
+    }
+    return evalExpr(f, e);
+}
+
+Value Interpreter::evalExpr(Frame& f, const Expr& e) {
     switch (e.kind) {
     case ExprKind::Constant:
         return constantValue(static_cast<const ConstantExpr&>(e));
@@ -75,6 +90,12 @@ Value Interpreter::eval(Frame& f, const Expr& e) {
         const auto& a = static_cast<const AttributeExpr&>(e);
         Value object = eval(f, *a.value);
         f.mark(a.span);
+        if (m_recorder) [[unlikely]] {
+            Value v = getAttr(object, a.attr);
+            if (m_recorder)
+                m_recorder->readAttribute(object, a.attr, v);
+            return v;
+        }
         return getAttr(object, a.attr);
     }
     case ExprKind::Call:
@@ -161,7 +182,10 @@ bool Interpreter::evalTest(Frame& f, const Expr& e) {
     }
     if (e.kind == ExprKind::UnaryOp && static_cast<const UnaryOpExpr&>(e).op == UnaryOperator::Not)
         return !evalTest(f, *static_cast<const UnaryOpExpr&>(e).operand);
-    return truthy(eval(f, e));
+    Value v = eval(f, e);
+    if (m_recorder && v.isTensor() && m_recorder->isTraced(v)) [[unlikely]]
+        m_recorder->needValue(v, TensorValueUse::Branch);
+    return truthy(v);
 }
 
 Value Interpreter::evalName(Frame& f, const NameExpr& e) {
@@ -194,7 +218,11 @@ Value Interpreter::evalName(Frame& f, const NameExpr& e) {
         [[fallthrough]];
     case NameScope::Global:
     case NameScope::Unresolved:
-        if (const Value* v = f.globals->globals.find(e.id)) return *v;
+        if (const Value* v = f.globals->globals.find(e.id)) {
+            if (m_recorder) [[unlikely]]
+                m_recorder->readGlobal(e.id, *v);
+            return *v;
+        }
         if (const Value* v = m_builtins->globals.find(e.id)) return *v;
         f.mark(e.span);
         raiseNameError(e.id, "name '" + e.id.str() + "' is not defined");
@@ -260,6 +288,8 @@ Value Interpreter::evalCall(Frame& f, const CallExpr& e) {
         f.mark(a.span);
         bool unbound = false;
         callee = lookupMethod(self, a.attr, unbound);
+        if (m_recorder && !unbound) [[unlikely]]
+            m_recorder->readAttribute(self, a.attr, callee); // e.g. self.fc: a submodule
         if (unbound) positional.push_back(std::move(self));
     } else {
         callee = eval(f, *e.func);
@@ -280,6 +310,12 @@ Value Interpreter::evalSubscript(Frame& f, const SubscriptExpr& e) {
     Value object = eval(f, *e.value);
     Value key = eval(f, *e.index); // slices, also inside a tuple, evaluate to slice objects
     f.mark(e.span);
+    if (m_recorder && !object.isTensor()) [[unlikely]] {
+        Value v = getItem(object, key);
+        if (m_recorder)
+            m_recorder->readItem(object, key, v);
+        return v;
+    }
     return getItem(object, key);
 }
 

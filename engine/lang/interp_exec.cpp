@@ -16,6 +16,16 @@ Symbol sym(const char* name) {
 Flow Interpreter::execBlock(Frame& f, const Block& block) {
     for (const auto& stmt : block) {
         Flow flow = execStmt(f, *stmt);
+        if (f.resume) [[unlikely]] {
+            // A graph broke in this statement: the capture layer runs the rest of the frame.
+            if (f.resume->statement == stmt.get() && !f.resume->atBranch) {
+                const Stmt& broke = *f.resume->statement;
+                f.resume = nullptr;
+                if (flow == Flow::Return)
+                    return flow;
+                return m_frameHook->onResume(f, broke, -1);
+            }
+        }
         if (flow != Flow::Normal) return flow;
     }
     return Flow::Normal;
@@ -23,6 +33,7 @@ Flow Interpreter::execBlock(Frame& f, const Block& block) {
 
 Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
     f.mark(s.span);
+    f.currentStmt = &s;
     switch (s.kind) {
     case StmtKind::Expr:
         eval(f, *static_cast<const ExprStmt&>(s).value);
@@ -44,8 +55,12 @@ Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
     }
     case StmtKind::If: {
         const auto& i = static_cast<const IfStmt&>(s);
-        if (evalTest(f, *i.test)) return execBlock(f, i.body);
-        return execBlock(f, i.orelse);
+        bool taken = evalTest(f, *i.test);
+        if (f.resume && f.resume->statement == &s && f.resume->atBranch) [[unlikely]] {
+            f.resume = nullptr; // the test needed a traced tensor's value: resume in the branch
+            return m_frameHook->onResume(f, s, taken ? 0 : 1);
+        }
+        return execBlock(f, taken ? i.body : i.orelse);
     }
     case StmtKind::For:
         return execFor(f, static_cast<const ForStmt&>(s));
@@ -103,6 +118,7 @@ Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
 }
 
 Flow Interpreter::execFor(Frame& f, const ForStmt& s) {
+    DepthScope inLoop(f.loopDepth);
     Value iterable = eval(f, *s.iter);
     f.mark(s.iter->span);
     const Expr& target = *s.target;
@@ -149,6 +165,7 @@ Flow Interpreter::execFor(Frame& f, const ForStmt& s) {
 }
 
 Flow Interpreter::execWhile(Frame& f, const WhileStmt& s) {
+    DepthScope inLoop(f.loopDepth);
     while (evalTest(f, *s.test)) {
         checkCancel();
         Flow flow = execBlock(f, s.body);

@@ -128,7 +128,7 @@ Value strItem(Interpreter& interp, const StrObject& s, const Value& key) {
 } // namespace
 
 Value Interpreter::getItem(const Value& object, const Value& key) {
-    if (object.isTensor()) return Value(tensorGetItem(*this, object.asTensor(), key));
+    if (object.isTensor()) return tensorItem(*this, object, key);
     if (object.isObject()) {
         Object* o = object.asObject();
         switch (o->kind()) {
@@ -184,8 +184,10 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
 }
 
 void Interpreter::setItem(const Value& object, const Value& key, Value value) {
+    if (m_recorder && !object.isTensor()) [[unlikely]]
+        m_recorder->mutation(object, "item assignment");
     if (object.isTensor()) {
-        tensorSetItem(*this, object.asTensor(), key, value);
+        tensorAssignItem(*this, object, key, value);
         return;
     }
     if (object.is(ObjectKind::List)) {

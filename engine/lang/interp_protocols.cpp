@@ -58,6 +58,8 @@ bool Interpreter::truthy(const Value& v) {
     case Value::Tag::Float:
         return v.asFloat() != 0.0;
     case Value::Tag::Tensor: {
+        if (m_recorder && m_recorder->isTraced(v)) [[unlikely]]
+            m_recorder->needValue(v, TensorValueUse::Bool);
         tensor::Tensor t = v.asTensor();
         if (t.numel() == 0)
             raise(builtinTypes().runtimeError.get(),
@@ -335,6 +337,8 @@ std::string Interpreter::repr(const Value& v) {
     case Value::Tag::Float:
         return floatRepr(v.asFloat());
     case Value::Tag::Tensor: {
+        if (m_recorder && m_recorder->isTraced(v)) [[unlikely]]
+            m_recorder->needValue(v, TensorValueUse::Format);
         tensor::Tensor t = v.asTensor();
         return t.isParameter() ? tensor::formatParameter(t) : tensor::formatTensor(t);
     }

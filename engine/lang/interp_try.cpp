@@ -70,6 +70,7 @@ Flow Interpreter::execTryBody(Frame& f, const TryStmt& s) {
 }
 
 Flow Interpreter::execTry(Frame& f, const TryStmt& s) {
+    DepthScope inBlock(f.blockDepth);
     if (s.finalbody.empty()) return execTryBody(f, s);
     Flow flow = Flow::Normal;
     std::optional<PyException> pending;
@@ -98,6 +99,7 @@ Flow Interpreter::execTry(Frame& f, const TryStmt& s) {
 }
 
 Flow Interpreter::execWith(Frame& f, const WithStmt& s) {
+    DepthScope inBlock(f.blockDepth);
     return execWithItem(f, s, 0);
 }
 

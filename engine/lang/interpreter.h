@@ -11,6 +11,7 @@
 #pragma once
 
 #include "lang/ast.h"
+#include "lang/capture_hooks.h"
 #include "lang/objects.h"
 #include "lang/types.h"
 #include "support/assert.h"
@@ -44,6 +45,11 @@ struct Frame {
     SourceSpan emphasis; ///< within `at`: the operator CPython marks with '^' (binary ops)
     Value returnValue;
     uint64_t serial = 0; ///< unique per frame, for traceback bookkeeping
+    const Stmt* currentStmt = nullptr; ///< innermost statement being executed
+    int32_t loopDepth = 0;      ///< for/while bodies being executed (graph breaks skip frames)
+    int32_t blockDepth = 0;     ///< with/try blocks being executed (no resume point inside)
+    ResumeRequest* resume = nullptr;    ///< set when a graph broke in this frame
+    const ExpressionMemo* memo = nullptr; ///< cache-hit replay of a breaking statement
 
     void mark(const SourceSpan& span, const SourceSpan& operatorSpan = {}) {
         at = span;
@@ -52,6 +58,20 @@ struct Frame {
 };
 
 enum class Flow : uint8_t { Normal, Break, Continue, Return };
+
+/// Counts a nesting level of a frame (loop bodies, with/try blocks) for the current scope.
+struct DepthScope {
+    explicit DepthScope(int32_t& depth)
+        : m_depth(depth) {
+        ++m_depth;
+    }
+    ~DepthScope() { --m_depth; }
+    DepthScope(const DepthScope&) = delete;
+    DepthScope& operator=(const DepthScope&) = delete;
+
+private:
+    int32_t& m_depth;
+};
 
 /// A module whose contents come from C++ (torch, math, ...): called once on first import.
 using NativeModuleInit = std::function<void(Interpreter&, ModuleObject&)>;
@@ -126,6 +146,44 @@ public:
         Interpreter& m_interp;
     };
 
+    // --- torch.compile capture (see capture_hooks.h)
+    void setFrameHook(FrameHook* hook) { m_frameHook = hook; }
+    FrameHook* frameHook() const { return m_frameHook; }
+    /// A compiled region is active: Python calls go through the frame hook.
+    void setFrameHookActive(bool active) { m_frameHookActive = active; }
+    bool frameHookActive() const { return m_frameHookActive; }
+    void setRecorder(TraceRecorder* recorder) { m_recorder = recorder; }
+    TraceRecorder* recorder() const { return m_recorder; }
+    /// Calls a Python function without consulting the frame hook (the hook itself, eager runs).
+    Value callFunctionDirect(FunctionObject& fn, const CallArgs& args, const Value* self) {
+        return callFunction(fn, args, self, false);
+    }
+    /// The frame's local slots after binding `args` as a call would (defaults applied, cells
+    /// not yet created): what guards look at before a frame runs.
+    std::vector<Value> bindToSlots(FunctionObject& fn, const CallArgs& args, const Value* self);
+    /// Where runFrame starts executing a function body.
+    struct FrameStart {
+        enum class Mode : uint8_t { Whole, AtStatement, AfterStatement };
+        Mode mode = Mode::Whole;
+        const Stmt* statement = nullptr;
+        int branch = -1;                      ///< AfterStatement of an `if`: the chosen block
+        const ExpressionMemo* memo = nullptr; ///< AtStatement: values of its sub-expressions
+        ResumeRequest* resume = nullptr;      ///< AtStatement: hand the rest to the frame hook
+    };
+    /// Runs `fn` with its slots given (from bindToSlots or reconstructed by the capture layer),
+    /// from the start of its body or from a statement (a resume point).
+    Value runFrame(FunctionObject& fn, std::vector<Value> slots, const FrameStart& start);
+    /// The rest of a frame after statement `s` (or inside the chosen branch of the `if` s when
+    /// branch >= 0): used by the capture layer to run a resume point in the current frame.
+    Flow runAfter(Frame& f, const Stmt& s, int branch);
+    /// Runs statement `start` of frame `f` then the rest of the function (a resume point replayed
+    /// in place, with `f.memo`/`f.resume` set by the caller).
+    Flow runFromStatement(Frame& f, const Stmt& start) { return runFrom(f, start); }
+    /// Method lookup as a call site does it (unbound: pass the receiver as first argument).
+    Value lookupMethodForCall(const Value& object, Symbol name, bool& unbound) {
+        return lookupMethod(object, name, unbound);
+    }
+
     // --- raising
     [[noreturn]] void raise(TypeObject* type, const std::string& message);
     [[noreturn]] void raise(const Value& exceptionInstance);
@@ -185,6 +243,7 @@ private:
 
     // evaluation (interp_eval.cpp)
     Value eval(Frame& f, const Expr& e);
+    Value evalExpr(Frame& f, const Expr& e);
     Value evalName(Frame& f, const NameExpr& e);
     /// The truth of a condition (if, while, ternary, comprehension filter, assert, `not`).
     bool evalTest(Frame& f, const Expr& e);
@@ -203,8 +262,16 @@ private:
                          std::vector<Value>& values);
 
     // calls (interp_call.cpp)
-    Value callFunction(FunctionObject& fn, const CallArgs& args, const Value* self);
+    Value callFunction(FunctionObject& fn, const CallArgs& args, const Value* self,
+                       bool useHook = true);
     void bindArguments(FunctionObject& fn, Frame& frame, const CallArgs& args, const Value* self);
+    void initFrame(Frame& frame, FunctionObject& fn);
+    Value enterFrame(Frame& frame, FunctionObject& fn, const FrameStart& start);
+    /// Runs statement `start`, then the rest of the function after it.
+    Flow runFrom(Frame& f, const Stmt& start);
+    /// Which block of the function holds `target`, and the chain of enclosing `if`s.
+    bool findStatementPath(const Block& block, const Stmt& target,
+                           std::vector<std::pair<const Block*, size_t>>& path) const;
     [[noreturn]] void tooManyPositional(const FunctionObject& fn, const CallArgs& args,
                                         size_t given, size_t positionalParams, size_t withDefaults);
     Value callType(TypeObject& type, const CallArgs& args);
@@ -247,6 +314,9 @@ private:
     int m_recursionLimit = 1000;
     std::atomic<bool> m_cancelRequested{false};
     std::vector<Value> m_handledExceptions; ///< exceptions being handled (for bare raise)
+    FrameHook* m_frameHook = nullptr;
+    bool m_frameHookActive = false;
+    TraceRecorder* m_recorder = nullptr;
 };
 
 /// Runs `body` with `frame` as the current frame: links it to its caller, counts recursion depth

@@ -191,6 +191,13 @@ Value Interpreter::getIter(const Value& v) {
     if (v.isTensor()) {
         tensor::Tensor t = v.asTensor();
         if (t.dim() == 0) raiseTypeError("iteration over a 0-d tensor");
+        if (m_recorder && m_recorder->isTraced(v)) [[unlikely]] {
+            // Traced iteration unpacks the first dimension into indexing nodes, as Dynamo does.
+            std::vector<Value> rows;
+            for (int64_t i = 0; i < t.size(0); ++i)
+                rows.push_back(getItem(v, Value::fromInt(i)));
+            return Value(makeRef<SequenceIterator>(listValue(std::move(rows))));
+        }
         return Value(makeRef<TensorIterator>(t));
     }
     if (v.isObject()) {

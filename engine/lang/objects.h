@@ -126,6 +126,8 @@ struct CallArgs {
 using NativeFn = Value (*)(Interpreter&, const CallArgs&, void* data);
 
 /// A function implemented in C++ (builtins, torch functions, methods of builtin types).
+struct TraceInfo;
+
 class NativeFunctionObject final : public Object {
 public:
     NativeFunctionObject(std::string name, NativeFn fn, void* data = nullptr);
@@ -133,6 +135,8 @@ public:
     NativeFn fn;
     void* data;
     Value bound; ///< when set, passed as the first positional argument (a bound builtin method)
+    /// How torch.compile's tracing treats this function; null: opaque (see capture_hooks.h).
+    std::shared_ptr<const TraceInfo> trace;
 };
 
 class BoundMethodObject final : public Object {

@@ -217,8 +217,8 @@ void tensorSetItem(Interpreter& interp, const Tensor& t, const Value& key, const
     tensor::indexPut(t, indexItems(interp, key), source);
 }
 
-Value tensorBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Value& b,
-                   bool inPlace) {
+Value tensorBinaryEager(Interpreter& interp, BinaryOperator op, const Value& a, const Value& b,
+                        bool inPlace) {
     if (!isTensorOperand(a) || !isTensorOperand(b)) return Value();
     if (op == BinaryOperator::MatMul) {
         if (!a.isTensor() || !b.isTensor())
@@ -240,7 +240,8 @@ Value tensorBinary(Interpreter& interp, BinaryOperator op, const Value& a, const
     return Value(tensor::binary(top, ta, tb));
 }
 
-Value tensorCompare(Interpreter& interp, CompareOperator op, const Value& a, const Value& b) {
+Value tensorCompareEager(Interpreter& interp, CompareOperator op, const Value& a,
+                         const Value& b) {
     if (!isTensorOperand(a) || !isTensorOperand(b)) {
         if (op == CompareOperator::Eq) return Value::fromBool(false);
         if (op == CompareOperator::NotEq) return Value::fromBool(true);
@@ -251,7 +252,7 @@ Value tensorCompare(Interpreter& interp, CompareOperator op, const Value& a, con
     return Value(tensor::binary(compareOpFor(op), ta, tb));
 }
 
-Value tensorUnary(Interpreter& interp, UnaryOperator op, const Tensor& t) {
+Value tensorUnaryEager(Interpreter& interp, UnaryOperator op, const Tensor& t) {
     switch (op) {
     case UnaryOperator::Neg:
         if (t.dtype() == tensor::DType::Bool)
@@ -270,6 +271,79 @@ Value tensorUnary(Interpreter& interp, UnaryOperator op, const Tensor& t) {
         return Value::fromBool(!interp.truthy(Value(t)));
     }
     return Value();
+}
+
+} // namespace kiln::lang
+
+namespace kiln::lang {
+
+namespace {
+
+bool anyTraced(TraceRecorder* r, std::initializer_list<const Value*> values) {
+    for (const Value* v : values)
+        if (r->isTraced(*v))
+            return true;
+    return false;
+}
+
+} // namespace
+
+Value tensorBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Value& b,
+                   bool inPlace) {
+    TraceRecorder* r = interp.recorder();
+    if (r && anyTraced(r, {&a, &b})) [[unlikely]] {
+        Value args[2] = {a, b};
+        return r->callOperator(inPlace ? OperatorCall::InplaceBinary : OperatorCall::Binary,
+                               static_cast<uint8_t>(op), args,
+                               [&] { return tensorBinaryEager(interp, op, a, b, inPlace); });
+    }
+    return tensorBinaryEager(interp, op, a, b, inPlace);
+}
+
+Value tensorCompare(Interpreter& interp, CompareOperator op, const Value& a, const Value& b) {
+    TraceRecorder* r = interp.recorder();
+    if (r && anyTraced(r, {&a, &b})) [[unlikely]] {
+        Value args[2] = {a, b};
+        return r->callOperator(OperatorCall::Compare, static_cast<uint8_t>(op), args,
+                               [&] { return tensorCompareEager(interp, op, a, b); });
+    }
+    return tensorCompareEager(interp, op, a, b);
+}
+
+Value tensorUnary(Interpreter& interp, UnaryOperator op, const Tensor& t) {
+    TraceRecorder* r = interp.recorder();
+    Value v(t);
+    if (r && r->isTraced(v)) [[unlikely]] {
+        Value args[1] = {v};
+        return r->callOperator(OperatorCall::Unary, static_cast<uint8_t>(op), args,
+                               [&] { return tensorUnaryEager(interp, op, t); });
+    }
+    return tensorUnaryEager(interp, op, t);
+}
+
+Value tensorItem(Interpreter& interp, const Value& object, const Value& key) {
+    TraceRecorder* r = interp.recorder();
+    if (r && anyTraced(r, {&object, &key})) [[unlikely]] {
+        Value args[2] = {object, key};
+        return r->callOperator(OperatorCall::GetItem, 0, args, [&] {
+            return Value(tensorGetItem(interp, object.asTensor(), key));
+        });
+    }
+    return Value(tensorGetItem(interp, object.asTensor(), key));
+}
+
+void tensorAssignItem(Interpreter& interp, const Value& object, const Value& key,
+                      const Value& value) {
+    TraceRecorder* r = interp.recorder();
+    if (r && anyTraced(r, {&object, &key, &value})) [[unlikely]] {
+        Value args[3] = {object, key, value};
+        r->callOperator(OperatorCall::SetItem, 0, args, [&] {
+            tensorSetItem(interp, object.asTensor(), key, value);
+            return Value::none();
+        });
+        return;
+    }
+    tensorSetItem(interp, object.asTensor(), key, value);
 }
 
 } // namespace kiln::lang

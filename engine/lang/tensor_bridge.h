@@ -27,6 +27,11 @@ std::optional<tensor::Scalar> asScalar(const Value& v);
 tensor::Tensor asTensorOperand(Interpreter& interp, const Value& v, const char* opSymbol,
                                const Value& other);
 
+/// t[key] and t[key] = value through the trace recorder when tracing (what the interpreter's
+/// subscripts use); tensorGetItem/tensorSetItem below do the work.
+Value tensorItem(Interpreter& interp, const Value& object, const Value& key);
+void tensorAssignItem(Interpreter& interp, const Value& object, const Value& key,
+                      const Value& value);
 /// t[key] and t[key] = value.
 tensor::Tensor tensorGetItem(Interpreter& interp, const tensor::Tensor& t, const Value& key);
 void tensorSetItem(Interpreter& interp, const tensor::Tensor& t, const Value& key,

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+#include "graph/graph.h"
+
+#include <algorithm>
+
+namespace kiln::graph {
+
+const char* nodeOpName(NodeOp op) {
+    switch (op) {
+    case NodeOp::Placeholder:
+        return "placeholder";
+    case NodeOp::GetAttr:
+        return "get_attr";
+    case NodeOp::CallFunction:
+        return "call_function";
+    case NodeOp::CallMethod:
+        return "call_method";
+    case NodeOp::CallModule:
+        return "call_module";
+    case NodeOp::Output:
+        return "output";
+    }
+    return "call_function";
+}
+
+namespace {
+
+const char* shortDtype(tensor::DType d) {
+    switch (d) {
+    case tensor::DType::Bool:
+        return "b8";
+    case tensor::DType::Int32:
+        return "i32";
+    case tensor::DType::Int64:
+        return "i64";
+    case tensor::DType::Float16:
+        return "f16";
+    case tensor::DType::BFloat16:
+        return "bf16";
+    case tensor::DType::Float32:
+        return "f32";
+    case tensor::DType::Float64:
+        return "f64";
+    }
+    return "f32";
+}
+
+} // namespace
+
+std::string ValueMeta::shapeString() const {
+    std::string out = "[";
+    for (size_t i = 0; i < sizes.size(); ++i)
+        out += (i ? ", " : "") + sizes[i].str();
+    return out + "]";
+}
+
+std::string ValueMeta::shortType() const {
+    if (kind == Kind::SymInt)
+        return "Sym(" + (sizes.empty() ? std::string("s") : sizes[0].str()) + ")";
+    if (kind != Kind::Tensor)
+        return "";
+    return std::string(shortDtype(dtype)) + shapeString();
+}
+
+Arg Arg::ofNode(int32_t index) {
+    Arg a;
+    a.kind = Kind::Node;
+    a.node = index;
+    return a;
+}
+
+Arg Arg::ofConstant(lang::Value v) {
+    Arg a;
+    a.kind = Kind::Constant;
+    a.constant = std::move(v);
+    return a;
+}
+
+Arg Arg::ofSequence(Kind kind, std::vector<Arg> items) {
+    Arg a;
+    a.kind = kind;
+    a.items = std::move(items);
+    return a;
+}
+
+int32_t Graph::add(Node node) {
+    nodes.push_back(std::move(node));
+    return static_cast<int32_t>(nodes.size() - 1);
+}
+
+std::string Graph::uniqueName(const std::string& base) {
+    // torch.fx appends _1, _2, ... to repeated names (sum, sum_1, sum_2).
+    std::string name = base;
+    for (int n = 1; std::find(m_usedNames.begin(), m_usedNames.end(), name) != m_usedNames.end();
+         ++n)
+        name = base + "_" + std::to_string(n);
+    m_usedNames.push_back(name);
+    return name;
+}
+
+const Node* Graph::outputNode() const {
+    for (const Node& n : nodes)
+        if (n.op == NodeOp::Output)
+            return &n;
+    return nullptr;
+}
+
+int32_t Graph::callCount() const {
+    return static_cast<int32_t>(std::count_if(nodes.begin(), nodes.end(), [](const Node& n) {
+        return n.op == NodeOp::CallFunction || n.op == NodeOp::CallMethod ||
+               n.op == NodeOp::CallModule;
+    }));
+}
+
+int32_t Graph::functionCallCount() const {
+    return static_cast<int32_t>(std::count_if(
+        nodes.begin(), nodes.end(), [](const Node& n) { return n.op == NodeOp::CallFunction; }));
+}
+
+std::vector<int32_t> Graph::placeholders() const {
+    std::vector<int32_t> out;
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].op == NodeOp::Placeholder)
+            out.push_back(static_cast<int32_t>(i));
+    return out;
+}
+
+namespace {
+
+bool argUses(const Arg& a, int32_t index) {
+    if (a.kind == Arg::Kind::Node)
+        return a.node == index;
+    return std::any_of(a.items.begin(), a.items.end(),
+                       [&](const Arg& item) { return argUses(item, index); });
+}
+
+} // namespace
+
+std::vector<int32_t> Graph::users(int32_t index) const {
+    std::vector<int32_t> out;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        const Node& n = nodes[i];
+        bool uses = std::any_of(n.args.begin(), n.args.end(),
+                                [&](const Arg& a) { return argUses(a, index); }) ||
+                    std::any_of(n.kwargs.begin(), n.kwargs.end(),
+                                [&](const auto& kw) { return argUses(kw.second, index); });
+        if (uses)
+            out.push_back(static_cast<int32_t>(i));
+    }
+    return out;
+}
+
+} // namespace kiln::graph
