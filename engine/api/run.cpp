@@ -39,10 +39,10 @@ public:
         for (char c : text)
             m_lines += c == '\n';
         if (!m_echo) return;
-        if (stream == OutputStream::Stderr) {
+        if (stream != OutputStream::Stdout) { // torch logs go to stderr, as Python's logging
             std::fflush(stdout); // keep the terminal's order: prints before the traceback
             std::fwrite(text.data(), 1, text.size(), stderr);
-        } else if (stream == OutputStream::Stdout) {
+        } else {
             std::fwrite(text.data(), 1, text.size(), stdout);
         }
     }

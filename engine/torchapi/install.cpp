@@ -2,10 +2,12 @@
 #include "torchapi/install.h"
 
 #include "torchapi/bindings.h"
+#include "torchapi/config_modules.h"
 
 namespace kiln::torchapi {
 
 void installMathModule(lang::Interpreter& interp);
+void installLoggingModules(lang::Interpreter& interp);
 void installFunctional(lang::Interpreter& interp, lang::ModuleObject& functional);
 
 namespace {
@@ -24,8 +26,9 @@ void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
     installTorchModule(interp, torch);
     installDTypeInfo(interp, torch);
     // Like torch/__init__.py: the submodules are attributes of torch right after `import torch`.
-    for (const char* sub : {"torch.nn", "torch.nn.functional", "torch.cuda"})
+    for (const char* sub : {"torch.nn", "torch.nn.functional", "torch.cuda", "torch._logging"})
         interp.importModule(sub);
+    installConfigModules(interp);
 }
 
 } // namespace
@@ -35,6 +38,7 @@ void installTorch(lang::Interpreter& interp, const TorchOptions& options) {
     interp.registerNativeModule("torch", installTorchRoot);
     interp.registerNativeModule("torch.nn.functional", installFunctional);
     installMathModule(interp);
+    installLoggingModules(interp);
     for (const EmbeddedModule& m : embeddedModules())
         interp.registerSourceModule(m.name, m.path, m.source);
 }

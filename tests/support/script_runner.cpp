@@ -12,7 +12,7 @@ namespace {
 class CaptureSink final : public EventSink {
 public:
     void output(OutputStream stream, std::string_view text) override {
-        (stream == OutputStream::Stderr ? err : out).append(text);
+        (stream == OutputStream::Stdout ? out : err).append(text);
     }
     std::string out, err;
 };
