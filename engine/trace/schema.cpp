@@ -45,6 +45,121 @@ CREATE TABLE output (
 CREATE INDEX output_by_run ON output(run_id, id);
 )sql";
 
+// Version 2 (2026-11-30): what torch.compile capture reports (support/capture_events.h). Rows
+// name their compile by its text id ('f/c') within the run rather than by a foreign key, so a
+// capture-layer slip can never make the writer reject a batch that also holds the run's output.
+constexpr const char* kCreateVersion2 = R"sql(
+CREATE TABLE frames (
+    id              INTEGER PRIMARY KEY,
+    run_id          INTEGER NOT NULL REFERENCES runs(id),
+    frame_id        INTEGER NOT NULL,
+    function        TEXT NOT NULL,
+    file            TEXT NOT NULL,
+    line            INTEGER NOT NULL,
+    kind            TEXT NOT NULL,
+    parent_frame_id INTEGER,
+    resume_line     INTEGER,
+    UNIQUE (run_id, frame_id)
+);
+CREATE INDEX frames_by_run ON frames(run_id, id);
+CREATE TABLE compiles (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs(id),
+    compile_id    TEXT NOT NULL,
+    frame_id      INTEGER NOT NULL,
+    compile_index INTEGER NOT NULL,
+    reason        TEXT NOT NULL,
+    start_ns      INTEGER NOT NULL,
+    duration_ns   INTEGER,
+    status        TEXT,
+    failure       TEXT,
+    backend       TEXT,
+    mode          TEXT,
+    phases_json   TEXT,
+    UNIQUE (run_id, compile_id)
+);
+CREATE INDEX compiles_by_run ON compiles(run_id, id);
+CREATE TABLE guards (
+    id         INTEGER PRIMARY KEY,
+    run_id     INTEGER NOT NULL REFERENCES runs(id),
+    compile_id TEXT NOT NULL,
+    kind       TEXT NOT NULL,
+    source     TEXT,
+    expression TEXT NOT NULL,
+    expected   TEXT,
+    user_line  INTEGER
+);
+CREATE INDEX guards_by_run ON guards(run_id, id);
+CREATE INDEX guards_by_compile ON guards(run_id, compile_id, id);
+CREATE TABLE recompiles (
+    id                INTEGER PRIMARY KEY,
+    run_id            INTEGER NOT NULL REFERENCES runs(id),
+    compile_id        TEXT NOT NULL,
+    failed_compile_id TEXT NOT NULL,
+    guard_source      TEXT,
+    expected          TEXT,
+    actual            TEXT,
+    reason            TEXT NOT NULL
+);
+CREATE INDEX recompiles_by_run ON recompiles(run_id, id);
+CREATE TABLE graph_breaks (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    compile_id  TEXT NOT NULL,
+    ord         INTEGER NOT NULL,
+    file        TEXT NOT NULL,
+    line        INTEGER NOT NULL,
+    col         INTEGER NOT NULL,
+    reason_kind TEXT NOT NULL,
+    reason      TEXT NOT NULL,
+    user_stack  TEXT
+);
+CREATE INDEX graph_breaks_by_run ON graph_breaks(run_id, id);
+CREATE TABLE graphs (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs(id),
+    compile_id    TEXT NOT NULL,
+    graph_index   INTEGER NOT NULL,
+    readable_code TEXT NOT NULL,
+    node_count    INTEGER NOT NULL,
+    op_count      INTEGER NOT NULL
+);
+CREATE INDEX graphs_by_run ON graphs(run_id, id);
+CREATE TABLE graph_nodes (
+    id          INTEGER PRIMARY KEY,
+    graph_id    INTEGER NOT NULL REFERENCES graphs(id),
+    ord         INTEGER NOT NULL,
+    name        TEXT NOT NULL,
+    op          TEXT NOT NULL,
+    target      TEXT,
+    args        TEXT,
+    shape       TEXT,
+    dtype       TEXT,
+    source_line INTEGER
+);
+CREATE INDEX graph_nodes_by_graph ON graph_nodes(graph_id, ord);
+CREATE TABLE config (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs(id),
+    key           TEXT NOT NULL,
+    value         TEXT NOT NULL,
+    default_value TEXT NOT NULL,
+    source        TEXT NOT NULL,
+    UNIQUE (run_id, key)
+);
+CREATE TABLE events (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    category    TEXT NOT NULL,
+    name        TEXT NOT NULL,
+    compile_id  TEXT,
+    start_ns    INTEGER NOT NULL,
+    duration_ns INTEGER NOT NULL,
+    detail_json TEXT NOT NULL
+);
+CREATE INDEX events_by_run ON events(run_id, id);
+)sql";
+
 std::string hex32(int64_t value) {
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "0x%08llx", (unsigned long long)(uint32_t)value);
@@ -81,6 +196,10 @@ SchemaHistory::SchemaHistory(std::vector<Migration> steps)
 const SchemaHistory& currentSchema() {
     static const SchemaHistory history({
         {0, "runs, output and meta", kCreateVersion1},
+        {1,
+         "torch.compile capture: frames, compiles, guards, recompiles, graph breaks, graphs, "
+         "config, events",
+         kCreateVersion2},
     });
     return history;
 }

@@ -41,6 +41,10 @@ private:
     std::vector<Migration> m_steps;
 };
 
+/// The first schema version with the capture tables (frames, compiles, ... events). A writer
+/// opened against an older history (only tests do that) cannot record capture events.
+inline constexpr int kCaptureSchemaVersion = 2;
+
 /// The schema this Kiln writes and reads.
 const SchemaHistory& currentSchema();
 /// currentSchema().latestVersion().

@@ -21,6 +21,8 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kiln::trace {
@@ -47,6 +49,37 @@ public:
     /// received to tail a growing run.
     Expected<std::vector<OutputLine>> outputLines(int64_t runId, int64_t afterId = 0,
                                                   int limit = 1000) const;
+    // The capture tables (schema version 2), one run at a time. Rows come in id order, which is
+    // the order the capture layer reported them; \p afterId and \p limit page through a
+    // growing run (pass the last id received; a negative limit means all). Two tables change
+    // rows in place, which an id cursor does not notice: `compiles` (a compile's row gets its
+    // outcome when it finishes; re-read from the first unfinished row) and `config` (last write
+    // wins; re-read it whole).
+
+    Expected<std::vector<FrameRow>> frames(int64_t runId, int64_t afterId = 0,
+                                           int limit = -1) const;
+    Expected<std::vector<CompileRow>> compiles(int64_t runId, int64_t afterId = 0,
+                                               int limit = -1) const;
+    /// The guards of one compile ("f/c"), or of every compile of the run when \p compileId is
+    /// empty.
+    Expected<std::vector<GuardRow>> guards(int64_t runId, std::string_view compileId = {},
+                                           int64_t afterId = 0, int limit = -1) const;
+    Expected<std::vector<RecompileRow>> recompiles(int64_t runId, int64_t afterId = 0,
+                                                   int limit = -1) const;
+    Expected<std::vector<GraphBreakRow>> graphBreaks(int64_t runId, int64_t afterId = 0,
+                                                     int limit = -1) const;
+    /// The run's graphs without their nodes.
+    Expected<std::vector<GraphRow>> graphs(int64_t runId, int64_t afterId = 0,
+                                           int limit = -1) const;
+    /// The nodes of one graph (GraphRow::id), in graph order. A graph's nodes are committed with
+    /// it, so a graph a reader can see always has all its nodes.
+    Expected<std::vector<GraphNodeRow>> graphNodes(int64_t graphId) const;
+    /// The run's effective options, by key.
+    Expected<std::vector<ConfigRow>> config(int64_t runId) const;
+    /// The run's timeline events.
+    Expected<std::vector<EventRow>> events(int64_t runId, int64_t afterId = 0,
+                                           int limit = -1) const;
+
     /// The whole `meta` table.
     Expected<std::map<std::string, std::string>> meta() const;
     /// SQLite's data_version: changes whenever another connection has committed to the file.
@@ -61,6 +94,8 @@ private:
     TraceReader(Connection connection, std::string path, int schemaVersion, bool upgraded);
     Expected<std::vector<RunRow>> queryRuns(const char* where, int64_t runId) const;
     Expected<std::vector<std::string>> decodeArgv(const std::string& json) const;
+    Expected<std::vector<std::pair<std::string, int64_t>>>
+    decodePhases(const std::string& json) const;
 
     Connection m_db;
     std::string m_path;

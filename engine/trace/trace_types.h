@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace kiln::trace {
@@ -86,6 +87,127 @@ struct OutputLine {
     OutputStream stream = OutputStream::Stdout;
     int64_t tNs = 0;  ///< monotonic ns since the run started, taken when the line completed
     std::string text; ///< without its newline
+};
+
+// Rows of the capture tables (schema version 2). Field names follow support/capture_events.h;
+// what differs from the event is said at the field. Every row carries its table's id, the
+// cursor for tailing (`afterId`).
+
+/// One row of `frames`: a code object torch.compile saw.
+struct FrameRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    int64_t frameId = 0;
+    std::string function;
+    std::string file;
+    int32_t line = 0;
+    std::string kind;           ///< "function" or "resume"
+    int64_t parentFrameId = -1; ///< -1 when none (column NULL)
+    int32_t resumeLine = 0;     ///< 0 when none (column NULL)
+};
+
+/// One row of `compiles`: written when the compile starts, completed in place when it ends.
+struct CompileRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    std::string compileId; ///< "f/c"
+    int64_t frameId = 0;
+    int32_t compileIndex = 0;
+    std::string reason;  ///< "first" or "recompile"
+    int64_t startNs = 0; ///< monotonic ns since the run started (like OutputLine::tNs)
+    std::optional<int64_t> durationNs; ///< nullopt while compiling
+    std::string status; ///< empty while compiling; then ok, break, skipped, no_ops or failed
+    std::string failure;
+    std::string backend;
+    std::string mode;
+    std::vector<std::pair<std::string, int64_t>> phases; ///< (name, ns) in the order reported
+
+    bool finished() const { return !status.empty(); }
+};
+
+/// One row of `guards`.
+struct GuardRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    std::string compileId;
+    std::string kind;
+    std::string source;
+    std::string expression;
+    std::string expected;
+    int32_t userLine = 0; ///< 0 when none (column NULL)
+};
+
+/// One row of `recompiles`: for the new compile, the first failing guard of one older entry.
+struct RecompileRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    std::string compileId;
+    std::string failedCompileId;
+    std::string guardSource;
+    std::string expected;
+    std::string actual;
+    std::string reason;
+};
+
+/// One row of `graph_breaks`.
+struct GraphBreakRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    std::string compileId;
+    int32_t order = 0; ///< column `ord`: 1-based execution order within the run
+    std::string file;
+    int32_t line = 0;
+    int32_t column = 0; ///< column `col`
+    std::string reasonKind;
+    std::string reason;
+    std::string userStack;
+};
+
+/// One row of `graphs`, without its nodes (TraceReader::graphNodes reads those).
+struct GraphRow {
+    int64_t id = 0; ///< what graph_nodes.graph_id refers to
+    int64_t runId = 0;
+    std::string compileId;
+    int32_t graphIndex = 0;
+    std::string readableCode;
+    int32_t nodeCount = 0;
+    int32_t opCount = 0;
+};
+
+/// One row of `graph_nodes`.
+struct GraphNodeRow {
+    int64_t id = 0;
+    int64_t graphId = 0;
+    int32_t order = 0; ///< column `ord`: 0-based position in the graph
+    std::string name;
+    std::string op;
+    std::string target;
+    std::string args;
+    std::string shape;
+    std::string dtype;
+    int32_t sourceLine = 0; ///< 0 when none (column NULL)
+};
+
+/// One row of `config`: an effective option of the run.
+struct ConfigRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    std::string key;
+    std::string value;
+    std::string defaultValue;
+    std::string source; ///< "default", "mode", "user" or "env"
+};
+
+/// One row of `events`: a span or instant on the run's timeline.
+struct EventRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    std::string category;
+    std::string name;
+    std::string compileId; ///< empty when not tied to a compile (column NULL)
+    int64_t startNs = 0;   ///< monotonic ns since the run started
+    int64_t durationNs = 0;
+    std::string detailJson; ///< a JSON object, "{}" when none
 };
 
 } // namespace kiln::trace

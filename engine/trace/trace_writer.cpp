@@ -2,6 +2,7 @@
 #include "trace/trace_writer.h"
 
 #include "support/clock.h"
+#include "trace/json_text.h"
 #include "trace/process_info.h"
 
 #include <algorithm>
@@ -24,10 +25,11 @@ using namespace std::chrono_literals;
 constexpr auto kBatchWindow = 25ms;
 // How often an idle writer thread looks at the crash flag, which a signal handler cannot notify.
 constexpr auto kCrashPollInterval = 20ms;
-// A queue this long is committed at once rather than waiting out the window.
+// A queue of this many rows is committed at once rather than waiting out the window.
 constexpr size_t kEagerBatchRows = 8192;
-// Past this the printing thread waits for the writer, bounding memory for runaway output.
-constexpr size_t kMaxQueuedLines = size_t(1) << 18;
+// Past this many queued rows the emitting thread waits for the writer, bounding memory for
+// runaway output.
+constexpr size_t kMaxQueuedRows = size_t(1) << 18;
 // How long the writer thread tries for the connection when the crashed thread may hold it.
 constexpr auto kEmergencyLockTimeout = 500ms;
 
@@ -43,29 +45,6 @@ bool lockWithin(std::unique_lock<std::mutex>& lock, std::chrono::milliseconds ti
         std::this_thread::sleep_for(1ms);
     }
     return true;
-}
-
-std::string jsonStringArray(const std::vector<std::string>& items) {
-    static constexpr char kHexDigits[] = "0123456789abcdef";
-    std::string json = "[";
-    for (const std::string& item : items) {
-        if (json.size() > 1) json += ',';
-        json += '"';
-        for (char c : item) {
-            if (c == '"' || c == '\\') {
-                json += '\\';
-                json += c;
-            } else if (static_cast<unsigned char>(c) < 0x20) {
-                json += "\\u00";
-                json += kHexDigits[(c >> 4) & 0xf];
-                json += kHexDigits[c & 0xf];
-            } else {
-                json += c;
-            }
-        }
-        json += '"';
-    }
-    return json + "]";
 }
 
 Expected<Connection> openForWriting(const std::string& path, const SchemaHistory& history,
@@ -92,7 +71,8 @@ Expected<std::unique_ptr<TraceWriter>> TraceWriter::open(const std::string& path
     auto connection = openForWriting(path, history, SQLITE_OPEN_CREATE);
     if (!connection) return std::move(connection).takeError();
     std::unique_ptr<TraceWriter> writer(new TraceWriter(std::move(connection).value()));
-    if (Status status = writer->prepareStatements(); !status) return status.error();
+    bool withCapture = history.latestVersion() >= kCaptureSchemaVersion;
+    if (Status status = writer->prepareStatements(withCapture); !status) return status.error();
     if (Status status = writer->writeOpeningMeta(); !status) return status.error();
     TraceWriter* self = writer.get();
     writer->m_thread = std::thread([self] { self->writerLoop(); });
@@ -118,7 +98,13 @@ TraceWriter::~TraceWriter() {
     m_thread.join();
 }
 
-Status TraceWriter::prepareStatements() {
+void TraceWriter::PendingBatch::clear() {
+    lines.clear();
+    capture.clear();
+    rows = 0;
+}
+
+Status TraceWriter::prepareStatements(bool withCapture) {
     auto begin = Statement::prepare(m_db, "BEGIN IMMEDIATE");
     auto commit = Statement::prepare(m_db, "COMMIT");
     auto rollback = Statement::prepare(m_db, "ROLLBACK");
@@ -130,6 +116,11 @@ Status TraceWriter::prepareStatements() {
     m_commit = std::move(commit).value();
     m_rollback = std::move(rollback).value();
     m_insertOutput = std::move(insert).value();
+    if (!withCapture) return Status::success();
+    auto capture = CaptureInserter::prepare(m_db);
+    if (!capture) return capture.error();
+    m_capture = std::move(capture).value();
+    m_hasCaptureTables = true;
     return Status::success();
 }
 
@@ -199,8 +190,7 @@ void TraceWriter::output(OutputStream stream, std::string_view text) {
     int64_t nowNs = monotonicNs();
     std::unique_lock lock(m_mutex);
     KILN_ASSERT(m_runId != 0, "output() outside a run");
-    if (m_queue.size() >= kMaxQueuedLines)
-        m_progress.wait(lock, [this] { return m_queue.size() < kMaxQueuedLines / 2; });
+    waitForRoomLocked(lock);
     std::string& partial = m_partialLines[size_t(stream)];
     size_t start = 0;
     for (size_t newline = text.find('\n'); newline != std::string_view::npos;
@@ -218,15 +208,27 @@ void TraceWriter::output(OutputStream stream, std::string_view text) {
     partial.append(text.substr(start));
 }
 
-void TraceWriter::enqueueLocked(OutputStream stream, std::string text, int64_t nowNs) {
+void TraceWriter::waitForRoomLocked(std::unique_lock<std::mutex>& lock) {
+    if (m_queue.rows >= kMaxQueuedRows)
+        m_progress.wait(lock, [this] { return m_queue.rows < kMaxQueuedRows / 2; });
+}
+
+void TraceWriter::noteQueuedLocked(size_t rows, int64_t nowNs) {
     bool wasEmpty = m_queue.empty();
+    size_t before = m_queue.rows;
+    m_queue.rows += rows;
     if (wasEmpty)
         m_firstQueuedAt = std::chrono::steady_clock::time_point(
             std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                 std::chrono::nanoseconds(nowNs)));
-    m_queue.push_back({m_runId, m_nextSeq++, nowNs - m_runStartNs, stream, std::move(text)});
     // One wake-up per batch: the writer thread then waits out the batch window on its own.
-    if (wasEmpty || m_queue.size() == kEagerBatchRows) m_wakeWriter.notify_one();
+    if (wasEmpty || (before < kEagerBatchRows && m_queue.rows >= kEagerBatchRows))
+        m_wakeWriter.notify_one();
+}
+
+void TraceWriter::enqueueLocked(OutputStream stream, std::string text, int64_t nowNs) {
+    noteQueuedLocked(1, nowNs);
+    m_queue.lines.push_back({m_runId, m_nextSeq++, nowNs - m_runStartNs, stream, std::move(text)});
 }
 
 void TraceWriter::completePartialLinesLocked(int64_t nowNs) {
@@ -288,7 +290,7 @@ Status TraceWriter::writeRunEnd(int64_t runId, RunStatus status, int exitCode,
 }
 
 bool TraceWriter::writerShouldWakeLocked() const {
-    return m_stop || m_flushRequested > m_flushDone || m_queue.size() >= kEagerBatchRows ||
+    return m_stop || m_flushRequested > m_flushDone || m_queue.rows >= kEagerBatchRows ||
            (m_crashSignal.load() != 0 && !m_crashDone.load());
 }
 
@@ -302,7 +304,7 @@ void TraceWriter::waitForWorkLocked(std::unique_lock<std::mutex>& lock) {
 }
 
 void TraceWriter::writerLoop() {
-    std::vector<PendingLine> batch;
+    PendingBatch batch;
     for (;;) {
         uint64_t ticket = 0;
         bool stopping = false;
@@ -316,11 +318,11 @@ void TraceWriter::writerLoop() {
                 runId = m_runId;
                 if (runId != 0) completePartialLinesLocked(monotonicNs());
             }
-            batch.swap(m_queue);
+            std::swap(batch, m_queue);
             ticket = m_flushRequested;
             stopping = m_stop;
         }
-        m_progress.notify_all(); // output() may be waiting for room
+        m_progress.notify_all(); // an emitting thread may be waiting for room
         Status status = commitBatch(batch, crashSignal != 0);
         bool committedRows = status && !batch.empty();
         batch.clear();
@@ -339,7 +341,7 @@ void TraceWriter::writerLoop() {
     }
 }
 
-Status TraceWriter::commitBatch(const std::vector<PendingLine>& batch, bool emergency) {
+Status TraceWriter::commitBatch(const PendingBatch& batch, bool emergency) {
     if (batch.empty()) return Status::success();
     std::unique_lock dbLock(m_dbMutex, std::defer_lock);
     if (!emergency)
@@ -347,20 +349,24 @@ Status TraceWriter::commitBatch(const std::vector<PendingLine>& batch, bool emer
     else if (!lockWithin(dbLock, kEmergencyLockTimeout))
         return traceError(m_path, "cannot write to", "the connection stayed busy after a crash");
     if (Status status = m_begin.run("cannot write to"); !status) return status;
-    for (const PendingLine& line : batch) {
+    Status status = insertBatchRows(batch);
+    if (status) status = m_commit.run("cannot write to");
+    if (!status) (void)m_rollback.run("cannot roll back");
+    return status;
+}
+
+Status TraceWriter::insertBatchRows(const PendingBatch& batch) {
+    for (const PendingLine& line : batch.lines) {
         m_insertOutput.bindInt(1, line.runId);
         m_insertOutput.bindInt(2, line.seq);
         m_insertOutput.bindText(3, outputStreamName(line.stream));
         m_insertOutput.bindInt(4, line.tNs);
         m_insertOutput.bindText(5, line.text);
-        if (Status status = m_insertOutput.run("cannot write to"); !status) {
-            (void)m_rollback.run("cannot roll back");
-            return status;
-        }
+        if (Status status = m_insertOutput.run("cannot write to"); !status) return status;
     }
-    Status committed = m_commit.run("cannot write to");
-    if (!committed) (void)m_rollback.run("cannot roll back");
-    return committed;
+    for (const PendingCapture& pending : batch.capture)
+        if (Status status = m_capture.insert(pending.runId, pending.event); !status) return status;
+    return Status::success();
 }
 
 void TraceWriter::markCrashed(int64_t runId, int signalNumber) {

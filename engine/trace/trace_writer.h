@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// The SQLite implementation of EventSink: the one writer of a trace file. The interpreter
-/// thread only appends to an in-memory queue; a background thread commits the queue in batches
-/// (BEGIN IMMEDIATE ... COMMIT, at least every 50 ms while rows wait), so a reader on another
-/// connection sees a running script's output within a fraction of a second without the script
-/// paying for a transaction per line. Run start and end are written synchronously.
+/// thread only appends to an in-memory queue (output lines and capture events alike); a
+/// background thread commits the queue in batches (BEGIN IMMEDIATE ... COMMIT, at least every
+/// 50 ms while rows wait), so a reader on another connection sees a running script's output and
+/// torch.compile facts within a fraction of a second without the script paying for a
+/// transaction per row. Run start and end are written synchronously.
 ///
 /// Crashes: a run whose process dies keeps status 'running'. Three layers turn that into
 /// 'crashed', strongest last: emergencyFlush() from the dying process's fatal-signal handler
@@ -14,6 +15,7 @@
 
 #include "support/event_sink.h"
 #include "support/expected.h"
+#include "trace/capture_inserter.h"
 #include "trace/schema.h"
 #include "trace/sqlite_handle.h"
 #include "trace/trace_types.h"
@@ -64,11 +66,29 @@ public:
     /// Calling it outside a run is a bug.
     void output(OutputStream stream, std::string_view text) override;
 
-    /// Waits until every queued line is committed. Returns the first write failure since the
+    /// torch.compile capture facts (support/capture_events.h) for the open run, stored in the
+    /// tables of docs/trace-schema.md. Thread-safe and cheap like output(): the event is copied
+    /// into the same queue and committed in the same batches, in call order, so a reader that
+    /// sees a fact also sees every fact reported before it (a guard's or graph's compile row).
+    /// compile() is called twice per compile (start with an empty status, then finish); both land
+    /// in one `compiles` row. Event timestamps are monotonicNs() values; the trace stores them
+    /// run-relative. Calling these outside a run, or with a value outside a closed set (frame kind,
+    /// compile reason or status, config source) or an empty compile id where one is required, is a
+    /// bug.
+    void frame(const FrameEvent& event) override;
+    void compile(const CompileEvent& event) override;
+    void guard(const GuardEvent& event) override;
+    void recompile(const RecompileEvent& event) override;
+    void graphBreak(const GraphBreakEvent& event) override;
+    void graph(const GraphEvent& event) override;
+    void config(const ConfigEvent& event) override;
+    void timeline(const TimelineEvent& event) override;
+
+    /// Waits until every queued row is committed. Returns the first write failure since the
     /// writer opened, if any (rows of a failed batch are lost; later batches still go in).
     Status flush();
 
-    /// How many output transactions the writer thread has committed; for tests and statistics.
+    /// How many batch transactions the writer thread has committed; for tests and statistics.
     int64_t batchesCommitted() const;
 
     /// Completes unfinished lines, drains the queue and records the end of the run: ended_at_ns,
@@ -99,17 +119,35 @@ private:
         OutputStream stream;
         std::string text;
     };
+    struct PendingCapture {
+        int64_t runId;
+        CaptureEvent event;
+    };
+    /// What the writer thread commits in one transaction. Lines and capture events keep their
+    /// own call order; between the two tables order does not matter, a batch is seen whole.
+    struct PendingBatch {
+        std::vector<PendingLine> lines;
+        std::vector<PendingCapture> capture;
+        size_t rows = 0; ///< lines plus captureRowCount() of each event
+
+        bool empty() const { return rows == 0; }
+        void clear();
+    };
 
     explicit TraceWriter(Connection connection);
-    Status prepareStatements();
+    Status prepareStatements(bool withCapture);
     Status writeOpeningMeta();
+    void waitForRoomLocked(std::unique_lock<std::mutex>& lock);
+    void noteQueuedLocked(size_t rows, int64_t nowNs);
     void enqueueLocked(OutputStream stream, std::string text, int64_t nowNs);
+    void enqueueCapture(CaptureEvent event);
     void completePartialLinesLocked(int64_t nowNs);
     Status writeRunEnd(int64_t runId, RunStatus status, int exitCode, const RunError* error);
     bool writerShouldWakeLocked() const;
     void waitForWorkLocked(std::unique_lock<std::mutex>& lock);
     void writerLoop();
-    Status commitBatch(const std::vector<PendingLine>& batch, bool emergency);
+    Status commitBatch(const PendingBatch& batch, bool emergency);
+    Status insertBatchRows(const PendingBatch& batch);
     void markCrashed(int64_t runId, int signalNumber);
 
     std::string m_path;
@@ -122,12 +160,14 @@ private:
     Statement m_commit;
     Statement m_rollback;
     Statement m_insertOutput;
+    CaptureInserter m_capture;
+    bool m_hasCaptureTables = false;
 
-    // Shared between output() callers and the writer thread.
+    // Shared between the event callers and the writer thread.
     mutable std::mutex m_mutex;
     std::condition_variable m_wakeWriter;
     std::condition_variable m_progress;
-    std::vector<PendingLine> m_queue;
+    PendingBatch m_queue;
     std::chrono::steady_clock::time_point m_firstQueuedAt;
     std::array<std::string, 3> m_partialLines; ///< indexed by OutputStream
     int64_t m_runId = 0;

@@ -1,11 +1,36 @@
 // SPDX-License-Identifier: MIT
 #include "trace_fixture.h"
 
+#include "support/clock.h"
+
+#include <chrono>
 #include <fstream>
 #include <iterator>
 #include <sqlite3.h>
+#include <thread>
 
 namespace kiln::testing {
+
+std::unique_ptr<trace::TraceWriter> openWriter(const std::string& path) {
+    auto writer = trace::TraceWriter::open(path);
+    KILN_ASSERT(writer.ok(), "test fixture: cannot open writer");
+    return std::move(writer).value();
+}
+
+std::unique_ptr<trace::TraceReader> openReader(const std::string& path) {
+    auto reader = trace::TraceReader::open(path);
+    KILN_ASSERT(reader.ok(), "test fixture: cannot open reader");
+    return std::move(reader).value();
+}
+
+bool eventually(const std::function<bool()>& done) {
+    int64_t deadline = monotonicNs() + 5'000'000'000;
+    while (!done()) {
+        if (monotonicNs() > deadline) return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return true;
+}
 
 std::string readFileBytes(const std::string& path) {
     std::ifstream file(path, std::ios::binary);
@@ -62,6 +87,68 @@ trace::RunInfo sampleRunInfo(const std::string& workloadPath) {
     info.device = "cpu";
     info.argv = {"kiln", "run", workloadPath, "--mode=max-autotune"};
     return info;
+}
+
+FrameEvent sampleFrame(int64_t frameId) {
+    FrameEvent frame;
+    frame.frameId = frameId;
+    frame.function = "fn";
+    frame.file = "/w/model.py";
+    frame.line = 4;
+    frame.kind = "function";
+    return frame;
+}
+
+CompileEvent sampleCompileStart(int64_t frameId, int32_t index, int64_t startNs) {
+    CompileEvent compile;
+    compile.compileId = std::to_string(frameId) + "/" + std::to_string(index);
+    compile.frameId = frameId;
+    compile.compileIndex = index;
+    compile.reason = index == 0 ? "first" : "recompile";
+    compile.startNs = startNs;
+    compile.backend = "inductor";
+    compile.mode = "max-autotune";
+    return compile;
+}
+
+CompileEvent sampleCompileFinish(CompileEvent start, const std::string& status,
+                                 int64_t durationNs) {
+    start.status = status;
+    start.durationNs = durationNs;
+    start.phases = {
+        {"trace", durationNs / 2}, {"guards", durationNs / 8}, {"backend_compile", durationNs / 4}};
+    return start;
+}
+
+GuardEvent sampleGuard(const std::string& compileId, int index) {
+    GuardEvent guard;
+    guard.compileId = compileId;
+    guard.kind = "TENSOR_MATCH";
+    guard.source = "L['x" + std::to_string(index) + "']";
+    guard.expression = "check_tensor(L['x" + std::to_string(index) +
+                       "'], Tensor, DispatchKeySet(CPU), torch.float32, device=None, "
+                       "requires_grad=False, size=[8, 16], stride=[16, 1])";
+    guard.expected = "torch.float32 [8, 16]";
+    guard.userLine = 5 + index % 7;
+    return guard;
+}
+
+GraphEvent sampleGraph(const std::string& compileId, int32_t graphIndex, int nodeCount) {
+    GraphEvent graph;
+    graph.compileId = compileId;
+    graph.graphIndex = graphIndex;
+    graph.readableCode = "class GraphModule(torch.nn.Module):\n"
+                         "    def forward(self, L_x_: \"f32[8, 16]\"):\n"
+                         "        return (sin,)\n";
+    graph.nodeCount = nodeCount;
+    graph.opCount = nodeCount - 2;
+    graph.nodes.push_back({"l_x_", "placeholder", "L_x_", "", "[8, 16]", "torch.float32", 0});
+    for (int i = 1; i + 1 < nodeCount; ++i)
+        graph.nodes.push_back({"sin_" + std::to_string(i), "call_function", "torch.sin",
+                               i == 1 ? "(l_x_,)" : "(sin_" + std::to_string(i - 1) + ",)",
+                               "[8, 16]", "torch.float32", 5 + i});
+    graph.nodes.push_back({"output", "output", "output", "((sin,),)", "", "", 0});
+    return graph;
 }
 
 } // namespace kiln::testing

@@ -1,16 +1,29 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// Helpers for the trace tests: raw SQLite access to check what the writer put in the file
-/// independently of TraceReader, and file bytes to prove that refused files stay untouched.
+/// independently of TraceReader, file bytes to prove that refused files stay untouched, and
+/// recognisable runs and capture events to write.
 #pragma once
 
+#include "support/capture_events.h"
+#include "trace/trace_reader.h"
 #include "trace/trace_types.h"
+#include "trace/trace_writer.h"
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace kiln::testing {
+
+/// A writer or reader of \p path with the current schema; asserts that it opens.
+std::unique_ptr<trace::TraceWriter> openWriter(const std::string& path);
+std::unique_ptr<trace::TraceReader> openReader(const std::string& path);
+
+/// Polls \p done for up to five seconds (the writer commits within ~50 ms); whether it held.
+bool eventually(const std::function<bool()>& done);
 
 /// The whole file, or "" when it cannot be read.
 std::string readFileBytes(const std::string& path);
@@ -25,5 +38,16 @@ std::vector<std::string> queryTexts(const std::string& path, const std::string& 
 
 /// A RunInfo with every field set to something recognisable.
 trace::RunInfo sampleRunInfo(const std::string& workloadPath);
+
+// Capture events with every field set, as the capture layer would report them for
+// `fn` in /w/model.py; \p startNs is a monotonicNs() value.
+FrameEvent sampleFrame(int64_t frameId);
+/// The start report of compile "frameId/index": status empty, no duration or phases.
+CompileEvent sampleCompileStart(int64_t frameId, int32_t index, int64_t startNs);
+/// \p start finished with \p status after \p durationNs, with three phases.
+CompileEvent sampleCompileFinish(CompileEvent start, const std::string& status, int64_t durationNs);
+GuardEvent sampleGuard(const std::string& compileId, int index);
+/// A graph of \p nodeCount nodes: a placeholder, call_function nodes, an output.
+GraphEvent sampleGraph(const std::string& compileId, int32_t graphIndex, int nodeCount);
 
 } // namespace kiln::testing

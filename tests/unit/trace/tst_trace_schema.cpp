@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The trace file's identity and versions: what a new file looks like, which files are refused
-// (and that refusing leaves them byte for byte as they were), and the migration mechanism driven
-// by an injected schema history with a test-only version 2.
+// The trace file's identity and versions: what a new file looks like (every table, column and
+// index of the current schema), which files are refused (and that refusing leaves them byte for
+// byte as they were), the real upgrade of a version-1 file to version 2 by the writer (in place)
+// and by the reader (in memory), and the migration mechanism driven by an injected schema history
+// with a test-only version 3.
+#include "support/clock.h"
 #include "trace/schema.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
@@ -15,16 +18,25 @@ using namespace kiln::testing;
 
 namespace {
 
-// Version 1 as shipped plus a version 2 that only these tests know.
-SchemaHistory historyWithVersion2(const char* version2Sql) {
+// Version 2 as shipped plus a version 3 that only these tests know.
+SchemaHistory historyWithVersion3(const char* version3Sql) {
     std::vector<Migration> steps = currentSchema().steps();
-    steps.push_back({1, "test-only: notes on runs", version2Sql});
+    steps.push_back({2, "test-only: notes on runs", version3Sql});
     return SchemaHistory(std::move(steps));
 }
 
-constexpr const char* kVersion2 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
+constexpr const char* kVersion3 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
                                   "ALTER TABLE runs ADD COLUMN note TEXT;"
                                   "UPDATE runs SET note = 'migrated';";
+
+// The schema as version 1 of Kiln shipped it: its first step only.
+SchemaHistory version1History() {
+    return SchemaHistory({currentSchema().steps().at(0)});
+}
+
+std::vector<std::string> columnsOf(const std::string& file, const std::string& table) {
+    return queryTexts(file, "SELECT name FROM pragma_table_info('" + table + "') ORDER BY cid");
+}
 
 } // namespace
 
@@ -36,14 +48,25 @@ private:
 
     std::string path(const char* name) const { return m_dir.filePath(name).toStdString(); }
 
-    // A finished version-1 trace with one run and one line of output.
-    std::string makeVersion1Trace(const char* name) {
+    // A finished trace of the current version with one run and one line of output.
+    std::string makeCurrentTrace(const char* name) {
         std::string file = path(name);
         auto writer = TraceWriter::open(file);
         KILN_ASSERT(writer.ok(), "test fixture");
         auto runId = (*writer)->beginRun(sampleRunInfo("/w/model.py"));
         KILN_ASSERT(runId.ok(), "test fixture");
         (*writer)->output(kiln::OutputStream::Stdout, "hello\n");
+        KILN_ASSERT((*writer)->finishRun(RunStatus::Ok, 0).ok(), "test fixture");
+        return file;
+    }
+
+    // A finished trace as a version-1 Kiln wrote it: one run, two lines of output.
+    std::string makeVersion1Trace(const char* name) {
+        std::string file = path(name);
+        auto writer = TraceWriter::open(file, version1History());
+        KILN_ASSERT(writer.ok(), "test fixture");
+        KILN_ASSERT((*writer)->beginRun(sampleRunInfo("/w/old.py")).ok(), "test fixture");
+        (*writer)->output(kiln::OutputStream::Stdout, "old line 1\nold line 2\n");
         KILN_ASSERT((*writer)->finishRun(RunStatus::Ok, 0).ok(), "test fixture");
         return file;
     }
@@ -56,18 +79,40 @@ private slots:
         auto writer = TraceWriter::open(file);
         QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(0x4B494C4E));
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
         QCOMPARE(queryTexts(file, "PRAGMA journal_mode"), std::vector<std::string>{"wal"});
-        QCOMPARE(currentSchemaVersion(), 1);
+        QCOMPARE(currentSchemaVersion(), 2);
+        QCOMPARE(kCaptureSchemaVersion, 2);
         QCOMPARE(kApplicationId, int32_t(0x4B494C4E));
     }
 
-    void version1TablesAndColumns() {
+    void tablesColumnsAndIndexes() {
         std::string file = path("tables.kiln");
         QVERIFY(TraceWriter::open(file).ok());
         QCOMPARE(queryTexts(file, "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
                                   "ORDER BY name"),
-                 (std::vector<std::string>{"meta", "output", "output_by_run", "runs"}));
+                 (std::vector<std::string>{"compiles",
+                                           "compiles_by_run",
+                                           "config",
+                                           "events",
+                                           "events_by_run",
+                                           "frames",
+                                           "frames_by_run",
+                                           "graph_breaks",
+                                           "graph_breaks_by_run",
+                                           "graph_nodes",
+                                           "graph_nodes_by_graph",
+                                           "graphs",
+                                           "graphs_by_run",
+                                           "guards",
+                                           "guards_by_compile",
+                                           "guards_by_run",
+                                           "meta",
+                                           "output",
+                                           "output_by_run",
+                                           "recompiles",
+                                           "recompiles_by_run",
+                                           "runs"}));
         QCOMPARE(queryTexts(file, "SELECT name FROM pragma_table_info('runs') ORDER BY cid"),
                  (std::vector<std::string>{
                      "id", "workload_path", "workload_hash", "mode", "backend", "options_json",
@@ -79,6 +124,61 @@ private slots:
                  (std::vector<std::string>{"run_id", "id"}));
         QCOMPARE(queryTexts(file, "SELECT \"table\" FROM pragma_foreign_key_list('output')"),
                  std::vector<std::string>{"runs"});
+    }
+
+    void version2CaptureTables() {
+        std::string file = path("capture_tables.kiln");
+        QVERIFY(TraceWriter::open(file).ok());
+        using Names = std::vector<std::string>;
+        QCOMPARE(columnsOf(file, "frames"),
+                 (Names{"id", "run_id", "frame_id", "function", "file", "line", "kind",
+                        "parent_frame_id", "resume_line"}));
+        QCOMPARE(
+            columnsOf(file, "compiles"),
+            (Names{"id", "run_id", "compile_id", "frame_id", "compile_index", "reason", "start_ns",
+                   "duration_ns", "status", "failure", "backend", "mode", "phases_json"}));
+        QCOMPARE(columnsOf(file, "guards"), (Names{"id", "run_id", "compile_id", "kind", "source",
+                                                   "expression", "expected", "user_line"}));
+        QCOMPARE(columnsOf(file, "recompiles"),
+                 (Names{"id", "run_id", "compile_id", "failed_compile_id", "guard_source",
+                        "expected", "actual", "reason"}));
+        QCOMPARE(columnsOf(file, "graph_breaks"),
+                 (Names{"id", "run_id", "compile_id", "ord", "file", "line", "col", "reason_kind",
+                        "reason", "user_stack"}));
+        QCOMPARE(columnsOf(file, "graphs"), (Names{"id", "run_id", "compile_id", "graph_index",
+                                                   "readable_code", "node_count", "op_count"}));
+        QCOMPARE(columnsOf(file, "graph_nodes"),
+                 (Names{"id", "graph_id", "ord", "name", "op", "target", "args", "shape", "dtype",
+                        "source_line"}));
+        QCOMPARE(columnsOf(file, "config"),
+                 (Names{"id", "run_id", "key", "value", "default_value", "source"}));
+        QCOMPARE(columnsOf(file, "events"), (Names{"id", "run_id", "category", "name", "compile_id",
+                                                   "start_ns", "duration_ns", "detail_json"}));
+        // Every capture table but graph_nodes names its run; graph_nodes names its graph.
+        for (const char* table : {"frames", "compiles", "guards", "recompiles", "graph_breaks",
+                                  "graphs", "config", "events"})
+            QCOMPARE(queryTexts(file, std::string("SELECT \"table\" || '.' || \"to\" || '<-' || "
+                                                  "\"from\" FROM pragma_foreign_key_list('") +
+                                          table + "')"),
+                     Names{"runs.id<-run_id"});
+        QCOMPARE(queryTexts(file, "SELECT \"table\" || '.' || \"to\" || '<-' || \"from\" "
+                                  "FROM pragma_foreign_key_list('graph_nodes')"),
+                 Names{"graphs.id<-graph_id"});
+        // The uniqueness the writer's upserts rely on.
+        auto uniqueColumns = [&](const char* table) {
+            return queryTexts(file, std::string("SELECT group_concat(i.name, ',') FROM "
+                                                "pragma_index_list('") +
+                                        table +
+                                        "') l, pragma_index_info(l.name) i WHERE l.\"unique\" "
+                                        "GROUP BY l.name");
+        };
+        QCOMPARE(uniqueColumns("frames"), Names{"run_id,frame_id"});
+        QCOMPARE(uniqueColumns("compiles"), Names{"run_id,compile_id"});
+        QCOMPARE(uniqueColumns("config"), Names{"run_id,key"});
+        QCOMPARE(queryTexts(file, "SELECT name FROM pragma_index_info('guards_by_compile')"),
+                 (Names{"run_id", "compile_id", "id"}));
+        QCOMPARE(queryTexts(file, "SELECT name FROM pragma_index_info('graph_nodes_by_graph')"),
+                 (Names{"graph_id", "ord"}));
     }
 
     void metaDescribesFileAndWriter() {
@@ -94,7 +194,7 @@ private slots:
         QVERIFY(reader.ok());
         auto meta = (*reader)->meta();
         QVERIFY(meta.ok());
-        QCOMPARE(meta->at("schema_version"), std::string("1"));
+        QCOMPARE(meta->at("schema_version"), std::string("2"));
         QCOMPARE(meta->at("engine_version"), std::string("0.1.0"));
         QCOMPARE(meta->at("device"), std::string("cpu"));
         QCOMPARE(meta->at("cuda_driver"), std::string("none"));
@@ -102,7 +202,7 @@ private slots:
         int64_t createdAt = std::stoll(meta->at("created_at_ns"));
         QVERIFY(createdAt > int64_t(1'700'000'000) * 1'000'000'000);
         QCOMPARE(meta->size(), size_t(6));
-        QCOMPARE((*reader)->schemaVersion(), 1);
+        QCOMPARE((*reader)->schemaVersion(), 2);
         QVERIFY(!(*reader)->isUpgradedSnapshot());
     }
 
@@ -113,16 +213,16 @@ private slots:
         QVERIFY(!reader.ok());
         QCOMPARE(reader.error().message, "'" + file + "' is not a Kiln trace (an empty database)");
         QVERIFY(TraceWriter::open(file).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
     }
 
     void refusesNewerVersionUntouched() {
-        std::string file = makeVersion1Trace("newer.kiln");
+        std::string file = makeCurrentTrace("newer.kiln");
         QCOMPARE(execSql(file, "PRAGMA user_version = 3"), std::string());
         std::string before = readFileBytes(file);
         std::string expected = "trace '" + file +
                                "' was written by a newer Kiln (schema version 3); this Kiln "
-                               "reads up to version 1";
+                               "reads up to version 2";
         auto writer = TraceWriter::open(file);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message, expected);
@@ -195,14 +295,93 @@ private slots:
         QVERIFY(!QFile::exists(QString::fromStdString(path("missing.kiln"))));
     }
 
-    void readerUpgradesOlderFileInMemoryOnly() {
-        std::string file = makeVersion1Trace("reader_upgrade.kiln");
+    void readerUpgradesVersion1FileInMemory() {
+        std::string file = makeVersion1Trace("v1_reader.kiln");
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name = 'compiles'"),
+                 int64_t(0));
         std::string before = readFileBytes(file);
-        SchemaHistory history = historyWithVersion2(kVersion2);
-        auto reader = TraceReader::open(file, history);
+        auto reader = TraceReader::open(file);
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
         QCOMPARE((*reader)->schemaVersion(), 1);
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("2"));
+        auto runs = (*reader)->listRuns();
+        QVERIFY(runs.ok());
+        QCOMPARE(runs->size(), size_t(1));
+        QCOMPARE(runs->front().workloadPath, std::string("/w/old.py"));
+        QCOMPARE(runs->front().status, RunStatus::Ok);
+        auto lines = (*reader)->outputLines(1);
+        QVERIFY(lines.ok());
+        QCOMPARE(lines->size(), size_t(2));
+        QCOMPARE(lines->back().text, std::string("old line 2"));
+        // The capture tables exist in the snapshot, empty: an old run simply has no capture.
+        QCOMPARE((*reader)->frames(1)->size(), size_t(0));
+        QCOMPARE((*reader)->compiles(1)->size(), size_t(0));
+        QCOMPARE((*reader)->guards(1)->size(), size_t(0));
+        QCOMPARE((*reader)->recompiles(1)->size(), size_t(0));
+        QCOMPARE((*reader)->graphBreaks(1)->size(), size_t(0));
+        QCOMPARE((*reader)->graphs(1)->size(), size_t(0));
+        QCOMPARE((*reader)->graphNodes(1)->size(), size_t(0));
+        QCOMPARE((*reader)->config(1)->size(), size_t(0));
+        QCOMPARE((*reader)->events(1)->size(), size_t(0));
+        // The file is as the old Kiln left it.
+        QVERIFY(readFileBytes(file) == before);
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
+        QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
+                 std::vector<std::string>{"1"});
+    }
+
+    void writerUpgradesVersion1FileInPlace() {
+        std::string file = makeVersion1Trace("v1_writer.kiln");
+        {
+            auto writer = TraceWriter::open(file);
+            QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
+            auto runId = (*writer)->beginRun(sampleRunInfo("/w/new.py"));
+            QVERIFY(runId.ok());
+            QCOMPARE(runId.value(), int64_t(2));
+            (*writer)->frame(sampleFrame(0));
+            kiln::CompileEvent start = sampleCompileStart(0, 0, kiln::monotonicNs());
+            (*writer)->compile(start);
+            (*writer)->guard(sampleGuard("0/0", 0));
+            (*writer)->graph(sampleGraph("0/0", 0, 3));
+            (*writer)->compile(sampleCompileFinish(start, "ok", 1'000'000));
+            (*writer)->output(kiln::OutputStream::Stdout, "new line\n");
+            QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
+        }
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
+        QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
+        QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
+                 std::vector<std::string>{"2"});
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"),
+                 int64_t(12));
+        auto reader = TraceReader::open(file);
+        QVERIFY(reader.ok());
+        QVERIFY(!(*reader)->isUpgradedSnapshot());
+        QCOMPARE((*reader)->schemaVersion(), 2);
+        // The old run kept its rows; the new one has its capture facts.
+        QCOMPARE((*reader)->listRuns()->size(), size_t(2));
+        QCOMPARE((*reader)->outputLines(1)->size(), size_t(2));
+        QCOMPARE((*reader)->outputLines(2)->front().text, std::string("new line"));
+        QVERIFY((*reader)->compiles(1)->empty());
+        auto compiles = (*reader)->compiles(2);
+        QCOMPARE(compiles->size(), size_t(1));
+        QCOMPARE(compiles->front().status, std::string("ok"));
+        QCOMPARE((*reader)->frames(2)->size(), size_t(1));
+        QCOMPARE((*reader)->guards(2, "0/0")->size(), size_t(1));
+        auto graphs = (*reader)->graphs(2);
+        QCOMPARE(graphs->size(), size_t(1));
+        QCOMPARE((*reader)->graphNodes(graphs->front().id)->size(), size_t(3));
+    }
+
+    void readerUpgradesOlderFileInMemoryOnly() {
+        std::string file = makeCurrentTrace("reader_upgrade.kiln");
+        std::string before = readFileBytes(file);
+        SchemaHistory history = historyWithVersion3(kVersion3);
+        auto reader = TraceReader::open(file, history);
+        QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
+        QVERIFY((*reader)->isUpgradedSnapshot());
+        QCOMPARE((*reader)->schemaVersion(), 2);
         auto runs = (*reader)->listRuns();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
@@ -211,34 +390,36 @@ private slots:
         QVERIFY(lines.ok());
         QCOMPARE(lines->size(), size_t(1));
         QCOMPARE(lines->front().text, std::string("hello"));
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("2"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("3"));
         QVERIFY(readFileBytes(file) == before);
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
     }
 
     void writerUpgradesOlderFileInPlace() {
-        std::string file = makeVersion1Trace("writer_upgrade.kiln");
-        SchemaHistory history = historyWithVersion2(kVersion2);
+        std::string file = makeCurrentTrace("writer_upgrade.kiln");
+        SchemaHistory history = historyWithVersion3(kVersion3);
         {
             auto writer = TraceWriter::open(file, history);
             QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
             auto runId = (*writer)->beginRun(sampleRunInfo("/w/second.py"));
             QVERIFY(runId.ok());
             QCOMPARE(runId.value(), int64_t(2));
+            (*writer)->frame(sampleFrame(0)); // a later history keeps the capture tables
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
         QCOMPARE(queryTexts(file, "SELECT note FROM runs ORDER BY id"),
                  (std::vector<std::string>{"migrated", "<null>"}));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM extra"), int64_t(0));
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM frames WHERE run_id = 2"), int64_t(1));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"2"});
-        // This build only knows version 1, so the upgraded file is now "newer".
+                 std::vector<std::string>{"3"});
+        // This build only knows version 2, so the upgraded file is now "newer".
         auto reader = TraceReader::open(file);
         QVERIFY(!reader.ok());
         QVERIFY(reader.error().message.find(
-                    "(schema version 2); this Kiln reads up to version 1") != std::string::npos);
+                    "(schema version 3); this Kiln reads up to version 2") != std::string::npos);
         auto upgradedReader = TraceReader::open(file, history);
         QVERIFY(upgradedReader.ok());
         QVERIFY(!(*upgradedReader)->isUpgradedSnapshot());
@@ -246,30 +427,36 @@ private slots:
     }
 
     void failedMigrationRollsBackEveryStep() {
+        // From version 1, so that a good step (1 -> 2) is rolled back with the failing one.
         std::string file = makeVersion1Trace("failed_upgrade.kiln");
-        SchemaHistory history = historyWithVersion2("CREATE TABLE half_done(x);"
+        SchemaHistory history = historyWithVersion3("CREATE TABLE half_done(x);"
                                                     "CREATE TABLE runs(x);");
         auto writer = TraceWriter::open(file, history);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message,
                  "cannot upgrade trace '" + file +
-                     "': from schema version 1 to 2: table runs already exists");
+                     "': from schema version 2 to 3: table runs already exists");
         QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
-        QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name = 'half_done'"),
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name IN "
+                                "('half_done', 'frames', 'compiles')"),
                  int64_t(0));
-        // Still a healthy version-1 trace.
+        // Still a healthy version-1 trace, which this build upgrades.
         auto reader = TraceReader::open(file);
         QVERIFY(reader.ok());
         QCOMPARE((*reader)->listRuns()->size(), size_t(1));
+        QVERIFY(TraceWriter::open(file).ok());
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
     }
 
     void newFileIsBuiltByTheSameSteps() {
-        // A file created against the two-step history gets both steps, in order.
-        std::string file = path("fresh_v2.kiln");
-        QVERIFY(TraceWriter::open(file, historyWithVersion2(kVersion2)).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
+        // A file created against the three-step history gets every step, in order.
+        std::string file = path("fresh_v3.kiln");
+        QVERIFY(TraceWriter::open(file, historyWithVersion3(kVersion3)).ok());
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'note'"),
+                 int64_t(1));
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name = 'graph_nodes'"),
                  int64_t(1));
     }
 };

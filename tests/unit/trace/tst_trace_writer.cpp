@@ -24,18 +24,6 @@ using kiln::OutputStream;
 
 namespace {
 
-std::unique_ptr<TraceWriter> openWriter(const std::string& path) {
-    auto writer = TraceWriter::open(path);
-    KILN_ASSERT(writer.ok(), "test fixture: cannot open writer");
-    return std::move(writer).value();
-}
-
-std::unique_ptr<TraceReader> openReader(const std::string& path) {
-    auto reader = TraceReader::open(path);
-    KILN_ASSERT(reader.ok(), "test fixture: cannot open reader");
-    return std::move(reader).value();
-}
-
 std::vector<std::string> texts(const std::vector<OutputLine>& lines) {
     std::vector<std::string> result;
     for (const OutputLine& line : lines)
