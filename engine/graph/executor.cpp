@@ -36,8 +36,7 @@ Value runOperator(lang::Interpreter& interp, const Node& n, const std::vector<Va
     case OperatorKind::Unary:
         return interp.unaryOp(static_cast<lang::UnaryOperator>(n.operatorCode), args[0]);
     case OperatorKind::Compare:
-        return interp.compare(static_cast<lang::CompareOperator>(n.operatorCode), args[0],
-                              args[1]);
+        return interp.compare(static_cast<lang::CompareOperator>(n.operatorCode), args[0], args[1]);
     case OperatorKind::GetItem:
         return interp.getItem(args[0], args[1]);
     case OperatorKind::SetItem:
@@ -64,15 +63,17 @@ Value runNode(lang::Interpreter& interp, const Node& n, const std::vector<Value>
     case NodeOp::GetAttr:
         return n.callable;
     case NodeOp::CallFunction:
-        if (n.operatorKind != OperatorKind::None)
-            return runOperator(interp, n, args);
+        if (n.operatorKind != OperatorKind::None) return runOperator(interp, n, args);
         return interp.call(n.callable, lang::CallArgs{args, names, values});
     case NodeOp::CallMethod: {
+        const lang::Symbol name = lang::Symbol::intern(n.target);
+        // Tensor-valued properties (x.T, x.mT) are recorded as methods without arguments.
+        const Value* attr = interp.typeOf(args[0])->lookup(name);
+        if (attr && attr->is(lang::ObjectKind::Property)) return interp.getAttr(args[0], name);
         bool unbound = false;
-        Value method = interp.lookupMethodForCall(args[0], lang::Symbol::intern(n.target), unbound);
+        Value method = interp.lookupMethodForCall(args[0], name, unbound);
         std::span<const Value> positional(args);
-        if (!unbound)
-            positional = positional.subspan(1);
+        if (!unbound) positional = positional.subspan(1);
         return interp.call(method, lang::CallArgs{positional, names, values});
     }
     case NodeOp::CallModule:

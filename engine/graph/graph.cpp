@@ -98,6 +98,58 @@ std::string Graph::uniqueName(const std::string& base) {
     return name;
 }
 
+void Graph::truncate(size_t size) {
+    if (size >= nodes.size())
+        return;
+    for (size_t i = size; i < nodes.size(); ++i)
+        std::erase(m_usedNames, nodes[i].name);
+    nodes.resize(size);
+}
+
+namespace {
+
+void remapArg(Arg& a, const std::vector<int32_t>& newIndex) {
+    if (a.kind == Arg::Kind::Node)
+        a.node = newIndex[static_cast<size_t>(a.node)];
+    for (Arg& item : a.items)
+        remapArg(item, newIndex);
+}
+
+} // namespace
+
+void Graph::hoistPlaceholders() {
+    std::vector<size_t> order;
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].op == NodeOp::Placeholder)
+            order.push_back(i);
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (nodes[i].op != NodeOp::Placeholder)
+            order.push_back(i);
+    std::vector<int32_t> newIndex(nodes.size());
+    for (size_t k = 0; k < order.size(); ++k)
+        newIndex[order[k]] = static_cast<int32_t>(k);
+    std::vector<Node> reordered;
+    reordered.reserve(nodes.size());
+    for (size_t k : order)
+        reordered.push_back(std::move(nodes[k]));
+    for (Node& n : reordered) {
+        for (Arg& a : n.args)
+            remapArg(a, newIndex);
+        for (auto& kw : n.kwargs)
+            remapArg(kw.second, newIndex);
+    }
+    nodes = std::move(reordered);
+}
+
+size_t Graph::outputCount() const {
+    const Node* out = outputNode();
+    if (!out || out->args.empty())
+        return 0;
+    const Arg& result = out->args[0];
+    return result.kind == Arg::Kind::Tuple || result.kind == Arg::Kind::List ? result.items.size()
+                                                                              : 1;
+}
+
 const Node* Graph::outputNode() const {
     for (const Node& n : nodes)
         if (n.op == NodeOp::Output)

@@ -80,6 +80,7 @@ struct Node {
     SourceSpan span;              ///< where in the user's code the node came from
     std::string sourceFile;
     std::string sourceCode;       ///< that line's text, for "# File: ..., code: ..." comments
+    std::string sourceFunction;   ///< the function running that line (fx's stack_trace names it)
     std::string sourceName;       ///< placeholders: the guard source, "L['x']"
 };
 
@@ -91,6 +92,12 @@ public:
     /// A fresh node name derived from `base` ("add" -> "add", then "add_1", ...).
     std::string uniqueName(const std::string& base);
     const Node* outputNode() const;
+    /// The number of values the output node returns (the items of its tuple).
+    size_t outputCount() const;
+    /// Drops the nodes from `size` on (a trace rewound to an earlier point).
+    void truncate(size_t size);
+    /// Moves placeholders to the front, keeping their order, as fx graphs list them.
+    void hoistPlaceholders();
     /// Nodes that call something (call_function, call_method, call_module).
     int32_t callCount() const;
     /// call_function nodes only: what torch._dynamo.explain counts as ops.

@@ -43,6 +43,13 @@ struct TraceInfo {
     TraceKind kind = TraceKind::Opaque;
     bool method = false;
     std::string target; ///< "torch.sin", "sum", "torch.nn.functional.relu"
+    /// Break: PyTorch's reason text ("Tensor.item"), the capture layer's break kind, and whether
+    /// it breaks even when no argument is traced (graph_break(), manual_seed()).
+    std::string reason;
+    uint8_t breakKind = 0;
+    bool always = false;
+    /// Record: an in-place op (add_, copy_): its first argument is written.
+    bool inPlace = false;
 };
 
 /// Python-level operators on tensors, as graph nodes (operator.add, operator.getitem, ...).
@@ -95,6 +102,11 @@ struct ResumeRequest {
     const Stmt* statement = nullptr;
     bool atBranch = false; ///< the break was in an `if` test: resume inside the chosen branch
 };
+
+/// Base of the C++ exceptions the capture layer uses to unwind the interpreter's stack (a graph
+/// break inside an inlined call rewinds to the call). They are not Python exceptions: `except`,
+/// `finally` and `with` blocks let them pass without running.
+struct TraceUnwind {};
 
 /// Sub-expressions of a statement whose values were computed by a graph (cache-hit replay of
 /// a statement that broke a graph): eval() returns these instead of evaluating the node.

@@ -103,6 +103,7 @@ Value Interpreter::bindDescriptor(const Value& attr, const Value& instance, Type
         auto* native = attr.as<NativeFunctionObject>();
         auto bound = makeRef<NativeFunctionObject>(native->name, native->fn, native->data);
         bound->bound = instance;
+        bound->trace = native->trace; // a bound method is traced as the method is
         return Value(bound);
     }
     case ObjectKind::StaticMethod:

@@ -191,6 +191,8 @@ Value Interpreter::enterFrame(Frame& frame, FunctionObject& fn, const FrameStart
         frame.slots[slot] = Value(cell);
     }
     return runInFrame(frame, [&]() -> Value {
+        if (start.entered)
+            start.entered(frame);
         Flow flow;
         switch (start.mode) {
         case FrameStart::Mode::Whole:

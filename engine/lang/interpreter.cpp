@@ -134,6 +134,8 @@ PyException Interpreter::currentAsPyException() {
         throw;
     } catch (PyException& e) {
         return e;
+    } catch (const TraceUnwind&) {
+        throw; // capture-layer unwinding passes through handlers untouched
     } catch (const tensor::TensorError& e) {
         TypeObject* type = types.runtimeError.get();
         switch (e.kind()) {

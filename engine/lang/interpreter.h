@@ -169,6 +169,8 @@ public:
         int branch = -1;                      ///< AfterStatement of an `if`: the chosen block
         const ExpressionMemo* memo = nullptr; ///< AtStatement: values of its sub-expressions
         ResumeRequest* resume = nullptr;      ///< AtStatement: hand the rest to the frame hook
+        /// Called with the new frame before its body runs (the tracer learns its top frame).
+        std::function<void(Frame&)> entered;
     };
     /// Runs `fn` with its slots given (from bindToSlots or reconstructed by the capture layer),
     /// from the start of its body or from a statement (a resume point).

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 // config.patch(...) of torch._inductor.config and torch._dynamo.config: a context manager and
 // decorator that sets options for a while and then restores them, as PyTorch's ConfigPatch.
-#include "torchapi/config_state.h"
-
 #include "lang/signature.h"
+#include "torchapi/config_state.h"
 #include "torchapi/torch_types.h"
 
 namespace kiln::torchapi::detail {

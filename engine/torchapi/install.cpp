@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "torchapi/install.h"
 
+#include "graph/graph_module.h"
 #include "torchapi/bindings.h"
 #include "torchapi/config_modules.h"
+#include "torchapi/trace_tags.h"
 
 namespace kiln::torchapi {
 
@@ -29,16 +31,23 @@ void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
     for (const char* sub : {"torch.nn", "torch.nn.functional", "torch.cuda", "torch._logging"})
         interp.importModule(sub);
     installConfigModules(interp);
+    // Last, so every native of torch, its submodules and Tensor exists to be tagged.
+    tagTraceInfo(interp, torch);
 }
 
 } // namespace
 
 void installTorch(lang::Interpreter& interp, const TorchOptions& options) {
-    (void)options;
-    interp.registerNativeModule("torch", installTorchRoot);
+    interp.registerNativeModule("torch", [onImported = options.onImported](
+                                             lang::Interpreter& i, lang::ModuleObject& torch) {
+        installTorchRoot(i, torch);
+        if (onImported)
+            onImported(i, torch);
+    });
     interp.registerNativeModule("torch.nn.functional", installFunctional);
     installMathModule(interp);
     installLoggingModules(interp);
+    graph::installOperatorModule(interp); // the targets of operator nodes in captured graphs
     for (const EmbeddedModule& m : embeddedModules())
         interp.registerSourceModule(m.name, m.path, m.source);
 }

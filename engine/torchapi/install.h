@@ -13,6 +13,9 @@ namespace kiln::torchapi {
 struct TorchOptions {
     /// "cpu" or "cuda": where tensors go when a script names no device (kiln run --device).
     std::string defaultDevice = "cpu";
+    /// Runs at the end of `import torch` (the capture layer adds torch.compile and friends):
+    /// torch is set up on first import, so a script sees its errors where it imports it.
+    lang::NativeModuleInit onImported;
 };
 
 void installTorch(lang::Interpreter& interp, const TorchOptions& options = {});

@@ -4,6 +4,7 @@
 // record it), the values the capture layer reads from C++ and their sources, and the
 // torch.compile(mode=, options=) checks raised as Python errors.
 #include "lang/parser.h"
+#include "snippet_runner.h"
 #include "torchapi/config_modules.h"
 #include "torchapi/install.h"
 
@@ -29,19 +30,7 @@ class Script {
 public:
     Script() { torchapi::installTorch(interp); }
 
-    /// Runs `code`; returns "ErrorType: message" when it raises, else "".
-    std::string run(const std::string& code) {
-        auto source = std::make_shared<SourceFile>("<test>", "import torch\n" + code);
-        auto parsed = parseModule(source);
-        if (!parsed.ok()) return parsed.error().render();
-        m_keep.push_back(std::move(parsed).value());
-        try {
-            interp.runMain(m_keep.back());
-        } catch (PyException& e) {
-            return formatExceptionOnly(interp, e.exception);
-        }
-        return {};
-    }
+    std::string run(const std::string& code) { return m_snippets.run(code); }
 
     /// What `code` prints, without the trailing newline.
     QString print(const std::string& expr) {
@@ -72,7 +61,7 @@ public:
     Interpreter interp{sink};
 
 private:
-    std::vector<Module> m_keep;
+    kiln::testing::SnippetRunner m_snippets{interp, "import torch\n", "<test>"};
 };
 
 QString q(const std::string& s) {
