@@ -29,6 +29,9 @@ struct Case {
 /// The interpreter dispatch cases (integer arithmetic, eager tensor ops, calls).
 std::vector<Case> interpreterCases();
 
+/// The torch.compile capture cases (guard checks, cache hits, tracing).
+std::vector<Case> captureCases();
+
 /// Nanoseconds taken by `fn`, the median of `repeats` runs.
 double medianNs(int repeats, const std::function<void()>& fn);
 

@@ -73,7 +73,10 @@ int main(int argc, char** argv) {
     bool failed = false;
     std::printf("%-22s %10s %12s %14s %8s %10s  %s\n", "benchmark", "iters", "ns/op",
                 "baseline ns/op", "ratio", "goal", "verdict");
-    for (const Case& c : interpreterCases()) {
+    std::vector<Case> cases = interpreterCases();
+    for (Case& c : captureCases())
+        cases.push_back(std::move(c));
+    for (const Case& c : cases) {
         if (!filter.empty() && c.name.find(filter) == std::string::npos) continue;
         int64_t n = quick ? std::max<int64_t>(c.iterations / 10, 1000) : c.iterations;
         Measurement m;

@@ -15,7 +15,10 @@ struct CommandSpec {
 
 const std::map<std::string, CommandSpec>& commands() {
     static const std::map<std::string, CommandSpec> specs = {
-        {"run", {{"--db", "--device", "--timeout"}, {"--quiet"}, 1}},
+        {"run",
+         {{"--db", "--device", "--timeout", "--mode", "--backend", "--options", "--dynamic"},
+          {"--quiet", "--fullgraph"},
+          1}},
         {"runs", {{}, {}, 1}},
         {"output", {{"--run"}, {}, 1}},
         {"help", {{}, {}, 0}},
@@ -33,6 +36,13 @@ std::string usageText() {
            "  run SCRIPT [--db PATH] [--device cpu|cuda] [--timeout SECONDS] [--quiet]\n"
            "        run a workload script and record it in a trace database\n"
            "        (default: next to the script, SCRIPT with .kiln; runs are appended)\n"
+           "      compile overrides, applied to every torch.compile call of the script:\n"
+           "        --mode MODE           default, reduce-overhead, max-autotune, ...\n"
+           "        --backend NAME        inductor, eager, aot_eager, cudagraphs or a registered "
+           "one\n"
+           "        --options K=V[,K=V]   inductor options merged over the script's\n"
+           "        --dynamic true|false|auto\n"
+           "        --fullgraph\n"
            "  runs TRACE              list the runs recorded in a trace database\n"
            "  output TRACE [--run N]  print what a run printed (default: the last run)\n"
            "  version                 print Kiln's version\n"

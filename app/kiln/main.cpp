@@ -33,6 +33,53 @@ void printSummary(const kiln::api::RunResult& r, const std::string& script) {
                  message.c_str(), static_cast<long long>(r.runId), r.dbPath.c_str());
 }
 
+/// --mode, --backend, --options, --dynamic and --fullgraph; false (after a message) when bad.
+bool readCompileOverrides(const kiln::app::CommandLine& cl, kiln::CompileOverrides& o) {
+    auto flag = [&](const char* name) -> const std::string* {
+        auto it = cl.flags.find(name);
+        return it == cl.flags.end() ? nullptr : &it->second;
+    };
+    if (const std::string* v = flag("--mode")) o.mode = *v;
+    if (const std::string* v = flag("--backend")) o.backend = *v;
+    if (cl.flags.count("--fullgraph")) o.fullgraph = true;
+    if (const std::string* v = flag("--dynamic")) {
+        if (*v == "true")
+            o.dynamic = true;
+        else if (*v == "false")
+            o.dynamic = false;
+        else if (*v == "auto")
+            o.dynamicAuto = true;
+        else {
+            std::fprintf(stderr, "kiln: error: --dynamic takes true, false or auto, got '%s'\n",
+                         v->c_str());
+            return false;
+        }
+    }
+    if (const std::string* v = flag("--options")) {
+        size_t start = 0;
+        while (start <= v->size()) {
+            size_t comma = v->find(',', start);
+            std::string item =
+                v->substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            size_t eq = item.find('=');
+            if (eq == std::string::npos || eq == 0) {
+                std::fprintf(stderr, "kiln: error: --options takes KEY=VALUE pairs, got '%s'\n",
+                             item.c_str());
+                return false;
+            }
+            o.options.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    if (o.mode && !o.options.empty()) {
+        std::fprintf(stderr, "kiln: error: Either mode or options can be specified, but both "
+                             "can't be specified at the same time.\n");
+        return false;
+    }
+    return true;
+}
+
 int runCommand(const kiln::app::CommandLine& cl) {
     kiln::api::RunConfig config;
     config.scriptPath = cl.positional[0];
@@ -49,6 +96,7 @@ int runCommand(const kiln::app::CommandLine& cl) {
             return 2;
         }
     }
+    if (!readCompileOverrides(cl, config.compile)) return 2;
     bool quiet = cl.flags.count("--quiet") > 0;
     auto result = kiln::api::runWorkload(config);
     if (!result.ok()) {

@@ -2,12 +2,15 @@
 #include "api/run.h"
 
 #include "api/interpreter_thread.h"
+#include "capture/compile_api.h"
 #include "lang/parser.h"
 #include "lang/traceback.h"
 #include "runtime/device_probe.h"
 #include "support/clock.h"
 #include "support/sha256.h"
+#include "support/torch_logger.h"
 #include "torchapi/install.h"
+#include "trace/json_text.h"
 #include "trace/trace_writer.h"
 
 #include <csignal>
@@ -48,7 +51,23 @@ public:
     }
     int64_t lines() const { return m_lines; }
 
+    // Capture facts go to the trace and to the observer.
+    void frame(const FrameEvent& e) override { forward(&EventSink::frame, e); }
+    void compile(const CompileEvent& e) override { forward(&EventSink::compile, e); }
+    void guard(const GuardEvent& e) override { forward(&EventSink::guard, e); }
+    void recompile(const RecompileEvent& e) override { forward(&EventSink::recompile, e); }
+    void graphBreak(const GraphBreakEvent& e) override { forward(&EventSink::graphBreak, e); }
+    void graph(const GraphEvent& e) override { forward(&EventSink::graph, e); }
+    void config(const ConfigEvent& e) override { forward(&EventSink::config, e); }
+    void timeline(const TimelineEvent& e) override { forward(&EventSink::timeline, e); }
+
 private:
+    template <typename Event>
+    void forward(void (EventSink::*method)(const Event&), const Event& e) {
+        (m_trace.*method)(e);
+        if (m_observer) (m_observer->*method)(e);
+    }
+
     trace::TraceWriter& m_trace;
     bool m_echo;
     EventSink* m_observer;
@@ -69,6 +88,15 @@ Expected<std::string> readScript(const std::string& path) {
     std::ostringstream text;
     text << in.rdbuf();
     return text.str();
+}
+
+/// The run's --options as a JSON object of strings (the runs table's options column).
+std::string optionsJson(const CompileOverrides& overrides) {
+    std::string json = "{";
+    for (const auto& [key, value] : overrides.options)
+        json += (json.size() > 1 ? ", " : "") + trace::jsonQuoted(key) + ": " +
+                trace::jsonQuoted(value);
+    return json + "}";
 }
 
 struct Outcome {
@@ -116,6 +144,12 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
     lang::Interpreter interp(sink);
     torchapi::TorchOptions options;
     options.defaultDevice = config.device;
+    Logger logger(sink);
+    capture::CaptureEngine capture(interp, sink, logger);
+    capture.setOverrides(config.compile);
+    options.onImported = [&capture](lang::Interpreter& i, lang::ModuleObject&) {
+        capture::installCompileApi(i, capture);
+    };
     torchapi::installTorch(interp, options);
     Watchdog watchdog(interp, config.timeoutSeconds, std::move(onStuck));
     try {
@@ -189,9 +223,9 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     trace::RunInfo info;
     info.workloadPath = scriptPath;
     info.workloadHash = sha256Hex(text.value());
-    info.mode = "eager";
-    info.backend = "";
-    info.optionsJson = "{}";
+    info.mode = config.compile.mode.value_or("default");
+    info.backend = config.compile.backend.value_or("");
+    info.optionsJson = optionsJson(config.compile);
     info.device = config.device;
     info.argv = config.argv;
     auto runId = trace.beginRun(info);

@@ -5,6 +5,8 @@
 /// script does, including how it failed, comes back in RunResult and is recorded in the trace.
 #pragma once
 
+#include "support/compile_overrides.h"
+
 #include "support/event_sink.h"
 #include "support/expected.h"
 
@@ -23,6 +25,7 @@ struct RunConfig {
     double timeoutSeconds = 0;     ///< 0: no limit
     bool echoOutput = true;        ///< copy the script's stdout/stderr to this process's
     std::vector<std::string> argv; ///< the command line, recorded in the runs table
+    CompileOverrides compile;      ///< applied to every torch.compile call of the script
 };
 
 enum class RunStatus { Ok, Error, Cancelled };

@@ -1,6 +1,5 @@
 # Graph breaks and recompiles, for stepping through with Kiln's compiler views.
-# This workload uses torch.compile, which arrives with Kiln's capture layer; until then
-# `kiln run` stops at the first torch.compile call with an AttributeError.
+# Try: TORCH_LOGS=graph_breaks,recompiles kiln run resources/workloads/graph_breaks.py
 import torch
 
 

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The capture engine: Kiln's Dynamo. It is the interpreter's frame hook while a compiled
+/// region runs. For every Python frame it serves the call from the code object's cache (the
+/// first entry whose guards pass runs its compiled graph), or records the recompile and traces
+/// a new entry, or runs the frame eagerly (skipped frames, the cache limit). While a frame is
+/// traced it inlines the user functions it calls, records torch.nn's modules as call_module,
+/// and handles the tracer's graph breaks: the graph so far is compiled and run, the frame goes
+/// on eagerly, and the rest of the function becomes a resume point with its own cache.
+///
+/// Everything it does is reported to the run's EventSink (frames, compiles, guards, recompiles,
+/// graph breaks, graphs) and to TORCH_LOGS.
+#pragma once
+
+#include "capture/backends.h"
+#include "capture/frame_cache.h"
+#include "capture/tracer.h"
+#include "support/compile_overrides.h"
+#include "support/event_sink.h"
+#include "support/options.h"
+#include "support/torch_logger.h"
+
+#include <chrono>
+#include <map>
+#include <set>
+#include <memory>
+#include <optional>
+
+namespace kiln::capture {
+
+/// What one torch.compile(...) asked for (after the run's overrides).
+struct CompileSpec {
+    Backend backend;
+    bool fullgraph = false;
+    std::optional<bool> dynamic; ///< None: automatic dynamic
+    std::string mode = "default";
+    OptionPatch inductorPatch; ///< mode/options for the inductor backend
+};
+
+/// Facts explain() collects while it runs a function.
+struct ExplainRecord {
+    struct GraphInfo {
+        std::shared_ptr<graph::Graph> graph;
+        lang::Value module; ///< the GraphModule handed to the backend
+    };
+    std::vector<GraphInfo> graphs;
+    std::vector<BreakReason> breaks;
+    std::vector<GuardEvent> guards;                           ///< in compile order
+    std::vector<std::pair<std::string, double>> compileTimes; ///< (function, seconds)
+};
+
+class CaptureEngine final : public lang::FrameHook, public BreakHandler {
+public:
+    struct Session;
+
+    CaptureEngine(lang::Interpreter& interp, EventSink& sink, Logger& logger);
+    ~CaptureEngine() override;
+
+    lang::Interpreter& interp() { return m_interp; }
+    BackendRegistry& backends() { return m_backends; }
+    Logger& logger() { return m_logger; }
+
+    /// Calls `callable` with `spec` as the active compile context (torch.compile's wrapper).
+    lang::Value callCompiled(const CompileSpec& spec, const lang::Value& callable,
+                             const lang::CallArgs& args);
+    /// Calls `callable` with the frame hook off (torch.compiler.disable).
+    lang::Value callDisabled(const lang::Value& callable, const lang::CallArgs& args);
+    /// torch._dynamo.reset(): forgets every cache entry, frame id and counter.
+    void reset();
+    /// torch._dynamo.mark_dynamic(t, dim).
+    void markDynamic(const tensor::Tensor& t, int64_t dim);
+    /// What the run changes in every torch.compile call (kiln run --mode ...).
+    void setOverrides(CompileOverrides overrides) { m_overrides = std::move(overrides); }
+    const CompileOverrides& overrides() const { return m_overrides; }
+    /// Collects explain() facts while set (not owned).
+    void setExplainRecord(ExplainRecord* record) { m_explain = record; }
+    /// The cache of a function's code object (its start, not its resume points), or null.
+    const FrameRecord* functionRecord(const lang::FunctionCode& code) const {
+        auto it = m_frames.find(FrameKey{&code, nullptr, -1});
+        return it == m_frames.end() ? nullptr : it->second.get();
+    }
+    /// Graphs compiled so far in this run.
+    int32_t graphCount() const { return m_graphCount; }
+    /// torch.compiler.is_compiling(): a frame is being traced.
+    bool isCompiling() const;
+
+    // --- FrameHook
+    lang::Value onCall(lang::FunctionObject& fn, const lang::CallArgs& args,
+                       const lang::Value* self) override;
+    lang::Flow onResume(lang::Frame& frame, const lang::Stmt& statement, int branch) override;
+
+    // --- BreakHandler
+    void breakAtTop(Tracer& tracer, const BreakReason& reason) override;
+    [[noreturn]] void raiseUnsupported(const BreakReason& reason) override;
+
+private:
+    enum class End : uint8_t { Return, Break };
+
+    lang::Value onCallWhileTracing(lang::FunctionObject& fn, const lang::CallArgs& args,
+                                   const lang::Value* self);
+    FrameRecord& record(const FrameKey& key, const lang::FunctionCode& code);
+    const CacheEntry* lookup(FrameRecord& rec, lang::Interpreter& interp,
+                             const std::vector<lang::Value>& slots, lang::ModuleObject& globals);
+    /// No entry passed: log the recompile, or warn at the limit. False: run eagerly.
+    bool admitCompile(FrameRecord& rec, const std::vector<lang::Value>& slots,
+                      lang::ModuleObject& globals, std::string& reason);
+
+    lang::Value runFunctionEntry(const CacheEntry& e, lang::FunctionObject& fn,
+                                 std::vector<lang::Value> slots);
+    lang::Flow runResumeEntry(const CacheEntry& e, lang::Frame& f,
+                              const std::vector<lang::Value>& slots);
+    std::vector<lang::Value> callGraph(const CacheEntry& e, const std::vector<lang::Value>& slots,
+                                       lang::ModuleObject& globals);
+    /// Calls a compiled graph with the frame hook off, as Dynamo runs compiled code.
+    std::vector<lang::Value> callGraphDisabled(const lang::Value& compiled,
+                                               const std::vector<lang::Value>& inputs,
+                                               size_t outputCount);
+    lang::Value runBackend(Session& s, const lang::Value& gm,
+                           const std::vector<lang::Value>& inputs);
+
+    lang::Value traceFunction(FrameRecord& rec, lang::FunctionObject& fn,
+                              std::vector<lang::Value> slots, const std::string& reason);
+    lang::Flow traceResume(FrameRecord& rec, lang::Frame& f, const lang::Stmt& s, int branch,
+                           const std::string& reason);
+    void beginSession(Session& s, FrameRecord& rec, const std::string& reason);
+    TraceOptions traceOptions(FrameRecord& rec);
+    /// Compiles what the session traced and stores the cache entry.
+    void finishTrace(Session& s, End end, const lang::Value* returnValue);
+    void abandonTrace(Session& s, const std::string& status, const std::string& why);
+    void skipFrame(Session& s, const SkipFrame& skip);
+    lang::Value compileGraph(Session& s, const std::shared_ptr<graph::Graph>& g,
+                             const std::vector<lang::Value>& exampleInputs, bool& failed);
+    void reportCompile(Session& s, const std::string& status, const std::string& failure);
+    void reportGraph(Session& s, const graph::Graph& g);
+    void reportGuards(Session& s, const GuardSet& guards);
+    /// The effective dynamo (and, for inductor, inductor) options, when they changed.
+    void reportConfig(Session& s);
+    void reportBreak(Session& s, const BreakReason& reason);
+    void reportSymbols(Session& s);
+
+    lang::Interpreter& m_interp;
+    EventSink& m_sink;
+    Logger& m_logger;
+    BackendRegistry m_backends;
+    CompileOverrides m_overrides;
+    std::vector<const CompileSpec*> m_contexts;
+    std::map<FrameKey, std::unique_ptr<FrameRecord>> m_frames;
+    int64_t m_nextFrameId = 0;
+    Session* m_session = nullptr;
+    ExplainRecord* m_explain = nullptr;
+    int32_t m_graphCount = 0;
+    int32_t m_breakOrder = 0;
+    std::string m_configFingerprint;
+    std::set<std::pair<std::string, int32_t>> m_loggedBreaks; ///< (file, line) shown in the log
+    std::map<tensor::TensorImpl*, std::pair<Ref<tensor::TensorImpl>, std::vector<int64_t>>>
+        m_markedDynamic;
+};
+
+} // namespace kiln::capture

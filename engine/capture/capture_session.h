@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The capture engine's private pieces, shared by its implementation files: one trace of a
+/// frame in progress (a Session), and the texts of recompile reports.
+#pragma once
+
+#include "capture/capture_engine.h"
+#include "lang/scope.h"
+
+namespace kiln::capture {
+
+/// One trace of one code object: from the frame's entry (or resume point) until its graph is
+/// compiled at a return or a graph break.
+struct CaptureEngine::Session {
+    FrameRecord* rec = nullptr;
+    const CompileSpec* spec = nullptr;
+    std::unique_ptr<Tracer> tracer;
+    CompileEvent compile;
+    std::vector<lang::Value> entrySlots; ///< the frame's locals when the trace began
+    lang::ModuleObject* globals = nullptr;
+    lang::ResumeRequest resume; ///< where the frame hands back to the hook after a break
+    bool done = false;          ///< compiled (or abandoned): the tracer is gone
+    int64_t traceStartNs = 0;
+
+    bool tracing() const { return tracer && tracer->installed(); }
+};
+
+/// Why no cache entry of a code object accepted a call: per entry (newest first), its failing
+/// guards (the first one is what TORCH_LOGS=recompiles shows).
+struct RecompileReport {
+    struct Failure {
+        std::string compileId; ///< the entry's
+        std::string source;    ///< of the first failing guard
+        std::string expected;
+        std::string actual;
+        std::string text;             ///< the first failing guard, as PyTorch words it
+        std::vector<std::string> all; ///< every failing guard (recompiles_verbose)
+    };
+    std::vector<Failure> failures;
+};
+
+RecompileReport describeRecompile(lang::Interpreter& interp, const FrameRecord& rec,
+                                  const std::vector<lang::Value>& slots,
+                                  lang::ModuleObject& globals);
+/// "Recompiling function f in x.py:3\n    triggered by the following guard failure(s):..."
+std::string recompileMessage(const FrameRecord& rec, const RecompileReport& report, bool verbose);
+/// The one-time warning when a code object reaches cache_size_limit.
+std::string cacheLimitMessage(const FrameRecord& rec, int64_t limit, const RecompileReport& report);
+
+/// A compiled graph's result as the list of its outputs (graphs return tuples).
+std::vector<lang::Value> graphOutputs(lang::Interpreter& interp, const lang::Value& result,
+                                      size_t count);
+/// nn.Sequential, nn.ModuleList and nn.ModuleDict: their calls are inlined, not call_module.
+bool isContainerModule(lang::Interpreter& interp, const lang::Value& module);
+
+} // namespace kiln::capture

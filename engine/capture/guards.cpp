@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+#include "capture/guards.h"
+
+#include "lang/types.h"
+
+#include <cstdio>
+
+namespace kiln::capture {
+
+using lang::Value;
+
+namespace {
+
+std::string intList(const std::vector<int64_t>& values) {
+    std::string out = "[";
+    for (size_t i = 0; i < values.size(); ++i)
+        out += (i ? ", " : "") + (values[i] < 0 ? std::string("None") : std::to_string(values[i]));
+    return out + "]";
+}
+
+std::string quoted(const Source& s) {
+    return "'" + s.str() + "'";
+}
+
+} // namespace
+
+Guard Guard::tensorMatch(SourcePtr source, const tensor::Tensor& t,
+                         const std::vector<bool>& dynamicDims) {
+    Guard g;
+    g.m_kind = Kind::TensorMatch;
+    g.m_source = std::move(source);
+    g.m_parameter = t.isParameter();
+    g.m_dtype = t.dtype();
+    g.m_requiresGrad = t.requiresGrad();
+    for (int64_t d = 0; d < t.dim(); ++d) {
+        bool dynamic =
+            static_cast<size_t>(d) < dynamicDims.size() && dynamicDims[static_cast<size_t>(d)];
+        g.m_sizes.push_back(dynamic ? -1 : t.sizes()[static_cast<size_t>(d)]);
+        g.m_strides.push_back(dynamic ? -1 : t.strides()[static_cast<size_t>(d)]);
+    }
+    // A stride next to a dynamic size depends on it: leave strides of outer dims unchecked too.
+    bool anyDynamic = false;
+    for (size_t d = g.m_sizes.size(); d-- > 0;) {
+        if (anyDynamic) g.m_strides[d] = -1;
+        anyDynamic |= g.m_sizes[d] < 0;
+    }
+    return g;
+}
+
+Guard Guard::equalsMatch(SourcePtr source, Value expected) {
+    Guard g;
+    g.m_kind = Kind::EqualsMatch;
+    g.m_source = std::move(source);
+    g.m_expected = std::move(expected);
+    return g;
+}
+
+Guard Guard::idMatch(SourcePtr source, Value object) {
+    Guard g;
+    g.m_kind = Kind::IdMatch;
+    g.m_source = std::move(source);
+    g.m_expected = std::move(object);
+    return g;
+}
+
+Guard Guard::typeMatch(SourcePtr source, lang::TypeObject* type) {
+    Guard g;
+    g.m_kind = Kind::TypeMatch;
+    g.m_source = std::move(source);
+    g.m_type = type;
+    return g;
+}
+
+Guard Guard::lengthCheck(SourcePtr source, int64_t length) {
+    Guard g;
+    g.m_kind = Kind::LengthCheck;
+    g.m_source = std::move(source);
+    g.m_length = length;
+    return g;
+}
+
+Guard Guard::dimAtLeast(SourcePtr source, int64_t dim, int64_t minimum, std::string symbol) {
+    Guard g;
+    g.m_kind = Kind::DimAtLeast;
+    g.m_source = std::move(source);
+    g.m_length = dim;
+    g.m_minimum = minimum;
+    g.m_symbol = std::move(symbol);
+    return g;
+}
+
+bool Guard::checkTensor(const Value& v) const {
+    if (!v.isTensor()) return false;
+    tensor::TensorImpl* t = v.tensorImpl();
+    if (t->isParameter != m_parameter || t->dtype != m_dtype || t->requiresGrad != m_requiresGrad)
+        return false;
+    if (t->sizes.size() != m_sizes.size()) return false;
+    for (size_t d = 0; d < m_sizes.size(); ++d) {
+        if (m_sizes[d] >= 0 && t->sizes[d] != m_sizes[d]) return false;
+        if (m_strides[d] >= 0 && t->strides[d] != m_strides[d] && t->sizes[d] != 1) return false;
+    }
+    return true;
+}
+
+bool Guard::check(lang::Interpreter& interp, const Value& v) const {
+    switch (m_kind) {
+    case Kind::TensorMatch:
+        return checkTensor(v);
+    case Kind::EqualsMatch:
+        if (v.tag() != m_expected.tag() && !(v.isNumber() && m_expected.isNumber())) return false;
+        if (v.isBool() != m_expected.isBool() || v.isFloat() != m_expected.isFloat())
+            return false; // 1 == True == 1.0 in Python, but they trace differently
+        return v.identical(m_expected) || interp.equals(v, m_expected);
+    case Kind::IdMatch:
+        return v.identical(m_expected);
+    case Kind::TypeMatch:
+        return !v.isEmpty() && interp.typeOf(v) == m_type;
+    case Kind::LengthCheck:
+        if (v.is(lang::ObjectKind::List))
+            return static_cast<int64_t>(v.as<lang::ListObject>()->items.size()) == m_length;
+        if (v.is(lang::ObjectKind::Tuple))
+            return static_cast<int64_t>(v.as<lang::TupleObject>()->items.size()) == m_length;
+        if (v.is(lang::ObjectKind::Dict))
+            return static_cast<int64_t>(v.as<lang::DictObject>()->size()) == m_length;
+        return false;
+    case Kind::DimAtLeast:
+        return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length &&
+               v.tensorImpl()->sizes[static_cast<size_t>(m_length)] >= m_minimum;
+    }
+    return false;
+}
+
+std::string Guard::tensorFailure(const Value& v) const {
+    std::string name = "tensor " + quoted(*m_source);
+    if (!v.isTensor()) return name + " is not a Tensor";
+    tensor::TensorImpl* t = v.tensorImpl();
+    if (t->isParameter != m_parameter)
+        return name + " type mismatch. expected " + (m_parameter ? "Parameter" : "Tensor") +
+               ", actual " + (t->isParameter ? "Parameter" : "Tensor");
+    if (t->dtype != m_dtype)
+        return name + " dtype mismatch. expected " + std::string(tensor::dtypeLegacyName(m_dtype)) +
+               ", actual " + std::string(tensor::dtypeLegacyName(t->dtype));
+    if (t->requiresGrad != m_requiresGrad)
+        return name + " requires_grad mismatch. expected requires_grad=" +
+               std::to_string(int(m_requiresGrad));
+    if (t->sizes.size() != m_sizes.size())
+        return name + " rank mismatch. expected " + std::to_string(m_sizes.size()) + ", actual " +
+               std::to_string(t->sizes.size());
+    for (size_t d = 0; d < m_sizes.size(); ++d)
+        if (m_sizes[d] >= 0 && t->sizes[d] != m_sizes[d])
+            return name + " size mismatch at index " + std::to_string(d) + ". expected " +
+                   std::to_string(m_sizes[d]) + ", actual " + std::to_string(t->sizes[d]);
+    for (size_t d = 0; d < m_strides.size(); ++d)
+        if (m_strides[d] >= 0 && t->strides[d] != m_strides[d] && t->sizes[d] != 1)
+            return name + " stride mismatch at index " + std::to_string(d) + ". expected " +
+                   std::to_string(m_strides[d]) + ", actual " + std::to_string(t->strides[d]);
+    return name + " matches";
+}
+
+std::string Guard::expression(lang::Interpreter& interp) const {
+    const std::string s = m_source->str();
+    switch (m_kind) {
+    case Kind::TensorMatch:
+        return "check_tensor(" + s + ", " + (m_parameter ? "Parameter" : "Tensor") + ", " +
+               "torch." + std::string(tensor::dtypeName(m_dtype)) + ", device=None, " +
+               "requires_grad=" + (m_requiresGrad ? "True" : "False") +
+               ", size=" + intList(m_sizes) + ", stride=" + intList(m_strides) + ")";
+    case Kind::EqualsMatch:
+        return s + " == " + interp.repr(m_expected);
+    case Kind::IdMatch:
+        if (m_expected.isBool() || m_expected.isNone()) return s + " == " + interp.repr(m_expected);
+        return "___check_obj_id(" + s + ", " + interp.typeName(m_expected) + ")";
+    case Kind::TypeMatch:
+        return "___check_type_id(" + s + ", " + m_type->name + ")";
+    case Kind::LengthCheck:
+        return "len(" + s + ") == " + std::to_string(m_length);
+    case Kind::DimAtLeast:
+        return std::to_string(m_minimum) + " <= " + s + ".size()[" + std::to_string(m_length) + "]";
+    }
+    return s;
+}
+
+std::string Guard::failure(lang::Interpreter& interp, const Value& v) const {
+    if (m_kind == Kind::TensorMatch) return tensorFailure(v);
+    // PyTorch prints the failing check followed by the user code that made the guard.
+    std::string text = expression(interp);
+    if (!origin.code.empty()) {
+        if (text.size() < 60) text.append(60 - text.size(), ' ');
+        std::string file = origin.file.substr(origin.file.rfind('/') + 1);
+        text += "  # " + origin.code + "  # " + file + ":" + std::to_string(origin.line) + " in " +
+                origin.function;
+    }
+    return text;
+}
+
+const char* Guard::kindName() const {
+    switch (m_kind) {
+    case Kind::TensorMatch:
+        return "TENSOR_MATCH";
+    case Kind::EqualsMatch:
+        return "EQUALS_MATCH";
+    case Kind::IdMatch:
+        return "ID_MATCH";
+    case Kind::TypeMatch:
+        return "TYPE_MATCH";
+    case Kind::LengthCheck:
+        return "LENGTH_CHECK";
+    case Kind::DimAtLeast:
+        return "SHAPE_ENV";
+    }
+    return "GUARD";
+}
+
+std::string Guard::expectedText(lang::Interpreter& interp) const {
+    switch (m_kind) {
+    case Kind::TensorMatch:
+        return "torch." + std::string(tensor::dtypeName(m_dtype)) + " " + intList(m_sizes);
+    case Kind::EqualsMatch:
+    case Kind::IdMatch:
+        return interp.repr(m_expected);
+    case Kind::TypeMatch:
+        return m_type->name;
+    case Kind::LengthCheck:
+        return std::to_string(m_length);
+    case Kind::DimAtLeast:
+        return ">= " + std::to_string(m_minimum);
+    }
+    return "";
+}
+
+std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
+    if (v.isEmpty()) return "<missing>";
+    switch (m_kind) {
+    case Kind::TensorMatch: {
+        if (!v.isTensor()) return interp.typeName(v);
+        const auto& sizes = v.tensorImpl()->sizes;
+        return "torch." + std::string(tensor::dtypeName(v.tensorImpl()->dtype)) + " " +
+               intList(std::vector<int64_t>(sizes.begin(), sizes.end()));
+    }
+    case Kind::LengthCheck:
+        return std::to_string(interp.len(v));
+    case Kind::DimAtLeast:
+        return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length
+                   ? std::to_string(v.tensorImpl()->sizes[static_cast<size_t>(m_length)])
+                   : "?";
+    default:
+        return interp.repr(v);
+    }
+}
+
+int32_t GuardSet::firstFailure(lang::Interpreter& interp, const std::vector<Value>& slots,
+                               lang::ModuleObject& globals) const {
+    for (size_t i = 0; i < guards.size(); ++i) {
+        const Guard& g = guards[i];
+        if (!g.check(interp, g.source()->fetch(interp, slots, globals)))
+            return static_cast<int32_t>(i);
+    }
+    return -1;
+}
+
+std::vector<int32_t> GuardSet::allFailures(lang::Interpreter& interp,
+                                           const std::vector<Value>& slots,
+                                           lang::ModuleObject& globals) const {
+    std::vector<int32_t> out;
+    for (size_t i = 0; i < guards.size(); ++i) {
+        const Guard& g = guards[i];
+        if (!g.check(interp, g.source()->fetch(interp, slots, globals)))
+            out.push_back(static_cast<int32_t>(i));
+    }
+    return out;
+}
+
+} // namespace kiln::capture

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Guards: the checks a cache entry makes before its graph may run again. Each guard looks at
+/// the value at one source and checks what the trace relied on: a tensor's type, dtype, device,
+/// requires_grad, rank, sizes and strides (TENSOR_MATCH); a constant's value (EQUALS_MATCH);
+/// an object's identity (ID_MATCH: modules, functions, bool, None); a container's length
+/// (LENGTH_CHECK); the range of a dynamic size (`2 <= x.size()[0]`). A GuardSet is a flat list
+/// checked in order; the first failing guard is the recompile reason, worded as PyTorch words
+/// it.
+#pragma once
+
+#include "capture/source.h"
+#include "tensor/tensor.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::capture {
+
+struct GuardOrigin {
+    std::string file;
+    int32_t line = 0;
+    std::string function;
+    std::string code; ///< the user line that made the guard
+};
+
+class Guard {
+public:
+    enum class Kind : uint8_t {
+        TensorMatch,
+        EqualsMatch,
+        IdMatch,
+        TypeMatch,
+        LengthCheck,
+        DimAtLeast
+    };
+
+    static Guard tensorMatch(SourcePtr source, const tensor::Tensor& t,
+                             const std::vector<bool>& dynamicDims);
+    static Guard equalsMatch(SourcePtr source, lang::Value expected);
+    static Guard idMatch(SourcePtr source, lang::Value object);
+    static Guard typeMatch(SourcePtr source, lang::TypeObject* type);
+    static Guard lengthCheck(SourcePtr source, int64_t length);
+    /// `minimum <= <source>.size()[dim]` for a dynamic dimension (0/1 stay specialised).
+    static Guard dimAtLeast(SourcePtr source, int64_t dim, int64_t minimum, std::string symbol);
+
+    Kind kind() const { return m_kind; }
+    const SourcePtr& source() const { return m_source; }
+    /// DimAtLeast: the symbol it bounds ("s0").
+    const std::string& symbol() const { return m_symbol; }
+    GuardOrigin origin;
+
+    bool check(lang::Interpreter& interp, const lang::Value& v) const;
+    /// Why `v` fails this guard, in PyTorch's words ("tensor 'x' size mismatch at index 0.
+    /// expected 8, actual 16", "n == 3"); call only when check() is false.
+    std::string failure(lang::Interpreter& interp, const lang::Value& v) const;
+    /// The guard as a guard dump shows it ("n == 3", "len(xs) == 2", "check_tensor(x, ...)").
+    std::string expression(lang::Interpreter& interp) const;
+    const char* kindName() const;
+    /// The expected value, readable ("3", "[8, 16]", "torch.float32").
+    std::string expectedText(lang::Interpreter& interp) const;
+    /// The actual value, readable, for a failing value.
+    std::string actualText(lang::Interpreter& interp, const lang::Value& v) const;
+
+private:
+    bool checkTensor(const lang::Value& v) const;
+    std::string tensorFailure(const lang::Value& v) const;
+
+    Kind m_kind = Kind::EqualsMatch;
+    SourcePtr m_source;
+    lang::Value m_expected; ///< EqualsMatch value, IdMatch object
+    lang::TypeObject* m_type = nullptr;
+    int64_t m_length = 0;  ///< LengthCheck length, DimAtLeast dim
+    int64_t m_minimum = 0; ///< DimAtLeast
+    std::string m_symbol;  ///< DimAtLeast: "s0"
+    // TensorMatch
+    bool m_parameter = false;
+    tensor::DType m_dtype = tensor::DType::Float32;
+    bool m_requiresGrad = false;
+    std::vector<int64_t> m_sizes;   ///< -1: dynamic
+    std::vector<int64_t> m_strides; ///< -1: dynamic
+};
+
+/// The guards of one cache entry, checked in order against a frame's slots and globals.
+class GuardSet {
+public:
+    std::vector<Guard> guards;
+
+    /// Index of the first failing guard, or -1 when all pass.
+    int32_t firstFailure(lang::Interpreter& interp, const std::vector<lang::Value>& slots,
+                         lang::ModuleObject& globals) const;
+    /// Indices of every failing guard (recompiles_verbose).
+    std::vector<int32_t> allFailures(lang::Interpreter& interp,
+                                     const std::vector<lang::Value>& slots,
+                                     lang::ModuleObject& globals) const;
+};
+
+} // namespace kiln::capture

@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#include "capture/source.h"
+
+#include <cctype>
+
+namespace kiln::capture {
+
+using lang::Value;
+
+SourcePtr Source::local(int32_t slot, std::string name) {
+    auto s = std::make_shared<Source>();
+    s->m_kind = Kind::Local;
+    s->m_slot = slot;
+    s->m_localName = std::move(name);
+    return s;
+}
+
+SourcePtr Source::global(lang::Symbol name) {
+    auto s = std::make_shared<Source>();
+    s->m_kind = Kind::Global;
+    s->m_name = name;
+    return s;
+}
+
+SourcePtr Source::attribute(SourcePtr base, lang::Symbol name) {
+    auto s = std::make_shared<Source>();
+    s->m_kind = Kind::Attribute;
+    s->m_base = std::move(base);
+    s->m_name = name;
+    return s;
+}
+
+SourcePtr Source::item(SourcePtr base, Value key) {
+    auto s = std::make_shared<Source>();
+    s->m_kind = Kind::Item;
+    s->m_base = std::move(base);
+    s->m_key = std::move(key);
+    return s;
+}
+
+namespace {
+
+std::string keyText(const Value& key) {
+    if (key.isIntLike()) return std::to_string(key.asInt());
+    if (key.is(lang::ObjectKind::Str)) return "'" + key.as<lang::StrObject>()->str() + "'";
+    return "?";
+}
+
+} // namespace
+
+std::string Source::str() const {
+    switch (m_kind) {
+    case Kind::Local:
+        return "L['" + m_localName + "']";
+    case Kind::Global:
+        return "G['" + m_name.str() + "']";
+    case Kind::Attribute:
+        return m_base->str() + "." + m_name.str();
+    case Kind::Item:
+        return m_base->str() + "[" + keyText(m_key) + "]";
+    }
+    return "?";
+}
+
+std::string Source::shortStr() const {
+    switch (m_kind) {
+    case Kind::Local:
+        return m_localName;
+    case Kind::Global:
+        return m_name.str();
+    case Kind::Attribute:
+        return m_base->shortStr() + "." + m_name.str();
+    case Kind::Item:
+        return m_base->shortStr() + "[" + keyText(m_key) + "]";
+    }
+    return "?";
+}
+
+std::string Source::identifier() const {
+    switch (m_kind) {
+    case Kind::Local:
+        return "L_" + m_localName + "_";
+    case Kind::Global:
+        return "G_" + m_name.str() + "_";
+    case Kind::Attribute:
+        return m_base->identifier() + m_name.str() + "_";
+    case Kind::Item: {
+        std::string k = keyText(m_key);
+        std::string clean;
+        for (char c : k)
+            if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') clean += c;
+        return m_base->identifier() + clean + "_";
+    }
+    }
+    return "unknown_";
+}
+
+std::string Source::moduleAttributeName() const {
+    std::string out = str();
+    for (char& c : out)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    return out;
+}
+
+Value Source::fetch(lang::Interpreter& interp, const std::vector<Value>& slots,
+                    lang::ModuleObject& globals) const {
+    switch (m_kind) {
+    case Kind::Local:
+        if (m_slot < 0 || static_cast<size_t>(m_slot) >= slots.size()) return Value();
+        if (slots[static_cast<size_t>(m_slot)].is(lang::ObjectKind::Cell))
+            return slots[static_cast<size_t>(m_slot)].as<lang::CellObject>()->value;
+        return slots[static_cast<size_t>(m_slot)];
+    case Kind::Global: {
+        const Value* v = globals.globals.find(m_name);
+        return v ? *v : Value();
+    }
+    case Kind::Attribute: {
+        Value base = m_base->fetch(interp, slots, globals);
+        return base.isEmpty() ? Value() : interp.tryGetAttr(base, m_name);
+    }
+    case Kind::Item: {
+        Value base = m_base->fetch(interp, slots, globals);
+        if (base.isEmpty()) return Value();
+        if (base.is(lang::ObjectKind::List) || base.is(lang::ObjectKind::Tuple)) {
+            const auto& items = base.is(lang::ObjectKind::List)
+                                    ? base.as<lang::ListObject>()->items
+                                    : base.as<lang::TupleObject>()->items;
+            int64_t i = m_key.asInt();
+            return i >= 0 && static_cast<size_t>(i) < items.size() ? items[static_cast<size_t>(i)]
+                                                                   : Value();
+        }
+        if (base.is(lang::ObjectKind::Dict)) {
+            Value* v = base.as<lang::DictObject>()->find(interp, m_key);
+            return v ? *v : Value();
+        }
+        return Value();
+    }
+    }
+    return Value();
+}
+
+} // namespace kiln::capture

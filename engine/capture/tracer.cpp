@@ -1,0 +1,478 @@
+// SPDX-License-Identifier: MIT
+// Recording: how values of a traced frame become graph nodes.
+#include "capture/tracer.h"
+
+#include "capture/value_kinds.h"
+#include "lang/scope.h"
+#include "tensor/convert.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace kiln::capture {
+
+using lang::CallArgs;
+using lang::ObjectKind;
+using lang::Value;
+
+namespace {
+
+std::string lastComponent(const std::string& dotted) {
+    size_t dot = dotted.rfind('.');
+    return dot == std::string::npos ? dotted : dotted.substr(dot + 1);
+}
+
+bool containsTensor(const Value& v, int depth = 0) {
+    if (v.isTensor()) return true;
+    if (depth > 3) return false;
+    for (const Value& item : sequenceItems(v))
+        if (containsTensor(item, depth + 1)) return true;
+    return false;
+}
+
+/// The `operator` module function for a Python operator (its fx target and node name).
+std::string operatorFunctionName(lang::OperatorCall call, uint8_t code) {
+    static const char* const binary[] = {"add",  "sub", "mul",    "truediv", "floordiv",
+                                         "mod",  "pow", "matmul", "lshift",  "rshift",
+                                         "and_", "or_", "xor"};
+    static const char* const inplace[] = {"iadd", "isub", "imul",    "itruediv", "ifloordiv",
+                                          "imod", "ipow", "imatmul", "ilshift",  "irshift",
+                                          "iand", "ior",  "ixor"};
+    static const char* const unary[] = {"neg", "pos", "not_", "invert"};
+    static const char* const compare[] = {"eq", "ne",  "lt",     "le",       "gt",
+                                          "ge", "is_", "is_not", "contains", "not_contains"};
+    switch (call) {
+    case lang::OperatorCall::Binary:
+        return binary[code];
+    case lang::OperatorCall::InplaceBinary:
+        return inplace[code];
+    case lang::OperatorCall::Unary:
+        return unary[code];
+    case lang::OperatorCall::Compare:
+        return compare[code];
+    case lang::OperatorCall::GetItem:
+        return "getitem";
+    case lang::OperatorCall::SetItem:
+        return "setitem";
+    }
+    return "call";
+}
+
+} // namespace
+
+Tracer::Tracer(lang::Interpreter& interp, BreakHandler& handler, TraceOptions options)
+    : m_interp(interp)
+    , m_handler(handler)
+    , m_options(std::move(options)) {}
+
+void Tracer::install() {
+    m_interp.setRecorder(this);
+    m_installed = true;
+}
+
+void Tracer::uninstall() {
+    if (m_interp.recorder() == this) m_interp.setRecorder(nullptr);
+    m_installed = false;
+}
+
+bool Tracer::installed() const {
+    return m_installed;
+}
+
+Value Tracer::runUnrecorded(const std::function<Value()>& run) {
+    // Natives and eager operators compute the shadow values; anything they call back into must
+    // not be recorded a second time.
+    m_interp.setRecorder(nullptr);
+    struct Restore {
+        Tracer& t;
+        ~Restore() {
+            if (t.m_installed) t.m_interp.setRecorder(&t);
+        }
+    } restore{*this};
+    return run();
+}
+
+// --- inputs and sources
+
+void Tracer::registerInputs(const lang::FunctionCode& code, const std::vector<Value>& slots) {
+    for (size_t i = 0; i < slots.size(); ++i) {
+        Value v = slots[i];
+        if (v.is(ObjectKind::Cell)) v = v.as<lang::CellObject>()->value;
+        if (v.isEmpty()) continue;
+        SourcePtr source = Source::local(static_cast<int32_t>(i), code.scope->slots[i].str());
+        registerSource(v, source, 0);
+        guardValue(v, source);
+    }
+}
+
+void Tracer::registerSource(const Value& v, const SourcePtr& source, int depth) {
+    if (v.isTensor()) {
+        m_tensorSources.emplace(v.tensorImpl(), source);
+        return;
+    }
+    if (!v.isObject() || depth > 4) return;
+    if (!m_objectSources.emplace(v.asObject(), source).second) return;
+    m_sourcedObjects.push_back(v);
+    if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
+        const auto& items = sequenceItems(v);
+        for (size_t i = 0; i < items.size(); ++i)
+            registerSource(items[i], Source::item(source, Value::fromInt(static_cast<int64_t>(i))),
+                           depth + 1);
+    }
+}
+
+const SourcePtr* Tracer::sourceOf(const Value& v) const {
+    if (v.isTensor()) {
+        auto it = m_tensorSources.find(v.tensorImpl());
+        return it == m_tensorSources.end() ? nullptr : &it->second;
+    }
+    if (!v.isObject()) return nullptr;
+    auto it = m_objectSources.find(v.asObject());
+    return it == m_objectSources.end() ? nullptr : &it->second;
+}
+
+void Tracer::addGuard(Guard guard) {
+    std::string key = std::to_string(static_cast<int>(guard.kind())) + guard.source()->str();
+    if (!m_guarded.insert(key).second) return;
+    if (m_top) {
+        UserStack stack = userStackOf(m_interp.currentFrame(), m_top);
+        if (!stack.empty()) {
+            guard.origin.file = stack.back().file;
+            guard.origin.line = stack.back().line;
+            guard.origin.function = stack.back().function;
+            guard.origin.code = stack.back().code;
+        }
+    }
+    m_guards.guards.push_back(std::move(guard));
+}
+
+void Tracer::guardValue(const Value& v, const SourcePtr& source) {
+    switch (valueKind(m_interp, v)) {
+    case ValueKind::Tensor:
+        return; // guarded when first used (placeholderFor)
+    case ValueKind::Identity:
+        addGuard(Guard::idMatch(source, v));
+        return;
+    case ValueKind::Constant:
+        addGuard(Guard::equalsMatch(source, v));
+        return;
+    case ValueKind::Sequence: {
+        addGuard(Guard::typeMatch(source, m_interp.typeOf(v)));
+        addGuard(Guard::lengthCheck(source, static_cast<int64_t>(sequenceItems(v).size())));
+        const auto& items = sequenceItems(v);
+        for (size_t i = 0; i < items.size(); ++i)
+            guardValue(items[i], Source::item(source, Value::fromInt(static_cast<int64_t>(i))));
+        return;
+    }
+    case ValueKind::Module:
+        addGuard(Guard::idMatch(source, v));
+        if (Value training = m_interp.tryGetAttr(v, lang::Symbol::intern("training"));
+            !training.isEmpty())
+            addGuard(Guard::idMatch(Source::attribute(source, lang::Symbol::intern("training")),
+                                    training));
+        return;
+    case ValueKind::Object:
+        addGuard(Guard::typeMatch(source, m_interp.typeOf(v)));
+        return;
+    case ValueKind::Unguarded:
+        return;
+    }
+}
+
+void Tracer::readGlobal(lang::Symbol name, const Value& value) {
+    if (valueKind(m_interp, value) == ValueKind::Unguarded) return;
+    SourcePtr source = Source::global(name);
+    registerSource(value, source, 0);
+    guardValue(value, source);
+}
+
+void Tracer::readAttribute(const Value& object, lang::Symbol name, const Value& value) {
+    const SourcePtr* base = sourceOf(object);
+    if (!base || object.isTensor()) return;
+    if (value.isTensor() && m_traced.count(value.tensorImpl())) return;
+    SourcePtr source = Source::attribute(*base, name);
+    registerSource(value, source, 0);
+    if (value.isTensor() && isModuleObject(m_interp, object))
+        m_moduleTensors.insert(value.tensorImpl()); // parameters and buffers: get_attr nodes
+    else
+        guardValue(value, source);
+}
+
+void Tracer::readItem(const Value& container, const Value& key, const Value& value) {
+    const SourcePtr* base = sourceOf(container);
+    if (!base || !(key.isIntLike() || key.is(ObjectKind::Str))) return;
+    if (value.isTensor() && m_traced.count(value.tensorImpl())) return;
+    SourcePtr source = Source::item(*base, key);
+    registerSource(value, source, 0);
+    guardValue(value, source);
+}
+
+// --- nodes
+
+void Tracer::setSourceInfo(graph::Node& node) const {
+    const lang::Frame* f = m_interp.currentFrame();
+    while (f && !(f->code && f->code->source))
+        f = f->parent;
+    if (!f) return;
+    node.span = f->at;
+    node.sourceFile = f->code->source->path();
+    node.sourceFunction = f->code->name.str();
+    std::string_view line = f->code->source->line(f->at.begin.line);
+    size_t b = line.find_first_not_of(" \t");
+    node.sourceCode = b == std::string_view::npos ? "" : std::string(line.substr(b));
+}
+
+int32_t Tracer::addNode(graph::Node node) {
+    if (node.op != graph::NodeOp::Placeholder) setSourceInfo(node);
+    node.name = m_graph.uniqueName(node.name);
+    return m_graph.add(std::move(node));
+}
+
+graph::ValueMeta Tracer::metaOf(const Value& v) const {
+    graph::ValueMeta meta;
+    if (!v.isTensor()) {
+        meta.kind = v.isNone() ? graph::ValueMeta::Kind::None : graph::ValueMeta::Kind::Other;
+        return meta;
+    }
+    tensor::Tensor t = v.asTensor();
+    meta.kind = graph::ValueMeta::Kind::Tensor;
+    meta.dtype = t.dtype();
+    meta.requiresGrad = t.requiresGrad();
+    meta.device = t.device().str();
+    for (int64_t d = 0; d < t.dim(); ++d) {
+        graph::Dim dim;
+        dim.value = t.sizes()[static_cast<size_t>(d)];
+        meta.sizes.push_back(dim);
+        meta.strides.push_back(t.strides()[static_cast<size_t>(d)]);
+    }
+    symbolise(meta);
+    return meta;
+}
+
+int32_t Tracer::placeholderFor(const Value& tensor, const SourcePtr& source) {
+    tensor::Tensor t = tensor.asTensor();
+    graph::Node node;
+    bool parameter = m_moduleTensors.count(tensor.tensorImpl()) > 0;
+    if (parameter) {
+        node.op = graph::NodeOp::GetAttr;
+        node.target = source->moduleAttributeName();
+        node.name = node.target;
+        std::transform(node.name.begin(), node.name.end(), node.name.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
+        node.callable = tensor;
+    } else {
+        std::vector<bool> dynamic =
+            m_options.dynamicDims ? m_options.dynamicDims(*source, t) : std::vector<bool>();
+        dynamic.resize(static_cast<size_t>(t.dim()), false);
+        for (size_t d = 0; d < dynamic.size(); ++d) {
+            if (dynamic[d] && t.sizes()[d] < 2)
+                dynamic[d] = false; // sizes 0 and 1 stay specialised
+            if (dynamic[d]) newSymbol(source, static_cast<int64_t>(d), t.sizes()[d]);
+        }
+        addGuard(Guard::tensorMatch(source, t, dynamic));
+        for (size_t d = 0; d < dynamic.size(); ++d)
+            if (dynamic[d])
+                addGuard(Guard::dimAtLeast(source, static_cast<int64_t>(d), 2,
+                                           symbolFor(*source, static_cast<int64_t>(d))));
+        node.op = graph::NodeOp::Placeholder;
+        node.target = source->identifier();
+        node.name = node.target;
+        std::transform(node.name.begin(), node.name.end(), node.name.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
+        node.sourceName = source->str();
+    }
+    node.meta = metaOf(tensor);
+    int32_t index = addNode(std::move(node));
+    if (!parameter) m_placeholders.push_back(PlaceholderRecord{index, tensor, source});
+    m_traced[tensor.tensorImpl()] =
+        TracedTensor{index, -1, 0, Ref<tensor::TensorImpl>(tensor.tensorImpl())};
+    return index;
+}
+
+int32_t Tracer::constantTensorNode(const Value& tensor) {
+    graph::Node node;
+    node.op = graph::NodeOp::GetAttr;
+    node.target = "_tensor_constant" + std::to_string(m_constantCount++);
+    node.name = node.target;
+    node.callable = tensor;
+    node.meta = metaOf(tensor);
+    int32_t index = addNode(std::move(node));
+    m_traced[tensor.tensorImpl()] =
+        TracedTensor{index, -1, 0, Ref<tensor::TensorImpl>(tensor.tensorImpl())};
+    return index;
+}
+
+int32_t Tracer::nodeOf(const Value& tensor) {
+    auto it = m_traced.find(tensor.tensorImpl());
+    if (it == m_traced.end()) return -1;
+    TracedTensor& tt = it->second;
+    if (tt.node >= 0) return tt.node;
+    graph::Node node;
+    node.op = graph::NodeOp::CallFunction;
+    node.operatorKind = graph::OperatorKind::GetItem;
+    node.target = "operator.getitem";
+    node.name = "getitem";
+    node.args = {graph::Arg::ofNode(tt.tupleNode),
+                 graph::Arg::ofConstant(Value::fromInt(tt.tupleIndex))};
+    node.meta = metaOf(tensor);
+    int32_t index = addNode(std::move(node));
+    m_traced[tensor.tensorImpl()].node = index;
+    return index;
+}
+
+graph::Arg Tracer::argOf(const Value& v) {
+    if (v.isTensor()) {
+        int32_t node = nodeOf(v);
+        if (node >= 0) return graph::Arg::ofNode(node);
+        auto src = m_tensorSources.find(v.tensorImpl());
+        if (src != m_tensorSources.end()) return graph::Arg::ofNode(placeholderFor(v, src->second));
+        return graph::Arg::ofNode(constantTensorNode(v));
+    }
+    if ((v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) && containsTensor(v)) {
+        std::vector<graph::Arg> items;
+        for (const Value& item : sequenceItems(v))
+            items.push_back(argOf(item));
+        return graph::Arg::ofSequence(v.is(ObjectKind::List) ? graph::Arg::Kind::List
+                                                             : graph::Arg::Kind::Tuple,
+                                      std::move(items));
+    }
+    return graph::Arg::ofConstant(v);
+}
+
+void Tracer::registerResult(const Value& result, int32_t node) {
+    m_graph.nodes[static_cast<size_t>(node)].meta = metaOf(result);
+    if (result.isTensor()) {
+        tensor::TensorImpl* impl = result.tensorImpl();
+        if (m_traced.count(impl) || m_tensorSources.count(impl))
+            return; // an in-place op returns its input: later uses keep referring to it
+        m_traced[impl] = TracedTensor{node, -1, 0, Ref<tensor::TensorImpl>(impl)};
+        return;
+    }
+    const auto& items = sequenceItems(result);
+    for (size_t i = 0; i < items.size(); ++i) {
+        if (!items[i].isTensor()) continue;
+        tensor::TensorImpl* impl = items[i].tensorImpl();
+        if (m_traced.count(impl)) continue;
+        m_traced[impl] =
+            TracedTensor{-1, node, static_cast<int32_t>(i), Ref<tensor::TensorImpl>(impl)};
+    }
+}
+
+bool Tracer::isTraced(const Value& v) const {
+    if (v.isTensor())
+        return m_traced.count(v.tensorImpl()) || m_tensorSources.count(v.tensorImpl());
+    if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
+        for (const Value& item : sequenceItems(v))
+            if (item.isTensor() && isTraced(item)) return true;
+    }
+    return false;
+}
+
+bool Tracer::argsTraced(const CallArgs& args) const {
+    for (const Value& v : args.positional)
+        if (isTraced(v)) return true;
+    for (const Value& v : args.keywordValues)
+        if (isTraced(v)) return true;
+    return false;
+}
+
+void Tracer::noteInPlace(const Value& target) {
+    if (!target.isTensor()) return;
+    tensor::TensorImpl* impl = target.tensorImpl();
+    auto it = m_traced.find(impl);
+    bool preExisting = it == m_traced.end() ||
+                       m_graph.nodes[static_cast<size_t>(std::max(it->second.node, 0))].op ==
+                           graph::NodeOp::Placeholder ||
+                       m_graph.nodes[static_cast<size_t>(std::max(it->second.node, 0))].op ==
+                           graph::NodeOp::GetAttr;
+    if (!preExisting || !m_undoSaved.insert(impl).second) return;
+    tensor::Tensor t = target.asTensor();
+    m_undo.emplace_back(t, tensor::clone(t));
+}
+
+void Tracer::undoInPlaceChanges() {
+    for (size_t i = m_undo.size(); i-- > 0;)
+        tensor::copyInto(m_undo[i].first, m_undo[i].second);
+    m_undo.clear();
+    m_undoSaved.clear();
+}
+
+Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
+    const lang::TraceInfo* info = fn.trace.get();
+    auto run = [&] { return fn.fn(m_interp, args, fn.data); };
+    if (!info) return run(); // builtins: what they do to tensors goes through the hooked protocols
+    switch (info->kind) {
+    case lang::TraceKind::Metadata:
+        noteMetadataRead(fn, args);
+        return runUnrecorded(run);
+    case lang::TraceKind::Break:
+        if (info->always || argsTraced(args))
+            graphBreak(static_cast<BreakKind>(info->breakKind), info->reason);
+        return run();
+    case lang::TraceKind::Opaque:
+        if (argsTraced(args))
+            graphBreak(BreakKind::Unsupported,
+                       "call_function " + fn.name + " (not supported by torch.compile capture)");
+        return run();
+    case lang::TraceKind::Record:
+        break;
+    }
+    if (info->inPlace && !args.positional.empty()) noteInPlace(args.positional[0]);
+    Value result = runUnrecorded(run);
+    if (!containsTensor(result)) return result;
+    graph::Node node;
+    node.op = info->method ? graph::NodeOp::CallMethod : graph::NodeOp::CallFunction;
+    node.target = info->target;
+    node.name = lastComponent(info->target);
+    if (!info->method) node.callable = Value(&fn);
+    for (const Value& a : args.positional)
+        node.args.push_back(argOf(a));
+    for (size_t i = 0; i < args.keywordNames.size(); ++i)
+        node.kwargs.emplace_back(args.keywordNames[i].str(), argOf(args.keywordValues[i]));
+    registerResult(result, addNode(std::move(node)));
+    return result;
+}
+
+Value Tracer::recordLibraryCall(const Value& callee, const std::string& target, graph::NodeOp op,
+                                const CallArgs& args, const std::function<Value()>& run) {
+    Value result = runUnrecorded(run);
+    if (!containsTensor(result)) return result;
+    graph::Node node;
+    node.op = op;
+    node.target = target;
+    node.name = op == graph::NodeOp::CallModule ? target : lastComponent(target);
+    if (op == graph::NodeOp::CallModule)
+        std::transform(node.name.begin(), node.name.end(), node.name.begin(),
+                       [](unsigned char c) { return std::tolower(c); });
+    node.callable = callee;
+    for (const Value& a : args.positional)
+        node.args.push_back(argOf(a));
+    for (size_t i = 0; i < args.keywordNames.size(); ++i)
+        node.kwargs.emplace_back(args.keywordNames[i].str(), argOf(args.keywordValues[i]));
+    registerResult(result, addNode(std::move(node)));
+    return result;
+}
+
+Value Tracer::callOperator(lang::OperatorCall call, uint8_t code, std::span<const Value> args,
+                           const std::function<Value()>& compute) {
+    if (call == lang::OperatorCall::InplaceBinary || call == lang::OperatorCall::SetItem)
+        noteInPlace(args[0]);
+    Value result = runUnrecorded(compute);
+    graph::Node node;
+    node.op = graph::NodeOp::CallFunction;
+    node.operatorKind = static_cast<graph::OperatorKind>(static_cast<uint8_t>(call) + 1);
+    node.operatorCode = code;
+    node.target = "operator." + operatorFunctionName(call, code);
+    node.name = operatorFunctionName(call, code);
+    for (const Value& a : args)
+        node.args.push_back(argOf(a));
+    int32_t index = addNode(std::move(node));
+    if (call == lang::OperatorCall::SetItem) {
+        m_graph.nodes[static_cast<size_t>(index)].meta = metaOf(Value::none());
+        return result;
+    }
+    registerResult(result, index);
+    return result;
+}
+
+} // namespace kiln::capture

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The tracer: records one frame's tensor operations into a graph while the frame runs.
+///
+/// Kiln traces by execution. The frame runs in the ordinary interpreter with the tracer
+/// installed as its TraceRecorder; every tensor computed from the frame's inputs is a real
+/// ("shadow") tensor that the tracer maps to the graph node that produces it. Inputs become
+/// placeholders (with a TENSOR_MATCH guard) when first used; parameters and buffers of library
+/// modules become get_attr nodes; library modules (nn.Linear, ...) become call_module nodes;
+/// user functions and user modules' forward are inlined (the capture engine calls inline()).
+///
+/// When the frame needs a value the graph cannot provide, or calls something a graph cannot
+/// hold, the tracer reports a graph break to its BreakHandler (the capture engine), which
+/// either raises Unsupported (fullgraph), unwinds to the caller's call boundary (a break in an
+/// inlined callee), skips the frame (a break in a loop), or compiles the graph so far and lets
+/// the frame go on eagerly.
+///
+/// In-place operations on tensors that existed before the trace are undone before the compiled
+/// graph runs (the graph applies them again), so shadow execution leaves no trace.
+#pragma once
+
+#include "capture/break_reason.h"
+#include "capture/guards.h"
+#include "capture/source.h"
+#include "graph/graph.h"
+#include "lang/interpreter.h"
+
+#include <functional>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace kiln::capture {
+
+/// Unwinds the interpreter's C++ stack from a break inside an inlined callee up to the call in
+/// the traced frame that entered it.
+struct InlineBreak : lang::TraceUnwind {
+    BreakReason reason;
+};
+
+/// Unwinds to the start of the trace: the frame runs eagerly (a break in a loop).
+struct SkipFrame : lang::TraceUnwind {
+    BreakReason reason;
+    std::string message;
+};
+
+class Tracer;
+
+class BreakHandler {
+public:
+    virtual ~BreakHandler() = default;
+    /// A graph break in the traced frame itself: compile what was traced, uninstall the tracer.
+    virtual void breakAtTop(Tracer& tracer, const BreakReason& reason) = 0;
+    /// fullgraph=True: raise Unsupported in the script.
+    [[noreturn]] virtual void raiseUnsupported(const BreakReason& reason) = 0;
+};
+
+struct TraceOptions {
+    bool fullgraph = false;
+    bool captureScalarOutputs = false;
+    /// Which dims of an input tensor are dynamic (by source); empty: all static.
+    std::function<std::vector<bool>(const Source&, const tensor::Tensor&)> dynamicDims;
+};
+
+/// A symbolic size of a dynamic input dimension ("s0").
+struct SymbolInfo {
+    std::string name;
+    int64_t hint = 0; ///< the example's size
+    SourcePtr source;
+    int64_t dim = 0;
+    bool specialized = false; ///< the trace read it as a Python int: the entry keeps it static
+};
+
+struct TracedTensor {
+    int32_t node = -1;      ///< producing node; -1 while a tuple element is not yet extracted
+    int32_t tupleNode = -1; ///< for elements of a tuple result: the tuple's node
+    int32_t tupleIndex = 0;
+    Ref<tensor::TensorImpl> keep; ///< keeps the address unique while the trace lives
+};
+
+class Tracer final : public lang::TraceRecorder {
+public:
+    Tracer(lang::Interpreter& interp, BreakHandler& handler, TraceOptions options);
+
+    // --- set-up by the capture engine
+    /// The frame being traced; evaluations in other frames are not memoised.
+    void setTopFrame(lang::Frame* frame) { m_top = frame; }
+    lang::Frame* topFrame() const { return m_top; }
+    /// Registers the frame's locals as inputs: sources for every value, eager guards for
+    /// scalars, containers and modules; tensors are guarded when first used.
+    void registerInputs(const lang::FunctionCode& code, const std::vector<lang::Value>& slots);
+    int32_t inlineDepth() const { return m_inlineDepth; }
+    /// Runs a call of a Python function from inside the trace (inlining it).
+    lang::Value inlineCall(lang::FunctionObject& fn, const lang::CallArgs& args,
+                           const lang::Value* self);
+    /// A library function or module call recorded as one node (F.* in Python, nn.Linear).
+    lang::Value recordLibraryCall(const lang::Value& callee, const std::string& target,
+                                  graph::NodeOp op, const lang::CallArgs& args,
+                                  const std::function<lang::Value()>& run);
+
+    // --- results
+    const std::vector<SymbolInfo>& symbols() const { return m_symbols; }
+    /// Turns specialised symbols back into static sizes (guards and graph metadata).
+    void applySpecializations();
+    graph::Graph& graph() { return m_graph; }
+    GuardSet& guards() { return m_guards; }
+    /// The tensors the rest of the frame may still use: traced values referenced from outside
+    /// the tracer, in node order, plus those the memo holds.
+    std::vector<int32_t> liveOutputs();
+    /// The node of a traced tensor (materialising a tuple element), or -1.
+    int32_t nodeOf(const lang::Value& tensor);
+    const SourcePtr* sourceOf(const lang::Value& v) const;
+    /// The placeholders' sources, in graph order.
+    std::vector<SourcePtr> inputSources() const;
+    /// Sub-expressions of the traced frame's current statement evaluated so far.
+    const std::vector<std::pair<const lang::Expr*, lang::Value>>& memo() const { return m_memo; }
+    bool memoReliable() const { return m_memoReliable; }
+    /// Forgets the memo (a trace that ended at a return has no breaking statement).
+    void clearMemo() { m_memo.clear(); }
+    /// The example value (shadow tensor) a node produced in this trace.
+    lang::Value valueOfNode(int32_t node) const;
+    /// Puts back the data of pre-existing tensors changed in place by shadow execution.
+    void undoInPlaceChanges();
+    /// Makes the graph end here (drops nodes recorded from `size` on), for an inline break.
+    void truncate(size_t size);
+    bool hasOps() const { return m_graph.callCount() > 0; }
+    /// The graph's example inputs (the placeholders' values).
+    std::vector<lang::Value> exampleInputs() const;
+    /// Stops recording: the interpreter's recorder is cleared.
+    void uninstall();
+    bool installed() const;
+    void install();
+
+    // --- TraceRecorder
+    bool isTraced(const lang::Value& v) const override;
+    lang::Value callNative(lang::NativeFunctionObject& fn, const lang::CallArgs& args) override;
+    lang::Value callOperator(lang::OperatorCall call, uint8_t code,
+                             std::span<const lang::Value> args,
+                             const std::function<lang::Value()>& compute) override;
+    void needValue(const lang::Value& tensor, lang::TensorValueUse use) override;
+    void sideEffect(const std::string& builtin, const lang::CallArgs& args) override;
+    void readGlobal(lang::Symbol name, const lang::Value& value) override;
+    void readAttribute(const lang::Value& object, lang::Symbol name,
+                       const lang::Value& value) override;
+    void readItem(const lang::Value& container, const lang::Value& key,
+                  const lang::Value& value) override;
+    void mutation(const lang::Value& object, const char* what) override;
+    void evaluated(const lang::Frame& frame, const lang::Expr& expr,
+                   const lang::Value& value) override;
+
+    /// Ends the trace with a graph break (or an error under fullgraph); returns when the frame
+    /// may go on eagerly.
+    void graphBreak(BreakKind kind, std::string text);
+
+private:
+    void registerSource(const lang::Value& v, const SourcePtr& source, int depth);
+    void guardValue(const lang::Value& v, const SourcePtr& source);
+    void addGuard(Guard guard);
+    graph::Arg argOf(const lang::Value& v);
+    int32_t placeholderFor(const lang::Value& tensor, const SourcePtr& source);
+    int32_t constantTensorNode(const lang::Value& tensor);
+    int32_t addNode(graph::Node node);
+    void registerResult(const lang::Value& result, int32_t node);
+    void noteInPlace(const lang::Value& target);
+    bool argsTraced(const lang::CallArgs& args) const;
+    graph::ValueMeta metaOf(const lang::Value& v) const;
+    void noteMetadataRead(const lang::NativeFunctionObject& fn, const lang::CallArgs& args);
+    void newSymbol(const SourcePtr& source, int64_t dim, int64_t hint);
+    std::string symbolFor(const Source& source, int64_t dim) const;
+    /// Names the dims of `meta` after the symbol whose example size they equal (when exactly
+    /// one symbol has that size).
+    void symbolise(graph::ValueMeta& meta) const;
+    BreakReason makeReason(BreakKind kind, std::string text) const;
+    void setSourceInfo(graph::Node& node) const;
+    lang::Value runUnrecorded(const std::function<lang::Value()>& run);
+
+    lang::Interpreter& m_interp;
+    BreakHandler& m_handler;
+    TraceOptions m_options;
+    lang::Frame* m_top = nullptr;
+    int32_t m_inlineDepth = 0;
+    graph::Graph m_graph;
+    GuardSet m_guards;
+    std::unordered_set<std::string> m_guarded;
+    std::unordered_map<tensor::TensorImpl*, TracedTensor> m_traced;
+    std::unordered_map<tensor::TensorImpl*, SourcePtr> m_tensorSources;
+    std::unordered_map<const lang::Object*, SourcePtr> m_objectSources;
+    std::vector<lang::Value> m_sourcedObjects; ///< keeps sourced objects' addresses unique
+    std::unordered_map<tensor::TensorImpl*, std::vector<bool>> m_dynamicDims;
+    std::vector<std::pair<tensor::Tensor, tensor::Tensor>> m_undo; ///< (tensor, saved data)
+    std::unordered_set<tensor::TensorImpl*> m_undoSaved;
+    std::vector<std::pair<const lang::Expr*, lang::Value>> m_memo;
+    const lang::Stmt* m_memoStatement = nullptr;
+    bool m_memoReliable = true;
+    int32_t m_constantCount = 0;
+    struct PlaceholderRecord {
+        int32_t node;
+        lang::Value value;
+        SourcePtr source;
+    };
+    std::vector<PlaceholderRecord> m_placeholders;
+    std::unordered_set<tensor::TensorImpl*> m_moduleTensors; ///< parameters/buffers read
+    std::vector<SymbolInfo> m_symbols;
+    bool m_installed = false;
+};
+
+} // namespace kiln::capture

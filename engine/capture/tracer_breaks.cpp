@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: MIT
+// Where a trace ends: graph breaks, inlining (and unwinding from a break inside a callee), the
+// memo of the current statement, the graph's live outputs, and dynamic-shape symbols.
+#include "capture/tracer.h"
+#include "capture/value_kinds.h"
+
+#include <algorithm>
+
+namespace kiln::capture {
+
+using lang::CallArgs;
+using lang::ObjectKind;
+using lang::Value;
+
+namespace {
+
+/// The Dynamo VariableTracker class a value would be, as 2.3 spells it in print's reason.
+std::string variableClass(lang::Interpreter& interp, const Value& v, bool traced) {
+    std::string name = variableTypeName(interp, v, traced);
+    std::string cls = name.substr(0, name.find('('));
+    const char* module = "user_defined";
+    if (cls == "TensorVariable")
+        module = "tensor";
+    else if (cls == "ConstantVariable")
+        module = "constant";
+    else if (cls == "ListVariable" || cls == "TupleVariable")
+        module = "lists";
+    else if (cls == "ConstDictVariable")
+        module = "dicts";
+    else if (cls == "UserFunctionVariable")
+        module = "functions";
+    return "<class 'torch._dynamo.variables." + std::string(module) + "." + cls + "'>";
+}
+
+bool spanWithin(const SourceSpan& inner, const SourceSpan& outer) {
+    auto before = [](const SourcePos& a, const SourcePos& b) {
+        return a.line < b.line || (a.line == b.line && a.column <= b.column);
+    };
+    return before(outer.begin, inner.begin) && before(inner.end, outer.end);
+}
+
+} // namespace
+
+BreakReason Tracer::makeReason(BreakKind kind, std::string text) const {
+    BreakReason r;
+    r.kind = kind;
+    r.text = std::move(text);
+    r.stack = userStackOf(m_interp.currentFrame(), m_top);
+    return r;
+}
+
+void Tracer::graphBreak(BreakKind kind, std::string text) {
+    BreakReason reason = makeReason(kind, std::move(text));
+    if (m_options.fullgraph) m_handler.raiseUnsupported(reason);
+    if (m_inlineDepth > 0) throw InlineBreak{{}, std::move(reason)};
+    if (m_interp.currentFrame() != m_top || m_top->loopDepth > 0 || m_top->blockDepth > 0) {
+        // Comprehensions run as loops in their own frame: a break there is a break in a loop.
+        bool inLoop = m_interp.currentFrame() != m_top || m_top->loopDepth > 0;
+        std::string where = inLoop ? "a for/while loop" : "a with/try block";
+        throw SkipFrame{{}, reason, "Skipping frame because there is a graph break in " + where};
+    }
+    m_handler.breakAtTop(*this, reason);
+}
+
+void Tracer::needValue(const Value&, lang::TensorValueUse use) {
+    switch (use) {
+    case lang::TensorValueUse::Branch:
+        graphBreak(BreakKind::DataDependent, "generic_jump TensorVariable()");
+        return;
+    case lang::TensorValueUse::Bool:
+        graphBreak(BreakKind::ScalarConvert,
+                   "call_function BuiltinVariable(bool) [TensorVariable()] {}");
+        return;
+    case lang::TensorValueUse::Int:
+        graphBreak(BreakKind::ScalarConvert,
+                   "call_function BuiltinVariable(int) [TensorVariable()] {}");
+        return;
+    case lang::TensorValueUse::Float:
+        graphBreak(BreakKind::ScalarConvert,
+                   "call_function BuiltinVariable(float) [TensorVariable()] {}");
+        return;
+    case lang::TensorValueUse::Format:
+        graphBreak(BreakKind::ScalarConvert,
+                   "call_function BuiltinVariable(str) [TensorVariable()] {}");
+        return;
+    case lang::TensorValueUse::Iterate:
+        graphBreak(BreakKind::Unsupported, "iteration over a TensorVariable()");
+        return;
+    }
+}
+
+void Tracer::sideEffect(const std::string& builtin, const CallArgs& args) {
+    std::string types;
+    for (const Value& a : args.positional)
+        types += (types.empty() ? "" : ", ") + variableClass(m_interp, a, isTraced(a));
+    graphBreak(BreakKind::SideEffect, "builtin: " + builtin + " [" + types + "] " +
+                                          (args.keywordNames.empty() ? "False" : "True"));
+}
+
+void Tracer::mutation(const Value& object, const char* what) {
+    if (object.isTensor() || !sourceOf(object))
+        return; // objects created by the trace itself are free to change
+    graphBreak(BreakKind::Mutation,
+               std::string(what) + " on " + variableTypeName(m_interp, object, false) +
+                   " from outside the compiled frame (Kiln does not replay Python side effects "
+                   "yet)");
+}
+
+void Tracer::evaluated(const lang::Frame& frame, const lang::Expr& expr, const Value& value) {
+    if (&frame != m_top) return;
+    if (frame.currentStmt != m_memoStatement) {
+        m_memo.clear();
+        m_memoStatement = frame.currentStmt;
+        m_memoReliable = true;
+    }
+    // Keep only the outermost evaluated sub-expressions: evaluation is post-order, so the
+    // parts of `expr` are the entries at the end that lie within its span.
+    while (!m_memo.empty() && spanWithin(m_memo.back().first->span, expr.span))
+        m_memo.pop_back();
+    for (const auto& entry : m_memo)
+        if (entry.first == &expr)
+            m_memoReliable = false; // evaluated twice in one statement: cannot be replayed
+    m_memo.emplace_back(&expr, value);
+}
+
+Value Tracer::inlineCall(lang::FunctionObject& fn, const CallArgs& args, const Value* self) {
+    size_t snapshot = m_graph.nodes.size();
+    auto memo = m_memo;
+    ++m_inlineDepth;
+    try {
+        Value v = m_interp.callFunctionDirect(fn, args, self);
+        --m_inlineDepth;
+        return v;
+    } catch (InlineBreak& b) {
+        --m_inlineDepth;
+        if (m_inlineDepth > 0) throw;
+        // The caller's graph ends before this call; the callee then runs as its own frame.
+        truncate(snapshot);
+        m_memo = std::move(memo);
+        if (m_interp.currentFrame() != m_top || m_top->loopDepth > 0 || m_top->blockDepth > 0)
+            throw SkipFrame{
+                {}, b.reason, "Skipping frame because there is a graph break in a for/while loop"};
+        m_handler.breakAtTop(*this, b.reason);
+        return Value();
+    } catch (...) {
+        --m_inlineDepth;
+        throw;
+    }
+}
+
+void Tracer::truncate(size_t size) {
+    m_graph.truncate(size);
+    for (auto it = m_traced.begin(); it != m_traced.end();) {
+        if (it->second.node >= static_cast<int32_t>(size) ||
+            it->second.tupleNode >= static_cast<int32_t>(size))
+            it = m_traced.erase(it);
+        else
+            ++it;
+    }
+    std::erase_if(m_placeholders,
+                  [&](const PlaceholderRecord& p) { return p.node >= static_cast<int32_t>(size); });
+}
+
+std::vector<int32_t> Tracer::liveOutputs() {
+    // References the tracer itself holds: one in m_traced, one per memo entry.
+    std::unordered_map<tensor::TensorImpl*, int32_t> memoRefs;
+    for (const auto& [expr, v] : m_memo)
+        if (v.isTensor()) ++memoRefs[v.tensorImpl()];
+    std::vector<tensor::TensorImpl*> live;
+    for (const auto& [impl, tt] : m_traced) {
+        auto memo = memoRefs.find(impl);
+        int32_t held = 1 + (memo == memoRefs.end() ? 0 : memo->second);
+        if (impl->refCount() > held || memo != memoRefs.end()) live.push_back(impl);
+    }
+    std::vector<int32_t> nodes;
+    for (tensor::TensorImpl* impl : live) {
+        int32_t node = nodeOf(Value(tensor::Tensor(Ref<tensor::TensorImpl>(impl))));
+        graph::NodeOp op = m_graph.nodes[static_cast<size_t>(node)].op;
+        if (op != graph::NodeOp::Placeholder && op != graph::NodeOp::GetAttr) nodes.push_back(node);
+    }
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+    return nodes;
+}
+
+Value Tracer::valueOfNode(int32_t node) const {
+    for (const auto& [impl, tt] : m_traced)
+        if (tt.node == node) return Value(tensor::Tensor(Ref<tensor::TensorImpl>(impl)));
+    return Value();
+}
+
+std::vector<SourcePtr> Tracer::inputSources() const {
+    std::vector<SourcePtr> out;
+    for (const PlaceholderRecord& p : m_placeholders)
+        out.push_back(p.source);
+    return out;
+}
+
+std::vector<Value> Tracer::exampleInputs() const {
+    std::vector<Value> out;
+    for (const PlaceholderRecord& p : m_placeholders)
+        out.push_back(p.value);
+    return out;
+}
+
+// --- dynamic shapes
+
+void Tracer::newSymbol(const SourcePtr& source, int64_t dim, int64_t hint) {
+    SymbolInfo s;
+    s.name = "s" + std::to_string(m_symbols.size());
+    s.hint = hint;
+    s.source = source;
+    s.dim = dim;
+    m_symbols.push_back(std::move(s));
+}
+
+std::string Tracer::symbolFor(const Source& source, int64_t dim) const {
+    std::string key = source.str();
+    for (const SymbolInfo& s : m_symbols)
+        if (s.dim == dim && s.source->str() == key) return s.name;
+    return {};
+}
+
+void Tracer::symbolise(graph::ValueMeta& meta) const {
+    if (m_symbols.empty()) return;
+    for (graph::Dim& d : meta.sizes) {
+        const SymbolInfo* match = nullptr;
+        int matches = 0;
+        for (const SymbolInfo& s : m_symbols)
+            if (!s.specialized && s.hint == d.value) {
+                match = &s;
+                ++matches;
+            }
+        if (matches == 1) d.symbol = match->name;
+    }
+}
+
+void Tracer::noteMetadataRead(const lang::NativeFunctionObject& fn, const CallArgs& args) {
+    // Reading sizes as Python ints bakes them into the graph: the symbols they carry are
+    // specialised (the entry keeps those sizes static), as when Dynamo guards Eq(s0, 8).
+    if (m_symbols.empty() || args.positional.empty() || !args.positional[0].isTensor()) return;
+    if (fn.name != "size" && fn.name != "shape") return;
+    int32_t node = nodeOf(args.positional[0]);
+    if (node < 0) return;
+    for (const graph::Dim& d : m_graph.nodes[static_cast<size_t>(node)].meta.sizes)
+        for (SymbolInfo& s : m_symbols)
+            if (d.symbol == s.name) s.specialized = true;
+}
+
+void Tracer::applySpecializations() {
+    std::unordered_set<std::string> specialized;
+    for (const SymbolInfo& s : m_symbols)
+        if (s.specialized) specialized.insert(s.name);
+    if (specialized.empty()) return;
+    std::erase_if(m_guards.guards, [&](const Guard& g) {
+        return g.kind() == Guard::Kind::DimAtLeast && specialized.count(g.symbol());
+    });
+    for (const PlaceholderRecord& p : m_placeholders) {
+        tensor::Tensor t = p.value.asTensor();
+        std::vector<bool> dynamic(static_cast<size_t>(t.dim()), false);
+        for (const SymbolInfo& s : m_symbols)
+            if (!s.specialized && s.source->str() == p.source->str())
+                dynamic[static_cast<size_t>(s.dim)] = true;
+        for (Guard& g : m_guards.guards) {
+            if (g.kind() != Guard::Kind::TensorMatch || g.source()->str() != p.source->str())
+                continue;
+            GuardOrigin origin = g.origin;
+            g = Guard::tensorMatch(p.source, t, dynamic);
+            g.origin = std::move(origin);
+        }
+    }
+    for (graph::Node& n : m_graph.nodes)
+        for (graph::Dim& d : n.meta.sizes)
+            if (specialized.count(d.symbol)) d.symbol.clear();
+}
+
+} // namespace kiln::capture

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#include "capture/value_kinds.h"
+
+namespace kiln::capture {
+
+using lang::ObjectKind;
+using lang::Value;
+
+const std::vector<Value>& sequenceItems(const Value& v) {
+    static const std::vector<Value> none;
+    if (v.is(ObjectKind::List)) return v.as<lang::ListObject>()->items;
+    if (v.is(ObjectKind::Tuple)) return v.as<lang::TupleObject>()->items;
+    return none;
+}
+
+namespace {
+
+lang::TypeObject* nnModuleType(lang::Interpreter& interp) {
+    Ref<lang::ModuleObject> nn = interp.importModule("torch.nn");
+    const Value* type = nn->globals.find(lang::Symbol::intern("Module"));
+    return type && type->is(ObjectKind::Type) ? type->as<lang::TypeObject>() : nullptr;
+}
+
+bool startsWith(const std::string& s, const char* prefix) {
+    return s.rfind(prefix, 0) == 0;
+}
+
+} // namespace
+
+bool isModuleObject(lang::Interpreter& interp, const Value& v) {
+    if (!v.is(ObjectKind::Instance)) return false;
+    lang::TypeObject* module = nnModuleType(interp);
+    return module && v.asObject()->type()->isSubtypeOf(module);
+}
+
+bool isLibraryModule(lang::Interpreter& interp, const Value& v) {
+    return isModuleObject(interp, v) && startsWith(v.asObject()->type()->moduleName, "torch.");
+}
+
+bool isLibraryFunction(const lang::FunctionObject& fn) {
+    return fn.globals && startsWith(fn.globals->name, "torch") &&
+           (fn.globals->name == "torch" || startsWith(fn.globals->name, "torch.") ||
+            startsWith(fn.globals->name, "torch_"));
+}
+
+ValueKind valueKind(lang::Interpreter& interp, const Value& v) {
+    switch (v.tag()) {
+    case Value::Tag::Empty:
+        return ValueKind::Unguarded;
+    case Value::Tag::None:
+    case Value::Tag::Bool:
+        return ValueKind::Identity;
+    case Value::Tag::Int:
+    case Value::Tag::Float:
+        return ValueKind::Constant;
+    case Value::Tag::Tensor:
+        return ValueKind::Tensor;
+    case Value::Tag::Object:
+        break;
+    }
+    switch (v.asObject()->kind()) {
+    case ObjectKind::Str:
+        return ValueKind::Constant;
+    case ObjectKind::List:
+    case ObjectKind::Tuple:
+        return ValueKind::Sequence;
+    case ObjectKind::Function:
+    case ObjectKind::NativeFunction:
+    case ObjectKind::Type:
+    case ObjectKind::Module:
+        return ValueKind::Identity;
+    case ObjectKind::Instance:
+        return isModuleObject(interp, v) ? ValueKind::Module : ValueKind::Object;
+    case ObjectKind::Native:
+        return ValueKind::Identity; // torch.dtype, torch.device: one object per value
+    default:
+        return ValueKind::Unguarded;
+    }
+}
+
+} // namespace kiln::capture

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// How the capture layer sees a Python value: which guard protects it, whether it is an
+/// nn.Module (and one of torch.nn's own, which graphs call as call_module), and the items of a
+/// list or tuple.
+#pragma once
+
+#include "lang/interpreter.h"
+
+#include <vector>
+
+namespace kiln::capture {
+
+enum class ValueKind : uint8_t {
+    Tensor,    ///< TENSOR_MATCH when first used
+    Identity,  ///< ID_MATCH: None, bool, functions, classes, Python modules
+    Constant,  ///< EQUALS_MATCH: int, float, str
+    Sequence,  ///< list/tuple: TYPE_MATCH + LENGTH_CHECK + the items
+    Module,    ///< nn.Module instance: ID_MATCH + its `training` flag
+    Object,    ///< other instances: TYPE_MATCH
+    Unguarded, ///< bound methods, iterators, dicts, ...: not guarded
+};
+
+ValueKind valueKind(lang::Interpreter& interp, const lang::Value& v);
+
+/// The items of a list or tuple; empty for anything else.
+const std::vector<lang::Value>& sequenceItems(const lang::Value& v);
+
+/// An instance of torch.nn.Module (or a subclass).
+bool isModuleObject(lang::Interpreter& interp, const lang::Value& v);
+/// A module whose class is one of torch.nn's own (nn.Linear, nn.ReLU, ...): graphs record its
+/// calls as call_module nodes, as PyTorch 2.3 does, instead of inlining its forward.
+bool isLibraryModule(lang::Interpreter& interp, const lang::Value& v);
+/// A Python function defined in one of Kiln's bundled torch modules.
+bool isLibraryFunction(const lang::FunctionObject& fn);
+
+} // namespace kiln::capture

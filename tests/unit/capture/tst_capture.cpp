@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: MIT
+// The capture engine as a user sees it where PyTorch 2.3 and the installed PyTorch differ (so
+// no golden recording can check it): compile ids, statuses, frames and resume points, guard
+// and recompile texts, graph break events, Unsupported messages, the cache limit, in-place
+// updates of inputs, and the TORCH_LOGS records.
+#include "capture/compile_api.h"
+#include "lang/parser.h"
+#include "snippet_runner.h"
+#include "torchapi/install.h"
+
+#include <QtTest>
+#include <memory>
+
+using namespace kiln;
+using namespace kiln::lang;
+
+namespace {
+
+/// Records everything the engine reports.
+class RecordingSink final : public EventSink {
+public:
+    void output(OutputStream stream, std::string_view text) override {
+        (stream == OutputStream::Stdout ? out : stream == OutputStream::Log ? log : err) += text;
+    }
+    void frame(const FrameEvent& e) override { frames.push_back(e); }
+    void compile(const CompileEvent& e) override {
+        if (!e.status.empty()) compiles.push_back(e);
+    }
+    void guard(const GuardEvent& e) override { guards.push_back(e); }
+    void recompile(const RecompileEvent& e) override { recompiles.push_back(e); }
+    void graphBreak(const GraphBreakEvent& e) override { breaks.push_back(e); }
+    void graph(const GraphEvent& e) override { graphs.push_back(e); }
+
+    std::string out, err, log;
+    std::vector<FrameEvent> frames;
+    std::vector<CompileEvent> compiles;
+    std::vector<GuardEvent> guards;
+    std::vector<RecompileEvent> recompiles;
+    std::vector<GraphBreakEvent> breaks;
+    std::vector<GraphEvent> graphs;
+};
+
+LogStamp fixedStamp(int64_t) {
+    return LogStamp{0, 0, 1, 1};
+}
+
+/// An interpreter with torch and the capture engine, running a script from "test.py".
+class Session {
+public:
+    explicit Session(const char* torchLogs = "")
+        : logs(TorchLogs::parse(torchLogs).value())
+        , logger(sink, logs, fixedStamp) {
+        torchapi::installTorch(interp);
+        engine = std::make_unique<capture::CaptureEngine>(interp, sink, logger);
+        capture::installCompileApi(interp, *engine);
+    }
+
+    std::string run(const std::string& code) { return m_snippets.run(code); }
+
+    RecordingSink sink;
+    TorchLogs logs;
+    Logger logger;
+    Interpreter interp{sink};
+    std::unique_ptr<capture::CaptureEngine> engine;
+
+private:
+    kiln::testing::SnippetRunner m_snippets{interp, "import torch\n", "test.py"};
+};
+
+QStringList statuses(const RecordingSink& sink) {
+    QStringList out;
+    for (const CompileEvent& c : sink.compiles)
+        out << QString::fromStdString(c.compileId + " " + c.status);
+    return out;
+}
+
+} // namespace
+
+class CaptureTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void breakMakesAResumeFrame() {
+        Session s;
+        QCOMPARE(s.run("def f(x):\n"           // line 2
+                       "    a = x.sin() + 1\n" // 3
+                       "    print('mid')\n"    // 4
+                       "    return a * 2\n"    // 5
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "x = torch.ones(3)\n"
+                       "r1 = cf(x)\n"
+                       "r2 = cf(x)\n"
+                       "assert torch.allclose(r1, (x.sin() + 1) * 2)\n"
+                       "assert torch.allclose(r2, r1)\n"),
+                 std::string());
+        QCOMPARE(s.sink.out, std::string("mid\nmid\n"));
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 break", "1/0 ok"}));
+        QCOMPARE(s.sink.frames.size(), size_t(2));
+        QCOMPARE(s.sink.frames[1].function, std::string("torch_dynamo_resume_in_f_at_4"));
+        QCOMPARE(s.sink.frames[1].kind, std::string("resume"));
+        QCOMPARE(s.sink.frames[1].parentFrameId, int64_t(0));
+        QCOMPARE(s.sink.breaks.size(), size_t(1));
+        const GraphBreakEvent& b = s.sink.breaks[0];
+        QCOMPARE(b.line, 4);
+        QCOMPARE(b.reasonKind, std::string("side_effect"));
+        QCOMPARE(b.reason, std::string("builtin: print [<class "
+                                       "'torch._dynamo.variables.constant.ConstantVariable'>] "
+                                       "False"));
+        QVERIFY(b.userStack.find("File \"test.py\", line 4, in f") != std::string::npos);
+        QCOMPARE(s.sink.graphs.size(), size_t(2));
+        QCOMPARE(s.sink.graphs[0].opCount, 1); // add (sin is a method)
+    }
+
+    void localsSurviveTheBreak() {
+        Session s;
+        QCOMPARE(s.run("def f(x, n):\n"
+                       "    a = x * n\n"
+                       "    k = n + 1\n"
+                       "    items = [a, k]\n"
+                       "    print(k)\n"
+                       "    return items[0] + items[1], k\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "for i in range(3):\n"
+                       "    r, k = cf(torch.ones(2), 3)\n"
+                       "    assert k == 4 and torch.equal(r, torch.full((2,), 7.0)), r\n"),
+                 std::string());
+        QCOMPARE(s.sink.out, std::string("4\n4\n4\n"));
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 break", "1/0 ok"}));
+    }
+
+    void inPlaceUpdatesHappenOnce() {
+        Session s;
+        QCOMPARE(s.run("def f(x):\n"
+                       "    x.add_(1)\n"
+                       "    return x * 2\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "x = torch.zeros(3)\n"
+                       "r = cf(x)\n"
+                       "assert torch.equal(x, torch.ones(3)), x\n"
+                       "assert torch.equal(r, torch.full((3,), 2.0)), r\n"
+                       "cf(x)\n"
+                       "assert torch.equal(x, torch.full((3,), 2.0)), x\n"),
+                 std::string());
+    }
+
+    void recompileReasonsInPyTorch23Words() {
+        Session s("recompiles");
+        QCOMPARE(s.run("def f(x, n):\n"
+                       "    return x * n\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "cf(torch.ones(4), 2)\n"
+                       "cf(torch.ones(8), 2)\n"
+                       "cf(torch.ones(8), 3)\n"),
+                 std::string());
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 ok", "0/1 ok", "0/2 ok"}));
+        QVERIFY(s.sink.log.find("Recompiling function f in test.py:2\n") != std::string::npos);
+        QVERIFY2(s.sink.log.find("- tensor 'L['x']' size mismatch at index 0. expected 4, "
+                                 "actual 8") != std::string::npos,
+                 s.sink.log.c_str());
+        QVERIFY2(s.sink.log.find("- L['n'] == 2") != std::string::npos, s.sink.log.c_str());
+        QVERIFY(!s.sink.recompiles.empty());
+        QCOMPARE(s.sink.recompiles[0].compileId, std::string("0/1"));
+        QCOMPARE(s.sink.recompiles[0].failedCompileId, std::string("0/0"));
+        QCOMPARE(s.sink.recompiles[0].guardSource, std::string("L['x']"));
+    }
+
+    void automaticDynamicShapes() {
+        Session s;
+        QCOMPARE(s.run("def f(x):\n"
+                       "    return x.sin() * 2\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "cf(torch.ones(4, 3))\n"
+                       "cf(torch.ones(8, 3))\n"
+                       "cf(torch.ones(16, 3))\n"),
+                 std::string());
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 ok", "0/1 ok"}));
+        QCOMPARE(s.sink.graphs.size(), size_t(2));
+        QVERIFY2(s.sink.graphs[1].readableCode.find("f32[s0, 3]") != std::string::npos,
+                 s.sink.graphs[1].readableCode.c_str());
+        bool bound = false;
+        for (const GuardEvent& g : s.sink.guards)
+            bound |= g.compileId == "0/1" && g.expression == "2 <= L['x'].size()[0]";
+        QVERIFY(bound);
+    }
+
+    void fullgraphRaisesUnsupportedWithTheUserStack() {
+        Session s;
+        std::string error =
+            s.run("def f(x):\n"
+                  "    y = x + 1\n"
+                  "    print('no')\n"
+                  "    return y\n"
+                  "torch.compile(f, backend='eager', fullgraph=True)(torch.ones(2))\n");
+        QVERIFY2(error.rfind("torch._dynamo.exc.Unsupported: builtin: print", 0) == 0 ||
+                     error.rfind("Unsupported: builtin: print", 0) == 0,
+                 error.c_str());
+        QVERIFY(error.find("from user code:\n  File \"test.py\", line 4, in f\n    print('no')") !=
+                std::string::npos);
+        QVERIFY(s.sink.out.empty()); // nothing ran past the error
+        std::string item =
+            s.run("def g(x):\n"
+                  "    return x * x.sum().item()\n"
+                  "torch.compile(g, backend='eager', fullgraph=True)(torch.ones(2))\n");
+        QVERIFY2(item.find("Unsupported: Tensor.item") != std::string::npos, item.c_str());
+        std::string branch =
+            s.run("def h(x):\n"
+                  "    if x.sum() > 0:\n"
+                  "        return x\n"
+                  "    return -x\n"
+                  "torch.compile(h, backend='eager', fullgraph=True)(torch.ones(2))\n");
+        QVERIFY2(branch.find("UserError: Dynamic control flow is not supported") !=
+                     std::string::npos,
+                 branch.c_str());
+    }
+
+    void cacheLimitWarnsOnceAndRunsEagerly() {
+        Session s;
+        QCOMPARE(
+            s.run("torch._dynamo.config.cache_size_limit = 2\n"
+                  "def f(x, n):\n"
+                  "    return x + n\n"
+                  "cf = torch.compile(f, backend='eager')\n"
+                  "for n in (1, 2, 3, 4, 1):\n"
+                  "    assert torch.equal(cf(torch.zeros(1), n), torch.full((1,), float(n)))\n"),
+            std::string());
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 ok", "0/1 ok"}));
+        const std::string warning = "torch._dynamo hit config.cache_size_limit (2)\n";
+        const size_t at = s.sink.log.find(warning);
+        QVERIFY2(at != std::string::npos, s.sink.log.c_str());
+        QVERIFY(s.sink.log.find(warning, at + 1) == std::string::npos);
+        QVERIFY(s.sink.log.find("   function: 'f' (test.py:3)") != std::string::npos);
+    }
+
+    void backendFailures() {
+        Session s;
+        std::string error =
+            s.run("def broken(gm, example_inputs):\n"
+                  "    raise ValueError('nope')\n"
+                  "torch.compile(lambda x: x + 1, backend=broken)(torch.ones(1))\n");
+        QVERIFY2(error.find("BackendCompilerFailed: backend='broken' raised:\nValueError: nope") !=
+                     std::string::npos,
+                 error.c_str());
+        QCOMPARE(s.run("def broken(gm, example_inputs):\n"
+                       "    raise ValueError('nope')\n"
+                       "torch._dynamo.config.suppress_errors = True\n"
+                       "r = torch.compile(lambda x: x + 1, backend=broken)(torch.ones(1))\n"
+                       "assert torch.equal(r, torch.full((1,), 2.0))\n"),
+                 std::string());
+        QVERIFY2(s.sink.log.find("WON'T CONVERT <lambda> test.py line 5") != std::string::npos,
+                 s.sink.log.c_str());
+        Session fresh;
+        QVERIFY(fresh.run("torch.compile(lambda x: x + 1, backend='cudagraphs')(torch.ones(1))")
+                    .find("cudagraphs backend needs a CUDA device") != std::string::npos);
+    }
+
+    void breakReasonsOfTheTriggers() {
+        Session s;
+        QCOMPARE(s.run("def f(x):\n"
+                       "    a = x + 1\n"
+                       "    s = a.sum().item()\n"
+                       "    b = a * s\n"
+                       "    torch._dynamo.graph_break()\n"
+                       "    c = b - 1\n"
+                       "    if c.sum() > 0:\n"
+                       "        c = c * 2\n"
+                       "    return c\n"
+                       "torch.compile(f, backend='eager')(torch.ones(2))\n"),
+                 std::string());
+        QCOMPARE(s.sink.breaks.size(), size_t(3));
+        QCOMPARE(s.sink.breaks[0].reason, std::string("Tensor.item"));
+        QCOMPARE(s.sink.breaks[0].line, 4);
+        QCOMPARE(s.sink.breaks[1].reason,
+                 std::string("'skip function graph_break in file _dynamo/decorators.py'"));
+        QCOMPARE(s.sink.breaks[2].reason, std::string("generic_jump TensorVariable()"));
+        QCOMPARE(s.sink.breaks[2].reasonKind, std::string("data_dependent_branch"));
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 break", "1/0 break", "2/0 break", "3/0 ok"}));
+    }
+
+    void guardsOfAnEntry() {
+        Session s("guards");
+        QCOMPARE(
+            s.run("SCALE = 3\n"
+                  "def f(x, n, flag, xs):\n"
+                  "    y = x * n * SCALE + xs[0]\n"
+                  "    return y if flag else -y\n"
+                  "torch.compile(f, backend='eager')(torch.ones(2), 2, True, [torch.ones(2)])\n"),
+            std::string());
+        QStringList expressions;
+        for (const GuardEvent& g : s.sink.guards)
+            expressions << QString::fromStdString(g.kind + " " + g.expression);
+        QVERIFY2(expressions.contains("EQUALS_MATCH L['n'] == 2"),
+                 qPrintable(expressions.join('\n')));
+        QVERIFY(expressions.contains("ID_MATCH L['flag'] == True"));
+        QVERIFY(expressions.contains("LENGTH_CHECK len(L['xs']) == 1"));
+        QVERIFY(expressions.contains("EQUALS_MATCH G['SCALE'] == 3"));
+        QVERIFY(expressions.contains(
+            "TENSOR_MATCH check_tensor(L['x'], Tensor, torch.float32, device=None, "
+            "requires_grad=False, size=[2], stride=[1])"));
+        QVERIFY(s.sink.log.find("GUARDS:") != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(CaptureTest)
+#include "tst_capture.moc"
