@@ -21,6 +21,9 @@ const std::map<std::string, CommandSpec>& commands() {
           1}},
         {"runs", {{}, {}, 1}},
         {"output", {{"--run"}, {}, 1}},
+        {"compiles", {{"--run"}, {}, 1}},
+        {"breaks", {{"--run"}, {}, 1}},
+        {"graph", {{"--run"}, {}, 2}},
         {"help", {{}, {}, 0}},
         {"version", {{}, {}, 0}},
     };
@@ -45,6 +48,12 @@ std::string usageText() {
            "        --fullgraph\n"
            "  runs TRACE              list the runs recorded in a trace database\n"
            "  output TRACE [--run N]  print what a run printed (default: the last run)\n"
+           "  compiles TRACE [--run N]\n"
+           "        torch.compile's compiles: id, function, reason, status, time, ops, and\n"
+           "        the guard that failed for each recompile\n"
+           "  breaks TRACE [--run N]  graph breaks in execution order, with reasons and stacks\n"
+           "  graph TRACE COMPILE_ID [--run N]\n"
+           "        a compile's graph (print_readable) and guards\n"
            "  version                 print Kiln's version\n"
            "  help                    print this help\n"
            "\n"

@@ -2,6 +2,7 @@
 // kiln: the command-line runner. `kiln run` executes a workload and records it in a trace
 // database; it is also the child process Kiln Studio starts.
 #include "api/run.h"
+#include "capture_commands.h"
 #include "cli.h"
 #include "trace_commands.h"
 
@@ -127,6 +128,11 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cl->command == "runs") return kiln::app::listRuns(cl->positional[0]);
+    std::string run = cl->flags.count("--run") ? cl->flags.at("--run") : "";
+    if (cl->command == "compiles") return kiln::app::listCompiles(cl->positional[0], run);
+    if (cl->command == "breaks") return kiln::app::listBreaks(cl->positional[0], run);
+    if (cl->command == "graph")
+        return kiln::app::showGraph(cl->positional[0], cl->positional[1], run);
     if (cl->command == "output")
         return kiln::app::printOutput(cl->positional[0],
                                       cl->flags.count("--run") ? cl->flags.at("--run") : "");

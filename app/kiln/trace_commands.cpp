@@ -46,28 +46,37 @@ int listRuns(const std::string& tracePath) {
     return 0;
 }
 
-int printOutput(const std::string& tracePath, const std::string& runFlag) {
-    auto reader = trace::TraceReader::open(tracePath);
-    if (!reader.ok()) {
-        std::fprintf(stderr, "kiln: %s\n", reader.error().render().c_str());
-        return 2;
+bool openRun(const std::string& tracePath, const std::string& runFlag,
+             std::unique_ptr<trace::TraceReader>& reader, int64_t& runId) {
+    auto opened = trace::TraceReader::open(tracePath);
+    if (!opened.ok()) {
+        std::fprintf(stderr, "kiln: %s\n", opened.error().render().c_str());
+        return false;
     }
-    auto runs = reader.value()->listRuns();
+    reader = std::move(opened).value();
+    auto runs = reader->listRuns();
     if (!runs.ok() || runs.value().empty()) {
         std::fprintf(stderr, "kiln: %s has no runs\n", tracePath.c_str());
-        return 2;
+        return false;
     }
-    int64_t runId = runFlag.empty() ? runs.value().back().id : std::atoll(runFlag.c_str());
+    runId = runFlag.empty() ? runs.value().back().id : std::atoll(runFlag.c_str());
+    return true;
+}
+
+int printOutput(const std::string& tracePath, const std::string& runFlag) {
+    std::unique_ptr<trace::TraceReader> reader;
+    int64_t runId = 0;
+    if (!openRun(tracePath, runFlag, reader, runId)) return 2;
     int64_t after = 0;
     while (true) {
-        auto lines = reader.value()->outputLines(runId, after, 1000);
+        auto lines = reader->outputLines(runId, after, 1000);
         if (!lines.ok()) {
             std::fprintf(stderr, "kiln: %s\n", lines.error().render().c_str());
             return 2;
         }
         if (lines.value().empty()) break;
         for (const trace::OutputLine& line : lines.value()) {
-            std::FILE* out = line.stream == OutputStream::Stderr ? stderr : stdout;
+            std::FILE* out = line.stream == OutputStream::Stdout ? stdout : stderr;
             std::fprintf(out, "%s\n", line.text.c_str());
             after = line.id;
         }

@@ -3,6 +3,7 @@
 #include "capture/capture_engine.h"
 
 #include "capture/capture_session.h"
+#include "capture/dynamo_errors.h"
 #include "capture/value_kinds.h"
 #include "torchapi/config_modules.h"
 
@@ -226,6 +227,8 @@ bool CaptureEngine::admitCompile(FrameRecord& rec, const std::vector<Value>& slo
         }
         return false;
     }
+    if (torchapi::dynamoConfig(m_interp).flag("error_on_recompile"))
+        raiseDynamoError(m_interp, "RecompileError", recompileMessage(rec, report, false));
     KILN_TORCH_ARTIFACT(m_logger, Artifact::Recompiles, nextId,
                         recompileMessage(rec, report, false));
     KILN_TORCH_ARTIFACT(m_logger, Artifact::RecompilesVerbose, nextId,

@@ -38,6 +38,12 @@ std::optional<Recipe> RecipeBuilder::build(const Value& v, int depth) {
         r.source = *source;
         return r;
     }
+    if (v.isTensor() && !m_tracer.isTraced(v)) {
+        // Computed during the trace without a graph node (an op the tracer did not see): a
+        // cached copy would go stale, so the frame cannot be cached.
+        m_failure = "a tensor the trace computed outside the graph";
+        return std::nullopt;
+    }
     if (!v.isObject()) {
         r.kind = Recipe::Kind::Constant; // None, bools, numbers, and tensors made of constants
         r.constant = v;

@@ -2,6 +2,7 @@
 #include "graph/graph.h"
 
 #include <algorithm>
+#include <set>
 
 namespace kiln::graph {
 
@@ -57,8 +58,7 @@ std::string ValueMeta::shapeString() const {
 std::string ValueMeta::shortType() const {
     if (kind == Kind::SymInt)
         return "Sym(" + (sizes.empty() ? std::string("s") : sizes[0].str()) + ")";
-    if (kind != Kind::Tensor)
-        return "";
+    if (kind != Kind::Tensor) return "";
     return std::string(shortDtype(dtype)) + shapeString();
 }
 
@@ -88,10 +88,39 @@ int32_t Graph::add(Node node) {
     return static_cast<int32_t>(nodes.size() - 1);
 }
 
+namespace {
+
+/// Names a generated forward() cannot bind without shadowing: Python's keywords and builtins,
+/// and the globals fx's code refers to. fx renames such nodes (sum -> sum_1).
+bool illegalName(const std::string& name) {
+    static const std::set<std::string> names = {
+        "False",      "None",    "True",     "and",       "as",           "assert",   "async",
+        "await",      "break",   "class",    "continue",  "def",          "del",      "elif",
+        "else",       "except",  "finally",  "for",       "from",         "global",   "if",
+        "import",     "in",      "is",       "lambda",    "nonlocal",     "not",      "or",
+        "pass",       "raise",   "return",   "try",       "while",        "with",     "yield",
+        "abs",        "all",     "any",      "ascii",     "bin",          "bool",     "breakpoint",
+        "bytearray",  "bytes",   "callable", "chr",       "classmethod",  "compile",  "complex",
+        "delattr",    "dict",    "dir",      "divmod",    "enumerate",    "eval",     "exec",
+        "filter",     "float",   "format",   "frozenset", "getattr",      "globals",  "hasattr",
+        "hash",       "help",    "hex",      "id",        "input",        "int",      "isinstance",
+        "issubclass", "iter",    "len",      "list",      "locals",       "map",      "max",
+        "memoryview", "min",     "next",     "object",    "oct",          "open",     "ord",
+        "pow",        "print",   "property", "range",     "repr",         "reversed", "round",
+        "set",        "setattr", "slice",    "sorted",    "staticmethod", "str",      "sum",
+        "super",      "tuple",   "type",     "vars",      "zip",          "inf",      "nan",
+        "NoneType",   "torch",   "device",   "fx_pytree", "pytree"};
+    return names.count(name) > 0;
+}
+
+} // namespace
+
 std::string Graph::uniqueName(const std::string& base) {
-    // torch.fx appends _1, _2, ... to repeated names (sum, sum_1, sum_2).
+    // torch.fx appends _1, _2, ... to repeated names (add, add_1) and to names that would
+    // shadow a builtin (sum_1).
     std::string name = base;
-    for (int n = 1; std::find(m_usedNames.begin(), m_usedNames.end(), name) != m_usedNames.end();
+    for (int n = 1; illegalName(name) ||
+                    std::find(m_usedNames.begin(), m_usedNames.end(), name) != m_usedNames.end();
          ++n)
         name = base + "_" + std::to_string(n);
     m_usedNames.push_back(name);
@@ -99,8 +128,7 @@ std::string Graph::uniqueName(const std::string& base) {
 }
 
 void Graph::truncate(size_t size) {
-    if (size >= nodes.size())
-        return;
+    if (size >= nodes.size()) return;
     for (size_t i = size; i < nodes.size(); ++i)
         std::erase(m_usedNames, nodes[i].name);
     nodes.resize(size);
@@ -109,8 +137,7 @@ void Graph::truncate(size_t size) {
 namespace {
 
 void remapArg(Arg& a, const std::vector<int32_t>& newIndex) {
-    if (a.kind == Arg::Kind::Node)
-        a.node = newIndex[static_cast<size_t>(a.node)];
+    if (a.kind == Arg::Kind::Node) a.node = newIndex[static_cast<size_t>(a.node)];
     for (Arg& item : a.items)
         remapArg(item, newIndex);
 }
@@ -120,11 +147,9 @@ void remapArg(Arg& a, const std::vector<int32_t>& newIndex) {
 void Graph::hoistPlaceholders() {
     std::vector<size_t> order;
     for (size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i].op == NodeOp::Placeholder)
-            order.push_back(i);
+        if (nodes[i].op == NodeOp::Placeholder) order.push_back(i);
     for (size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i].op != NodeOp::Placeholder)
-            order.push_back(i);
+        if (nodes[i].op != NodeOp::Placeholder) order.push_back(i);
     std::vector<int32_t> newIndex(nodes.size());
     for (size_t k = 0; k < order.size(); ++k)
         newIndex[order[k]] = static_cast<int32_t>(k);
@@ -143,17 +168,15 @@ void Graph::hoistPlaceholders() {
 
 size_t Graph::outputCount() const {
     const Node* out = outputNode();
-    if (!out || out->args.empty())
-        return 0;
+    if (!out || out->args.empty()) return 0;
     const Arg& result = out->args[0];
     return result.kind == Arg::Kind::Tuple || result.kind == Arg::Kind::List ? result.items.size()
-                                                                              : 1;
+                                                                             : 1;
 }
 
 const Node* Graph::outputNode() const {
     for (const Node& n : nodes)
-        if (n.op == NodeOp::Output)
-            return &n;
+        if (n.op == NodeOp::Output) return &n;
     return nullptr;
 }
 
@@ -172,16 +195,14 @@ int32_t Graph::functionCallCount() const {
 std::vector<int32_t> Graph::placeholders() const {
     std::vector<int32_t> out;
     for (size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i].op == NodeOp::Placeholder)
-            out.push_back(static_cast<int32_t>(i));
+        if (nodes[i].op == NodeOp::Placeholder) out.push_back(static_cast<int32_t>(i));
     return out;
 }
 
 namespace {
 
 bool argUses(const Arg& a, int32_t index) {
-    if (a.kind == Arg::Kind::Node)
-        return a.node == index;
+    if (a.kind == Arg::Kind::Node) return a.node == index;
     return std::any_of(a.items.begin(), a.items.end(),
                        [&](const Arg& item) { return argUses(item, index); });
 }
@@ -196,8 +217,7 @@ std::vector<int32_t> Graph::users(int32_t index) const {
                                 [&](const Arg& a) { return argUses(a, index); }) ||
                     std::any_of(n.kwargs.begin(), n.kwargs.end(),
                                 [&](const auto& kw) { return argUses(kw.second, index); });
-        if (uses)
-            out.push_back(static_cast<int32_t>(i));
+        if (uses) out.push_back(static_cast<int32_t>(i));
     }
     return out;
 }

@@ -26,7 +26,11 @@ Value builtinAbs(Interpreter& interp, const CallArgs& args, void*) {
         return Value::fromInt(std::abs(v.asInt()));
     }
     if (v.isFloat()) return Value::fromFloat(std::fabs(v.asFloat()));
-    if (v.isTensor()) return Value(tensor::unary(tensor::UnaryOp::Abs, v.asTensor()));
+    if (v.isTensor()) {
+        // While torch.compile traces, the Tensor method runs so the graph records the op.
+        if (interp.recorder()) return interp.call(interp.getAttr(v, sym("abs")), {});
+        return Value(tensor::unary(tensor::UnaryOp::Abs, v.asTensor()));
+    }
     Value method = interp.tryGetAttr(v, sym("__abs__"));
     if (!method.isEmpty()) return interp.call(method, {});
     interp.raiseTypeError("bad operand type for abs(): '" + interp.typeName(v) + "'");
@@ -39,6 +43,7 @@ Value builtinRound(Interpreter& interp, const CallArgs& args, void*) {
     if (v.isTensor()) {
         tensor::Tensor t = v.asTensor();
         if (t.numel() != 1) interp.raiseTypeError("type Tensor doesn't define __round__ method");
+        if (interp.recorder() && !a.has(1)) return interp.call(interp.getAttr(v, sym("round")), {});
         return Value(tensor::unary(tensor::UnaryOp::Round, t));
     }
     if (v.isIntLike()) {

@@ -164,6 +164,22 @@ private slots:
         QCOMPARE(s.sink.recompiles[0].guardSource, std::string("L['x']"));
     }
 
+    void errorOnRecompile() {
+        Session s;
+        std::string error = s.run("torch._dynamo.config.error_on_recompile = True\n"
+                                  "def f(x):\n"
+                                  "    return x + 1\n"
+                                  "cf = torch.compile(f, backend='eager')\n"
+                                  "cf(torch.ones(2))\n"
+                                  "cf(torch.ones(2, dtype=torch.float64))\n");
+        QVERIFY2(error.rfind("torch._dynamo.exc.RecompileError: Recompiling function f in "
+                             "test.py:3",
+                             0) == 0,
+                 error.c_str());
+        QVERIFY(error.find("- tensor 'L['x']' dtype mismatch. expected Float, actual Double") !=
+                std::string::npos);
+    }
+
     void automaticDynamicShapes() {
         Session s;
         QCOMPARE(s.run("def f(x):\n"
@@ -274,6 +290,38 @@ private slots:
         QCOMPARE(s.sink.breaks[2].reason, std::string("generic_jump TensorVariable()"));
         QCOMPARE(s.sink.breaks[2].reasonKind, std::string("data_dependent_branch"));
         QCOMPARE(statuses(s.sink), QStringList({"0/0 break", "1/0 break", "2/0 break", "3/0 ok"}));
+    }
+
+    void nodeNamesFollowFx() {
+        Session s;
+        QCOMPARE(s.run("def f(x):\n"
+                       "    a = torch.sin(x) + 1\n"
+                       "    b = a + x\n"
+                       "    return a.sum() + b.sum(), abs(b)\n"
+                       "torch.compile(f, backend='eager')(torch.ones(2))\n"),
+                 std::string());
+        QCOMPARE(s.sink.graphs.size(), size_t(1));
+        QStringList names;
+        for (const GraphNodeInfo& n : s.sink.graphs[0].nodes)
+            names << QString::fromStdString(n.name);
+        // 2.3 names nodes after their targets; names that shadow builtins get a suffix.
+        QCOMPARE(names, QStringList({"l_x_", "sin", "add", "add_1", "sum_1", "sum_2", "add_2",
+                                     "abs_1", "output"}));
+    }
+
+    void tensorsMadeOutsideTheGraphAreNotCachedAsConstants() {
+        Session s;
+        QCOMPARE(s.run("def f(x):\n"
+                       "    return x + 1, torch.Tensor([1.0])\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "a = cf(torch.zeros(1))\n"
+                       "b = cf(torch.ones(1))\n"
+                       "assert a[1] is not b[1]\n"
+                       "assert torch.equal(b[0], torch.full((1,), 2.0)), b\n"),
+                 std::string());
+        QCOMPARE(s.sink.compiles.size(), size_t(1));
+        QCOMPARE(s.sink.compiles[0].failure,
+                 std::string("cannot rebuild a tensor the trace computed outside the graph"));
     }
 
     void guardsOfAnEntry() {

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+#include "capture_commands.h"
+
+#include "trace_commands.h"
+
+#include <cstdio>
+#include <map>
+
+namespace kiln::app {
+
+namespace {
+
+template <typename T>
+bool fetch(Expected<std::vector<T>> result, std::vector<T>& into) {
+    if (!result.ok()) {
+        std::fprintf(stderr, "kiln: %s\n", result.error().render().c_str());
+        return false;
+    }
+    into = std::move(result).value();
+    return true;
+}
+
+} // namespace
+
+int listCompiles(const std::string& tracePath, const std::string& runFlag) {
+    std::unique_ptr<trace::TraceReader> reader;
+    int64_t run = 0;
+    if (!openRun(tracePath, runFlag, reader, run)) return 2;
+    std::vector<trace::FrameRow> frames;
+    std::vector<trace::CompileRow> compiles;
+    std::vector<trace::RecompileRow> recompiles;
+    std::vector<trace::GraphRow> graphs;
+    if (!fetch(reader->frames(run), frames) || !fetch(reader->compiles(run), compiles) ||
+        !fetch(reader->recompiles(run), recompiles) || !fetch(reader->graphs(run), graphs))
+        return 2;
+    std::map<int64_t, const trace::FrameRow*> frameById;
+    for (const auto& f : frames)
+        frameById[f.frameId] = &f;
+    std::map<std::string, int32_t> ops;
+    for (const auto& g : graphs)
+        ops[g.compileId] = g.opCount;
+    std::printf("%-8s %-40s %-10s %-8s %9s %-10s %4s\n", "compile", "function", "reason", "status",
+                "ms", "backend", "ops");
+    for (const auto& c : compiles) {
+        auto f = frameById.find(c.frameId);
+        std::string where = f == frameById.end() ? "?"
+                                                 : f->second->function + " (line " +
+                                                       std::to_string(f->second->kind == "resume"
+                                                                          ? f->second->resumeLine
+                                                                          : f->second->line) +
+                                                       ")";
+        double ms = c.durationNs ? static_cast<double>(*c.durationNs) * 1e-6 : 0.0;
+        auto o = ops.find(c.compileId);
+        std::printf("%-8s %-40s %-10s %-8s %9.3f %-10s %4s\n", c.compileId.c_str(), where.c_str(),
+                    c.reason.c_str(), c.status.empty() ? "running" : c.status.c_str(), ms,
+                    c.backend.c_str(), o == ops.end() ? "-" : std::to_string(o->second).c_str());
+        if (!c.failure.empty()) std::printf("         %s\n", c.failure.c_str());
+        for (const auto& r : recompiles)
+            if (r.compileId == c.compileId)
+                std::printf("         entry %s failed: %s (expected %s, actual %s)\n",
+                            r.failedCompileId.c_str(), r.guardSource.c_str(), r.expected.c_str(),
+                            r.actual.c_str());
+    }
+    return 0;
+}
+
+int listBreaks(const std::string& tracePath, const std::string& runFlag) {
+    std::unique_ptr<trace::TraceReader> reader;
+    int64_t run = 0;
+    if (!openRun(tracePath, runFlag, reader, run)) return 2;
+    std::vector<trace::GraphBreakRow> breaks;
+    if (!fetch(reader->graphBreaks(run), breaks)) return 2;
+    for (const auto& b : breaks) {
+        std::printf("#%d [%s] %s:%d:%d %s\n    %s\n", b.order, b.compileId.c_str(), b.file.c_str(),
+                    b.line, b.column, b.reasonKind.c_str(), b.reason.c_str());
+        std::fputs(b.userStack.c_str(), stdout);
+    }
+    if (breaks.empty()) std::printf("no graph breaks\n");
+    return 0;
+}
+
+int showGraph(const std::string& tracePath, const std::string& compileId,
+              const std::string& runFlag) {
+    std::unique_ptr<trace::TraceReader> reader;
+    int64_t run = 0;
+    if (!openRun(tracePath, runFlag, reader, run)) return 2;
+    std::vector<trace::GraphRow> graphs;
+    std::vector<trace::GuardRow> guards;
+    if (!fetch(reader->graphs(run), graphs) || !fetch(reader->guards(run, compileId), guards))
+        return 2;
+    bool found = false;
+    for (const auto& g : graphs) {
+        if (g.compileId != compileId) continue;
+        found = true;
+        std::printf("%s\n", g.readableCode.c_str());
+    }
+    if (!found && guards.empty()) {
+        std::fprintf(stderr, "kiln: run %lld has no compile '%s'\n", static_cast<long long>(run),
+                     compileId.c_str());
+        return 2;
+    }
+    if (!found) std::printf("(compile %s produced no graph)\n", compileId.c_str());
+    std::printf("GUARDS:\n");
+    for (const auto& g : guards)
+        std::printf("  %-12s %s\n", g.kind.c_str(), g.expression.c_str());
+    return 0;
+}
+
+} // namespace kiln::app
