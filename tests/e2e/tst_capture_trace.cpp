@@ -15,7 +15,8 @@ using kiln::testing::sourceDir;
 
 namespace {
 
-int runKiln(const QStringList& args, QString* err = nullptr) {
+/// Runs kiln; returns its exit status (-1 when it did not finish) and what it printed.
+int runKiln(const QStringList& args, QString* err = nullptr, QString* out = nullptr) {
     QProcess p;
     p.start(binaryDir() + "/bin/kiln", args);
     if (!p.waitForFinished(120000)) {
@@ -24,7 +25,12 @@ int runKiln(const QStringList& args, QString* err = nullptr) {
         return -1;
     }
     if (err) *err = QString::fromUtf8(p.readAllStandardError());
+    if (out) *out = QString::fromUtf8(p.readAllStandardOutput());
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+int runKilnOut(const QStringList& args, QString& out) {
+    return runKiln(args, nullptr, &out);
 }
 
 std::unique_ptr<trace::TraceReader> openTrace(const QString& path) {
@@ -107,6 +113,27 @@ private slots:
         for (const auto& c : config)
             cacheLimit |= c.key == "cache_size_limit" && c.value == "64";
         QVERIFY(cacheLimit);
+    }
+
+    void headlessViewsOfTheCapture() {
+        QTemporaryDir dir;
+        QString db = dir.filePath("gb.kiln");
+        QString script = sourceDir() + "/resources/workloads/graph_breaks.py";
+        QCOMPARE(runKiln({"run", script, "--db", db, "--quiet"}), 0);
+        QString out;
+        QCOMPARE(runKilnOut({"breaks", db}, out), 0);
+        QVERIFY2(out.contains("#3 [2/0] ") && out.contains(":13:9 item\n    Tensor.item\n"),
+                 qPrintable(out));
+        QCOMPARE(runKilnOut({"compiles", db}, out), 0);
+        QVERIFY2(out.contains("torch_dynamo_resume_in_fn_at_8 (line 8)") &&
+                     out.contains("entry 4/0 failed: L['x'] (expected torch.float32 [8, 128], "
+                                  "actual torch.float32 [16, 128])"),
+                 qPrintable(out));
+        QCOMPARE(runKilnOut({"graph", db, "4/1"}, out), 0);
+        QVERIFY2(out.contains("def forward(self, L_x_ : \"f32[s0, 128]\")") &&
+                     out.contains("SHAPE_ENV    2 <= L['x'].size()[0]"),
+                 qPrintable(out));
+        QCOMPARE(runKilnOut({"graph", db, "9/9"}, out), 2);
     }
 
     void overridesApplyToEveryCompile() {
