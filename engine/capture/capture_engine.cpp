@@ -174,7 +174,7 @@ Value CaptureEngine::runFunctionEntry(const CacheEntry& e, lang::FunctionObject&
     lang::ExpressionMemo memo;
     for (const auto& [expr, r] : e.memo)
         memo[expr] = materialise(m_interp, r, outputs, slots, *fn.globals);
-    lang::ResumeRequest resume{e.breakStatement, e.breakAtBranch};
+    lang::ResumeRequest resume{e.breakStatement, e.breakAtBranch, !e.breakAtBranch, e.resumeExpr};
     lang::Interpreter::FrameStart start;
     start.mode = lang::Interpreter::FrameStart::Mode::AtStatement;
     start.statement = e.breakStatement;
@@ -200,7 +200,7 @@ lang::Flow CaptureEngine::runResumeEntry(const CacheEntry& e, lang::Frame& f,
     lang::ExpressionMemo memo;
     for (const auto& [expr, r] : e.memo)
         memo[expr] = materialise(m_interp, r, outputs, slots, *f.globals);
-    lang::ResumeRequest resume{e.breakStatement, e.breakAtBranch};
+    lang::ResumeRequest resume{e.breakStatement, e.breakAtBranch, !e.breakAtBranch, e.resumeExpr};
     f.memo = &memo;
     f.resume = &resume;
     lang::Flow flow = m_interp.runFromStatement(f, *e.breakStatement);

@@ -22,9 +22,9 @@
 
 #include <chrono>
 #include <map>
-#include <set>
 #include <memory>
 #include <optional>
+#include <set>
 
 namespace kiln::capture {
 
@@ -52,6 +52,8 @@ struct ExplainRecord {
 class CaptureEngine final : public lang::FrameHook, public BreakHandler {
 public:
     struct Session;
+    /// Sub-expressions of a statement evaluated so far, with their values.
+    using Prefix = std::vector<std::pair<const lang::Expr*, lang::Value>>;
 
     CaptureEngine(lang::Interpreter& interp, EventSink& sink, Logger& logger);
     ~CaptureEngine() override;
@@ -88,10 +90,14 @@ public:
     lang::Value onCall(lang::FunctionObject& fn, const lang::CallArgs& args,
                        const lang::Value* self) override;
     lang::Flow onResume(lang::Frame& frame, const lang::Stmt& statement, int branch) override;
+    lang::Value onExpressionDone(lang::Frame& frame, const lang::Expr& expression,
+                                 lang::Value value) override;
+    void onFrameExit(lang::Frame& frame, lang::Value& returnValue, bool unwinding) override;
 
     // --- BreakHandler
     void breakAtTop(Tracer& tracer, const BreakReason& reason) override;
     [[noreturn]] void raiseUnsupported(const BreakReason& reason) override;
+    bool skipInPlace(const BreakReason& reason, const std::string& message) override;
 
 private:
     enum class End : uint8_t { Return, Break };
@@ -126,7 +132,15 @@ private:
     TraceOptions traceOptions(FrameRecord& rec);
     /// Compiles what the session traced and stores the cache entry.
     void finishTrace(Session& s, End end, const lang::Value* returnValue);
-    void abandonTrace(Session& s, const std::string& status, const std::string& why);
+    /// Ends a trace without a cache entry. `undo`: put back in-place changes of pre-existing
+    /// tensors (when the frame reruns); without it the frame's eager effects stand.
+    void abandonTrace(Session& s, const std::string& status, const std::string& why, bool undo);
+    // resume_midway.cpp: resume points in the middle of a statement
+    void openContinuation(FrameRecord& rec, lang::Frame& f, const std::vector<lang::Value>& slots,
+                          Prefix prefix, const std::string& reason);
+    [[noreturn]] void replayContinuation(const CacheEntry& e, lang::Frame& f,
+                                         const std::vector<lang::Value>& slots);
+    void noteResumeExpression(lang::Frame& f, const lang::Expr& e);
     void skipFrame(Session& s, const SkipFrame& skip);
     lang::Value compileGraph(Session& s, const std::shared_ptr<graph::Graph>& g,
                              const std::vector<lang::Value>& exampleInputs, bool& failed);
@@ -147,6 +161,8 @@ private:
     std::map<FrameKey, std::unique_ptr<FrameRecord>> m_frames;
     int64_t m_nextFrameId = 0;
     Session* m_session = nullptr;
+    /// Traces that go on past a break in the middle of a statement, until their frame leaves.
+    std::vector<std::unique_ptr<Session>> m_open;
     ExplainRecord* m_explain = nullptr;
     int32_t m_graphCount = 0;
     int32_t m_breakOrder = 0;

@@ -21,6 +21,10 @@ struct CaptureEngine::Session {
     lang::ResumeRequest resume; ///< where the frame hands back to the hook after a break
     bool done = false;          ///< compiled (or abandoned): the tracer is gone
     int64_t traceStartNs = 0;
+    CacheEntry* breakEntry = nullptr; ///< the entry this trace made when it broke
+    // A continuation (resume_midway.cpp): it lives in m_open until its frame leaves.
+    const lang::Frame* frame = nullptr;
+    Session* previous = nullptr; ///< the engine's session before this one opened
 
     bool tracing() const { return tracer && tracer->installed(); }
 };

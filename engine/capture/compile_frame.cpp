@@ -143,8 +143,10 @@ Value CaptureEngine::traceFunction(FrameRecord& rec, lang::FunctionObject& fn,
     } catch (const SkipFrame& skip) {
         skipFrame(s, skip);
         return m_interp.runFrame(fn, std::move(s.entrySlots), {});
+    } catch (const lang::TraceUnwind&) {
+        throw;
     } catch (...) {
-        abandonTrace(s, "failed", "the frame raised while it was traced");
+        abandonTrace(s, "failed", "the frame raised while it was traced", false);
         throw;
     }
     if (!s.done) finishTrace(s, End::Return, &result);
@@ -172,8 +174,10 @@ lang::Flow CaptureEngine::traceResume(FrameRecord& rec, lang::Frame& f, const la
         skipFrame(s, skip);
         snapshot.restore(f.slots);
         return m_interp.runAfter(f, st, branch);
+    } catch (const lang::TraceUnwind&) {
+        throw;
     } catch (...) {
-        abandonTrace(s, "failed", "the frame raised while it was traced");
+        abandonTrace(s, "failed", "the frame raised while it was traced", false);
         throw;
     }
     if (!s.done) {
@@ -202,14 +206,18 @@ void CaptureEngine::breakAtTop(Tracer& tracer, const BreakReason& reason) {
     s.resume.statement = statement;
     s.resume.atBranch =
         reason.kind == BreakKind::DataDependent && statement->kind == lang::StmtKind::If;
+    s.resume.awaitExpression = !s.resume.atBranch;
+    const size_t entries = s.rec->entries.size();
     finishTrace(s, End::Break, nullptr);
+    if (s.rec->entries.size() > entries) s.breakEntry = s.rec->entries.front().get();
     if (!s.rec->skip) top->resume = &s.resume;
 }
 
-void CaptureEngine::abandonTrace(Session& s, const std::string& status, const std::string& why) {
+void CaptureEngine::abandonTrace(Session& s, const std::string& status, const std::string& why,
+                                 bool undo) {
     if (s.done) return;
     s.tracer->uninstall();
-    s.tracer->undoInPlaceChanges();
+    if (undo) s.tracer->undoInPlaceChanges();
     s.done = true;
     reportCompile(s, status, why);
 }
@@ -220,7 +228,7 @@ void CaptureEngine::skipFrame(Session& s, const SkipFrame& skip) {
                    skip.message + "\n" + formatUserStack(skip.reason.stack));
     s.rec->skip = true;
     s.rec->skipReason = skip.message;
-    abandonTrace(s, "skipped", skip.message);
+    abandonTrace(s, "skipped", skip.message, true);
 }
 
 void CaptureEngine::reportSymbols(Session& s) {

@@ -24,6 +24,9 @@ struct FrameKey {
     const lang::FunctionCode* code = nullptr;
     const lang::Stmt* resumeAfter = nullptr; ///< null: the function's start
     int branch = -1;                         ///< for a resume inside an `if`: 0 body, 1 else
+    /// For a resume in the middle of `resumeAfter`: the expression whose value the rest of the
+    /// statement goes on with (Dynamo's stack value, input `___stack0`).
+    const lang::Expr* resumeExpr = nullptr;
     auto operator<=>(const FrameKey&) const = default;
 };
 
@@ -38,6 +41,9 @@ struct CacheEntry {
     // endsInBreak: where and how to go on eagerly
     const lang::Stmt* breakStatement = nullptr;
     bool breakAtBranch = false;
+    /// The expression around the break that finished first after it (known once the frame
+    /// went on after the trace): where a replay hands back to the capture engine.
+    const lang::Expr* resumeExpr = nullptr;
     std::vector<Recipe> slots;
     std::vector<std::pair<const lang::Expr*, Recipe>> memo;
 };

@@ -79,6 +79,8 @@ std::string Source::shortStr() const {
 std::string Source::identifier() const {
     switch (m_kind) {
     case Kind::Local:
+        // A resume point's stack values (___stack0) are L_stack0_ in Dynamo's graphs.
+        if (m_localName.rfind("___stack", 0) == 0) return "L_" + m_localName.substr(3) + "_";
         return "L_" + m_localName + "_";
     case Kind::Global:
         return "G_" + m_name.str() + "_";

@@ -105,6 +105,18 @@ void Tracer::registerInputs(const lang::FunctionCode& code, const std::vector<Va
     }
 }
 
+void Tracer::registerInput(const Value& v, const SourcePtr& source) {
+    registerSource(v, source, 0);
+    guardValue(v, source);
+}
+
+void Tracer::seedMemo(const lang::Stmt* statement,
+                      std::vector<std::pair<const lang::Expr*, Value>> entries) {
+    m_memoStatement = statement;
+    m_memo = std::move(entries);
+    m_memoReliable = true;
+}
+
 void Tracer::registerSource(const Value& v, const SourcePtr& source, int depth) {
     if (v.isTensor()) {
         m_tensorSources.emplace(v.tensorImpl(), source);

@@ -52,6 +52,10 @@ public:
     virtual void breakAtTop(Tracer& tracer, const BreakReason& reason) = 0;
     /// fullgraph=True: raise Unsupported in the script.
     [[noreturn]] virtual void raiseUnsupported(const BreakReason& reason) = 0;
+    /// A break that skips the frame (in a loop, a with/try block): true when the handler
+    /// ended the trace where it is, so the frame just goes on eagerly; false to unwind with
+    /// SkipFrame and rerun the frame.
+    virtual bool skipInPlace(const BreakReason& reason, const std::string& message) = 0;
 };
 
 struct TraceOptions {
@@ -88,6 +92,11 @@ public:
     /// Registers the frame's locals as inputs: sources for every value, eager guards for
     /// scalars, containers and modules; tensors are guarded when first used.
     void registerInputs(const lang::FunctionCode& code, const std::vector<lang::Value>& slots);
+    /// One more input at `source` (a resume point's stack value).
+    void registerInput(const lang::Value& v, const SourcePtr& source);
+    /// Starts the memo of `statement` with sub-expressions evaluated before the trace began.
+    void seedMemo(const lang::Stmt* statement,
+                  std::vector<std::pair<const lang::Expr*, lang::Value>> entries);
     int32_t inlineDepth() const { return m_inlineDepth; }
     /// Runs a call of a Python function from inside the trace (inlining it).
     lang::Value inlineCall(lang::FunctionObject& fn, const lang::CallArgs& args,

@@ -57,7 +57,9 @@ void Tracer::graphBreak(BreakKind kind, std::string text) {
         // Comprehensions run as loops in their own frame: a break there is a break in a loop.
         bool inLoop = m_interp.currentFrame() != m_top || m_top->loopDepth > 0;
         std::string where = inLoop ? "a for/while loop" : "a with/try block";
-        throw SkipFrame{{}, reason, "Skipping frame because there is a graph break in " + where};
+        std::string message = "Skipping frame because there is a graph break in " + where;
+        if (m_handler.skipInPlace(reason, message)) return;
+        throw SkipFrame{{}, reason, message};
     }
     m_handler.breakAtTop(*this, reason);
 }
@@ -137,9 +139,12 @@ Value Tracer::inlineCall(lang::FunctionObject& fn, const CallArgs& args, const V
         // The caller's graph ends before this call; the callee then runs as its own frame.
         truncate(snapshot);
         m_memo = std::move(memo);
-        if (m_interp.currentFrame() != m_top || m_top->loopDepth > 0 || m_top->blockDepth > 0)
-            throw SkipFrame{
-                {}, b.reason, "Skipping frame because there is a graph break in a for/while loop"};
+        if (m_interp.currentFrame() != m_top || m_top->loopDepth > 0 || m_top->blockDepth > 0) {
+            std::string message =
+                "Skipping frame because there is a graph break in a for/while loop";
+            if (m_handler.skipInPlace(b.reason, message)) return Value();
+            throw SkipFrame{{}, b.reason, message};
+        }
         m_handler.breakAtTop(*this, b.reason);
         return Value();
     } catch (...) {

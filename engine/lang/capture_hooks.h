@@ -88,6 +88,12 @@ public:
 class FrameHook {
 public:
     virtual ~FrameHook() = default;
+    /// The awaited expression of a frame with a ResumeRequest finished with `value`; returns the
+    /// value evaluation goes on with. May start tracing the rest of the frame right here, or
+    /// throw a FrameJump to end or continue the frame from a cached graph's results.
+    virtual Value onExpressionDone(Frame& frame, const Expr& expression, Value value) = 0;
+    /// A frame marked `captureOpen` is leaving (normally, or by an exception when `unwinding`).
+    virtual void onFrameExit(Frame& frame, Value& returnValue, bool unwinding) = 0;
     /// Called for each Python function call while a compiled region is active. Returns Empty
     /// to let the interpreter run the call itself.
     virtual Value onCall(FunctionObject& fn, const CallArgs& args, const Value* self) = 0;
@@ -101,12 +107,28 @@ public:
 struct ResumeRequest {
     const Stmt* statement = nullptr;
     bool atBranch = false; ///< the break was in an `if` test: resume inside the chosen branch
+    /// The break was inside an expression: when `expression` (any expression of the frame
+    /// when null) finishes evaluating, FrameHook::onExpressionDone decides where the rest of
+    /// the frame resumes (right there, or after the statement).
+    bool awaitExpression = false;
+    const Expr* expression = nullptr;
 };
 
 /// Base of the C++ exceptions the capture layer uses to unwind the interpreter's stack (a graph
 /// break inside an inlined call rewinds to the call). They are not Python exceptions: `except`,
 /// `finally` and `with` blocks let them pass without running.
 struct TraceUnwind {};
+
+/// Thrown by the capture layer to make `frame` return `returnValue` at once, or continue at
+/// statement `continueAt` with `memo` and `resume` set (a cached graph stood in for the rest
+/// of the statement that was being evaluated). Caught where the frame runs.
+struct FrameJump : TraceUnwind {
+    const Frame* frame = nullptr;
+    Value returnValue;
+    const Stmt* continueAt = nullptr;
+    std::unordered_map<const Expr*, Value> memo;
+    ResumeRequest resume;
+};
 
 /// Sub-expressions of a statement whose values were computed by a graph (cache-hit replay of
 /// a statement that broke a graph): eval() returns these instead of evaluating the node.

@@ -4,6 +4,8 @@
 #include "lang/interpreter.h"
 #include "lang/scope.h"
 
+#include <optional>
+
 namespace kiln::lang {
 
 namespace {
@@ -154,8 +156,7 @@ Value Interpreter::callFunction(FunctionObject& fn, const CallArgs& args, const 
                                 bool useHook) {
     if (useHook && m_frameHookActive) [[unlikely]] {
         Value served = m_frameHook->onCall(fn, args, self);
-        if (!served.isEmpty())
-            return served;
+        if (!served.isEmpty()) return served;
     }
     const FunctionCode& code = *fn.code;
     const size_t slotCount = code.scope->slots.size();
@@ -191,22 +192,54 @@ Value Interpreter::enterFrame(Frame& frame, FunctionObject& fn, const FrameStart
         frame.slots[slot] = Value(cell);
     }
     return runInFrame(frame, [&]() -> Value {
-        if (start.entered)
-            start.entered(frame);
-        Flow flow;
-        switch (start.mode) {
-        case FrameStart::Mode::Whole:
-            flow = execBlock(frame, fn.code->body);
-            break;
-        case FrameStart::Mode::AtStatement:
-            flow = runFrom(frame, *start.statement);
-            break;
-        case FrameStart::Mode::AfterStatement:
-            flow = runAfter(frame, *start.statement, start.branch);
-            break;
-        }
-        return flow == Flow::Return ? std::move(frame.returnValue) : Value::none();
+        if (start.entered) start.entered(frame);
+        CaptureExit exit{*this, frame};
+        Flow flow = runBody(frame, fn, start);
+        Value result = flow == Flow::Return ? std::move(frame.returnValue) : Value::none();
+        exit.leave(result);
+        return result;
     });
+}
+
+Flow Interpreter::runBody(Frame& frame, FunctionObject& fn, const FrameStart& start) {
+    // A FrameJump from the capture layer ends the frame or continues it at a statement; the
+    // memo and resume request it carries live here while that statement runs.
+    std::optional<FrameJump> jump;
+    for (;;) {
+        try {
+            if (jump) return runFrom(frame, *jump->continueAt);
+            switch (start.mode) {
+            case FrameStart::Mode::Whole:
+                return execBlock(frame, fn.code->body);
+            case FrameStart::Mode::AtStatement:
+                return runFrom(frame, *start.statement);
+            case FrameStart::Mode::AfterStatement:
+                return runAfter(frame, *start.statement, start.branch);
+            }
+            return Flow::Normal;
+        } catch (FrameJump& j) {
+            if (j.frame != &frame) throw;
+            if (!j.continueAt) {
+                frame.returnValue = std::move(j.returnValue);
+                return Flow::Return;
+            }
+            jump = std::move(j);
+            frame.memo = &jump->memo;
+            frame.resume = &jump->resume;
+        }
+    }
+}
+
+Interpreter::CaptureExit::~CaptureExit() {
+    if (!m_left && m_frame.captureOpen) {
+        Value none;
+        m_interp.m_frameHook->onFrameExit(m_frame, none, true);
+    }
+}
+
+void Interpreter::CaptureExit::leave(Value& result) {
+    m_left = true;
+    if (m_frame.captureOpen) m_interp.m_frameHook->onFrameExit(m_frame, result, false);
 }
 
 std::vector<Value> Interpreter::bindToSlots(FunctionObject& fn, const CallArgs& args,
@@ -225,8 +258,7 @@ std::vector<Value> Interpreter::bindToSlots(FunctionObject& fn, const CallArgs& 
     return std::vector<Value>(frame.slots, frame.slots + slotCount);
 }
 
-Value Interpreter::runFrame(FunctionObject& fn, std::vector<Value> slots,
-                            const FrameStart& start) {
+Value Interpreter::runFrame(FunctionObject& fn, std::vector<Value> slots, const FrameStart& start) {
     const size_t slotCount = fn.code->scope->slots.size();
     KILN_ASSERT(slots.size() == slotCount, "runFrame: slot count does not match the function");
     Frame frame;

@@ -66,15 +66,16 @@ std::string calleeDescription(const Value& callee) {
 } // namespace
 
 Value Interpreter::eval(Frame& f, const Expr& e) {
-    if (f.memo || m_recorder) [[unlikely]] {
+    if (f.memo || m_recorder || f.resume) [[unlikely]] {
         if (f.memo) {
             auto it = f.memo->find(&e);
-            if (it != f.memo->end())
-                return it->second;
+            if (it != f.memo->end()) return it->second;
         }
         Value v = evalExpr(f, e);
-        if (m_recorder)
-            m_recorder->evaluated(f, e, v);
+        if (f.resume && f.resume->awaitExpression &&
+            (!f.resume->expression || f.resume->expression == &e))
+            v = m_frameHook->onExpressionDone(f, e, std::move(v));
+        if (m_recorder) m_recorder->evaluated(f, e, v);
         return v;
     }
     return evalExpr(f, e);
@@ -92,8 +93,7 @@ Value Interpreter::evalExpr(Frame& f, const Expr& e) {
         f.mark(a.span);
         if (m_recorder) [[unlikely]] {
             Value v = getAttr(object, a.attr);
-            if (m_recorder)
-                m_recorder->readAttribute(object, a.attr, v);
+            if (m_recorder) m_recorder->readAttribute(object, a.attr, v);
             return v;
         }
         return getAttr(object, a.attr);
@@ -312,8 +312,7 @@ Value Interpreter::evalSubscript(Frame& f, const SubscriptExpr& e) {
     f.mark(e.span);
     if (m_recorder && !object.isTensor()) [[unlikely]] {
         Value v = getItem(object, key);
-        if (m_recorder)
-            m_recorder->readItem(object, key, v);
+        if (m_recorder) m_recorder->readItem(object, key, v);
         return v;
     }
     return getItem(object, key);

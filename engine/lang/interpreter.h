@@ -44,12 +44,13 @@ struct Frame {
     SourceSpan at;       ///< the expression or statement being executed (for tracebacks)
     SourceSpan emphasis; ///< within `at`: the operator CPython marks with '^' (binary ops)
     Value returnValue;
-    uint64_t serial = 0; ///< unique per frame, for traceback bookkeeping
+    uint64_t serial = 0;               ///< unique per frame, for traceback bookkeeping
     const Stmt* currentStmt = nullptr; ///< innermost statement being executed
-    int32_t loopDepth = 0;      ///< for/while bodies being executed (graph breaks skip frames)
-    int32_t blockDepth = 0;     ///< with/try blocks being executed (no resume point inside)
-    ResumeRequest* resume = nullptr;    ///< set when a graph broke in this frame
+    int32_t loopDepth = 0;           ///< for/while bodies being executed (graph breaks skip frames)
+    int32_t blockDepth = 0;          ///< with/try blocks being executed (no resume point inside)
+    ResumeRequest* resume = nullptr; ///< set when a graph broke in this frame
     const ExpressionMemo* memo = nullptr; ///< cache-hit replay of a breaking statement
+    bool captureOpen = false;             ///< the capture layer traces in this frame past a break
 
     void mark(const SourceSpan& span, const SourceSpan& operatorSpan = {}) {
         at = span;
@@ -288,6 +289,21 @@ private:
 
     template <typename Fn>
     auto runInFrame(Frame& frame, Fn&& body) -> decltype(body());
+    Flow runBody(Frame& frame, FunctionObject& fn, const FrameStart& start);
+    /// Tells the frame hook when a frame the capture layer keeps tracing leaves.
+    class CaptureExit {
+    public:
+        CaptureExit(Interpreter& interp, Frame& frame)
+            : m_interp(interp)
+            , m_frame(frame) {}
+        ~CaptureExit();
+        void leave(Value& result);
+
+    private:
+        Interpreter& m_interp;
+        Frame& m_frame;
+        bool m_left = false;
+    };
     std::vector<Ref<CellObject>> buildClosure(const Scope& scope, Frame& enclosing);
     Flow execTryBody(Frame& f, const TryStmt& s);
     Flow runHandler(Frame& f, const ExceptHandler& h, const PyException& pe);

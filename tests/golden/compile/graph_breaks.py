@@ -87,10 +87,40 @@ def eager_only(x):
 
 
 def uses_disabled(x):
-    # Kiln resumes at the next statement: keep the break the last operation of its statement
-    # (docs/capture.md, "Known differences").
     y = eager_only(x + 1)
     return y - 1
 
 
+def disabled_mid_expression(x):
+    return eager_only(x + 1) - 1
+
+
+def item_mid_expression(x):
+    a = torch.cos(x)
+    return a * a.sum().item() + 1
+
+
+def print_in_argument(x):
+    a = x + 2
+    b = torch.sin(torch.relu(a) + (print("inside") or 0))
+    return b * 3
+
+
+def two_breaks_one_statement(x):
+    a = x * 2
+    return a.sum().item() + a.mean().item() + torch.cos(a)
+
+
+def item_in_branch(x):
+    a = x + 1
+    if a.sum().item() > 0:
+        return a * 2
+    return a * 3
+
+
 run("disabled", uses_disabled, x)
+run("disabled mid-expression", disabled_mid_expression, x)
+run("item mid-expression", item_mid_expression, x)
+run("print in an argument", print_in_argument, x)
+run("two breaks in one statement", two_breaks_one_statement, x)
+run("item in an if test", item_in_branch, x)

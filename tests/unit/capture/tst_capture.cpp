@@ -324,6 +324,45 @@ private slots:
                  std::string("cannot rebuild a tensor the trace computed outside the graph"));
     }
 
+    void errorsAfterAMidStatementBreakPropagate() {
+        Session s;
+        QCOMPARE(s.run("def f(x):\n"
+                       "    x.add_(1)\n"
+                       "    return x * x.sum().item() + undefined_name\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "x = torch.zeros(2)\n"
+                       "for i in range(2):\n"
+                       "    try:\n"
+                       "        cf(x)\n"
+                       "    except NameError as e:\n"
+                       "        print(e)\n"
+                       "assert torch.equal(x, torch.full((2,), 2.0)), x\n"),
+                 std::string());
+        QCOMPARE(s.sink.out, std::string("name 'undefined_name' is not defined\n"
+                                         "name 'undefined_name' is not defined\n"));
+    }
+
+    void midStatementResumeHasItsStackInputs() {
+        Session s("graph_code");
+        QCOMPARE(s.run("def f(x):\n"
+                       "    a = x + 2\n"
+                       "    return torch.relu(a) + a.sum().item() * torch.sin(a)\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "for n in (3, 3):\n"
+                       "    x = torch.ones(n)\n"
+                       "    a = x + 2\n"
+                       "    assert torch.allclose(cf(x), torch.relu(a) + a.sum().item() * "
+                       "torch.sin(a))\n"),
+                 std::string());
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 break", "1/0 ok"}));
+        QCOMPARE(s.sink.frames[1].function, std::string("torch_dynamo_resume_in_f_at_4"));
+        // The resume graph reads the finished .item() value as a constant (guarded, so a new
+        // value recompiles) and the relu computed before the break as a stack input.
+        QVERIFY2(s.sink.graphs[1].readableCode.find("L_stack1_ : \"f32[3]\"") !=
+                     std::string::npos,
+                 s.sink.graphs[1].readableCode.c_str());
+    }
+
     void guardsOfAnEntry() {
         Session s("guards");
         QCOMPARE(

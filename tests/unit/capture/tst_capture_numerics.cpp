@@ -70,8 +70,49 @@ block = Block()
 def module(x):
     return block(x)
 
+@torch.compiler.disable
+def eager_scale(t):
+    return t * 3
+
+def item_mid_statement(x):
+    return x * x.abs().max().item() + torch.sin(x)
+
+def disabled_mid_statement(x):
+    return eager_scale(x + 1).relu() - 1
+
+def loop_after_break(x):
+    y = x * x.sum().item()
+    for i in range(2):
+        y = y + i
+        print("", end="")
+    return y
+
+def two_breaks(x):
+    a = torch.cos(x)
+    return a.sum().item() * a + a.mean().item() - torch.tanh(a)
+
+def branch_after_mid_break(x):
+    y = torch.sigmoid(x) * eager_scale(x).sum()
+    if y.mean() > 0.5:
+        return y + x
+    return y - x
+
+class Gate(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.fc(x) * torch.sigmoid(x).sum().item() + self.fc(x).relu()
+
+gate = Gate()
+
+def module_mid_break(x):
+    return gate(x) * 2
+
 FUNCTIONS = [pointwise, reductions, views, with_print, with_branch, with_item, in_place,
-             inlined, module]
+             inlined, module, item_mid_statement, disabled_mid_statement, loop_after_break,
+             two_breaks, branch_after_mid_break, module_mid_break]
 
 def same(a, b):
     if isinstance(a, tuple):
