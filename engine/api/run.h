@@ -6,7 +6,6 @@
 #pragma once
 
 #include "support/compile_overrides.h"
-
 #include "support/event_sink.h"
 #include "support/expected.h"
 

@@ -25,8 +25,7 @@ struct Printer {
             std::string out = tuple ? "(" : "[";
             for (size_t i = 0; i < a.items.size(); ++i)
                 out += (i ? ", " : "") + arg(a.items[i]);
-            if (tuple && a.items.size() == 1)
-                out += ",";
+            if (tuple && a.items.size() == 1) out += ",";
             return out + (tuple ? ")" : "]");
         }
         }
@@ -48,11 +47,9 @@ struct Printer {
         case OperatorKind::Binary:
         case OperatorKind::InplaceBinary: {
             auto op = static_cast<lang::BinaryOperator>(n.operatorCode);
-            std::string symbol = op == lang::BinaryOperator::Pow
-                                     ? "**"
-                                     : lang::binaryOperatorSymbol(op);
-            if (n.operatorKind == OperatorKind::InplaceBinary)
-                symbol += "=";
+            std::string symbol =
+                op == lang::BinaryOperator::Pow ? "**" : lang::binaryOperatorSymbol(op);
+            if (n.operatorKind == OperatorKind::InplaceBinary) symbol += "=";
             return a(0) + " " + symbol + " " + a(1);
         }
         case OperatorKind::Compare:
@@ -136,8 +133,7 @@ struct Printer {
                 }
             }
             std::string lhs = n.name;
-            if (annotated && !n.meta.shortType().empty())
-                lhs += ": \"" + n.meta.shortType() + "\"";
+            if (annotated && !n.meta.shortType().empty()) lhs += ": \"" + n.meta.shortType() + "\"";
             out += indent + lhs + " = " + expression(n);
             if (!freed[i].empty()) {
                 out += ";  ";
@@ -153,8 +149,7 @@ struct Printer {
     std::string signature(bool annotated) const {
         std::string out = "def forward(self";
         for (const Node& n : graph.nodes) {
-            if (n.op != NodeOp::Placeholder)
-                continue;
+            if (n.op != NodeOp::Placeholder) continue;
             std::string type = n.meta.kind == ValueMeta::Kind::Tensor   ? "torch.Tensor"
                                : n.meta.kind == ValueMeta::Kind::SymInt ? "torch.SymInt"
                                                                         : "";

@@ -68,7 +68,7 @@ struct Node {
     NodeOp op = NodeOp::CallFunction;
     OperatorKind operatorKind = OperatorKind::None;
     uint8_t operatorCode = 0; ///< lang::BinaryOperator / UnaryOperator / CompareOperator
-    std::string name;   ///< unique within the graph: "l_x_", "sin", "add_1"
+    std::string name;         ///< unique within the graph: "l_x_", "sin", "add_1"
     std::string target; ///< readable target: "torch.sin", "operator.add", "sum", "fc1", "l_x_"
     /// What to call when the graph runs: the native function (call_function), nothing for
     /// call_method (looked up on the receiver by `target`), the module (call_module), the
@@ -77,11 +77,11 @@ struct Node {
     std::vector<Arg> args;
     std::vector<std::pair<std::string, Arg>> kwargs;
     ValueMeta meta;
-    SourceSpan span;              ///< where in the user's code the node came from
+    SourceSpan span; ///< where in the user's code the node came from
     std::string sourceFile;
-    std::string sourceCode;       ///< that line's text, for "# File: ..., code: ..." comments
-    std::string sourceFunction;   ///< the function running that line (fx's stack_trace names it)
-    std::string sourceName;       ///< placeholders: the guard source, "L['x']"
+    std::string sourceCode;     ///< that line's text, for "# File: ..., code: ..." comments
+    std::string sourceFunction; ///< the function running that line (fx's stack_trace names it)
+    std::string sourceName;     ///< placeholders: the guard source, "L['x']"
 };
 
 class Graph {

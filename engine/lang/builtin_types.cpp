@@ -134,7 +134,8 @@ Value floatCtor(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("float(x=0.0, /)");
     const Value v = sig.bind(interp, args)[0];
     if (v.isNumber()) return Value::fromFloat(v.toDouble());
-    if (v.isTensor()) return Value::fromFloat(scalarOfTensor(interp, v, TensorValueUse::Float).toDouble());
+    if (v.isTensor())
+        return Value::fromFloat(scalarOfTensor(interp, v, TensorValueUse::Float).toDouble());
     if (v.is(ObjectKind::Str)) {
         std::string s = strip(v.as<StrObject>()->str());
         std::string clean;

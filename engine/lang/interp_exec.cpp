@@ -21,8 +21,7 @@ Flow Interpreter::execBlock(Frame& f, const Block& block) {
             if (f.resume->statement == stmt.get() && !f.resume->atBranch) {
                 const Stmt& broke = *f.resume->statement;
                 f.resume = nullptr;
-                if (flow == Flow::Return)
-                    return flow;
+                if (flow == Flow::Return) return flow;
                 return m_frameHook->onResume(f, broke, -1);
             }
         }

@@ -12,8 +12,7 @@ bool Interpreter::findStatementPath(const Block& block, const Stmt& target,
     for (size_t i = 0; i < block.size(); ++i) {
         const Stmt& s = *block[i];
         path.emplace_back(&block, i);
-        if (&s == &target)
-            return true;
+        if (&s == &target) return true;
         if (s.kind == StmtKind::If) {
             const auto& is = static_cast<const IfStmt&>(s);
             if (findStatementPath(is.body, target, path) ||
@@ -33,8 +32,7 @@ Flow Interpreter::runAfter(Frame& f, const Stmt& s, int branch) {
         KILN_ASSERT(s.kind == StmtKind::If, "a branch resume point must be an if statement");
         const auto& is = static_cast<const IfStmt&>(s);
         Flow flow = execBlock(f, branch == 0 ? is.body : is.orelse);
-        if (flow != Flow::Normal)
-            return flow;
+        if (flow != Flow::Normal) return flow;
     }
     for (size_t level = path.size(); level-- > 0;) {
         const Block& block = *path[level].first;
@@ -43,13 +41,11 @@ Flow Interpreter::runAfter(Frame& f, const Stmt& s, int branch) {
             if (f.resume) [[unlikely]] {
                 if (f.resume->statement == block[i].get() && !f.resume->atBranch) {
                     f.resume = nullptr;
-                    if (flow == Flow::Return)
-                        return flow;
+                    if (flow == Flow::Return) return flow;
                     return m_frameHook->onResume(f, *block[i], -1);
                 }
             }
-            if (flow != Flow::Normal)
-                return flow;
+            if (flow != Flow::Normal) return flow;
         }
     }
     f.returnValue = Value::none(); // fell off the end of the function
@@ -64,8 +60,7 @@ Flow Interpreter::runFrom(Frame& f, const Stmt& start) {
         return flow == Flow::Return ? flow : m_frameHook->onResume(f, start, -1);
     }
     f.memo = nullptr; // the memo covers the breaking statement only
-    if (flow != Flow::Normal)
-        return flow;
+    if (flow != Flow::Normal) return flow;
     return runAfter(f, start, -1);
 }
 

@@ -240,8 +240,7 @@ Value tensorBinaryEager(Interpreter& interp, BinaryOperator op, const Value& a, 
     return Value(tensor::binary(top, ta, tb));
 }
 
-Value tensorCompareEager(Interpreter& interp, CompareOperator op, const Value& a,
-                         const Value& b) {
+Value tensorCompareEager(Interpreter& interp, CompareOperator op, const Value& a, const Value& b) {
     if (!isTensorOperand(a) || !isTensorOperand(b)) {
         if (op == CompareOperator::Eq) return Value::fromBool(false);
         if (op == CompareOperator::NotEq) return Value::fromBool(true);
@@ -281,8 +280,7 @@ namespace {
 
 bool anyTraced(TraceRecorder* r, std::initializer_list<const Value*> values) {
     for (const Value* v : values)
-        if (r->isTraced(*v))
-            return true;
+        if (r->isTraced(*v)) return true;
     return false;
 }
 

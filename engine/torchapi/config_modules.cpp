@@ -3,9 +3,8 @@
 // torch._dynamo.config: per-interpreter option values over the registries of support/options.h.
 #include "torchapi/config_modules.h"
 
-#include "torchapi/config_state.h"
-
 #include "lang/signature.h"
+#include "torchapi/config_state.h"
 #include "torchapi/torch_types.h"
 
 #include <map>
@@ -64,8 +63,8 @@ void ConfigState::assign(Interpreter& interp, size_t index, Value v, OptionSourc
 ConfigState& configState(Interpreter& interp, const OptionRegistry& registry) {
     Ref<ModuleObject> module = interp.importModule(registry.moduleName());
     const Value* v = module->globals.find(stateSymbol());
-    auto* state = v && v->is(ObjectKind::Native) ? dynamic_cast<ConfigState*>(v->asObject())
-                                                 : nullptr;
+    auto* state =
+        v && v->is(ObjectKind::Native) ? dynamic_cast<ConfigState*>(v->asObject()) : nullptr;
     if (!state)
         interp.raise(builtinTypes().runtimeError.get(),
                      registry.moduleName() + ".__kiln_state__ was replaced: options unavailable");

@@ -41,8 +41,7 @@ void installTorch(lang::Interpreter& interp, const TorchOptions& options) {
     interp.registerNativeModule("torch", [onImported = options.onImported](
                                              lang::Interpreter& i, lang::ModuleObject& torch) {
         installTorchRoot(i, torch);
-        if (onImported)
-            onImported(i, torch);
+        if (onImported) onImported(i, torch);
     });
     interp.registerNativeModule("torch.nn.functional", installFunctional);
     installMathModule(interp);

@@ -358,8 +358,7 @@ private slots:
         QCOMPARE(s.sink.frames[1].function, std::string("torch_dynamo_resume_in_f_at_4"));
         // The resume graph reads the finished .item() value as a constant (guarded, so a new
         // value recompiles) and the relu computed before the break as a stack input.
-        QVERIFY2(s.sink.graphs[1].readableCode.find("L_stack1_ : \"f32[3]\"") !=
-                     std::string::npos,
+        QVERIFY2(s.sink.graphs[1].readableCode.find("L_stack1_ : \"f32[3]\"") != std::string::npos,
                  s.sink.graphs[1].readableCode.c_str());
     }
 

@@ -147,8 +147,8 @@ private:
         };
         torchapi::installTorch(interp, options);
         testing::SnippetRunner snippets(interp, "", "numerics.py");
-        std::string call = std::string("torch.manual_seed(0)\ncheck('") + backend + "', " +
-                           dynamic + ")\n";
+        std::string call =
+            std::string("torch.manual_seed(0)\ncheck('") + backend + "', " + dynamic + ")\n";
         std::string error = snippets.run(kFunctions + call);
         QVERIFY2(error.empty(), error.c_str());
         QVERIFY(engine.graphCount() > 0);
