@@ -433,6 +433,16 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
     Value result = runUnrecorded(run);
     if (!containsTensor(result)) return result;
     graph::Node node;
+    if (info->attribute) {
+        // A tensor-valued property: getattr(x, 'T'), as Dynamo records attribute reads.
+        node.target = "getattr";
+        node.name = "getattr";
+        node.callable = *m_interp.builtinsModule().globals.find(lang::Symbol::intern("getattr"));
+        node.args = {argOf(args.positional.at(0)),
+                     graph::Arg::ofConstant(lang::strValue(info->target))};
+        registerResult(result, addNode(std::move(node)));
+        return result;
+    }
     node.op = info->method ? graph::NodeOp::CallMethod : graph::NodeOp::CallFunction;
     node.target = info->target;
     node.name = lastComponent(info->target);

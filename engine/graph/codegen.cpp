@@ -2,6 +2,7 @@
 #include "graph/codegen.h"
 
 #include "lang/ast.h"
+#include "lang/objects.h"
 
 #include <set>
 
@@ -73,11 +74,20 @@ struct Printer {
         return n.target + "(" + argList(n, 0) + ")";
     }
 
+    /// getattr(x, 'T') with a constant name: fx prints it as x.T.
+    static bool isAttributeRead(const Node& n) {
+        return n.target == "getattr" && n.args.size() == 2 &&
+               n.args[1].kind == Arg::Kind::Constant &&
+               n.args[1].constant.is(lang::ObjectKind::Str);
+    }
+
     std::string expression(const Node& n) const {
         switch (n.op) {
         case NodeOp::GetAttr:
             return "self." + n.target;
         case NodeOp::CallFunction:
+            if (isAttributeRead(n))
+                return arg(n.args[0]) + "." + n.args[1].constant.as<lang::StrObject>()->str();
             return n.operatorKind == OperatorKind::None ? n.target + "(" + argList(n, 0) + ")"
                                                         : operatorExpression(n);
         case NodeOp::CallMethod:

@@ -67,9 +67,6 @@ Value runNode(lang::Interpreter& interp, const Node& n, const std::vector<Value>
         return interp.call(n.callable, lang::CallArgs{args, names, values});
     case NodeOp::CallMethod: {
         const lang::Symbol name = lang::Symbol::intern(n.target);
-        // Tensor-valued properties (x.T, x.mT) are recorded as methods without arguments.
-        const Value* attr = interp.typeOf(args[0])->lookup(name);
-        if (attr && attr->is(lang::ObjectKind::Property)) return interp.getAttr(args[0], name);
         bool unbound = false;
         Value method = interp.lookupMethodForCall(args[0], name, unbound);
         std::span<const Value> positional(args);

@@ -50,6 +50,8 @@ struct TraceInfo {
     bool always = false;
     /// Record: an in-place op (add_, copy_): its first argument is written.
     bool inPlace = false;
+    /// Record: a tensor-valued property (x.T, x.mT): recorded as getattr(x, target).
+    bool attribute = false;
 };
 
 /// Python-level operators on tensors, as graph nodes (operator.add, operator.getitem, ...).

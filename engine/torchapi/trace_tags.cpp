@@ -173,7 +173,7 @@ public:
                 // A getter sees the tensor as its one argument, like a method without
                 // arguments: metadata, or a tensor-valued attribute (T, mT, grad, data, ...)
                 // recorded as call_method of the attribute's name.
-                if (auto* get = native(p->getter)) get->trace = methodTag(name);
+                if (auto* get = native(p->getter)) get->trace = getterTag(name);
                 if (auto* set = native(p->setter)) set->trace = setterTag(name);
             }
         }
@@ -213,6 +213,14 @@ private:
     }
 
     InfoPtr metadata() { return share({.kind = TraceKind::Metadata}); }
+
+    /// A property getter: metadata, a break, or a tensor-valued attribute that graphs record as
+    /// getattr(x, 'T') (fx prints it as `x.T`).
+    InfoPtr getterTag(const std::string& name) {
+        InfoPtr tag = methodTag(name);
+        if (!tag || tag->kind != TraceKind::Record) return tag;
+        return share({.kind = TraceKind::Record, .target = name, .attribute = true});
+    }
 
     InfoPtr record(std::string target, bool method, bool inPlace) {
         return share({.kind = TraceKind::Record,

@@ -362,6 +362,21 @@ private slots:
                  s.sink.graphs[1].readableCode.c_str());
     }
 
+    void tensorPropertiesAreGetattrNodes() {
+        Session s;
+        QCOMPARE(s.run("def f(x):\n"
+                       "    return x.T @ x\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "x = torch.randn(3, 2)\n"
+                       "assert torch.allclose(cf(x), x.T @ x)\n"
+                       "x = torch.randn(3, 2)\n"
+                       "assert torch.allclose(cf(x), x.T @ x)\n"),
+                 std::string());
+        QVERIFY2(s.sink.graphs[0].readableCode.find("getattr_1: \"f32[2, 3]\" = l_x_.T") !=
+                     std::string::npos,
+                 s.sink.graphs[0].readableCode.c_str());
+    }
+
     void guardsOfAnEntry() {
         Session s("guards");
         QCOMPARE(

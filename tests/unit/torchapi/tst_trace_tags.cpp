@@ -190,7 +190,8 @@ private slots:
             const TraceInfo* t = propertyTrace(name);
             QVERIFY2(t, name);
             QCOMPARE(t->kind, TraceKind::Record);
-            QVERIFY(t->method);
+            QVERIFY(t->attribute); // recorded as getattr(x, name)
+            QVERIFY(!t->method);
             QCOMPARE(q(t->target), q(name));
         }
         const TraceInfo* setRequiresGrad = propertyTrace("requires_grad", true);
