@@ -295,6 +295,7 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
     for (int32_t node : outputs)
         shadows.push_back(t.valueOfNode(node));
 
+    if (t.hasOps()) t.recordGradMode();
     auto g = std::make_shared<graph::Graph>(t.graph());
     graph::Node out;
     out.op = graph::NodeOp::Output;

@@ -79,6 +79,22 @@ Guard Guard::lengthCheck(SourcePtr source, int64_t length) {
     return g;
 }
 
+Guard Guard::sameObject(SourcePtr source, SourcePtr other) {
+    Guard g;
+    g.m_kind = Kind::SameObject;
+    g.m_source = std::move(source);
+    g.m_other = std::move(other);
+    return g;
+}
+
+bool Guard::passes(lang::Interpreter& interp, const std::vector<Value>& slots,
+                   lang::ModuleObject& globals) const {
+    Value v = m_source->fetch(interp, slots, globals);
+    if (m_kind == Kind::SameObject)
+        return !v.isEmpty() && v.identical(m_other->fetch(interp, slots, globals));
+    return check(interp, v);
+}
+
 Guard Guard::dimAtLeast(SourcePtr source, int64_t dim, int64_t minimum, std::string symbol) {
     Guard g;
     g.m_kind = Kind::DimAtLeast;
@@ -126,6 +142,8 @@ bool Guard::check(lang::Interpreter& interp, const Value& v) const {
     case Kind::DimAtLeast:
         return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length &&
                v.tensorImpl()->sizes[static_cast<size_t>(m_length)] >= m_minimum;
+    case Kind::SameObject:
+        return true; // needs both sources: see passes()
     }
     return false;
 }
@@ -176,6 +194,8 @@ std::string Guard::expression(lang::Interpreter& interp) const {
         return "len(" + s + ") == " + std::to_string(m_length);
     case Kind::DimAtLeast:
         return std::to_string(m_minimum) + " <= " + s + ".size()[" + std::to_string(m_length) + "]";
+    case Kind::SameObject:
+        return s + " is " + m_other->str();
     }
     return s;
 }
@@ -207,6 +227,8 @@ const char* Guard::kindName() const {
         return "LENGTH_CHECK";
     case Kind::DimAtLeast:
         return "SHAPE_ENV";
+    case Kind::SameObject:
+        return "DUPLICATE_INPUT";
     }
     return "GUARD";
 }
@@ -224,6 +246,8 @@ std::string Guard::expectedText(lang::Interpreter& interp) const {
         return std::to_string(m_length);
     case Kind::DimAtLeast:
         return ">= " + std::to_string(m_minimum);
+    case Kind::SameObject:
+        return "the object at " + m_other->str();
     }
     return "";
 }
@@ -239,6 +263,8 @@ std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
     }
     case Kind::LengthCheck:
         return std::to_string(interp.len(v));
+    case Kind::SameObject:
+        return "a different object";
     case Kind::DimAtLeast:
         return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length
                    ? std::to_string(v.tensorImpl()->sizes[static_cast<size_t>(m_length)])
@@ -252,8 +278,7 @@ int32_t GuardSet::firstFailure(lang::Interpreter& interp, const std::vector<Valu
                                lang::ModuleObject& globals) const {
     for (size_t i = 0; i < guards.size(); ++i) {
         const Guard& g = guards[i];
-        if (!g.check(interp, g.source()->fetch(interp, slots, globals)))
-            return static_cast<int32_t>(i);
+        if (!g.passes(interp, slots, globals)) return static_cast<int32_t>(i);
     }
     return -1;
 }
@@ -264,8 +289,7 @@ std::vector<int32_t> GuardSet::allFailures(lang::Interpreter& interp,
     std::vector<int32_t> out;
     for (size_t i = 0; i < guards.size(); ++i) {
         const Guard& g = guards[i];
-        if (!g.check(interp, g.source()->fetch(interp, slots, globals)))
-            out.push_back(static_cast<int32_t>(i));
+        if (!g.passes(interp, slots, globals)) out.push_back(static_cast<int32_t>(i));
     }
     return out;
 }

@@ -32,7 +32,8 @@ public:
         IdMatch,
         TypeMatch,
         LengthCheck,
-        DimAtLeast
+        DimAtLeast,
+        SameObject
     };
 
     static Guard tensorMatch(SourcePtr source, const tensor::Tensor& t,
@@ -41,6 +42,8 @@ public:
     static Guard idMatch(SourcePtr source, lang::Value object);
     static Guard typeMatch(SourcePtr source, lang::TypeObject* type);
     static Guard lengthCheck(SourcePtr source, int64_t length);
+    /// `<source> is <other>`: two inputs that were one tensor when traced (DUPLICATE_INPUT).
+    static Guard sameObject(SourcePtr source, SourcePtr other);
     /// `minimum <= <source>.size()[dim]` for a dynamic dimension (0/1 stay specialised).
     static Guard dimAtLeast(SourcePtr source, int64_t dim, int64_t minimum, std::string symbol);
 
@@ -50,6 +53,9 @@ public:
     const std::string& symbol() const { return m_symbol; }
     GuardOrigin origin;
 
+    /// Fetches what the guard looks at from a frame's slots and globals and checks it.
+    bool passes(lang::Interpreter& interp, const std::vector<lang::Value>& slots,
+                lang::ModuleObject& globals) const;
     bool check(lang::Interpreter& interp, const lang::Value& v) const;
     /// Why `v` fails this guard, in PyTorch's words ("tensor 'x' size mismatch at index 0.
     /// expected 8, actual 16", "n == 3"); call only when check() is false.
@@ -73,6 +79,7 @@ private:
     int64_t m_length = 0;  ///< LengthCheck length, DimAtLeast dim
     int64_t m_minimum = 0; ///< DimAtLeast
     std::string m_symbol;  ///< DimAtLeast: "s0"
+    SourcePtr m_other;     ///< SameObject
     // TensorMatch
     bool m_parameter = false;
     tensor::DType m_dtype = tensor::DType::Float32;

@@ -66,6 +66,7 @@ Tracer::Tracer(lang::Interpreter& interp, BreakHandler& handler, TraceOptions op
     , m_options(std::move(options)) {}
 
 void Tracer::install() {
+    if (!m_installed && m_graph.nodes.empty()) m_gradMode = tensor::gradModeEnabled();
     m_interp.setRecorder(this);
     m_installed = true;
 }
@@ -119,7 +120,8 @@ void Tracer::seedMemo(const lang::Stmt* statement,
 
 void Tracer::registerSource(const Value& v, const SourcePtr& source, int depth) {
     if (v.isTensor()) {
-        m_tensorSources.emplace(v.tensorImpl(), source);
+        if (!m_tensorSources.emplace(v.tensorImpl(), source).second)
+            m_tensorAliases[v.tensorImpl()].push_back(source);
         return;
     }
     if (!v.isObject() || depth > 4) return;
@@ -144,7 +146,11 @@ const SourcePtr* Tracer::sourceOf(const Value& v) const {
 }
 
 void Tracer::addGuard(Guard guard) {
-    std::string key = std::to_string(static_cast<int>(guard.kind())) + guard.source()->str();
+    // One guard of a kind per source, except the kinds that may hold several (dims, aliases).
+    const bool several =
+        guard.kind() == Guard::Kind::DimAtLeast || guard.kind() == Guard::Kind::SameObject;
+    std::string key = std::to_string(static_cast<int>(guard.kind())) +
+                      (several ? guard.expression(m_interp) : guard.source()->str());
     if (!m_guarded.insert(key).second) return;
     if (m_top) {
         UserStack stack = userStackOf(m_interp.currentFrame(), m_top);
@@ -234,7 +240,28 @@ void Tracer::setSourceInfo(graph::Node& node) const {
     node.sourceCode = b == std::string_view::npos ? "" : std::string(line.substr(b));
 }
 
+void Tracer::recordGradMode() {
+    const bool enabled = tensor::gradModeEnabled();
+    if (enabled == m_gradMode) return;
+    // Dynamo records grad-mode changes (with torch.no_grad(): ...) as graph nodes, so the
+    // graph runs its ops in the mode the frame ran them in.
+    m_gradMode = enabled;
+    graph::Node node;
+    node.op = graph::NodeOp::CallFunction;
+    node.target = "torch._C._set_grad_enabled";
+    node.name = "_set_grad_enabled";
+    node.callable =
+        *m_interp.importModule("torch")->globals.find(lang::Symbol::intern("set_grad_enabled"));
+    node.args.push_back(graph::Arg::ofConstant(Value::fromBool(enabled)));
+    setSourceInfo(node);
+    node.name = m_graph.uniqueName(node.name);
+    m_graph.add(std::move(node));
+}
+
 int32_t Tracer::addNode(graph::Node node) {
+    if (node.op == graph::NodeOp::CallFunction || node.op == graph::NodeOp::CallMethod ||
+        node.op == graph::NodeOp::CallModule)
+        recordGradMode();
     if (node.op != graph::NodeOp::Placeholder) setSourceInfo(node);
     node.name = m_graph.uniqueName(node.name);
     return m_graph.add(std::move(node));
@@ -282,6 +309,12 @@ int32_t Tracer::placeholderFor(const Value& tensor, const SourcePtr& source) {
             if (dynamic[d]) newSymbol(source, static_cast<int64_t>(d), t.sizes()[d]);
         }
         addGuard(Guard::tensorMatch(source, t, dynamic));
+        // The graph reads this one placeholder wherever the tensor was: later calls must pass
+        // one tensor at all those places too.
+        auto aliases = m_tensorAliases.find(tensor.tensorImpl());
+        if (aliases != m_tensorAliases.end())
+            for (const SourcePtr& alias : aliases->second)
+                addGuard(Guard::sameObject(alias, source));
         for (size_t d = 0; d < dynamic.size(); ++d)
             if (dynamic[d])
                 addGuard(Guard::dimAtLeast(source, static_cast<int64_t>(d), 2,
@@ -438,8 +471,9 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
         node.target = "getattr";
         node.name = "getattr";
         node.callable = *m_interp.builtinsModule().globals.find(lang::Symbol::intern("getattr"));
-        node.args = {argOf(args.positional.at(0)),
-                     graph::Arg::ofConstant(lang::strValue(info->target))};
+        node.op = graph::NodeOp::CallFunction;
+        node.args.push_back(argOf(args.positional[0]));
+        node.args.push_back(graph::Arg::ofConstant(lang::strValue(info->target)));
         registerResult(result, addNode(std::move(node)));
         return result;
     }

@@ -134,6 +134,9 @@ public:
     bool hasOps() const { return m_graph.callCount() > 0; }
     /// The graph's example inputs (the placeholders' values).
     std::vector<lang::Value> exampleInputs() const;
+    /// Records a change of grad mode since the last op (at the end of a trace: back to the mode
+    /// the frame ends in).
+    void recordGradMode();
     /// Stops recording: the interpreter's recorder is cleared.
     void uninstall();
     bool installed() const;
@@ -192,6 +195,8 @@ private:
     std::unordered_set<std::string> m_guarded;
     std::unordered_map<tensor::TensorImpl*, TracedTensor> m_traced;
     std::unordered_map<tensor::TensorImpl*, SourcePtr> m_tensorSources;
+    /// Further sources of an input tensor seen at more than one (guarded when it is used).
+    std::unordered_map<tensor::TensorImpl*, std::vector<SourcePtr>> m_tensorAliases;
     std::unordered_map<const lang::Object*, SourcePtr> m_objectSources;
     std::vector<lang::Value> m_sourcedObjects; ///< keeps sourced objects' addresses unique
     std::unordered_map<tensor::TensorImpl*, std::vector<bool>> m_dynamicDims;
@@ -210,6 +215,7 @@ private:
     std::unordered_set<tensor::TensorImpl*> m_moduleTensors; ///< parameters/buffers read
     std::vector<SymbolInfo> m_symbols;
     bool m_installed = false;
+    bool m_gradMode = true; ///< grad mode of the last recorded op
 };
 
 } // namespace kiln::capture

@@ -208,6 +208,21 @@ bool Interpreter::contains(const Value& container, const Value& item) {
     return false;
 }
 
+/// keys() and items() views compare as sets (same size, every key or pair of one in the
+/// other); values() views only equal themselves, as in CPython.
+bool Interpreter::dictViewsEqual(const DictViewObject& x, const DictViewObject& y) {
+    if (x.part != y.part || x.part == DictViewObject::Part::Values) return &x == &y;
+    if (x.dict->size() != y.dict->size()) return false;
+    bool same = true;
+    x.dict->forEach([&](const Value& k, const Value& v) {
+        if (!same) return;
+        Value* other = y.dict->find(*this, k);
+        same = other &&
+               (x.part == DictViewObject::Part::Keys || other->identical(v) || equals(*other, v));
+    });
+    return same;
+}
+
 bool Interpreter::equals(const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
         if (a.isFloat() || b.isFloat()) return a.toDouble() == b.toDouble();
@@ -249,6 +264,8 @@ bool Interpreter::equals(const Value& a, const Value& b) {
         });
         return same;
     }
+    if (x->kind() == ObjectKind::DictView && y->kind() == ObjectKind::DictView)
+        return dictViewsEqual(*static_cast<DictViewObject*>(x), *static_cast<DictViewObject*>(y));
     if (x->kind() == ObjectKind::BoundMethod && y->kind() == ObjectKind::BoundMethod) {
         auto* mx = static_cast<BoundMethodObject*>(x);
         auto* my = static_cast<BoundMethodObject*>(y);

@@ -115,6 +115,7 @@ public:
     std::string repr(const Value& v);
     std::string str(const Value& v);
     bool equals(const Value& a, const Value& b);
+    bool dictViewsEqual(const DictViewObject& x, const DictViewObject& y);
     size_t hash(const Value& v);
     Value binaryOp(BinaryOperator op, const Value& a, const Value& b);
     /// Like binaryOp, but Empty instead of a TypeError when no operand supports `op`.

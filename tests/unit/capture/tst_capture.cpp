@@ -377,6 +377,36 @@ private slots:
                  s.sink.graphs[0].readableCode.c_str());
     }
 
+    void aliasedInputsAreGuarded() {
+        Session s;
+        QCOMPARE(s.run("def f(pair, items):\n"
+                       "    return pair[0] + 1, items[0] * 2\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "x = torch.ones(2)\n"
+                       "cf((x, x), [x])\n"
+                       "a, b = cf((x, x), [torch.zeros(2)])\n"
+                       "assert torch.equal(b, torch.zeros(2)), b\n"
+                       "cf((x, x), [x])\n"),
+                 std::string());
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 ok", "0/1 ok"}));
+        bool aliasGuard = false;
+        for (const GuardEvent& g : s.sink.guards)
+            aliasGuard |=
+                g.kind == "DUPLICATE_INPUT" && g.expression == "L['items'][0] is L['pair'][0]";
+        QVERIFY(aliasGuard);
+    }
+
+    void everyDynamicDimIsGuarded() {
+        Session s;
+        QCOMPARE(s.run("cf = torch.compile(lambda x: x * 2, backend='eager', dynamic=True)\n"
+                       "cf(torch.ones(3, 4))\n"),
+                 std::string());
+        QStringList bounds;
+        for (const GuardEvent& g : s.sink.guards)
+            if (g.kind == "SHAPE_ENV") bounds << QString::fromStdString(g.expression);
+        QCOMPARE(bounds, QStringList({"2 <= L['x'].size()[0]", "2 <= L['x'].size()[1]"}));
+    }
+
     void guardsOfAnEntry() {
         Session s("guards");
         QCOMPARE(
