@@ -87,8 +87,17 @@ Guard Guard::sameObject(SourcePtr source, SourcePtr other) {
     return g;
 }
 
+Guard Guard::globalState(bool gradMode) {
+    Guard g;
+    g.m_kind = Kind::GlobalState;
+    g.m_source = Source::global(lang::Symbol::intern("___global_state"));
+    g.m_expected = Value::fromBool(gradMode);
+    return g;
+}
+
 bool Guard::passes(lang::Interpreter& interp, const std::vector<Value>& slots,
                    lang::ModuleObject& globals) const {
+    if (m_kind == Kind::GlobalState) return tensor::gradModeEnabled() == m_expected.asBool();
     Value v = m_source->fetch(interp, slots, globals);
     if (m_kind == Kind::SameObject)
         return !v.isEmpty() && v.identical(m_other->fetch(interp, slots, globals));
@@ -143,7 +152,8 @@ bool Guard::check(lang::Interpreter& interp, const Value& v) const {
         return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length &&
                v.tensorImpl()->sizes[static_cast<size_t>(m_length)] >= m_minimum;
     case Kind::SameObject:
-        return true; // needs both sources: see passes()
+    case Kind::GlobalState:
+        return true; // not a check of one value: see passes()
     }
     return false;
 }
@@ -196,6 +206,8 @@ std::string Guard::expression(lang::Interpreter& interp) const {
         return std::to_string(m_minimum) + " <= " + s + ".size()[" + std::to_string(m_length) + "]";
     case Kind::SameObject:
         return s + " is " + m_other->str();
+    case Kind::GlobalState:
+        return "___check_global_state()";
     }
     return s;
 }
@@ -229,6 +241,8 @@ const char* Guard::kindName() const {
         return "SHAPE_ENV";
     case Kind::SameObject:
         return "DUPLICATE_INPUT";
+    case Kind::GlobalState:
+        return "GLOBAL_STATE";
     }
     return "GUARD";
 }
@@ -248,6 +262,8 @@ std::string Guard::expectedText(lang::Interpreter& interp) const {
         return ">= " + std::to_string(m_minimum);
     case Kind::SameObject:
         return "the object at " + m_other->str();
+    case Kind::GlobalState:
+        return std::string("grad_mode=") + (m_expected.asBool() ? "True" : "False");
     }
     return "";
 }
@@ -265,6 +281,8 @@ std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
         return std::to_string(interp.len(v));
     case Kind::SameObject:
         return "a different object";
+    case Kind::GlobalState:
+        return std::string("grad_mode=") + (tensor::gradModeEnabled() ? "True" : "False");
     case Kind::DimAtLeast:
         return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length
                    ? std::to_string(v.tensorImpl()->sizes[static_cast<size_t>(m_length)])

@@ -33,7 +33,8 @@ public:
         TypeMatch,
         LengthCheck,
         DimAtLeast,
-        SameObject
+        SameObject,
+        GlobalState
     };
 
     static Guard tensorMatch(SourcePtr source, const tensor::Tensor& t,
@@ -44,6 +45,8 @@ public:
     static Guard lengthCheck(SourcePtr source, int64_t length);
     /// `<source> is <other>`: two inputs that were one tensor when traced (DUPLICATE_INPUT).
     static Guard sameObject(SourcePtr source, SourcePtr other);
+    /// The global state the graph was traced in (grad mode), as Dynamo's GLOBAL_STATE guard.
+    static Guard globalState(bool gradMode);
     /// `minimum <= <source>.size()[dim]` for a dynamic dimension (0/1 stay specialised).
     static Guard dimAtLeast(SourcePtr source, int64_t dim, int64_t minimum, std::string symbol);
 

@@ -96,6 +96,7 @@ Value Tracer::runUnrecorded(const std::function<Value()>& run) {
 // --- inputs and sources
 
 void Tracer::registerInputs(const lang::FunctionCode& code, const std::vector<Value>& slots) {
+    addGuard(Guard::globalState(tensor::gradModeEnabled()));
     for (size_t i = 0; i < slots.size(); ++i) {
         Value v = slots[i];
         if (v.is(ObjectKind::Cell)) v = v.as<lang::CellObject>()->value;

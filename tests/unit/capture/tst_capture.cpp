@@ -407,6 +407,22 @@ private slots:
         QCOMPARE(bounds, QStringList({"2 <= L['x'].size()[0]", "2 <= L['x'].size()[1]"}));
     }
 
+    void gradModeIsGlobalState() {
+        Session s("recompiles");
+        QCOMPARE(s.run("def f(x):\n"
+                       "    return x * 2\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "x = torch.ones(2, requires_grad=True)\n"
+                       "assert cf(x).requires_grad\n"
+                       "with torch.no_grad():\n"
+                       "    assert not cf(x).requires_grad\n"
+                       "assert cf(x).requires_grad\n"),
+                 std::string());
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 ok", "0/1 ok"}));
+        QVERIFY2(s.sink.log.find("- ___check_global_state()") != std::string::npos,
+                 s.sink.log.c_str());
+    }
+
     void guardsOfAnEntry() {
         Session s("guards");
         QCOMPARE(
