@@ -200,7 +200,7 @@ void CaptureEngine::reportGuards(Session& s, const GuardSet& guards) {
         GuardEvent ev;
         ev.compileId = s.compile.compileId;
         ev.kind = g.kindName();
-        ev.source = g.source()->str();
+        if (g.kind() != Guard::Kind::GlobalState) ev.source = g.source()->str();
         ev.expression = g.expression(m_interp);
         ev.expected = g.expectedText(m_interp);
         ev.userLine = g.origin.line;
