@@ -58,10 +58,12 @@ Value outGuards(Interpreter& interp, const ExplainRecord& record) {
     Value guardClass = pyClass(interp, "Guard");
     std::vector<Value> guards;
     for (const GuardEvent& g : record.guards) {
-        const char* origin = g.source.rfind("G[", 0) == 0 ? "global" : "local";
+        const bool global = g.kind == "GLOBAL_STATE" || g.source.rfind("G[", 0) == 0;
+        // Dynamo names the grad-mode part of the global state GRAD_MODE.
+        const std::string kind = g.kind == "GLOBAL_STATE" ? "GRAD_MODE" : g.kind;
         guards.push_back(
-            interp.call(guardClass, {strValue(g.source), strValue(origin), strValue(g.kind),
-                                     listValue({strValue(g.expression)})}));
+            interp.call(guardClass, {strValue(g.source), strValue(global ? "global" : "local"),
+                                     strValue(kind), listValue({strValue(g.expression)})}));
     }
     return listValue(std::move(guards));
 }
