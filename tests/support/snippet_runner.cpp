@@ -2,6 +2,7 @@
 #include "snippet_runner.h"
 
 #include "lang/parser.h"
+#include "torchapi/install.h"
 
 namespace kiln::testing {
 
@@ -20,6 +21,24 @@ std::string SnippetRunner::run(const std::string& code) {
         return lang::formatExceptionOnly(m_interp, e.exception);
     }
     return {};
+}
+
+TorchSnippets::TorchSnippets(std::string prelude)
+    : m_snippets(interp, std::move(prelude)) {
+    torchapi::installTorch(interp);
+}
+
+QString TorchSnippets::print(const std::string& expr) {
+    sink.out.clear();
+    std::string error = run("print(" + expr + ")");
+    if (!error.empty()) return QString::fromStdString(error);
+    return QString::fromStdString(sink.out).trimmed();
+}
+
+lang::Value TorchSnippets::global(const char* name) {
+    const lang::Value* v =
+        interp.importModule("__main__")->globals.find(lang::Symbol::intern(name));
+    return v ? *v : lang::Value();
 }
 
 } // namespace kiln::testing

@@ -15,20 +15,11 @@ using namespace kiln::lang;
 
 namespace {
 
-class CaptureSink final : public EventSink {
-public:
-    void output(OutputStream stream, std::string_view text) override {
-        (stream == OutputStream::Stderr ? err : out) += text;
-    }
-    std::string out, err;
-};
-
 /// An interpreter with torch installed that runs snippets as __main__.
-class Script {
+class Script : public kiln::testing::TorchSnippets {
 public:
-    Script() { torchapi::installTorch(interp); }
-
-    std::string run(const std::string& code) { return m_snippets.run(code); }
+    Script()
+        : TorchSnippets("import torch\nimport operator\n") {}
 
     /// Everything `code` prints (or its error).
     QString output(const std::string& code) {
@@ -52,12 +43,6 @@ public:
         const Value* v = interp.importModule("torch")->globals.find(Symbol::intern(name));
         return v ? *v : Value();
     }
-
-    CaptureSink sink;
-    Interpreter interp{sink};
-
-private:
-    kiln::testing::SnippetRunner m_snippets{interp, "import torch\nimport operator\n", "<test>"};
 };
 
 graph::ValueMeta tensorMeta(std::vector<graph::Dim> sizes) {

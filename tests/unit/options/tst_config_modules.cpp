@@ -17,34 +17,9 @@ using namespace kiln::lang;
 
 namespace {
 
-class CaptureSink final : public EventSink {
-public:
-    void output(OutputStream stream, std::string_view text) override {
-        (stream == OutputStream::Stderr ? err : out) += text;
-    }
-    std::string out, err;
-};
-
 /// An interpreter with torch installed that runs snippets as __main__.
-class Script {
+class Script : public kiln::testing::TorchSnippets {
 public:
-    Script() { torchapi::installTorch(interp); }
-
-    std::string run(const std::string& code) { return m_snippets.run(code); }
-
-    /// What `code` prints, without the trailing newline.
-    QString print(const std::string& expr) {
-        sink.out.clear();
-        std::string error = run("print(" + expr + ")");
-        if (!error.empty()) return QString::fromStdString(error);
-        return QString::fromStdString(sink.out).trimmed();
-    }
-
-    Value global(const char* name) {
-        const Value* v = interp.importModule("__main__")->globals.find(Symbol::intern(name));
-        return v ? *v : Value();
-    }
-
     /// The error inductorCompilePatch raises for the script values `mode` and `options`.
     QString patchError(const std::string& mode, const std::string& options) {
         std::string error = run("m = " + mode + "\no = " + options);
@@ -56,12 +31,6 @@ public:
         }
         return {};
     }
-
-    CaptureSink sink;
-    Interpreter interp{sink};
-
-private:
-    kiln::testing::SnippetRunner m_snippets{interp, "import torch\n", "<test>"};
 };
 
 QString q(const std::string& s) {

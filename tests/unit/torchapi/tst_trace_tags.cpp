@@ -19,38 +19,12 @@ using torchapi::TraceBreak;
 
 namespace {
 
-class CaptureSink final : public EventSink {
-public:
-    void output(OutputStream stream, std::string_view text) override {
-        (stream == OutputStream::Stderr ? err : out) += text;
-    }
-    std::string out, err;
-};
-
 /// An interpreter that has run `import torch`, so every torch native exists and is tagged.
-class Script {
+class Script : public kiln::testing::TorchSnippets {
 public:
-    Script() {
-        torchapi::installTorch(interp);
-        run("import torch.nn.functional");
-    }
-
-    std::string run(const std::string& code) { return m_snippets.run(code); }
-
-    QString print(const std::string& expr) {
-        sink.out.clear();
-        std::string error = run("print(" + expr + ")");
-        if (!error.empty()) return QString::fromStdString(error);
-        return QString::fromStdString(sink.out).trimmed();
-    }
+    Script() { run("import torch.nn.functional"); }
 
     AttrMap& module(const char* name) { return interp.importModule(name)->globals; }
-
-    CaptureSink sink;
-    Interpreter interp{sink};
-
-private:
-    kiln::testing::SnippetRunner m_snippets{interp, "import torch\n", "<test>"};
 };
 
 const TraceInfo* traceOf(const Value* v) {
