@@ -66,6 +66,10 @@ bool CaptureEngine::isCompiling() const {
     return m_session && m_session->tracing();
 }
 
+Tracer* CaptureEngine::activeTracer() const {
+    return isCompiling() ? m_session->tracer.get() : nullptr;
+}
+
 void CaptureEngine::markDynamic(const tensor::Tensor& t, int64_t dim) {
     auto& entry = m_markedDynamic[t.impl()];
     entry.first = t.implRef();

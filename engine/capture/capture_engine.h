@@ -85,6 +85,8 @@ public:
     int32_t graphCount() const { return m_graphCount; }
     /// torch.compiler.is_compiling(): a frame is being traced.
     bool isCompiling() const;
+    /// The tracer recording now, or null.
+    Tracer* activeTracer() const;
 
     // --- FrameHook
     lang::Value onCall(lang::FunctionObject& fn, const lang::CallArgs& args,

@@ -5,6 +5,7 @@
 #include "capture/compile_api.h"
 
 #include "capture/dynamo_errors.h"
+#include "capture/sym_ints.h"
 #include "capture/value_kinds.h"
 #include "lang/capture_hooks.h"
 #include "lang/signature.h"
@@ -327,6 +328,10 @@ void installCompileApi(Interpreter& interp, CaptureEngine& engine) {
     const Value* gb = dynamo->globals.find(Symbol::intern("graph_break"));
     gb->as<NativeFunctionObject>()->trace = std::move(info);
     installExplainApi(interp, engine, *dynamo);
+    installSymIntNatives(interp, *dynamo, [&engine] { return engine.activeTracer(); });
+    torch->globals.set(
+        Symbol::intern("SymInt"),
+        *interp.importModule("torch._dynamo.sym_int")->globals.find(Symbol::intern("SymInt")));
 }
 
 } // namespace kiln::capture

@@ -52,36 +52,16 @@ bool isCallable(lang::Interpreter& interp, const Value& v) {
     }
 }
 
-std::string argText(const graph::Graph& g, const graph::Arg& a,
-                    const graph::ConstantPrinter& printConstant) {
-    switch (a.kind) {
-    case graph::Arg::Kind::Node:
-        return g.nodes[static_cast<size_t>(a.node)].name;
-    case graph::Arg::Kind::Constant:
-        return printConstant(a.constant);
-    case graph::Arg::Kind::Tuple:
-    case graph::Arg::Kind::List: {
-        const bool tuple = a.kind == graph::Arg::Kind::Tuple;
-        std::string text = tuple ? "(" : "[";
-        for (size_t i = 0; i < a.items.size(); ++i)
-            text += (i ? ", " : "") + argText(g, a.items[i], printConstant);
-        if (tuple && a.items.size() == 1) text += ",";
-        return text + (tuple ? ")" : "]");
-    }
-    }
-    return "";
-}
-
 /// "(sin, 2), {'alpha': 1}" as fx's node printer shows a node's arguments.
 std::string argsText(const graph::Graph& g, const graph::Node& n,
                      const graph::ConstantPrinter& printConstant) {
     graph::Arg args = graph::Arg::ofSequence(graph::Arg::Kind::Tuple, n.args);
-    std::string text = argText(g, args, printConstant);
+    std::string text = graph::argText(g, args, printConstant);
     if (n.kwargs.empty()) return text;
     text += ", {";
     for (size_t i = 0; i < n.kwargs.size(); ++i)
         text += (i ? ", '" : "'") + n.kwargs[i].first +
-                "': " + argText(g, n.kwargs[i].second, printConstant);
+                "': " + graph::argText(g, n.kwargs[i].second, printConstant);
     return text + "}";
 }
 

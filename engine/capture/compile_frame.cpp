@@ -2,6 +2,7 @@
 // Tracing a frame: the session from the frame's entry (or resume point) to its return or its
 // graph break, and turning what was traced into a cache entry.
 #include "capture/capture_session.h"
+#include "capture/sym_ints.h"
 #include "capture/value_kinds.h"
 #include "support/clock.h"
 #include "tensor/convert.h"
@@ -150,7 +151,7 @@ Value CaptureEngine::traceFunction(FrameRecord& rec, lang::FunctionObject& fn,
         throw;
     }
     if (!s.done) finishTrace(s, End::Return, &result);
-    return result;
+    return concreteValue(m_interp, result);
 }
 
 // --- tracing the rest of a function after a graph break
@@ -183,6 +184,7 @@ lang::Flow CaptureEngine::traceResume(FrameRecord& rec, lang::Frame& f, const la
     if (!s.done) {
         Value result = flow == lang::Flow::Return ? f.returnValue : Value::none();
         finishTrace(s, End::Return, &result);
+        if (flow == lang::Flow::Return) f.returnValue = concreteValue(m_interp, f.returnValue);
     }
     return flow;
 }
@@ -265,8 +267,6 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
         reportCompile(s, "no_ops", s.rec->skipReason);
         return;
     }
-    reportSymbols(s);
-    t.applySpecializations();
     const int64_t traceEnd = monotonicNs();
     s.compile.phases.emplace_back("trace", traceEnd - s.traceStartNs);
 
@@ -290,7 +290,13 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
             entry->slots.push_back(build(top.slots[i]));
         for (const auto& [expr, value] : t.memo())
             entry->memo.emplace_back(expr, build(value));
+        // The frame goes on eagerly: its SymInts become the ints they stand for.
+        for (size_t i = 0; i < top.code->scope->slots.size(); ++i)
+            top.slots[i] = concreteValue(m_interp, top.slots[i]);
     }
+    // Recipes may specialise sizes (a SymInt that leaves the graph), so symbols settle here.
+    reportSymbols(s);
+    t.applySpecializations();
     std::vector<Value> shadows;
     for (int32_t node : outputs)
         shadows.push_back(t.valueOfNode(node));

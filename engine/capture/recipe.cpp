@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "capture/recipe.h"
 
+#include "capture/sym_ints.h"
 #include "capture/tracer.h"
 #include "capture/value_kinds.h"
 
@@ -12,10 +13,10 @@ using lang::ObjectKind;
 using lang::Value;
 
 RecipeBuilder::RecipeBuilder(lang::Interpreter& interp, Tracer& tracer,
-                             std::vector<int32_t> outputNodes)
+                             std::vector<int32_t>& outputNodes)
     : m_interp(interp)
     , m_tracer(tracer)
-    , m_outputNodes(std::move(outputNodes)) {}
+    , m_outputNodes(outputNodes) {}
 
 std::optional<Recipe> RecipeBuilder::build(const Value& v, int depth) {
     Recipe r;
@@ -24,6 +25,19 @@ std::optional<Recipe> RecipeBuilder::build(const Value& v, int depth) {
         return std::nullopt;
     }
     if (v.isEmpty()) return r;
+    if (auto s = symIntOf(m_interp, v)) {
+        if (s->trace != m_tracer.serial()) {
+            r.kind = Recipe::Kind::Constant; // from an older trace: just its value
+            r.constant = Value::fromInt(s->hint);
+            return r;
+        }
+        // A SymInt leaving the graph is one of its outputs, as Dynamo returns sym outputs.
+        auto out = std::find(m_outputNodes.begin(), m_outputNodes.end(), s->node);
+        if (out == m_outputNodes.end()) out = m_outputNodes.insert(m_outputNodes.end(), s->node);
+        r.kind = Recipe::Kind::Output;
+        r.output = static_cast<int32_t>(out - m_outputNodes.begin());
+        return r;
+    }
     if (v.isTensor()) {
         int32_t node = m_tracer.nodeOf(v);
         auto out = std::find(m_outputNodes.begin(), m_outputNodes.end(), node);

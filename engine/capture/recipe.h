@@ -29,7 +29,8 @@ struct Recipe {
 /// the output tuple (-1 when it is not an output).
 class RecipeBuilder {
 public:
-    RecipeBuilder(lang::Interpreter& interp, Tracer& tracer, std::vector<int32_t> outputNodes);
+    /// `outputNodes` are the graph's outputs so far; SymInts the values hold are added to it.
+    RecipeBuilder(lang::Interpreter& interp, Tracer& tracer, std::vector<int32_t>& outputNodes);
     /// nullopt when the value cannot be rebuilt (an object the frame created, a closure).
     std::optional<Recipe> build(const lang::Value& v, int depth = 0);
     /// Why the last build() failed.
@@ -38,7 +39,7 @@ public:
 private:
     lang::Interpreter& m_interp;
     Tracer& m_tracer;
-    std::vector<int32_t> m_outputNodes;
+    std::vector<int32_t>& m_outputNodes;
     std::string m_failure;
 };
 

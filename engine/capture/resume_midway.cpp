@@ -7,6 +7,7 @@
 // stack input (`___stack0`). A cached resume point stands in for that rest by ending the frame,
 // or by continuing it at the statement where its own graph broke (a FrameJump).
 #include "capture/capture_session.h"
+#include "capture/sym_ints.h"
 #include "capture/value_kinds.h"
 
 #include <algorithm>
@@ -170,8 +171,10 @@ void CaptureEngine::onFrameExit(lang::Frame& f, Value& returnValue, bool unwindi
         m_session = s->previous;
         if (unwinding)
             abandonTrace(*s, "failed", "the frame raised while it was traced", false);
-        else if (!s->done)
+        else if (!s->done) {
             finishTrace(*s, End::Return, &returnValue);
+            returnValue = concreteValue(m_interp, returnValue);
+        }
     }
     f.captureOpen = false;
 }

@@ -2,6 +2,7 @@
 // Recording: how values of a traced frame become graph nodes.
 #include "capture/tracer.h"
 
+#include "capture/sym_ints.h"
 #include "capture/value_kinds.h"
 #include "lang/scope.h"
 #include "tensor/convert.h"
@@ -63,7 +64,10 @@ std::string operatorFunctionName(lang::OperatorCall call, uint8_t code) {
 Tracer::Tracer(lang::Interpreter& interp, BreakHandler& handler, TraceOptions options)
     : m_interp(interp)
     , m_handler(handler)
-    , m_options(std::move(options)) {}
+    , m_options(std::move(options)) {
+    static uint64_t traces = 0;
+    m_serial = ++traces;
+}
 
 void Tracer::install() {
     if (!m_installed && m_graph.nodes.empty()) m_gradMode = tensor::gradModeEnabled();
@@ -84,9 +88,11 @@ Value Tracer::runUnrecorded(const std::function<Value()>& run) {
     // Natives and eager operators compute the shadow values; anything they call back into must
     // not be recorded a second time.
     m_interp.setRecorder(nullptr);
+    ++m_unrecorded;
     struct Restore {
         Tracer& t;
         ~Restore() {
+            --t.m_unrecorded;
             if (t.m_installed) t.m_interp.setRecorder(&t);
         }
     } restore{*this};
@@ -200,6 +206,10 @@ void Tracer::guardValue(const Value& v, const SourcePtr& source) {
 
 void Tracer::readGlobal(lang::Symbol name, const Value& value) {
     if (valueKind(m_interp, value) == ValueKind::Unguarded) return;
+    // G['x'] names the traced frame's module; globals that inlined functions of other modules
+    // read are not guarded (Dynamo reaches them through module attributes).
+    const lang::Frame* reader = m_interp.currentFrame();
+    if (!m_top || !reader || reader->globals != m_top->globals) return;
     SourcePtr source = Source::global(name);
     registerSource(value, source, 0);
     guardValue(value, source);
@@ -229,8 +239,10 @@ void Tracer::readItem(const Value& container, const Value& key, const Value& val
 // --- nodes
 
 void Tracer::setSourceInfo(graph::Node& node) const {
+    // The innermost frame of user code: torch's own Python (SymInt arithmetic, module
+    // containers) is not where a user looks.
     const lang::Frame* f = m_interp.currentFrame();
-    while (f && !(f->code && f->code->source))
+    while (f && !(f->code && f->code->source && !(f->function && isLibraryFunction(*f->function))))
         f = f->parent;
     if (!f) return;
     node.span = f->at;
@@ -374,7 +386,17 @@ graph::Arg Tracer::argOf(const Value& v) {
         if (src != m_tensorSources.end()) return graph::Arg::ofNode(placeholderFor(v, src->second));
         return graph::Arg::ofNode(constantTensorNode(v));
     }
-    if ((v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) && containsTensor(v)) {
+    if (auto s = symIntOf(m_interp, v)) {
+        if (s->trace == m_serial) return graph::Arg::ofNode(s->node);
+        return graph::Arg::ofConstant(Value::fromInt(s->hint)); // a SymInt of an older trace
+    }
+    if (v.is(ObjectKind::Slice) && holdsSymInt(v)) {
+        const auto* slice = v.as<lang::SliceObject>();
+        return graph::Arg::ofSequence(
+            graph::Arg::Kind::Slice, {argOf(slice->start), argOf(slice->stop), argOf(slice->step)});
+    }
+    if ((v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) &&
+        (containsTensor(v) || holdsSymInt(v))) {
         std::vector<graph::Arg> items;
         for (const Value& item : sequenceItems(v))
             items.push_back(argOf(item));
@@ -382,6 +404,7 @@ graph::Arg Tracer::argOf(const Value& v) {
                                                              : graph::Arg::Kind::Tuple,
                                       std::move(items));
     }
+    specializeEmbedded(v);
     return graph::Arg::ofConstant(v);
 }
 
@@ -449,8 +472,7 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
     if (!info) return run(); // builtins: what they do to tensors goes through the hooked protocols
     switch (info->kind) {
     case lang::TraceKind::Metadata:
-        noteMetadataRead(fn, args);
-        return runUnrecorded(run);
+        return metadataRead(fn, args, runUnrecorded(run));
     case lang::TraceKind::Break:
         if (info->always || argsTraced(args))
             graphBreak(static_cast<BreakKind>(info->breakKind), info->reason);

@@ -26,6 +26,7 @@
 #include "lang/interpreter.h"
 
 #include <functional>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -134,6 +135,18 @@ public:
     bool hasOps() const { return m_graph.callCount() > 0; }
     /// The graph's example inputs (the placeholders' values).
     std::vector<lang::Value> exampleInputs() const;
+    // --- symbolic ints (sym_ints.h)
+    /// Identifies this trace among all traces (SymInts remember the trace that made them).
+    uint64_t serial() const { return m_serial; }
+    /// True while a recorded op computes its shadow value (its arguments are being converted).
+    bool insideRecordedOp() const { return m_unrecorded > 0; }
+    /// Records int arithmetic on SymInts of this trace; the new node, or -1 when neither operand
+    /// is one.
+    int32_t recordSymArithmetic(lang::BinaryOperator code, const std::string& op,
+                                const lang::Value& a, const lang::Value& b, int64_t result);
+    /// A SymInt's Python value was needed: the sizes it comes from become static.
+    void specializeSym(int32_t node);
+
     /// Records a change of grad mode since the last op (at the end of a trace: back to the mode
     /// the frame ends in).
     void recordGradMode();
@@ -175,7 +188,16 @@ private:
     void noteInPlace(const lang::Value& target);
     bool argsTraced(const lang::CallArgs& args) const;
     graph::ValueMeta metaOf(const lang::Value& v) const;
-    void noteMetadataRead(const lang::NativeFunctionObject& fn, const lang::CallArgs& args);
+    /// A metadata read (size, shape, numel, len) of a traced tensor: sizes that are symbolic
+    /// come back as SymInts; reads that need every size specialise them.
+    lang::Value metadataRead(const lang::NativeFunctionObject& fn, const lang::CallArgs& args,
+                             lang::Value result);
+    lang::Value symbolicSize(int32_t tensorNode, int64_t dim);
+    /// "2*s0", "s0 + 1": how a SymInt node's value depends on the symbols.
+    std::string symbolicText(lang::BinaryOperator code, const lang::Value& a, const lang::Value& b);
+    /// SymInts of this trace inside a constant argument (a slice bound) lose their symbol.
+    void specializeEmbedded(const lang::Value& v, int depth = 0);
+    bool holdsSymInt(const lang::Value& v) const;
     void newSymbol(const SourcePtr& source, int64_t dim, int64_t hint);
     std::string symbolFor(const Source& source, int64_t dim) const;
     /// Names the dims of `meta` after the symbol whose example size they equal (when exactly
@@ -216,6 +238,11 @@ private:
     std::vector<SymbolInfo> m_symbols;
     bool m_installed = false;
     bool m_gradMode = true; ///< grad mode of the last recorded op
+    uint64_t m_serial = 0;
+    int32_t m_unrecorded = 0;
+    /// Per SymInt node: the size symbols it is computed from.
+    std::unordered_map<int32_t, std::vector<std::string>> m_symRoots;
+    std::map<std::pair<int32_t, int64_t>, int32_t> m_sizeNodes; ///< (tensor node, dim) -> node
 };
 
 } // namespace kiln::capture

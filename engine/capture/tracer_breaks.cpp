@@ -164,6 +164,10 @@ void Tracer::truncate(size_t size) {
     }
     std::erase_if(m_placeholders,
                   [&](const PlaceholderRecord& p) { return p.node >= static_cast<int32_t>(size); });
+    std::erase_if(m_sizeNodes,
+                  [&](const auto& entry) { return entry.second >= static_cast<int32_t>(size); });
+    std::erase_if(m_symRoots,
+                  [&](const auto& entry) { return entry.first >= static_cast<int32_t>(size); });
 }
 
 std::vector<int32_t> Tracer::liveOutputs() {
@@ -206,77 +210,6 @@ std::vector<Value> Tracer::exampleInputs() const {
     for (const PlaceholderRecord& p : m_placeholders)
         out.push_back(p.value);
     return out;
-}
-
-// --- dynamic shapes
-
-void Tracer::newSymbol(const SourcePtr& source, int64_t dim, int64_t hint) {
-    SymbolInfo s;
-    s.name = "s" + std::to_string(m_symbols.size());
-    s.hint = hint;
-    s.source = source;
-    s.dim = dim;
-    m_symbols.push_back(std::move(s));
-}
-
-std::string Tracer::symbolFor(const Source& source, int64_t dim) const {
-    std::string key = source.str();
-    for (const SymbolInfo& s : m_symbols)
-        if (s.dim == dim && s.source->str() == key) return s.name;
-    return {};
-}
-
-void Tracer::symbolise(graph::ValueMeta& meta) const {
-    if (m_symbols.empty()) return;
-    for (graph::Dim& d : meta.sizes) {
-        const SymbolInfo* match = nullptr;
-        int matches = 0;
-        for (const SymbolInfo& s : m_symbols)
-            if (!s.specialized && s.hint == d.value) {
-                match = &s;
-                ++matches;
-            }
-        if (matches == 1) d.symbol = match->name;
-    }
-}
-
-void Tracer::noteMetadataRead(const lang::NativeFunctionObject& fn, const CallArgs& args) {
-    // Reading sizes as Python ints bakes them into the graph: the symbols they carry are
-    // specialised (the entry keeps those sizes static), as when Dynamo guards Eq(s0, 8).
-    if (m_symbols.empty() || args.positional.empty() || !args.positional[0].isTensor()) return;
-    if (fn.name != "size" && fn.name != "shape") return;
-    int32_t node = nodeOf(args.positional[0]);
-    if (node < 0) return;
-    for (const graph::Dim& d : m_graph.nodes[static_cast<size_t>(node)].meta.sizes)
-        for (SymbolInfo& s : m_symbols)
-            if (d.symbol == s.name) s.specialized = true;
-}
-
-void Tracer::applySpecializations() {
-    std::unordered_set<std::string> specialized;
-    for (const SymbolInfo& s : m_symbols)
-        if (s.specialized) specialized.insert(s.name);
-    if (specialized.empty()) return;
-    std::erase_if(m_guards.guards, [&](const Guard& g) {
-        return g.kind() == Guard::Kind::DimAtLeast && specialized.count(g.symbol());
-    });
-    for (const PlaceholderRecord& p : m_placeholders) {
-        tensor::Tensor t = p.value.asTensor();
-        std::vector<bool> dynamic(static_cast<size_t>(t.dim()), false);
-        for (const SymbolInfo& s : m_symbols)
-            if (!s.specialized && s.source->str() == p.source->str())
-                dynamic[static_cast<size_t>(s.dim)] = true;
-        for (Guard& g : m_guards.guards) {
-            if (g.kind() != Guard::Kind::TensorMatch || g.source()->str() != p.source->str())
-                continue;
-            GuardOrigin origin = g.origin;
-            g = Guard::tensorMatch(p.source, t, dynamic);
-            g.origin = std::move(origin);
-        }
-    }
-    for (graph::Node& n : m_graph.nodes)
-        for (graph::Dim& d : n.meta.sizes)
-            if (specialized.count(d.symbol)) d.symbol.clear();
 }
 
 } // namespace kiln::capture

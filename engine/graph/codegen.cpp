@@ -8,30 +8,36 @@
 
 namespace kiln::graph {
 
+std::string argText(const Graph& graph, const Arg& a, const ConstantPrinter& printConstant) {
+    switch (a.kind) {
+    case Arg::Kind::Node:
+        return graph.nodes[static_cast<size_t>(a.node)].name;
+    case Arg::Kind::Constant:
+        return printConstant(a.constant);
+    case Arg::Kind::Slice:
+        return "slice(" + argText(graph, a.items.at(0), printConstant) + ", " +
+               argText(graph, a.items.at(1), printConstant) + ", " +
+               argText(graph, a.items.at(2), printConstant) + ")";
+    case Arg::Kind::Tuple:
+    case Arg::Kind::List: {
+        bool tuple = a.kind == Arg::Kind::Tuple;
+        std::string out = tuple ? "(" : "[";
+        for (size_t i = 0; i < a.items.size(); ++i)
+            out += (i ? ", " : "") + argText(graph, a.items[i], printConstant);
+        if (tuple && a.items.size() == 1) out += ",";
+        return out + (tuple ? ")" : "]");
+    }
+    }
+    return "?";
+}
+
 namespace {
 
 struct Printer {
     const Graph& graph;
     const ConstantPrinter& printConstant;
 
-    std::string arg(const Arg& a) const {
-        switch (a.kind) {
-        case Arg::Kind::Node:
-            return graph.nodes[static_cast<size_t>(a.node)].name;
-        case Arg::Kind::Constant:
-            return printConstant(a.constant);
-        case Arg::Kind::Tuple:
-        case Arg::Kind::List: {
-            bool tuple = a.kind == Arg::Kind::Tuple;
-            std::string out = tuple ? "(" : "[";
-            for (size_t i = 0; i < a.items.size(); ++i)
-                out += (i ? ", " : "") + arg(a.items[i]);
-            if (tuple && a.items.size() == 1) out += ",";
-            return out + (tuple ? ")" : "]");
-        }
-        }
-        return "?";
-    }
+    std::string arg(const Arg& a) const { return argText(graph, a, printConstant); }
 
     std::string argList(const Node& n, size_t skip) const {
         std::string out;

@@ -17,6 +17,9 @@ namespace kiln::graph {
 /// interpreter knows how to repr every value.
 using ConstantPrinter = std::function<std::string(const lang::Value&)>;
 
+/// One argument as generated code spells it: a node's name, a constant, a tuple, a slice.
+std::string argText(const Graph& graph, const Arg& a, const ConstantPrinter& printConstant);
+
 std::string pythonCode(const Graph& graph, const ConstantPrinter& printConstant);
 std::string readableCode(const Graph& graph, const ConstantPrinter& printConstant);
 

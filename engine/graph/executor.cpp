@@ -13,6 +13,10 @@ Value materialise(const Arg& a, const std::vector<Value>& env) {
         return env[static_cast<size_t>(a.node)];
     case Arg::Kind::Constant:
         return a.constant;
+    case Arg::Kind::Slice:
+        return Value(makeRef<lang::SliceObject>(materialise(a.items.at(0), env),
+                                                materialise(a.items.at(1), env),
+                                                materialise(a.items.at(2), env)));
     case Arg::Kind::Tuple:
     case Arg::Kind::List: {
         std::vector<Value> items;

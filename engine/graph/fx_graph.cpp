@@ -65,6 +65,10 @@ std::string formatArg(Interpreter& interp, const Graph& g, const Arg& a) {
         return "%" + g.nodes[static_cast<size_t>(a.node)].name;
     case Arg::Kind::Constant:
         return interp.str(a.constant.isEmpty() ? Value::none() : a.constant);
+    case Arg::Kind::Slice:
+        return "slice(" + formatArg(interp, g, a.items.at(0)) + ", " +
+               formatArg(interp, g, a.items.at(1)) + ", " + formatArg(interp, g, a.items.at(2)) +
+               ")";
     case Arg::Kind::Tuple:
     case Arg::Kind::List: {
         bool tuple = a.kind == Arg::Kind::Tuple;

@@ -38,6 +38,10 @@ Value argValue(const GraphStatePtr& state, const Arg& arg) {
         return Value(nodeObject(state, arg.node));
     case Arg::Kind::Constant:
         return arg.constant.isEmpty() ? Value::none() : arg.constant;
+    case Arg::Kind::Slice:
+        return Value(makeRef<lang::SliceObject>(argValue(state, arg.items.at(0)),
+                                                argValue(state, arg.items.at(1)),
+                                                argValue(state, arg.items.at(2))));
     case Arg::Kind::Tuple:
     case Arg::Kind::List: {
         std::vector<Value> items;

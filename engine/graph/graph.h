@@ -49,7 +49,8 @@ struct ValueMeta {
 
 /// A node argument: another node, a constant, or a tuple/list of arguments.
 struct Arg {
-    enum class Kind : uint8_t { Node, Constant, Tuple, List };
+    /// Slice: items are start, stop and step (a slice with a symbolic bound, x[:n // 2]).
+    enum class Kind : uint8_t { Node, Constant, Tuple, List, Slice };
     Kind kind = Kind::Constant;
     int32_t node = -1;      ///< Kind::Node: index into Graph::nodes
     lang::Value constant;   ///< Kind::Constant

@@ -423,6 +423,36 @@ private slots:
                  s.sink.log.c_str());
     }
 
+    void sizesStaySymbolicUntilPythonNeedsThem() {
+        Session s;
+        QCOMPARE(s.run("def f(x):\n"
+                       "    B, T = x.shape\n"
+                       "    return x.reshape(B * T), T + 1\n"
+                       "def g(x):\n"
+                       "    if x.shape[0] > 4:\n"
+                       "        return x * 2\n"
+                       "    return x + 1\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "cg = torch.compile(g, backend='eager')\n"
+                       "for n in (3, 5, 7, 9):\n"
+                       "    flat, t = cf(torch.ones(2, n))\n"
+                       "    assert flat.shape == (2 * n,) and t == n + 1 and type(t) is int\n"
+                       "    assert torch.equal(cg(torch.ones(n, 2)), g(torch.ones(n, 2)))\n"),
+                 std::string());
+        QStringList f, g;
+        for (const CompileEvent& c : s.sink.compiles)
+            (c.frameId == 0 ? f : g) << QString::fromStdString(c.compileId);
+        QCOMPARE(f, QStringList({"0/0", "0/1"})); // static, then one dynamic graph for all
+        // The comparison needs x.shape[0]'s value: that size specialises, each new one compiles.
+        QCOMPARE(g, QStringList({"1/0", "1/1", "1/2", "1/3"}));
+        std::string dynamicGraph;
+        for (const GraphEvent& g : s.sink.graphs)
+            if (g.compileId == "0/1") dynamicGraph = g.readableCode;
+        QVERIFY2(dynamicGraph.find("size: \"Sym(s0)\" = l_x_.size(1)") != std::string::npos,
+                 dynamicGraph.c_str());
+        QVERIFY(dynamicGraph.find("mul: \"Sym(2*s0)\" = 2 * size") != std::string::npos);
+    }
+
     void guardsOfAnEntry() {
         Session s("guards");
         QCOMPARE(

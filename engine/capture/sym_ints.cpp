@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: MIT
+#include "capture/sym_ints.h"
+
+#include "capture/tracer.h"
+#include "lang/signature.h"
+
+namespace kiln::capture {
+
+using lang::Value;
+
+namespace {
+
+lang::Symbol sym(const char* name) {
+    return lang::Symbol::intern(name);
+}
+
+lang::TypeObject* symIntClass(lang::Interpreter& interp) {
+    Ref<lang::ModuleObject> m = interp.importModule("torch._dynamo.sym_int");
+    const Value* cls = m->globals.find(sym("SymInt"));
+    KILN_ASSERT(cls && cls->is(lang::ObjectKind::Type), "torch._dynamo.sym_int lacks SymInt");
+    return cls->as<lang::TypeObject>();
+}
+
+struct Natives {
+    std::function<Tracer*()> activeTracer;
+};
+
+/// The value of `v` for arithmetic: a SymInt's hint, or `v` itself.
+Value operandValue(lang::Interpreter& interp, const Value& v) {
+    if (auto s = symIntOf(interp, v)) return Value::fromInt(s->hint);
+    return v;
+}
+
+lang::BinaryOperator binaryOperator(const std::string& op) {
+    if (op == "add") return lang::BinaryOperator::Add;
+    if (op == "sub") return lang::BinaryOperator::Sub;
+    if (op == "mul") return lang::BinaryOperator::Mul;
+    if (op == "floordiv") return lang::BinaryOperator::FloorDiv;
+    return lang::BinaryOperator::Mod;
+}
+
+/// _kiln_sym_binary(op, a, b): the result of int arithmetic with a SymInt, recorded as a graph
+/// node while its trace records (a SymInt again), else a plain int.
+Value symBinary(lang::Interpreter& interp, const lang::CallArgs& args, void* data) {
+    static const lang::Signature sig("_kiln_sym_binary(op, a, b)");
+    lang::BoundArgs a = sig.bind(interp, args);
+    const std::string op = interp.str(a[0]);
+    const lang::BinaryOperator code = binaryOperator(op);
+    Value result = interp.binaryOp(code, operandValue(interp, a[1]), operandValue(interp, a[2]));
+    Tracer* tracer = static_cast<Natives*>(data)->activeTracer();
+    if (!tracer || !result.isIntLike()) return result;
+    int32_t node = tracer->recordSymArithmetic(code, op, a[1], a[2], result.asInt());
+    if (node < 0) return result;
+    return makeSymInt(interp, tracer->serial(), node, result.asInt());
+}
+
+/// _kiln_sym_value(s, why): a SymInt's Python value. Inside a recorded tensor op (the op's
+/// arguments being converted) the value stays symbolic in the graph; anywhere else the trace
+/// specialises the sizes it comes from.
+Value symValue(lang::Interpreter& interp, const lang::CallArgs& args, void* data) {
+    static const lang::Signature sig("_kiln_sym_value(s, why)");
+    lang::BoundArgs a = sig.bind(interp, args);
+    auto s = symIntOf(interp, a[0]);
+    if (!s) interp.raiseTypeError("_kiln_sym_value expects a SymInt");
+    Tracer* tracer = static_cast<Natives*>(data)->activeTracer();
+    if (tracer && tracer->serial() == s->trace && !tracer->insideRecordedOp())
+        tracer->specializeSym(s->node);
+    return Value::fromInt(s->hint);
+}
+
+} // namespace
+
+std::optional<SymIntView> symIntOf(lang::Interpreter& interp, const Value& v) {
+    if (!v.is(lang::ObjectKind::Instance)) return std::nullopt;
+    const lang::TypeObject* type = interp.typeOf(v);
+    if (type->name != "SymInt" || type->moduleName != "torch._dynamo.sym_int") return std::nullopt;
+    const auto& attrs = v.as<lang::InstanceObject>()->attrs;
+    const Value* trace = attrs.find(sym("_kiln_trace"));
+    const Value* node = attrs.find(sym("_kiln_node"));
+    const Value* hint = attrs.find(sym("_kiln_hint"));
+    if (!trace || !node || !hint) return std::nullopt;
+    return SymIntView{static_cast<uint64_t>(trace->asInt()), static_cast<int32_t>(node->asInt()),
+                      hint->asInt()};
+}
+
+Value makeSymInt(lang::Interpreter& interp, uint64_t trace, int32_t node, int64_t hint) {
+    return interp.call(Value(symIntClass(interp)), {Value::fromInt(static_cast<int64_t>(trace)),
+                                                    Value::fromInt(node), Value::fromInt(hint)});
+}
+
+Value concreteValue(lang::Interpreter& interp, const Value& v) {
+    if (auto s = symIntOf(interp, v)) return Value::fromInt(s->hint);
+    if (v.is(lang::ObjectKind::List)) {
+        for (Value& item : v.as<lang::ListObject>()->items)
+            item = concreteValue(interp, item); // the frame's own list: changed in place
+        return v;
+    }
+    if (!v.is(lang::ObjectKind::Tuple)) return v;
+    const auto* tuple = v.as<lang::TupleObject>();
+    std::vector<Value> items;
+    bool changed = false;
+    for (const Value& item : tuple->items) {
+        items.push_back(concreteValue(interp, item));
+        changed |= !items.back().identical(item);
+    }
+    if (!changed) return v;
+    return Value(makeRef<lang::TupleObject>(std::move(items), tuple->type()));
+}
+
+void installSymIntNatives(lang::Interpreter& interp, lang::ModuleObject& dynamo,
+                          std::function<Tracer*()> activeTracer) {
+    static std::vector<std::unique_ptr<Natives>> keep; // natives outlive their interpreter
+    keep.push_back(std::make_unique<Natives>(Natives{std::move(activeTracer)}));
+    interp.defineNative(dynamo.globals, "_kiln_sym_binary", symBinary, keep.back().get());
+    interp.defineNative(dynamo.globals, "_kiln_sym_value", symValue, keep.back().get());
+}
+
+} // namespace kiln::capture

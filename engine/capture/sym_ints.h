@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// torch.SymInt during a trace: the script-level objects (torch/_dynamo/sym_int.py) that stand
+/// for symbolic sizes, and the natives their methods call to record arithmetic or to
+/// specialise. A SymInt belongs to the trace that made it (by serial number); for any other
+/// trace, or none, it is just its value.
+#pragma once
+
+#include "lang/interpreter.h"
+
+#include <optional>
+
+namespace kiln::capture {
+
+class Tracer;
+
+struct SymIntView {
+    uint64_t trace = 0;
+    int32_t node = -1;
+    int64_t hint = 0;
+};
+
+/// The SymInt fields of `v`, or nullopt when `v` is not a SymInt.
+std::optional<SymIntView> symIntOf(lang::Interpreter& interp, const lang::Value& v);
+/// A new SymInt of `trace` standing for graph node `node` with example value `hint`.
+lang::Value makeSymInt(lang::Interpreter& interp, uint64_t trace, int32_t node, int64_t hint);
+/// `v` with every SymInt (also inside lists and tuples) replaced by its value.
+lang::Value concreteValue(lang::Interpreter& interp, const lang::Value& v);
+
+/// Adds _kiln_sym_binary and _kiln_sym_value to torch._dynamo; `activeTracer` gives the trace
+/// that is recording (null when none).
+void installSymIntNatives(lang::Interpreter& interp, lang::ModuleObject& dynamo,
+                          std::function<Tracer*()> activeTracer);
+
+} // namespace kiln::capture

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+// Dynamic shapes in a trace: the size symbols of dynamic input dims (s0, s1, ...), sizes read as
+// SymInts and the int arithmetic on them recorded as graph nodes, and the specialisation of the
+// symbols whose Python value the frame needed.
+#include "capture/sym_ints.h"
+#include "capture/tracer.h"
+#include "capture/value_kinds.h"
+
+#include <algorithm>
+
+namespace kiln::capture {
+
+using lang::CallArgs;
+using lang::ObjectKind;
+using lang::Value;
+
+// --- dynamic shapes
+
+void Tracer::newSymbol(const SourcePtr& source, int64_t dim, int64_t hint) {
+    SymbolInfo s;
+    s.name = "s" + std::to_string(m_symbols.size());
+    s.hint = hint;
+    s.source = source;
+    s.dim = dim;
+    m_symbols.push_back(std::move(s));
+}
+
+std::string Tracer::symbolFor(const Source& source, int64_t dim) const {
+    std::string key = source.str();
+    for (const SymbolInfo& s : m_symbols)
+        if (s.dim == dim && s.source->str() == key) return s.name;
+    return {};
+}
+
+void Tracer::symbolise(graph::ValueMeta& meta) const {
+    if (m_symbols.empty()) return;
+    for (graph::Dim& d : meta.sizes) {
+        const SymbolInfo* match = nullptr;
+        int matches = 0;
+        for (const SymbolInfo& s : m_symbols)
+            if (!s.specialized && s.hint == d.value) {
+                match = &s;
+                ++matches;
+            }
+        if (matches == 1) d.symbol = match->name;
+    }
+}
+
+void Tracer::applySpecializations() {
+    std::unordered_set<std::string> specialized;
+    for (const SymbolInfo& s : m_symbols)
+        if (s.specialized) specialized.insert(s.name);
+    if (specialized.empty()) return;
+    std::erase_if(m_guards.guards, [&](const Guard& g) {
+        return g.kind() == Guard::Kind::DimAtLeast && specialized.count(g.symbol());
+    });
+    for (const PlaceholderRecord& p : m_placeholders) {
+        tensor::Tensor t = p.value.asTensor();
+        std::vector<bool> dynamic(static_cast<size_t>(t.dim()), false);
+        for (const SymbolInfo& s : m_symbols)
+            if (!s.specialized && s.source->str() == p.source->str())
+                dynamic[static_cast<size_t>(s.dim)] = true;
+        for (Guard& g : m_guards.guards) {
+            if (g.kind() != Guard::Kind::TensorMatch || g.source()->str() != p.source->str())
+                continue;
+            GuardOrigin origin = g.origin;
+            g = Guard::tensorMatch(p.source, t, dynamic);
+            g.origin = std::move(origin);
+        }
+    }
+    for (graph::Node& n : m_graph.nodes)
+        for (graph::Dim& d : n.meta.sizes)
+            if (specialized.count(d.symbol)) d.symbol.clear();
+}
+
+// --- SymInts
+
+Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs& args,
+                           Value result) {
+    if (args.positional.empty() || !args.positional[0].isTensor()) return result;
+    // An input read before any op used it becomes its placeholder now, so its dynamic dims are
+    // known (and its sizes guarded).
+    const Value& tensor = args.positional[0];
+    int32_t node = nodeOf(tensor);
+    if (node < 0) {
+        auto src = m_tensorSources.find(tensor.tensorImpl());
+        if (src == m_tensorSources.end()) return result;
+        node = placeholderFor(tensor, src->second);
+    }
+    const graph::ValueMeta& meta = m_graph.nodes[static_cast<size_t>(node)].meta;
+    const bool symbolic = std::any_of(meta.sizes.begin(), meta.sizes.end(),
+                                      [](const graph::Dim& d) { return d.isSymbolic(); });
+    if (!symbolic) return result;
+    if ((fn.name == "size" && args.positional.size() == 1 && args.keywordNames.empty()) ||
+        fn.name == "shape") {
+        // A torch.Size whose symbolic dims are SymInts.
+        if (!result.is(ObjectKind::Tuple)) return result;
+        std::vector<Value> items = result.as<lang::TupleObject>()->items;
+        for (size_t d = 0; d < items.size() && d < meta.sizes.size(); ++d)
+            if (meta.sizes[d].isSymbolic()) items[d] = symbolicSize(node, static_cast<int64_t>(d));
+        return Value(makeRef<lang::TupleObject>(std::move(items), result.asObject()->type()));
+    }
+    if (fn.name == "size" && result.isIntLike()) {
+        int64_t dim =
+            args.positional.size() > 1 ? args.positional[1].asInt() : args.keywordValues[0].asInt();
+        if (dim < 0) dim += static_cast<int64_t>(meta.sizes.size());
+        if (dim >= 0 && dim < static_cast<int64_t>(meta.sizes.size()) &&
+            meta.sizes[static_cast<size_t>(dim)].isSymbolic())
+            return symbolicSize(node, dim);
+        return result;
+    }
+    // numel(), len(), ...: a Python int computed from every size.
+    for (const graph::Dim& d : meta.sizes)
+        for (SymbolInfo& s : m_symbols)
+            if (d.symbol == s.name) s.specialized = true;
+    return result;
+}
+
+Value Tracer::symbolicSize(int32_t tensorNode, int64_t dim) {
+    const graph::Dim size =
+        m_graph.nodes[static_cast<size_t>(tensorNode)].meta.sizes.at(static_cast<size_t>(dim));
+    int32_t& node = m_sizeNodes[{tensorNode, dim}];
+    if (node == 0) {
+        graph::Node n;
+        n.op = graph::NodeOp::CallMethod;
+        n.target = "size";
+        n.name = "size";
+        n.args = {graph::Arg::ofNode(tensorNode), graph::Arg::ofConstant(Value::fromInt(dim))};
+        n.meta.kind = graph::ValueMeta::Kind::SymInt;
+        n.meta.sizes = {size};
+        node = addNode(std::move(n));
+        m_symRoots[node] = {size.symbol};
+    }
+    return makeSymInt(m_interp, m_serial, node, size.value);
+}
+
+std::string Tracer::symbolicText(lang::BinaryOperator code, const Value& a, const Value& b) {
+    auto text = [&](const Value& v) {
+        auto s = symIntOf(m_interp, v);
+        if (s && s->trace == m_serial)
+            return m_graph.nodes[static_cast<size_t>(s->node)].meta.sizes.at(0).str();
+        return s ? std::to_string(s->hint) : m_interp.repr(v);
+    };
+    const std::string x = text(a), y = text(b);
+    switch (code) {
+    case lang::BinaryOperator::Add:
+        return x + " + " + y;
+    case lang::BinaryOperator::Sub:
+        return x + " - " + y;
+    case lang::BinaryOperator::Mul:
+        return x + "*" + y;
+    case lang::BinaryOperator::FloorDiv:
+        return "((" + x + ")//" + y + ")";
+    default:
+        return "Mod(" + x + ", " + y + ")";
+    }
+}
+
+int32_t Tracer::recordSymArithmetic(lang::BinaryOperator code, const std::string& op,
+                                    const Value& a, const Value& b, int64_t result) {
+    auto sa = symIntOf(m_interp, a), sb = symIntOf(m_interp, b);
+    const bool ownA = sa && sa->trace == m_serial, ownB = sb && sb->trace == m_serial;
+    if (!ownA && !ownB) return -1;
+    graph::Node n;
+    n.op = graph::NodeOp::CallFunction;
+    n.operatorKind = graph::OperatorKind::Binary;
+    n.operatorCode = static_cast<uint8_t>(code);
+    n.target = "operator." + op;
+    n.name = op;
+    n.args = {argOf(a), argOf(b)};
+    n.meta.kind = graph::ValueMeta::Kind::SymInt;
+    n.meta.sizes = {graph::Dim{result, symbolicText(code, a, b)}};
+    const int32_t node = addNode(std::move(n));
+    std::vector<std::string>& roots = m_symRoots[node];
+    for (const auto& s : {sa, sb})
+        if (s && s->trace == m_serial) {
+            const auto& more = m_symRoots[s->node];
+            roots.insert(roots.end(), more.begin(), more.end());
+        }
+    return node;
+}
+
+void Tracer::specializeSym(int32_t node) {
+    auto roots = m_symRoots.find(node);
+    if (roots == m_symRoots.end()) return;
+    for (const std::string& name : roots->second)
+        for (SymbolInfo& s : m_symbols)
+            if (s.name == name) s.specialized = true;
+}
+
+bool Tracer::holdsSymInt(const Value& v) const {
+    if (auto s = symIntOf(m_interp, v)) return s->trace == m_serial;
+    if (v.is(ObjectKind::Slice)) {
+        const auto* slice = v.as<lang::SliceObject>();
+        return holdsSymInt(slice->start) || holdsSymInt(slice->stop) || holdsSymInt(slice->step);
+    }
+    if (!v.is(ObjectKind::List) && !v.is(ObjectKind::Tuple)) return false;
+    const auto& items = sequenceItems(v);
+    return std::any_of(items.begin(), items.end(), [&](const Value& i) { return holdsSymInt(i); });
+}
+
+void Tracer::specializeEmbedded(const Value& v, int depth) {
+    if (depth > 4 || !v.isObject()) return;
+    if (auto s = symIntOf(m_interp, v)) {
+        if (s->trace == m_serial) specializeSym(s->node);
+        return;
+    }
+    if (v.is(ObjectKind::Slice)) {
+        const auto* slice = v.as<lang::SliceObject>();
+        for (const Value& part : {slice->start, slice->stop, slice->step})
+            specializeEmbedded(part, depth + 1);
+    } else if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
+        for (const Value& item : sequenceItems(v))
+            specializeEmbedded(item, depth + 1);
+    }
+}
+
+} // namespace kiln::capture
