@@ -120,6 +120,16 @@ TraceOptions CaptureEngine::traceOptions(FrameRecord& rec) {
         }
         return dims;
     };
+    // Ints are static at first and become SymInt inputs once they changed (2.3's automatic
+    // dynamic for ints); dynamic=True makes them SymInts at once.
+    o.dynamicInt = [&rec, automatic, allDynamic, neverDynamic](const Source& source,
+                                                               int64_t value) {
+        InputHistory& history = rec.inputs[source.str()];
+        if (history.sizes.size() == 1 && history.sizes[0] != value) history.dynamic.assign(1, true);
+        if (history.sizes.size() != 1) history.dynamic.assign(1, false);
+        history.sizes.assign(1, value);
+        return !neverDynamic && (allDynamic || (automatic && history.dynamic[0]));
+    };
     return o;
 }
 

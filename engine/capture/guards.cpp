@@ -149,6 +149,7 @@ bool Guard::check(lang::Interpreter& interp, const Value& v) const {
             return static_cast<int64_t>(v.as<lang::DictObject>()->size()) == m_length;
         return false;
     case Kind::DimAtLeast:
+        if (m_length < 0) return v.isInt() && v.asInt() >= m_minimum; // a dynamic int input
         return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length &&
                v.tensorImpl()->sizes[static_cast<size_t>(m_length)] >= m_minimum;
     case Kind::SameObject:
@@ -203,6 +204,7 @@ std::string Guard::expression(lang::Interpreter& interp) const {
     case Kind::LengthCheck:
         return "len(" + s + ") == " + std::to_string(m_length);
     case Kind::DimAtLeast:
+        if (m_length < 0) return std::to_string(m_minimum) + " <= " + s;
         return std::to_string(m_minimum) + " <= " + s + ".size()[" + std::to_string(m_length) + "]";
     case Kind::SameObject:
         return s + " is " + m_other->str();
@@ -284,6 +286,7 @@ std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
     case Kind::GlobalState:
         return std::string("grad_mode=") + (tensor::gradModeEnabled() ? "True" : "False");
     case Kind::DimAtLeast:
+        if (m_length < 0) return interp.repr(v);
         return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length
                    ? std::to_string(v.tensorImpl()->sizes[static_cast<size_t>(m_length)])
                    : "?";

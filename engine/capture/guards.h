@@ -47,7 +47,8 @@ public:
     static Guard sameObject(SourcePtr source, SourcePtr other);
     /// The global state the graph was traced in (grad mode), as Dynamo's GLOBAL_STATE guard.
     static Guard globalState(bool gradMode);
-    /// `minimum <= <source>.size()[dim]` for a dynamic dimension (0/1 stay specialised).
+    /// `minimum <= <source>.size()[dim]` for a dynamic dimension (0/1 stay specialised); with
+    /// dim -1, `minimum <= <source>` for a dynamic int input.
     static Guard dimAtLeast(SourcePtr source, int64_t dim, int64_t minimum, std::string symbol);
 
     Kind kind() const { return m_kind; }

@@ -108,6 +108,16 @@ void Tracer::registerInputs(const lang::FunctionCode& code, const std::vector<Va
         if (v.is(ObjectKind::Cell)) v = v.as<lang::CellObject>()->value;
         if (v.isEmpty()) continue;
         SourcePtr source = Source::local(static_cast<int32_t>(i), code.scope->slots[i].str());
+        if (v.isInt() && v.asInt() >= 2 && m_options.dynamicInt &&
+            m_options.dynamicInt(*source, v.asInt()) && m_top) {
+            Value sym = intPlaceholder(v, source);
+            Value& slot = m_top->slots[i];
+            if (slot.is(ObjectKind::Cell))
+                slot.as<lang::CellObject>()->value = sym;
+            else
+                slot = sym;
+            continue;
+        }
         registerSource(v, source, 0);
         guardValue(v, source);
     }
@@ -537,6 +547,14 @@ Value Tracer::callOperator(lang::OperatorCall call, uint8_t code, std::span<cons
     if (call == lang::OperatorCall::InplaceBinary || call == lang::OperatorCall::SetItem)
         noteInPlace(args[0]);
     Value result = runUnrecorded(compute);
+    if (result.isEmpty() && call != lang::OperatorCall::SetItem) {
+        // The tensor operator does not take these operands (a SymInt is not a number to it):
+        // with SymInts of this trace it computes on their values, else the caller goes on to
+        // the operands' own methods.
+        if (!std::any_of(args.begin(), args.end(), [&](const Value& a) { return holdsSymInt(a); }))
+            return result;
+        result = runUnrecorded([&] { return operateOnValues(call, code, args); });
+    }
     graph::Node node;
     node.op = graph::NodeOp::CallFunction;
     node.operatorKind = static_cast<graph::OperatorKind>(static_cast<uint8_t>(call) + 1);

@@ -64,6 +64,8 @@ struct TraceOptions {
     bool captureScalarOutputs = false;
     /// Which dims of an input tensor are dynamic (by source); empty: all static.
     std::function<std::vector<bool>(const Source&, const tensor::Tensor&)> dynamicDims;
+    /// Whether an int input is a SymInt graph input in this trace (it changed between calls).
+    std::function<bool(const Source&, int64_t)> dynamicInt;
 };
 
 /// A symbolic size of a dynamic input dimension ("s0").
@@ -178,6 +180,8 @@ public:
 
 private:
     void registerSource(const lang::Value& v, const SourcePtr& source, int depth);
+    /// A dynamic int input: a SymInt placeholder, guarded by its type and `2 <= value`.
+    lang::Value intPlaceholder(const lang::Value& v, const SourcePtr& source);
     void guardValue(const lang::Value& v, const SourcePtr& source);
     void addGuard(Guard guard);
     graph::Arg argOf(const lang::Value& v);
@@ -198,6 +202,9 @@ private:
     /// SymInts of this trace inside a constant argument (a slice bound) lose their symbol.
     void specializeEmbedded(const lang::Value& v, int depth = 0);
     bool holdsSymInt(const lang::Value& v) const;
+    /// A Python operator applied to the values of SymInt operands (for tensor operators).
+    lang::Value operateOnValues(lang::OperatorCall call, uint8_t code,
+                                std::span<const lang::Value> args);
     void newSymbol(const SourcePtr& source, int64_t dim, int64_t hint);
     std::string symbolFor(const Source& source, int64_t dim) const;
     /// Names the dims of `meta` after the symbol whose example size they equal (when exactly

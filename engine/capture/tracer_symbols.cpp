@@ -38,7 +38,7 @@ void Tracer::symbolise(graph::ValueMeta& meta) const {
         const SymbolInfo* match = nullptr;
         int matches = 0;
         for (const SymbolInfo& s : m_symbols)
-            if (!s.specialized && s.hint == d.value) {
+            if (!s.specialized && s.dim >= 0 && s.hint == d.value) {
                 match = &s;
                 ++matches;
             }
@@ -55,10 +55,21 @@ void Tracer::applySpecializations() {
         return g.kind() == Guard::Kind::DimAtLeast && specialized.count(g.symbol());
     });
     for (const PlaceholderRecord& p : m_placeholders) {
+        if (!p.value.isTensor()) {
+            // A specialised int input: its value is guarded instead of its type.
+            if (!specialized.count(symbolFor(*p.source, -1))) continue;
+            for (Guard& g : m_guards.guards)
+                if (g.kind() == Guard::Kind::TypeMatch && g.source()->str() == p.source->str()) {
+                    GuardOrigin origin = g.origin;
+                    g = Guard::equalsMatch(p.source, p.value);
+                    g.origin = std::move(origin);
+                }
+            continue;
+        }
         tensor::Tensor t = p.value.asTensor();
         std::vector<bool> dynamic(static_cast<size_t>(t.dim()), false);
         for (const SymbolInfo& s : m_symbols)
-            if (!s.specialized && s.source->str() == p.source->str())
+            if (!s.specialized && s.dim >= 0 && s.source->str() == p.source->str())
                 dynamic[static_cast<size_t>(s.dim)] = true;
         for (Guard& g : m_guards.guards) {
             if (g.kind() != Guard::Kind::TensorMatch || g.source()->str() != p.source->str())
@@ -74,6 +85,26 @@ void Tracer::applySpecializations() {
 }
 
 // --- SymInts
+
+Value Tracer::intPlaceholder(const Value& v, const SourcePtr& source) {
+    newSymbol(source, -1, v.asInt());
+    const std::string symbol = m_symbols.back().name;
+    addGuard(Guard::typeMatch(source, m_interp.typeOf(v)));
+    addGuard(Guard::dimAtLeast(source, -1, 2, symbol));
+    graph::Node n;
+    n.op = graph::NodeOp::Placeholder;
+    n.target = source->identifier();
+    n.name = n.target;
+    std::transform(n.name.begin(), n.name.end(), n.name.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    n.sourceName = source->str();
+    n.meta.kind = graph::ValueMeta::Kind::SymInt;
+    n.meta.sizes = {graph::Dim{v.asInt(), symbol}};
+    const int32_t node = addNode(std::move(n));
+    m_placeholders.push_back(PlaceholderRecord{node, v, source});
+    m_symRoots[node] = {symbol};
+    return makeSymInt(m_interp, m_serial, node, v.asInt());
+}
 
 Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs& args,
                            Value result) {
@@ -186,6 +217,27 @@ void Tracer::specializeSym(int32_t node) {
     for (const std::string& name : roots->second)
         for (SymbolInfo& s : m_symbols)
             if (s.name == name) s.specialized = true;
+}
+
+Value Tracer::operateOnValues(lang::OperatorCall call, uint8_t code, std::span<const Value> args) {
+    std::vector<Value> values;
+    for (const Value& a : args)
+        values.push_back(concreteValue(m_interp, a));
+    switch (call) {
+    case lang::OperatorCall::Binary:
+        return m_interp.binaryOp(static_cast<lang::BinaryOperator>(code), values[0], values[1]);
+    case lang::OperatorCall::InplaceBinary:
+        return m_interp.inplaceOp(static_cast<lang::BinaryOperator>(code), values[0], values[1]);
+    case lang::OperatorCall::Compare:
+        return m_interp.compare(static_cast<lang::CompareOperator>(code), values[0], values[1]);
+    case lang::OperatorCall::Unary:
+        return m_interp.unaryOp(static_cast<lang::UnaryOperator>(code), values[0]);
+    case lang::OperatorCall::GetItem:
+        return m_interp.getItem(values[0], values[1]);
+    case lang::OperatorCall::SetItem:
+        break;
+    }
+    return Value();
 }
 
 bool Tracer::holdsSymInt(const Value& v) const {

@@ -29,6 +29,10 @@ def returns_a_size(x):
     return x.relu(), x.shape[0] + 1
 
 
+def int_argument(x, n):
+    return x * n + n, torch.ones(n).sum() * x, n * 2
+
+
 for fn, shapes in [(attention_like, [(2, 4, 8), (2, 6, 8), (2, 10, 8), (2, 3, 8)]),
                    (size_arithmetic, [(4, 3), (6, 3), (8, 3), (10, 3)]),
                    (returns_a_size, [(4, 2), (5, 2), (7, 2)])]:
@@ -42,3 +46,12 @@ for fn, shapes in [(attention_like, [(2, 4, 8), (2, 6, 8), (2, 10, 8), (2, 3, 8)
         else:
             same = torch.allclose(got, want, atol=1e-6)
         print(fn.__name__, shape, same, len(compiles))
+
+# An int argument is static at first and a SymInt graph input once it changed.
+compiles.clear()
+compiled = torch.compile(int_argument, backend=backend)
+for n in (3, 4, 5, 9):
+    x = torch.randn(3)
+    got, want = compiled(x, n), int_argument(x, n)
+    same = all(torch.allclose(g, w) for g, w in zip(got[:2], want[:2])) and got[2] == want[2]
+    print("int_argument", n, same, type(got[2]).__name__, len(compiles))

@@ -453,6 +453,27 @@ private slots:
         QVERIFY(dynamicGraph.find("mul: \"Sym(2*s0)\" = 2 * size") != std::string::npos);
     }
 
+    void intsBecomeSymIntsAfterTheyChange() {
+        Session s("recompiles");
+        QCOMPARE(
+            s.run("def f(x, n):\n"
+                  "    return x * n\n"
+                  "cf = torch.compile(f, backend='eager')\n"
+                  "for n in (3, 4, 7, 1, 8):\n"
+                  "    assert torch.equal(cf(torch.ones(2), n), torch.full((2,), float(n)))\n"),
+            std::string());
+        // 3: static; 4: n becomes a SymInt input; 7 reuses it; 1 is specialised (0/1, as 2.3).
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 ok", "0/1 ok", "0/2 ok"}));
+        QStringList dynamicGuards;
+        for (const GuardEvent& g : s.sink.guards)
+            if (g.compileId == "0/1") dynamicGuards << QString::fromStdString(g.expression);
+        QVERIFY2(dynamicGuards.contains("2 <= L['n']") &&
+                     dynamicGuards.contains("___check_type_id(L['n'], int)"),
+                 qPrintable(dynamicGuards.join('\n')));
+        QVERIFY2(s.sink.log.find("- 2 <= L['n']") != std::string::npos, s.sink.log.c_str());
+        QVERIFY(s.sink.graphs[1].readableCode.find("L_n_ : torch.SymInt") != std::string::npos);
+    }
+
     void guardsOfAnEntry() {
         Session s("guards");
         QCOMPARE(
