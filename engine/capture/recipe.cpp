@@ -28,7 +28,7 @@ std::optional<Recipe> RecipeBuilder::build(const Value& v, int depth) {
     if (auto s = symIntOf(m_interp, v)) {
         if (s->trace != m_tracer.serial()) {
             r.kind = Recipe::Kind::Constant; // from an older trace: just its value
-            r.constant = Value::fromInt(s->hint);
+            r.constant = s->value;
             return r;
         }
         // A SymInt leaving the graph is one of its outputs, as Dynamo returns sym outputs.

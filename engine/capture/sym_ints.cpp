@@ -14,10 +14,10 @@ lang::Symbol sym(const char* name) {
     return lang::Symbol::intern(name);
 }
 
-lang::TypeObject* symIntClass(lang::Interpreter& interp) {
+lang::TypeObject* symClass(lang::Interpreter& interp, const char* name) {
     Ref<lang::ModuleObject> m = interp.importModule("torch._dynamo.sym_int");
-    const Value* cls = m->globals.find(sym("SymInt"));
-    KILN_ASSERT(cls && cls->is(lang::ObjectKind::Type), "torch._dynamo.sym_int lacks SymInt");
+    const Value* cls = m->globals.find(sym(name));
+    KILN_ASSERT(cls && cls->is(lang::ObjectKind::Type), "torch._dynamo.sym_int lacks a class");
     return cls->as<lang::TypeObject>();
 }
 
@@ -27,7 +27,7 @@ struct Natives {
 
 /// The value of `v` for arithmetic: a SymInt's hint, or `v` itself.
 Value operandValue(lang::Interpreter& interp, const Value& v) {
-    if (auto s = symIntOf(interp, v)) return Value::fromInt(s->hint);
+    if (auto s = symIntOf(interp, v)) return s->value;
     return v;
 }
 
@@ -48,10 +48,10 @@ Value symBinary(lang::Interpreter& interp, const lang::CallArgs& args, void* dat
     const lang::BinaryOperator code = binaryOperator(op);
     Value result = interp.binaryOp(code, operandValue(interp, a[1]), operandValue(interp, a[2]));
     Tracer* tracer = static_cast<Natives*>(data)->activeTracer();
-    if (!tracer || !result.isIntLike()) return result;
-    int32_t node = tracer->recordSymArithmetic(code, op, a[1], a[2], result.asInt());
+    if (!tracer || !(result.isInt() || result.isFloat())) return result;
+    int32_t node = tracer->recordSymArithmetic(code, op, a[1], a[2], result);
     if (node < 0) return result;
-    return makeSymInt(interp, tracer->serial(), node, result.asInt());
+    return makeSymNumber(interp, tracer->serial(), node, result);
 }
 
 /// _kiln_sym_value(s, why): a SymInt's Python value. Inside a recorded tensor op (the op's
@@ -64,8 +64,8 @@ Value symValue(lang::Interpreter& interp, const lang::CallArgs& args, void* data
     if (!s) interp.raiseTypeError("_kiln_sym_value expects a SymInt");
     Tracer* tracer = static_cast<Natives*>(data)->activeTracer();
     if (tracer && tracer->serial() == s->trace && !tracer->insideRecordedOp())
-        tracer->specializeSym(s->node);
-    return Value::fromInt(s->hint);
+        tracer->needSymValue(s->node, interp.str(a[1]));
+    return s->value;
 }
 
 } // namespace
@@ -73,23 +73,29 @@ Value symValue(lang::Interpreter& interp, const lang::CallArgs& args, void* data
 std::optional<SymIntView> symIntOf(lang::Interpreter& interp, const Value& v) {
     if (!v.is(lang::ObjectKind::Instance)) return std::nullopt;
     const lang::TypeObject* type = interp.typeOf(v);
-    if (type->name != "SymInt" || type->moduleName != "torch._dynamo.sym_int") return std::nullopt;
+    if ((type->name != "SymInt" && type->name != "SymFloat") ||
+        type->moduleName != "torch._dynamo.sym_int")
+        return std::nullopt;
     const auto& attrs = v.as<lang::InstanceObject>()->attrs;
     const Value* trace = attrs.find(sym("_kiln_trace"));
     const Value* node = attrs.find(sym("_kiln_node"));
     const Value* hint = attrs.find(sym("_kiln_hint"));
     if (!trace || !node || !hint) return std::nullopt;
     return SymIntView{static_cast<uint64_t>(trace->asInt()), static_cast<int32_t>(node->asInt()),
-                      hint->asInt()};
+                      hint->isInt() ? hint->asInt() : 0, *hint};
 }
 
 Value makeSymInt(lang::Interpreter& interp, uint64_t trace, int32_t node, int64_t hint) {
-    return interp.call(Value(symIntClass(interp)), {Value::fromInt(static_cast<int64_t>(trace)),
-                                                    Value::fromInt(node), Value::fromInt(hint)});
+    return makeSymNumber(interp, trace, node, Value::fromInt(hint));
+}
+
+Value makeSymNumber(lang::Interpreter& interp, uint64_t trace, int32_t node, const Value& value) {
+    return interp.call(Value(symClass(interp, value.isFloat() ? "SymFloat" : "SymInt")),
+                       {Value::fromInt(static_cast<int64_t>(trace)), Value::fromInt(node), value});
 }
 
 Value concreteValue(lang::Interpreter& interp, const Value& v) {
-    if (auto s = symIntOf(interp, v)) return Value::fromInt(s->hint);
+    if (auto s = symIntOf(interp, v)) return s->value;
     if (v.is(lang::ObjectKind::List)) {
         for (Value& item : v.as<lang::ListObject>()->items)
             item = concreteValue(interp, item); // the frame's own list: changed in place

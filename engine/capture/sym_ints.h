@@ -17,13 +17,17 @@ class Tracer;
 struct SymIntView {
     uint64_t trace = 0;
     int32_t node = -1;
-    int64_t hint = 0;
+    int64_t hint = 0;  ///< the example value of a SymInt (0 for a SymFloat)
+    lang::Value value; ///< the example value: an int, or a float for a SymFloat
 };
 
-/// The SymInt fields of `v`, or nullopt when `v` is not a SymInt.
+/// The fields of a SymInt or SymFloat `v`, or nullopt when `v` is neither.
 std::optional<SymIntView> symIntOf(lang::Interpreter& interp, const lang::Value& v);
 /// A new SymInt of `trace` standing for graph node `node` with example value `hint`.
 lang::Value makeSymInt(lang::Interpreter& interp, uint64_t trace, int32_t node, int64_t hint);
+/// A SymInt for an int `value`, a SymFloat for a float one.
+lang::Value makeSymNumber(lang::Interpreter& interp, uint64_t trace, int32_t node,
+                          const lang::Value& value);
 /// `v` with every SymInt (also inside lists and tuples) replaced by its value.
 lang::Value concreteValue(lang::Interpreter& interp, const lang::Value& v);
 

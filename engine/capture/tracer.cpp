@@ -119,7 +119,17 @@ void Tracer::registerInputs(const lang::FunctionCode& code, const std::vector<Va
             continue;
         }
         registerSource(v, source, 0);
-        guardValue(v, source);
+        // A cell is read by the closures made from it, not by name: guarded now.
+        const auto& cells = code.scope->cellSlots;
+        if (slots[i].is(ObjectKind::Cell) ||
+            std::find(cells.begin(), cells.end(), static_cast<int32_t>(i)) != cells.end()) {
+            guardValue(v, source);
+            continue;
+        }
+        // Guarded when the frame first reads the local (evaluated()), as Dynamo guards what
+        // the trace used: a local the frame never reads does not cause recompiles.
+        if (m_pendingGuards.size() <= i) m_pendingGuards.resize(i + 1);
+        m_pendingGuards[i] = {v, source};
     }
 }
 
@@ -398,7 +408,7 @@ graph::Arg Tracer::argOf(const Value& v) {
     }
     if (auto s = symIntOf(m_interp, v)) {
         if (s->trace == m_serial) return graph::Arg::ofNode(s->node);
-        return graph::Arg::ofConstant(Value::fromInt(s->hint)); // a SymInt of an older trace
+        return graph::Arg::ofConstant(s->value); // a SymInt of an older trace
     }
     if (v.is(ObjectKind::Slice) && holdsSymInt(v)) {
         const auto* slice = v.as<lang::SliceObject>();
@@ -484,6 +494,10 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
     case lang::TraceKind::Metadata:
         return metadataRead(fn, args, runUnrecorded(run));
     case lang::TraceKind::Break:
+        if (m_options.captureScalarOutputs && fn.name == "item" && argsTraced(args)) {
+            Value value = runUnrecorded(run);
+            if (value.isInt() || value.isFloat()) return recordItem(args.positional[0], value);
+        }
         if (info->always || argsTraced(args))
             graphBreak(static_cast<BreakKind>(info->breakKind), info->reason);
         return run();
@@ -496,7 +510,7 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
         break;
     }
     if (info->inPlace && !args.positional.empty()) noteInPlace(args.positional[0]);
-    Value result = runUnrecorded(run);
+    Value result = runUnrecorded([&] { return runOnValues(fn, args); });
     if (!containsTensor(result)) return result;
     graph::Node node;
     if (info->attribute) {

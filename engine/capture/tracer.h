@@ -145,9 +145,15 @@ public:
     /// Records int arithmetic on SymInts of this trace; the new node, or -1 when neither operand
     /// is one.
     int32_t recordSymArithmetic(lang::BinaryOperator code, const std::string& op,
-                                const lang::Value& a, const lang::Value& b, int64_t result);
+                                const lang::Value& a, const lang::Value& b,
+                                const lang::Value& result);
     /// A SymInt's Python value was needed: the sizes it comes from become static.
     void specializeSym(int32_t node);
+    /// Python needs a SymInt's value (`why`: "bool", "<", ...): sizes specialise; a value
+    /// computed from tensor data breaks the graph instead.
+    void needSymValue(int32_t node, const std::string& why);
+    /// tensor.item() recorded under capture_scalar_outputs: a SymInt/SymFloat of the value.
+    lang::Value recordItem(const lang::Value& tensor, const lang::Value& value);
 
     /// Records a change of grad mode since the last op (at the end of a trace: back to the mode
     /// the frame ends in).
@@ -202,6 +208,8 @@ private:
     /// SymInts of this trace inside a constant argument (a slice bound) lose their symbol.
     void specializeEmbedded(const lang::Value& v, int depth = 0);
     bool holdsSymInt(const lang::Value& v) const;
+    /// A recorded native run on the values of the SymInts among its arguments.
+    lang::Value runOnValues(lang::NativeFunctionObject& fn, const lang::CallArgs& args);
     /// A Python operator applied to the values of SymInt operands (for tensor operators).
     lang::Value operateOnValues(lang::OperatorCall call, uint8_t code,
                                 std::span<const lang::Value> args);
@@ -224,6 +232,8 @@ private:
     std::unordered_set<std::string> m_guarded;
     std::unordered_map<tensor::TensorImpl*, TracedTensor> m_traced;
     std::unordered_map<tensor::TensorImpl*, SourcePtr> m_tensorSources;
+    /// Per local slot: its value at the start of the trace, guarded when first read.
+    std::vector<std::pair<lang::Value, SourcePtr>> m_pendingGuards;
     /// Further sources of an input tensor seen at more than one (guarded when it is used).
     std::unordered_map<tensor::TensorImpl*, std::vector<SourcePtr>> m_tensorAliases;
     std::unordered_map<const lang::Object*, SourcePtr> m_objectSources;
@@ -249,6 +259,7 @@ private:
     int32_t m_unrecorded = 0;
     /// Per SymInt node: the size symbols it is computed from.
     std::unordered_map<int32_t, std::vector<std::string>> m_symRoots;
+    std::unordered_set<std::string> m_unbacked; ///< symbols of values read from tensor data
     std::map<std::pair<int32_t, int64_t>, int32_t> m_sizeNodes; ///< (tensor node, dim) -> node
 };
 

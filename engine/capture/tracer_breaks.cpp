@@ -110,6 +110,16 @@ void Tracer::mutation(const Value& object, const char* what) {
 
 void Tracer::evaluated(const lang::Frame& frame, const lang::Expr& expr, const Value& value) {
     if (&frame != m_top) return;
+    if (expr.kind == lang::ExprKind::Name) {
+        const auto& name = static_cast<const lang::NameExpr&>(expr);
+        const auto slot = static_cast<size_t>(name.slot);
+        if ((name.scope == lang::NameScope::Local || name.scope == lang::NameScope::Cell) &&
+            name.slot >= 0 && slot < m_pendingGuards.size() && m_pendingGuards[slot].second) {
+            auto [entryValue, source] = std::move(m_pendingGuards[slot]);
+            m_pendingGuards[slot] = {};
+            guardValue(entryValue, source);
+        }
+    }
     if (frame.currentStmt != m_memoStatement) {
         m_memo.clear();
         m_memoStatement = frame.currentStmt;

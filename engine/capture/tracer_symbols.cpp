@@ -170,7 +170,7 @@ std::string Tracer::symbolicText(lang::BinaryOperator code, const Value& a, cons
         auto s = symIntOf(m_interp, v);
         if (s && s->trace == m_serial)
             return m_graph.nodes[static_cast<size_t>(s->node)].meta.sizes.at(0).str();
-        return s ? std::to_string(s->hint) : m_interp.repr(v);
+        return s ? m_interp.repr(s->value) : m_interp.repr(v);
     };
     const std::string x = text(a), y = text(b);
     switch (code) {
@@ -188,7 +188,7 @@ std::string Tracer::symbolicText(lang::BinaryOperator code, const Value& a, cons
 }
 
 int32_t Tracer::recordSymArithmetic(lang::BinaryOperator code, const std::string& op,
-                                    const Value& a, const Value& b, int64_t result) {
+                                    const Value& a, const Value& b, const Value& result) {
     auto sa = symIntOf(m_interp, a), sb = symIntOf(m_interp, b);
     const bool ownA = sa && sa->trace == m_serial, ownB = sb && sb->trace == m_serial;
     if (!ownA && !ownB) return -1;
@@ -200,7 +200,7 @@ int32_t Tracer::recordSymArithmetic(lang::BinaryOperator code, const std::string
     n.name = op;
     n.args = {argOf(a), argOf(b)};
     n.meta.kind = graph::ValueMeta::Kind::SymInt;
-    n.meta.sizes = {graph::Dim{result, symbolicText(code, a, b)}};
+    n.meta.sizes = {graph::Dim{result.isInt() ? result.asInt() : 0, symbolicText(code, a, b)}};
     const int32_t node = addNode(std::move(n));
     std::vector<std::string>& roots = m_symRoots[node];
     for (const auto& s : {sa, sb})
@@ -217,6 +217,52 @@ void Tracer::specializeSym(int32_t node) {
     for (const std::string& name : roots->second)
         for (SymbolInfo& s : m_symbols)
             if (s.name == name) s.specialized = true;
+}
+
+void Tracer::needSymValue(int32_t node, const std::string& why) {
+    auto roots = m_symRoots.find(node);
+    const bool unbacked =
+        roots != m_symRoots.end() &&
+        std::any_of(roots->second.begin(), roots->second.end(),
+                    [&](const std::string& r) { return m_unbacked.count(r) > 0; });
+    if (!unbacked) {
+        specializeSym(node);
+        return;
+    }
+    // A value computed from tensor data (item() with capture_scalar_outputs): Python needs it,
+    // so the graph must end here, as Dynamo's guard on a data-dependent symbol does.
+    const std::string expr = m_graph.nodes[static_cast<size_t>(node)].meta.sizes.at(0).str();
+    graphBreak(BreakKind::ScalarConvert,
+               "could not guard on data-dependent expression " + expr + " (" + why + ")");
+}
+
+Value Tracer::recordItem(const lang::Value& tensor, const Value& value) {
+    const std::string symbol = "u" + std::to_string(m_unbacked.size());
+    m_unbacked.insert(symbol);
+    graph::Node n;
+    n.op = graph::NodeOp::CallMethod;
+    n.target = "item";
+    n.name = "item";
+    n.args = {argOf(tensor)};
+    n.meta.kind = graph::ValueMeta::Kind::SymInt;
+    n.meta.sizes = {graph::Dim{value.isInt() ? value.asInt() : 0, symbol}};
+    const int32_t node = addNode(std::move(n));
+    m_symRoots[node] = {symbol};
+    return makeSymNumber(m_interp, m_serial, node, value);
+}
+
+Value Tracer::runOnValues(lang::NativeFunctionObject& fn, const CallArgs& args) {
+    auto holds = [&](const Value& v) { return holdsSymInt(v); };
+    if (std::none_of(args.positional.begin(), args.positional.end(), holds) &&
+        std::none_of(args.keywordValues.begin(), args.keywordValues.end(), holds))
+        return fn.fn(m_interp, args, fn.data);
+    // The op computes on the SymInts' values; the graph node refers to their nodes.
+    std::vector<Value> positional, keywords;
+    for (const Value& v : args.positional)
+        positional.push_back(concreteValue(m_interp, v));
+    for (const Value& v : args.keywordValues)
+        keywords.push_back(concreteValue(m_interp, v));
+    return fn.fn(m_interp, CallArgs{positional, args.keywordNames, keywords}, fn.data);
 }
 
 Value Tracer::operateOnValues(lang::OperatorCall call, uint8_t code, std::span<const Value> args) {

@@ -474,6 +474,60 @@ private slots:
         QVERIFY(s.sink.graphs[1].readableCode.find("L_n_ : torch.SymInt") != std::string::npos);
     }
 
+    void captureScalarOutputsRecordsItem() {
+        Session s;
+        QCOMPARE(s.run("torch._dynamo.config.capture_scalar_outputs = True\n"
+                       "def f(x):\n"
+                       "    s = x.sum().item()\n"
+                       "    return x * s + 1\n"
+                       "def g(x):\n"
+                       "    s = x.max().item()\n"
+                       "    if s > 0:\n"
+                       "        return x * 2\n"
+                       "    return x - 1\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "cg = torch.compile(g, backend='eager')\n"
+                       "for v in (1.0, -2.0, 3.0):\n"
+                       "    x = torch.full((3,), v)\n"
+                       "    assert torch.allclose(cf(x), f(x)) and torch.allclose(cg(x), g(x))\n"),
+                 std::string());
+        QCOMPARE(s.sink.graphs[0].compileId, std::string("0/0"));
+        QVERIFY2(s.sink.graphs[0].readableCode.find("item: \"Sym(u0)\" = sum_1.item()") !=
+                     std::string::npos,
+                 s.sink.graphs[0].readableCode.c_str());
+        // f is one graph for all values; g breaks where Python needs the data-dependent value.
+        QStringList f;
+        for (const CompileEvent& c : s.sink.compiles)
+            if (c.frameId == 0) f << QString::fromStdString(c.compileId + " " + c.status);
+        QCOMPARE(f, QStringList({"0/0 ok"}));
+        QCOMPARE(s.sink.breaks.size(), size_t(1));
+        QVERIFY2(s.sink.breaks[0].reason.find("data-dependent expression u0") != std::string::npos,
+                 s.sink.breaks[0].reason.c_str());
+    }
+
+    void closureCellsAreGuarded() {
+        Session s;
+        QCOMPARE(s.run("def f(x, k):\n"
+                       "    def g(y):\n"
+                       "        return y * k\n"
+                       "    return g(x)\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "assert torch.equal(cf(torch.ones(2), 3), torch.full((2,), 3.0))\n"
+                       "assert torch.equal(cf(torch.ones(2), 5), torch.full((2,), 5.0))\n"),
+                 std::string());
+    }
+
+    void unreadLocalsAreNotGuarded() {
+        Session s;
+        QCOMPARE(s.run("def f(x, unused, flag):\n"
+                       "    return x + 1\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "for u in (1, 2, 'a', None):\n"
+                       "    cf(torch.ones(2), u, u)\n"),
+                 std::string());
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 ok"}));
+    }
+
     void guardsOfAnEntry() {
         Session s("guards");
         QCOMPARE(

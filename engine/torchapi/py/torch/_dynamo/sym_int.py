@@ -101,3 +101,15 @@ class SymInt:
 
     def __ge__(self, other):
         return self._value(">=") >= other
+
+
+class SymFloat(SymInt):
+    # A float computed from tensor data while torch.compile traces with
+    # capture_scalar_outputs=True (x.item()): arithmetic on it is recorded; needing its Python
+    # value ends the graph there.
+
+    def __index__(self):
+        raise TypeError("'SymFloat' object cannot be interpreted as an integer")
+
+    def __int__(self):
+        return int(self._value("int"))
