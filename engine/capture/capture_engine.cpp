@@ -159,6 +159,20 @@ lang::Flow CaptureEngine::onResume(lang::Frame& f, const lang::Stmt& statement, 
 
 std::vector<Value> CaptureEngine::callGraph(const CacheEntry& e, const std::vector<Value>& slots,
                                             lang::ModuleObject& globals) {
+    std::vector<Value> outputs = runGraph(e, slots, globals);
+    for (const CacheEntry::SideEffect& effect : e.sideEffects) {
+        Value target = effect.target->fetch(m_interp, slots, globals);
+        Value value = materialise(m_interp, effect.value, outputs, slots, globals);
+        if (effect.attribute)
+            m_interp.setAttr(target, lang::Symbol::intern(m_interp.str(effect.key)), value);
+        else
+            m_interp.setItem(target, effect.key, value);
+    }
+    return outputs;
+}
+
+std::vector<Value> CaptureEngine::runGraph(const CacheEntry& e, const std::vector<Value>& slots,
+                                           lang::ModuleObject& globals) {
     if (e.compiled.isEmpty()) return {};
     std::vector<Value> inputs;
     inputs.reserve(e.inputs.size());

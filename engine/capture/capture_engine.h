@@ -117,8 +117,11 @@ private:
                                  std::vector<lang::Value> slots);
     lang::Flow runResumeEntry(const CacheEntry& e, lang::Frame& f,
                               const std::vector<lang::Value>& slots);
+    /// Runs an entry's graph on the frame's inputs, then replays its side effects.
     std::vector<lang::Value> callGraph(const CacheEntry& e, const std::vector<lang::Value>& slots,
                                        lang::ModuleObject& globals);
+    std::vector<lang::Value> runGraph(const CacheEntry& e, const std::vector<lang::Value>& slots,
+                                      lang::ModuleObject& globals);
     /// Calls a compiled graph with the frame hook off, as Dynamo runs compiled code.
     std::vector<lang::Value> callGraphDisabled(const lang::Value& compiled,
                                                const std::vector<lang::Value>& inputs,

@@ -304,6 +304,8 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
         for (size_t i = 0; i < top.code->scope->slots.size(); ++i)
             top.slots[i] = concreteValue(m_interp, top.slots[i]);
     }
+    for (const Tracer::SideEffect& e : t.sideEffects())
+        entry->sideEffects.push_back({e.attribute, e.target, e.key, build(e.value)});
     // Recipes may specialise sizes (a SymInt that leaves the graph), so symbols settle here.
     reportSymbols(s);
     t.applySpecializations();

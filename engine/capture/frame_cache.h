@@ -46,6 +46,14 @@ struct CacheEntry {
     const lang::Expr* resumeExpr = nullptr;
     std::vector<Recipe> slots;
     std::vector<std::pair<const lang::Expr*, Recipe>> memo;
+    /// Stores into objects that existed before the frame, replayed in order after the graph.
+    struct SideEffect {
+        bool attribute = true; ///< false: item assignment
+        SourcePtr target;
+        lang::Value key;
+        Recipe value;
+    };
+    std::vector<SideEffect> sideEffects;
 };
 
 /// Automatic dynamic shapes: what earlier compiles of a code object saw for each input.

@@ -225,14 +225,15 @@ void Tracer::guardValue(const Value& v, const SourcePtr& source) {
 }
 
 void Tracer::readGlobal(lang::Symbol name, const Value& value) {
-    if (valueKind(m_interp, value) == ValueKind::Unguarded) return;
+    const bool guarded = valueKind(m_interp, value) != ValueKind::Unguarded;
+    if (!guarded && !value.is(ObjectKind::Dict) && !value.is(ObjectKind::List)) return;
     // G['x'] names the traced frame's module; globals that inlined functions of other modules
     // read are not guarded (Dynamo reaches them through module attributes).
     const lang::Frame* reader = m_interp.currentFrame();
     if (!m_top || !reader || reader->globals != m_top->globals) return;
     SourcePtr source = Source::global(name);
-    registerSource(value, source, 0);
-    guardValue(value, source);
+    registerSource(value, source, 0); // a source, so stores into it can be replayed
+    if (guarded) guardValue(value, source);
 }
 
 void Tracer::readAttribute(const Value& object, lang::Symbol name, const Value& value) {

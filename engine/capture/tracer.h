@@ -176,13 +176,24 @@ public:
                        const lang::Value& value) override;
     void readItem(const lang::Value& container, const lang::Value& key,
                   const lang::Value& value) override;
-    void mutation(const lang::Value& object, const char* what) override;
+    void mutation(const lang::Value& object, const char* what, const lang::Value& key,
+                  const lang::Value& value) override;
+    /// An attribute or item stored into an object that existed before the trace: replayed
+    /// after the graph on every call that reuses the entry (Dynamo's side effects).
+    struct SideEffect {
+        bool attribute = true; ///< false: item assignment
+        SourcePtr target;
+        lang::Value key; ///< attribute name (str) or item key
+        lang::Value value;
+    };
+    const std::vector<SideEffect>& sideEffects() const { return m_sideEffects; }
     void evaluated(const lang::Frame& frame, const lang::Expr& expr,
                    const lang::Value& value) override;
 
     /// Ends the trace with a graph break (or an error under fullgraph); returns when the frame
     /// may go on eagerly.
     void graphBreak(BreakKind kind, std::string text);
+    void mutationBreak(const lang::Value& object, const char* what);
 
 private:
     void registerSource(const lang::Value& v, const SourcePtr& source, int depth);
@@ -254,6 +265,7 @@ private:
     std::unordered_set<tensor::TensorImpl*> m_moduleTensors; ///< parameters/buffers read
     std::vector<SymbolInfo> m_symbols;
     bool m_installed = false;
+    std::vector<SideEffect> m_sideEffects;
     bool m_gradMode = true; ///< grad mode of the last recorded op
     uint64_t m_serial = 0;
     int32_t m_unrecorded = 0;

@@ -99,13 +99,31 @@ void Tracer::sideEffect(const std::string& builtin, const CallArgs& args) {
                                           (args.keywordNames.empty() ? "False" : "True"));
 }
 
-void Tracer::mutation(const Value& object, const char* what) {
+void Tracer::mutation(const Value& object, const char* what, const Value& key, const Value& value) {
+    const SourcePtr* target = object.isTensor() ? nullptr : sourceOf(object);
+    if (!target) return; // objects created by the trace itself are free to change
+    // Stores into plain instances, dicts and lists are replayed after the graph; an object with
+    // its own __setattr__ (an nn.Module) would run code the replay cannot see: break.
+    const bool attribute = std::string_view(what) == "attribute assignment";
+    const Value* setattr =
+        attribute ? m_interp.typeOf(object)->lookup(lang::Symbol::intern("__setattr__")) : nullptr;
+    const bool plain = attribute ? object.is(ObjectKind::Instance) &&
+                                       !(setattr && setattr->is(ObjectKind::Function))
+                                 : object.is(ObjectKind::Dict) || object.is(ObjectKind::List);
+    if (plain && !key.isTensor() && m_inlineDepth == 0) {
+        m_sideEffects.push_back(SideEffect{attribute, *target, key, value});
+        return;
+    }
+    mutationBreak(object, what);
+}
+
+void Tracer::mutationBreak(const Value& object, const char* what) {
     if (object.isTensor() || !sourceOf(object))
         return; // objects created by the trace itself are free to change
     graphBreak(BreakKind::Mutation,
                std::string(what) + " on " + variableTypeName(m_interp, object, false) +
-                   " from outside the compiled frame (Kiln does not replay Python side effects "
-                   "yet)");
+                   " from outside the compiled frame (it runs code of its own, which a replay "
+                   "after the graph would not)");
 }
 
 void Tracer::evaluated(const lang::Frame& frame, const lang::Expr& expr, const Value& value) {

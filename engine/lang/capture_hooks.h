@@ -81,7 +81,9 @@ public:
     virtual void readAttribute(const Value& object, Symbol name, const Value& value) = 0;
     virtual void readItem(const Value& container, const Value& key, const Value& value) = 0;
     /// A Python object is about to be mutated (attribute or item assignment, list.append, ...).
-    virtual void mutation(const Value& object, const char* what) = 0;
+    /// `key` is the attribute name (a str) or the item key; `value` what is stored.
+    virtual void mutation(const Value& object, const char* what, const Value& key,
+                          const Value& value) = 0;
     /// An expression of the frame being traced produced `value` (the recorder remembers the
     /// sub-expressions of a statement in case the statement breaks the graph).
     virtual void evaluated(const Frame& frame, const Expr& expr, const Value& value) = 0;

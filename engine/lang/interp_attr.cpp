@@ -253,7 +253,7 @@ Value Interpreter::tryGetAttr(const Value& object, Symbol name) {
 
 void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
     if (m_recorder) [[unlikely]]
-        m_recorder->mutation(object, "attribute assignment");
+        m_recorder->mutation(object, "attribute assignment", strValue(name.str()), value);
     const Names& n = names();
     if (object.is(ObjectKind::Instance)) {
         auto* inst = object.as<InstanceObject>();

@@ -185,7 +185,7 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
 
 void Interpreter::setItem(const Value& object, const Value& key, Value value) {
     if (m_recorder && !object.isTensor()) [[unlikely]]
-        m_recorder->mutation(object, "item assignment");
+        m_recorder->mutation(object, "item assignment", key, value);
     if (object.isTensor()) {
         tensorAssignItem(*this, object, key, value);
         return;
