@@ -37,3 +37,24 @@ for i in range(4):
     ok = ok and torch.allclose(cache["y"], torch.sin(x) + 1)
     ok = ok and torch.allclose(history[0], (torch.sin(x) + 1).sum())
     print(ok, graphs)
+
+# list.append on a global: the list's length is guarded, so each call compiles again and
+# appends once, as in PyTorch.
+appended = []
+compiles = []
+
+
+def counting(gm, example_inputs):
+    compiles.append(1)
+    return gm.forward
+
+
+def appends(x):
+    appended.append(x.sum())
+    return x * len(appended)
+
+
+ca = torch.compile(appends, backend=counting)
+for i in range(3):
+    r = ca(torch.ones(2))
+    print(len(appended), r, len(compiles))
