@@ -58,8 +58,10 @@ std::optional<Recipe> RecipeBuilder::build(const Value& v, int depth) {
         m_failure = "a tensor the trace computed outside the graph";
         return std::nullopt;
     }
-    if (!v.isObject()) {
-        r.kind = Recipe::Kind::Constant; // None, bools, numbers, and tensors made of constants
+    if (m_tracer.isForeign(v) || !v.isObject()) {
+        // None, bools, numbers; or an object that predates the frame without a source (a
+        // closure value): the very object, not a copy.
+        r.kind = Recipe::Kind::Constant;
         r.constant = v;
         return r;
     }

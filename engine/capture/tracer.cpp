@@ -230,7 +230,10 @@ void Tracer::readGlobal(lang::Symbol name, const Value& value) {
     // G['x'] names the traced frame's module; globals that inlined functions of other modules
     // read are not guarded (Dynamo reaches them through module attributes).
     const lang::Frame* reader = m_interp.currentFrame();
-    if (!m_top || !reader || reader->globals != m_top->globals) return;
+    if (!m_top || !reader || reader->globals != m_top->globals) {
+        noteForeign(value);
+        return;
+    }
     SourcePtr source = Source::global(name);
     registerSource(value, source, 0); // a source, so stores into it can be replayed
     if (guarded) guardValue(value, source);
@@ -238,6 +241,7 @@ void Tracer::readGlobal(lang::Symbol name, const Value& value) {
 
 void Tracer::readAttribute(const Value& object, lang::Symbol name, const Value& value) {
     const SourcePtr* base = sourceOf(object);
+    if (!base && isForeign(object)) noteForeign(value);
     if (!base || object.isTensor()) return;
     if (value.isTensor() && m_traced.count(value.tensorImpl())) return;
     SourcePtr source = Source::attribute(*base, name);
@@ -250,11 +254,23 @@ void Tracer::readAttribute(const Value& object, lang::Symbol name, const Value& 
 
 void Tracer::readItem(const Value& container, const Value& key, const Value& value) {
     const SourcePtr* base = sourceOf(container);
+    if (!base && isForeign(container)) noteForeign(value);
     if (!base || !(key.isIntLike() || key.is(ObjectKind::Str))) return;
     if (value.isTensor() && m_traced.count(value.tensorImpl())) return;
     SourcePtr source = Source::item(*base, key);
     registerSource(value, source, 0);
     guardValue(value, source);
+}
+
+void Tracer::noteForeign(const Value& v) {
+    if (v.isObject() && !v.isTensor() && !sourceOf(v)) {
+        m_foreign.insert(v.asObject());
+        m_sourcedObjects.push_back(v); // keeps the address unique while the trace lives
+    }
+}
+
+bool Tracer::isForeign(const Value& v) const {
+    return v.isObject() && m_foreign.count(v.asObject()) > 0;
 }
 
 // --- nodes

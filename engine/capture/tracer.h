@@ -194,6 +194,10 @@ public:
     /// may go on eagerly.
     void graphBreak(BreakKind kind, std::string text);
     void mutationBreak(const lang::Value& object, const char* what);
+    /// Objects that predate the frame but have no source (closure values, other modules'
+    /// globals, what is read from them): stores into them break the graph.
+    void noteForeign(const lang::Value& v);
+    bool isForeign(const lang::Value& v) const;
 
 private:
     void registerSource(const lang::Value& v, const SourcePtr& source, int depth);
@@ -266,6 +270,7 @@ private:
     std::vector<SymbolInfo> m_symbols;
     bool m_installed = false;
     std::vector<SideEffect> m_sideEffects;
+    std::unordered_set<const lang::Object*> m_foreign;
     bool m_gradMode = true; ///< grad mode of the last recorded op
     uint64_t m_serial = 0;
     int32_t m_unrecorded = 0;

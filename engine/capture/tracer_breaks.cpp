@@ -100,8 +100,11 @@ void Tracer::sideEffect(const std::string& builtin, const CallArgs& args) {
 }
 
 void Tracer::mutation(const Value& object, const char* what, const Value& key, const Value& value) {
-    const SourcePtr* target = object.isTensor() ? nullptr : sourceOf(object);
-    if (!target) return; // objects created by the trace itself are free to change
+    if (object.isTensor()) return;
+    const SourcePtr* target = sourceOf(object);
+    // Objects the trace created are free to change; one that predates the frame but has no
+    // source (reached through a closure or another module's globals) cannot be replayed.
+    if (!target && !isForeign(object)) return;
     // Stores into plain instances, dicts and lists are replayed after the graph; an object with
     // its own __setattr__ (an nn.Module) would run code the replay cannot see: break.
     const bool attribute = std::string_view(what) == "attribute assignment";
@@ -110,7 +113,7 @@ void Tracer::mutation(const Value& object, const char* what, const Value& key, c
     const bool plain = attribute ? object.is(ObjectKind::Instance) &&
                                        !(setattr && setattr->is(ObjectKind::Function))
                                  : object.is(ObjectKind::Dict) || object.is(ObjectKind::List);
-    if (plain && !key.isTensor() && m_inlineDepth == 0) {
+    if (target && plain && !key.isTensor() && m_inlineDepth == 0) {
         m_sideEffects.push_back(SideEffect{attribute, *target, key, value});
         return;
     }
@@ -118,8 +121,6 @@ void Tracer::mutation(const Value& object, const char* what, const Value& key, c
 }
 
 void Tracer::mutationBreak(const Value& object, const char* what) {
-    if (object.isTensor() || !sourceOf(object))
-        return; // objects created by the trace itself are free to change
     graphBreak(BreakKind::Mutation,
                std::string(what) + " on " + variableTypeName(m_interp, object, false) +
                    " from outside the compiled frame (it runs code of its own, which a replay "
@@ -130,6 +131,7 @@ void Tracer::evaluated(const lang::Frame& frame, const lang::Expr& expr, const V
     if (&frame != m_top) return;
     if (expr.kind == lang::ExprKind::Name) {
         const auto& name = static_cast<const lang::NameExpr&>(expr);
+        if (name.scope == lang::NameScope::Free) noteForeign(value); // from a closure cell
         const auto slot = static_cast<size_t>(name.slot);
         if ((name.scope == lang::NameScope::Local || name.scope == lang::NameScope::Cell) &&
             name.slot >= 0 && slot < m_pendingGuards.size() && m_pendingGuards[slot].second) {

@@ -505,6 +505,24 @@ private slots:
                  s.sink.breaks[0].reason.c_str());
     }
 
+    void storesIntoClosureObjectsBreak() {
+        Session s;
+        QCOMPARE(s.run("def make():\n"
+                       "    seen = {}\n"
+                       "    def f(x):\n"
+                       "        seen['y'] = x + 1\n"
+                       "        return x * 2\n"
+                       "    return f, seen\n"
+                       "f, seen = make()\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "for v in (1.0, 2.0, 3.0):\n"
+                       "    cf(torch.full((1,), v))\n"
+                       "    assert seen['y'].item() == v + 1, seen\n"),
+                 std::string());
+        QCOMPARE(s.sink.breaks.size(), size_t(1));
+        QCOMPARE(s.sink.breaks[0].reasonKind, std::string("mutation"));
+    }
+
     void closureCellsAreGuarded() {
         Session s;
         QCOMPARE(s.run("def f(x, k):\n"
