@@ -105,6 +105,14 @@ const CacheEntry* CaptureEngine::lookup(FrameRecord& rec, lang::Interpreter& int
 
 // --- frame entry
 
+std::vector<Value> frameInputs(std::vector<Value> slots, const lang::FunctionCode& code,
+                               const std::vector<Ref<lang::CellObject>>* closure) {
+    const size_t free = code.scope->freeNames.size();
+    for (size_t i = 0; i < free; ++i)
+        slots.push_back(closure && i < closure->size() ? (*closure)[i]->value : Value());
+    return slots;
+}
+
 Value CaptureEngine::onCall(lang::FunctionObject& fn, const CallArgs& args, const Value* self) {
     if (m_session && m_session->tracing()) return onCallWhileTracing(fn, args, self);
     if (isLibraryFunction(fn) || m_contexts.empty())
@@ -112,10 +120,11 @@ Value CaptureEngine::onCall(lang::FunctionObject& fn, const CallArgs& args, cons
     FrameRecord& rec = record(FrameKey{fn.code.get(), nullptr, -1}, *fn.code);
     if (rec.skip) return Value();
     std::vector<Value> slots = m_interp.bindToSlots(fn, args, self);
-    if (const CacheEntry* e = lookup(rec, m_interp, slots, *fn.globals))
-        return runFunctionEntry(*e, fn, std::move(slots));
+    std::vector<Value> inputs = frameInputs(slots, *fn.code, &fn.closure);
+    if (const CacheEntry* e = lookup(rec, m_interp, inputs, *fn.globals))
+        return runFunctionEntry(*e, fn, std::move(inputs));
     std::string reason;
-    if (!admitCompile(rec, slots, *fn.globals, reason))
+    if (!admitCompile(rec, inputs, *fn.globals, reason))
         return m_interp.runFrame(fn, std::move(slots), {});
     return traceFunction(rec, fn, std::move(slots), reason);
 }
@@ -146,7 +155,8 @@ lang::Flow CaptureEngine::onResume(lang::Frame& f, const lang::Stmt& statement, 
     FrameRecord& rec = record(FrameKey{f.code, &statement, branch}, *f.code);
     if (rec.skip) return m_interp.runAfter(f, statement, branch);
     size_t slotCount = f.code->scope->slots.size();
-    std::vector<Value> slots(f.slots, f.slots + slotCount);
+    std::vector<Value> slots =
+        frameInputs(std::vector<Value>(f.slots, f.slots + slotCount), *f.code, f.closure);
     if (const CacheEntry* e = lookup(rec, m_interp, slots, *f.globals))
         return runResumeEntry(*e, f, slots);
     std::string reason;

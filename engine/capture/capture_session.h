@@ -51,6 +51,11 @@ std::string recompileMessage(const FrameRecord& rec, const RecompileReport& repo
 /// The one-time warning when a code object reaches cache_size_limit.
 std::string cacheLimitMessage(const FrameRecord& rec, int64_t limit, const RecompileReport& report);
 
+/// What a frame's guards and graph inputs read: its local slots, then the contents of its
+/// closure cells (Dynamo sees free variables among a frame's locals), L['name'] either way.
+std::vector<lang::Value> frameInputs(std::vector<lang::Value> slots, const lang::FunctionCode& code,
+                                     const std::vector<Ref<lang::CellObject>>* closure);
+
 /// A compiled graph's result as the list of its outputs (graphs return tuples).
 std::vector<lang::Value> graphOutputs(lang::Interpreter& interp, const lang::Value& result,
                                       size_t count);

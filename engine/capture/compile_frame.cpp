@@ -145,7 +145,7 @@ Value CaptureEngine::traceFunction(FrameRecord& rec, lang::FunctionObject& fn,
     lang::Interpreter::FrameStart start;
     start.entered = [&](lang::Frame& f) {
         s.tracer->setTopFrame(&f);
-        s.tracer->registerInputs(*fn.code, s.entrySlots);
+        s.tracer->registerInputs(*fn.code, frameInputs(s.entrySlots, *fn.code, &fn.closure));
         s.tracer->install();
     };
     Value result;
@@ -176,7 +176,7 @@ lang::Flow CaptureEngine::traceResume(FrameRecord& rec, lang::Frame& f, const la
     beginSession(s, rec, reason);
     SessionScope scope(m_session, &s);
     s.tracer->setTopFrame(&f);
-    s.tracer->registerInputs(*f.code, s.entrySlots);
+    s.tracer->registerInputs(*f.code, frameInputs(s.entrySlots, *f.code, f.closure));
     s.tracer->install();
     lang::Flow flow;
     try {

@@ -77,7 +77,8 @@ CaptureEngine::Prefix statementPrefix(const lang::ExpressionMemo* memo, const Tr
 std::vector<Value> resumeInputs(const lang::Frame& f, const Value& stack,
                                 const CaptureEngine::Prefix& prefix) {
     const size_t count = f.code->scope->slots.size();
-    std::vector<Value> slots(f.slots, f.slots + count);
+    std::vector<Value> slots =
+        frameInputs(std::vector<Value>(f.slots, f.slots + count), *f.code, f.closure);
     slots.push_back(stack);
     for (const auto& entry : prefix)
         slots.push_back(entry.second);
@@ -127,7 +128,7 @@ void CaptureEngine::openContinuation(FrameRecord& rec, lang::Frame& f,
     s->frame = &f;
     s->previous = m_session;
     beginSession(*s, rec, reason);
-    const size_t locals = f.code->scope->slots.size();
+    const size_t locals = f.code->scope->slots.size() + f.code->scope->freeNames.size();
     s->tracer->setTopFrame(&f);
     s->tracer->registerInputs(*f.code, std::vector<Value>(slots.begin(), slots.begin() + locals));
     for (size_t i = locals; i < slots.size(); ++i)

@@ -107,8 +107,12 @@ void Tracer::registerInputs(const lang::FunctionCode& code, const std::vector<Va
         Value v = slots[i];
         if (v.is(ObjectKind::Cell)) v = v.as<lang::CellObject>()->value;
         if (v.isEmpty()) continue;
-        SourcePtr source = Source::local(static_cast<int32_t>(i), code.scope->slots[i].str());
-        if (v.isInt() && v.asInt() >= 2 && m_options.dynamicInt &&
+        const size_t locals = code.scope->slots.size();
+        const bool free = i >= locals; // a closure value, after the local slots
+        SourcePtr source =
+            Source::local(static_cast<int32_t>(i), free ? code.scope->freeNames[i - locals].str()
+                                                        : code.scope->slots[i].str());
+        if (!free && v.isInt() && v.asInt() >= 2 && m_options.dynamicInt &&
             m_options.dynamicInt(*source, v.asInt()) && m_top) {
             Value sym = intPlaceholder(v, source);
             Value& slot = m_top->slots[i];
@@ -121,8 +125,9 @@ void Tracer::registerInputs(const lang::FunctionCode& code, const std::vector<Va
         registerSource(v, source, 0);
         // A cell is read by the closures made from it, not by name: guarded now.
         const auto& cells = code.scope->cellSlots;
-        if (slots[i].is(ObjectKind::Cell) ||
-            std::find(cells.begin(), cells.end(), static_cast<int32_t>(i)) != cells.end()) {
+        if (!free &&
+            (slots[i].is(ObjectKind::Cell) ||
+             std::find(cells.begin(), cells.end(), static_cast<int32_t>(i)) != cells.end())) {
             guardValue(v, source);
             continue;
         }

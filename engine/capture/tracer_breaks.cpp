@@ -3,6 +3,7 @@
 // memo of the current statement, the graph's live outputs, and dynamic-shape symbols.
 #include "capture/tracer.h"
 #include "capture/value_kinds.h"
+#include "lang/scope.h"
 
 #include <algorithm>
 
@@ -128,12 +129,17 @@ void Tracer::mutationBreak(const Value& object, const char* what) {
 }
 
 void Tracer::evaluated(const lang::Frame& frame, const lang::Expr& expr, const Value& value) {
+    if (expr.kind == lang::ExprKind::Name &&
+        static_cast<const lang::NameExpr&>(expr).scope == lang::NameScope::Free)
+        noteForeign(value); // a closure value of an inlined function: no source of its own
     if (&frame != m_top) return;
     if (expr.kind == lang::ExprKind::Name) {
         const auto& name = static_cast<const lang::NameExpr&>(expr);
-        if (name.scope == lang::NameScope::Free) noteForeign(value); // from a closure cell
-        const auto slot = static_cast<size_t>(name.slot);
-        if ((name.scope == lang::NameScope::Local || name.scope == lang::NameScope::Cell) &&
+        // Closure values follow the local slots among the frame's inputs.
+        const bool free = name.scope == lang::NameScope::Free;
+        const auto slot =
+            static_cast<size_t>(name.slot) + (free ? frame.code->scope->slots.size() : size_t(0));
+        if ((name.scope == lang::NameScope::Local || name.scope == lang::NameScope::Cell || free) &&
             name.slot >= 0 && slot < m_pendingGuards.size() && m_pendingGuards[slot].second) {
             auto [entryValue, source] = std::move(m_pendingGuards[slot]);
             m_pendingGuards[slot] = {};
