@@ -4,7 +4,6 @@
 
 #include "capture/sym_ints.h"
 #include "capture/value_kinds.h"
-#include "lang/scope.h"
 #include "tensor/convert.h"
 
 #include <algorithm>
