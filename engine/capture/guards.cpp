@@ -95,8 +95,44 @@ Guard Guard::globalState(bool gradMode) {
     return g;
 }
 
+Guard Guard::symCompare(SymExprPtr expr, lang::CompareOperator op, int64_t rhs, bool result) {
+    Guard g;
+    g.m_kind = Kind::SymCompare;
+    g.m_source = expr->firstSource();
+    g.m_expr = std::move(expr);
+    g.m_compare = op;
+    g.m_length = rhs;
+    g.m_expected = Value::fromBool(result);
+    return g;
+}
+
+namespace {
+
+bool compareInts(lang::CompareOperator op, int64_t a, int64_t b) {
+    switch (op) {
+    case lang::CompareOperator::Eq:
+        return a == b;
+    case lang::CompareOperator::NotEq:
+        return a != b;
+    case lang::CompareOperator::Lt:
+        return a < b;
+    case lang::CompareOperator::LtE:
+        return a <= b;
+    case lang::CompareOperator::Gt:
+        return a > b;
+    default:
+        return a >= b;
+    }
+}
+
+} // namespace
+
 bool Guard::passes(lang::Interpreter& interp, const std::vector<Value>& slots,
                    lang::ModuleObject& globals) const {
+    if (m_kind == Kind::SymCompare) {
+        std::optional<int64_t> v = m_expr->evaluate(interp, slots, globals);
+        return v && compareInts(m_compare, *v, m_length) == m_expected.asBool();
+    }
     if (m_kind == Kind::GlobalState) return tensor::gradModeEnabled() == m_expected.asBool();
     Value v = m_source->fetch(interp, slots, globals);
     if (m_kind == Kind::SameObject)
@@ -154,6 +190,7 @@ bool Guard::check(lang::Interpreter& interp, const Value& v) const {
                v.tensorImpl()->sizes[static_cast<size_t>(m_length)] >= m_minimum;
     case Kind::SameObject:
     case Kind::GlobalState:
+    case Kind::SymCompare:
         return true; // not a check of one value: see passes()
     }
     return false;
@@ -210,6 +247,11 @@ std::string Guard::expression(lang::Interpreter& interp) const {
         return s + " is " + m_other->str();
     case Kind::GlobalState:
         return "___check_global_state()";
+    case Kind::SymCompare: {
+        std::string test = m_expr->str() + " " + lang::compareOperatorSymbol(m_compare) + " " +
+                           std::to_string(m_length);
+        return m_expected.asBool() ? test : "not (" + test + ")";
+    }
     }
     return s;
 }
@@ -245,6 +287,8 @@ const char* Guard::kindName() const {
         return "DUPLICATE_INPUT";
     case Kind::GlobalState:
         return "GLOBAL_STATE";
+    case Kind::SymCompare:
+        return "SHAPE_ENV";
     }
     return "GUARD";
 }
@@ -266,6 +310,8 @@ std::string Guard::expectedText(lang::Interpreter& interp) const {
         return "the object at " + m_other->str();
     case Kind::GlobalState:
         return std::string("grad_mode=") + (m_expected.asBool() ? "True" : "False");
+    case Kind::SymCompare:
+        return m_expected.asBool() ? "True" : "False";
     }
     return "";
 }
@@ -285,6 +331,8 @@ std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
         return "a different object";
     case Kind::GlobalState:
         return std::string("grad_mode=") + (tensor::gradModeEnabled() ? "True" : "False");
+    case Kind::SymCompare:
+        return m_expected.asBool() ? "False" : "True";
     case Kind::DimAtLeast:
         if (m_length < 0) return interp.repr(v);
         return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length

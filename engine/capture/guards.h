@@ -10,6 +10,7 @@
 #pragma once
 
 #include "capture/source.h"
+#include "capture/sym_expr.h"
 #include "tensor/tensor.h"
 
 #include <string>
@@ -34,7 +35,8 @@ public:
         LengthCheck,
         DimAtLeast,
         SameObject,
-        GlobalState
+        GlobalState,
+        SymCompare
     };
 
     static Guard tensorMatch(SourcePtr source, const tensor::Tensor& t,
@@ -47,6 +49,8 @@ public:
     static Guard sameObject(SourcePtr source, SourcePtr other);
     /// The global state the graph was traced in (grad mode), as Dynamo's GLOBAL_STATE guard.
     static Guard globalState(bool gradMode);
+    /// `<expr> <op> rhs` had the value `result` when traced (a comparison on a SymInt).
+    static Guard symCompare(SymExprPtr expr, lang::CompareOperator op, int64_t rhs, bool result);
     /// `minimum <= <source>.size()[dim]` for a dynamic dimension (0/1 stay specialised); with
     /// dim -1, `minimum <= <source>` for a dynamic int input.
     static Guard dimAtLeast(SourcePtr source, int64_t dim, int64_t minimum, std::string symbol);
@@ -84,6 +88,8 @@ private:
     int64_t m_minimum = 0; ///< DimAtLeast
     std::string m_symbol;  ///< DimAtLeast: "s0"
     SourcePtr m_other;     ///< SameObject
+    SymExprPtr m_expr;     ///< SymCompare
+    lang::CompareOperator m_compare = lang::CompareOperator::Eq;
     // TensorMatch
     bool m_parameter = false;
     tensor::DType m_dtype = tensor::DType::Float32;

@@ -68,6 +68,36 @@ Value symValue(lang::Interpreter& interp, const lang::CallArgs& args, void* data
     return s->value;
 }
 
+lang::CompareOperator compareOperator(const std::string& op) {
+    if (op == "==") return lang::CompareOperator::Eq;
+    if (op == "!=") return lang::CompareOperator::NotEq;
+    if (op == "<") return lang::CompareOperator::Lt;
+    if (op == "<=") return lang::CompareOperator::LtE;
+    if (op == ">") return lang::CompareOperator::Gt;
+    return lang::CompareOperator::GtE;
+}
+
+/// _kiln_sym_compare(op, s, other): a comparison with a SymInt. Against an int it becomes a
+/// guard on the symbols it comes from (the entry holds for every size that compares the
+/// same); anything else needs the value (sizes specialise, data-dependent values break).
+Value symCompare(lang::Interpreter& interp, const lang::CallArgs& args, void* data) {
+    static const lang::Signature sig("_kiln_sym_compare(op, a, b)");
+    lang::BoundArgs a = sig.bind(interp, args);
+    const std::string op = interp.str(a[0]);
+    const lang::CompareOperator code = compareOperator(op);
+    Value result = interp.compare(code, operandValue(interp, a[1]), operandValue(interp, a[2]));
+    Tracer* tracer = static_cast<Natives*>(data)->activeTracer();
+    auto s = symIntOf(interp, a[1]);
+    if (!tracer || !s || s->trace != tracer->serial() || tracer->insideRecordedOp()) return result;
+    auto otherSym = symIntOf(interp, a[2]);
+    if (!otherSym && !tracer->isUnbacked(s->node) && a[2].isInt() && result.isBool() &&
+        tracer->guardSymCompare(code, a[1], a[2], result.asBool()))
+        return result;
+    tracer->needSymValue(s->node, op);
+    if (otherSym && otherSym->trace == tracer->serial()) tracer->needSymValue(otherSym->node, op);
+    return result;
+}
+
 } // namespace
 
 std::optional<SymIntView> symIntOf(lang::Interpreter& interp, const Value& v) {
@@ -119,6 +149,7 @@ void installSymIntNatives(lang::Interpreter& interp, lang::ModuleObject& dynamo,
     keep.push_back(std::make_unique<Natives>(Natives{std::move(activeTracer)}));
     interp.defineNative(dynamo.globals, "_kiln_sym_binary", symBinary, keep.back().get());
     interp.defineNative(dynamo.globals, "_kiln_sym_value", symValue, keep.back().get());
+    interp.defineNative(dynamo.globals, "_kiln_sym_compare", symCompare, keep.back().get());
 }
 
 } // namespace kiln::capture

@@ -152,6 +152,12 @@ public:
     /// Python needs a SymInt's value (`why`: "bool", "<", ...): sizes specialise; a value
     /// computed from tensor data breaks the graph instead.
     void needSymValue(int32_t node, const std::string& why);
+    /// Whether a SymInt node's value comes from tensor data (item()).
+    bool isUnbacked(int32_t node) const;
+    /// `a <op> b` with a SymInt of this trace on the left and an int on the right: guarded as a
+    /// comparison of the symbols (true) when the SymInt's expression is known, else false.
+    bool guardSymCompare(lang::CompareOperator op, const lang::Value& a, const lang::Value& b,
+                         bool result);
     /// tensor.item() recorded under capture_scalar_outputs: a SymInt/SymFloat of the value.
     lang::Value recordItem(const lang::Value& tensor, const lang::Value& value);
 
@@ -276,7 +282,8 @@ private:
     int32_t m_unrecorded = 0;
     /// Per SymInt node: the size symbols it is computed from.
     std::unordered_map<int32_t, std::vector<std::string>> m_symRoots;
-    std::unordered_set<std::string> m_unbacked; ///< symbols of values read from tensor data
+    std::unordered_set<std::string> m_unbacked;         ///< symbols of values read from tensor data
+    std::unordered_map<int32_t, SymExprPtr> m_symExprs; ///< SymInt node -> its value from inputs
     std::map<std::pair<int32_t, int64_t>, int32_t> m_sizeNodes; ///< (tensor node, dim) -> node
 };
 

@@ -103,6 +103,7 @@ Value Tracer::intPlaceholder(const Value& v, const SourcePtr& source) {
     const int32_t node = addNode(std::move(n));
     m_placeholders.push_back(PlaceholderRecord{node, v, source});
     m_symRoots[node] = {symbol};
+    m_symExprs[node] = SymExpr::intInput(source);
     return makeSymInt(m_interp, m_serial, node, v.asInt());
 }
 
@@ -161,6 +162,9 @@ Value Tracer::symbolicSize(int32_t tensorNode, int64_t dim) {
         n.meta.sizes = {size};
         node = addNode(std::move(n));
         m_symRoots[node] = {size.symbol};
+        for (const SymbolInfo& s : m_symbols)
+            if (s.name == size.symbol && s.dim >= 0)
+                m_symExprs[node] = SymExpr::size(s.source, s.dim);
     }
     return makeSymInt(m_interp, m_serial, node, size.value);
 }
@@ -202,6 +206,15 @@ int32_t Tracer::recordSymArithmetic(lang::BinaryOperator code, const std::string
     n.meta.kind = graph::ValueMeta::Kind::SymInt;
     n.meta.sizes = {graph::Dim{result.isInt() ? result.asInt() : 0, symbolicText(code, a, b)}};
     const int32_t node = addNode(std::move(n));
+    auto exprOf = [&](const std::optional<SymIntView>& s, const Value& v) -> SymExprPtr {
+        if (s && s->trace == m_serial) {
+            auto e = m_symExprs.find(s->node);
+            return e == m_symExprs.end() ? nullptr : e->second;
+        }
+        return v.isInt() ? SymExpr::constant(v.asInt()) : nullptr;
+    };
+    if (SymExprPtr ea = exprOf(sa, a), eb = exprOf(sb, b); ea && eb)
+        m_symExprs[node] = SymExpr::binary(code, ea, eb);
     std::vector<std::string>& roots = m_symRoots[node];
     for (const auto& s : {sa, sb})
         if (s && s->trace == m_serial) {
@@ -217,6 +230,23 @@ void Tracer::specializeSym(int32_t node) {
     for (const std::string& name : roots->second)
         for (SymbolInfo& s : m_symbols)
             if (s.name == name) s.specialized = true;
+}
+
+bool Tracer::isUnbacked(int32_t node) const {
+    auto roots = m_symRoots.find(node);
+    return roots != m_symRoots.end() &&
+           std::any_of(roots->second.begin(), roots->second.end(),
+                       [&](const std::string& r) { return m_unbacked.count(r) > 0; });
+}
+
+bool Tracer::guardSymCompare(lang::CompareOperator op, const Value& a, const Value& b,
+                             bool result) {
+    auto s = symIntOf(m_interp, a);
+    if (!s || s->trace != m_serial || !b.isInt()) return false;
+    auto expr = m_symExprs.find(s->node);
+    if (expr == m_symExprs.end()) return false;
+    addGuard(Guard::symCompare(expr->second, op, b.asInt(), result));
+    return true;
 }
 
 void Tracer::needSymValue(int32_t node, const std::string& why) {

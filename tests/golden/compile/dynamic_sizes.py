@@ -55,3 +55,26 @@ for n in (3, 4, 5, 9):
     got, want = compiled(x, n), int_argument(x, n)
     same = all(torch.allclose(g, w) for g, w in zip(got[:2], want[:2])) and got[2] == want[2]
     print("int_argument", n, same, type(got[2]).__name__, len(compiles))
+
+
+# Comparisons on sizes are guards on the symbols (one entry per outcome); range() needs the
+# value, so each size compiles.
+def compares(x):
+    T = x.shape[0]
+    assert T <= 64
+    if T // 2 > 3:
+        return x * 2
+    return x.sum(0, keepdim=True).expand(T, 2)
+
+
+def ranges(x):
+    return sum(x[i] for i in range(x.shape[0]))
+
+
+for fn in (compares, ranges):
+    compiles.clear()
+    compiled = torch.compile(fn, backend=backend)
+    for n in (3, 4, 5, 9, 10, 3):
+        x = torch.ones(n, 2)
+        assert torch.equal(compiled(x), fn(x)), n
+    print(fn.__name__, len(compiles))

@@ -85,22 +85,22 @@ class SymInt:
         return self._value("pow") ** other
 
     def __eq__(self, other):
-        return self._value("==") == other
+        return _dynamo._kiln_sym_compare("==", self, other)
 
     def __ne__(self, other):
-        return self._value("!=") != other
+        return _dynamo._kiln_sym_compare("!=", self, other)
 
     def __lt__(self, other):
-        return self._value("<") < other
+        return _dynamo._kiln_sym_compare("<", self, other)
 
     def __le__(self, other):
-        return self._value("<=") <= other
+        return _dynamo._kiln_sym_compare("<=", self, other)
 
     def __gt__(self, other):
-        return self._value(">") > other
+        return _dynamo._kiln_sym_compare(">", self, other)
 
     def __ge__(self, other):
-        return self._value(">=") >= other
+        return _dynamo._kiln_sym_compare(">=", self, other)
 
 
 class SymFloat(SymInt):
