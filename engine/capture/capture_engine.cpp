@@ -173,10 +173,18 @@ std::vector<Value> CaptureEngine::callGraph(const CacheEntry& e, const std::vect
     for (const CacheEntry::SideEffect& effect : e.sideEffects) {
         Value target = effect.target->fetch(m_interp, slots, globals);
         Value value = materialise(m_interp, effect.value, outputs, slots, globals);
-        if (effect.attribute)
+        switch (effect.kind) {
+        case CacheEntry::SideEffect::Kind::Attribute:
             m_interp.setAttr(target, lang::Symbol::intern(m_interp.str(effect.key)), value);
-        else
+            break;
+        case CacheEntry::SideEffect::Kind::Item:
             m_interp.setItem(target, effect.key, value);
+            break;
+        case CacheEntry::SideEffect::Kind::Append:
+            if (target.is(lang::ObjectKind::List))
+                target.as<lang::ListObject>()->items.push_back(value);
+            break;
+        }
     }
     return outputs;
 }

@@ -137,6 +137,8 @@ private:
     TraceOptions traceOptions(FrameRecord& rec);
     /// Compiles what the session traced and stores the cache entry.
     void finishTrace(Session& s, End end, const lang::Value* returnValue);
+    Recipe slotRecipe(Session& s, const lang::Frame& top, size_t i,
+                      const std::function<Recipe(const lang::Value&)>& build);
     /// Ends a trace without a cache entry. `undo`: put back in-place changes of pre-existing
     /// tensors (when the frame reruns); without it the frame's eager effects stand.
     void abandonTrace(Session& s, const std::string& status, const std::string& why, bool undo);

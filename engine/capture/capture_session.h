@@ -6,6 +6,7 @@
 
 #include "capture/capture_engine.h"
 #include "lang/scope.h"
+#include "tensor/random.h"
 
 namespace kiln::capture {
 
@@ -22,6 +23,9 @@ struct CaptureEngine::Session {
     bool done = false;          ///< compiled (or abandoned): the tracer is gone
     int64_t traceStartNs = 0;
     CacheEntry* breakEntry = nullptr; ///< the entry this trace made when it broke
+    /// The random generator when the trace began: the compiled graph's first run draws the
+    /// numbers shadow execution drew, so compiled and eager results agree.
+    tensor::Generator rngAtStart;
     // A continuation (resume_midway.cpp): it lives in m_open until its frame leaves.
     const lang::Frame* frame = nullptr;
     Session* previous = nullptr; ///< the engine's session before this one opened

@@ -83,6 +83,7 @@ void CaptureEngine::beginSession(Session& s, FrameRecord& rec, const std::string
                    "Step 1: torchdynamo start tracing " + rec.name + " " + rec.file + ":" +
                        std::to_string(rec.key.resumeAfter ? rec.resumeLine : rec.firstLine));
     s.tracer = std::make_unique<Tracer>(m_interp, *this, traceOptions(rec));
+    s.rngAtStart = tensor::defaultGenerator();
     s.traceStartNs = monotonicNs();
 }
 
@@ -206,14 +207,23 @@ void CaptureEngine::breakAtTop(Tracer& tracer, const BreakReason& reason) {
     KILN_ASSERT(s.tracer.get() == &tracer, "a break reached a session that is not tracing");
     lang::Frame* top = tracer.topFrame();
     const lang::Stmt* statement = top->currentStmt;
-    if (reason.kind == BreakKind::DataDependent && statement->kind == lang::StmtKind::While)
-        throw SkipFrame{
-            {}, reason, "Skipping frame because there is a graph break in a while test"};
-    if (!tracer.memoReliable())
-        throw SkipFrame{{},
-                        reason,
-                        "Skipping frame because the breaking statement evaluates an expression "
-                        "twice"};
+    // Where a statement cannot be resumed in the middle, the frame goes on eagerly.
+    if (reason.kind == BreakKind::DataDependent && statement->kind == lang::StmtKind::While) {
+        skipInPlace(reason, "Skipping frame because there is a graph break in a while test");
+        return;
+    }
+    if (!tracer.memoReliable()) {
+        skipInPlace(reason, "Skipping frame because the breaking statement evaluates an "
+                            "expression twice");
+        return;
+    }
+    if (statement->kind == lang::StmtKind::AugAssign &&
+        static_cast<const lang::AugAssignStmt*>(statement)->target->kind != lang::ExprKind::Name) {
+        // x.v += f(...): the target's old value is held by the statement, not by a name.
+        skipInPlace(reason, "Skipping frame because the break is in an augmented assignment "
+                            "to an attribute or item");
+        return;
+    }
     reportBreak(s, reason);
     s.resume.statement = statement;
     s.resume.atBranch =
@@ -261,6 +271,33 @@ void CaptureEngine::reportSymbols(Session& s) {
     }
 }
 
+namespace {
+
+/// The entry value of local `i` (a cell's content for cell slots).
+Value entryValue(const std::vector<Value>& entrySlots, size_t i) {
+    if (i >= entrySlots.size()) return Value();
+    const Value& v = entrySlots[i];
+    return v.is(lang::ObjectKind::Cell) ? v.as<lang::CellObject>()->value : v;
+}
+
+} // namespace
+
+Recipe CaptureEngine::slotRecipe(Session& s, const lang::Frame& top, size_t i,
+                                 const std::function<Recipe(const Value&)>& build) {
+    // A local that still holds what the frame was called with is read from the next call's
+    // frame: a value the trace never read has no guard, so it must not be baked in.
+    const Value& slot = top.slots[i];
+    const Value before = entryValue(s.entrySlots, i);
+    if (!slot.isEmpty() && !slot.is(lang::ObjectKind::Cell) && !before.isEmpty() &&
+        slot.identical(before)) {
+        Recipe r;
+        r.kind = Recipe::Kind::FromSource;
+        r.source = Source::local(static_cast<int32_t>(i), top.code->scope->slots[i].str());
+        return r;
+    }
+    return build(slot);
+}
+
 void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
     Tracer& t = *s.tracer;
     t.uninstall();
@@ -297,7 +334,7 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
         entry->breakStatement = s.resume.statement;
         entry->breakAtBranch = s.resume.atBranch;
         for (size_t i = 0; i < top.code->scope->slots.size(); ++i)
-            entry->slots.push_back(build(top.slots[i]));
+            entry->slots.push_back(slotRecipe(s, top, i, build));
         for (const auto& [expr, value] : t.memo())
             entry->memo.emplace_back(expr, build(value));
         // The frame goes on eagerly: its SymInts become the ints they stand for.
@@ -305,7 +342,8 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
             top.slots[i] = concreteValue(m_interp, top.slots[i]);
     }
     for (const Tracer::SideEffect& e : t.sideEffects())
-        entry->sideEffects.push_back({e.attribute, e.target, e.key, build(e.value)});
+        entry->sideEffects.push_back(
+            {static_cast<CacheEntry::SideEffect::Kind>(e.kind), e.target, e.key, build(e.value)});
     // Recipes may specialise sizes (a SymInt that leaves the graph), so symbols settle here.
     reportSymbols(s);
     t.applySpecializations();
@@ -339,6 +377,7 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
     }
     t.undoInPlaceChanges();
     if (!compiled.isEmpty()) {
+        tensor::defaultGenerator() = s.rngAtStart; // the graph redraws shadow execution's numbers
         std::vector<Value> results = callGraphDisabled(compiled, t.exampleInputs(), outputs.size());
         for (size_t i = 0; i < results.size(); ++i)
             if (results[i].isTensor() && shadows[i].isTensor() &&

@@ -48,7 +48,8 @@ struct CacheEntry {
     std::vector<std::pair<const lang::Expr*, Recipe>> memo;
     /// Stores into objects that existed before the frame, replayed in order after the graph.
     struct SideEffect {
-        bool attribute = true; ///< false: item assignment
+        enum class Kind : uint8_t { Attribute, Item, Append };
+        Kind kind = Kind::Attribute;
         SourcePtr target;
         lang::Value key;
         Recipe value;

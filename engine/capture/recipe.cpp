@@ -31,7 +31,13 @@ std::optional<Recipe> RecipeBuilder::build(const Value& v, int depth) {
             r.constant = s->value;
             return r;
         }
-        // A SymInt leaving the graph is one of its outputs, as Dynamo returns sym outputs.
+        // An int input is read from the next call's frame; any other SymInt leaving the graph
+        // is one of its outputs, as Dynamo returns sym outputs.
+        if (const SourcePtr* input = m_tracer.placeholderSource(s->node)) {
+            r.kind = Recipe::Kind::FromSource;
+            r.source = *input;
+            return r;
+        }
         auto out = std::find(m_outputNodes.begin(), m_outputNodes.end(), s->node);
         if (out == m_outputNodes.end()) out = m_outputNodes.insert(m_outputNodes.end(), s->node);
         r.kind = Recipe::Kind::Output;

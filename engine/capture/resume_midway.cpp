@@ -85,6 +85,13 @@ std::vector<Value> resumeInputs(const lang::Frame& f, const Value& stack,
     return slots;
 }
 
+/// Whether another activation of the frame's code is running further up the stack.
+bool isRecursive(const lang::Frame& f) {
+    for (const lang::Frame* p = f.parent; p; p = p->parent)
+        if (p->code == f.code) return true;
+    return false;
+}
+
 } // namespace
 
 void CaptureEngine::noteResumeExpression(lang::Frame& f, const lang::Expr& e) {
@@ -98,8 +105,11 @@ Value CaptureEngine::onExpressionDone(lang::Frame& f, const lang::Expr& e, Value
     lang::ResumeRequest& request = *f.resume;
     const lang::Stmt& statement = *request.statement;
     noteResumeExpression(f, e);
-    if (isStatementValue(statement, e)) {
-        request.awaitExpression = false; // resume after the statement, as onResume does
+    if (isStatementValue(statement, e) || isRecursive(f)) {
+        // Resume after the statement, as onResume does. A recursive frame does too: its
+        // mid-statement resume points would share cache entries across recursion depths
+        // (a known gap: the rest of such a statement runs eagerly).
+        request.awaitExpression = false;
         return v;
     }
     f.resume = nullptr;
@@ -181,14 +191,22 @@ void CaptureEngine::onFrameExit(lang::Frame& f, Value& returnValue, bool unwindi
 }
 
 bool CaptureEngine::skipInPlace(const BreakReason& reason, const std::string& message) {
-    // A continuation cannot rerun the rest of a statement: it ends where it is, and the frame
-    // goes on eagerly (shadow execution already had the eager effects).
-    if (!m_session || !m_session->frame || m_session->done) return false;
+    // The trace ends where it is and the frame goes on eagerly: shadow execution already had
+    // the eager effects, so nothing reruns (a rerun would repeat the frame's Python side
+    // effects).
+    if (!m_session || m_session->done || !m_session->tracing()) return false;
     Session& s = *m_session;
     reportBreak(s, reason);
+    KILN_TORCH_LOG(m_logger, LogLevel::Info, "torch._dynamo.convert_frame", s.compile.compileId,
+                   message + "\n" + formatUserStack(reason.stack));
     s.rec->skip = true;
     s.rec->skipReason = message;
     abandonTrace(s, "skipped", message, false);
+    if (lang::Frame* top = s.tracer->topFrame()) {
+        const size_t locals = top->code->scope->slots.size();
+        for (size_t i = 0; i < locals; ++i)
+            top->slots[i] = concreteValue(m_interp, top->slots[i]);
+    }
     return true;
 }
 

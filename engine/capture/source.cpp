@@ -33,8 +33,14 @@ SourcePtr Source::attribute(SourcePtr base, lang::Symbol name) {
 SourcePtr Source::item(SourcePtr base, Value key) {
     auto s = std::make_shared<Source>();
     s->m_kind = Kind::Item;
-    s->m_base = std::move(base);
     s->m_key = std::move(key);
+    if (base->m_kind == Kind::Attribute && s->m_key.is(lang::ObjectKind::Str)) {
+        const std::string& table = base->m_name.str();
+        if (table == "_modules" || table == "_parameters" || table == "_buffers")
+            s->m_named = attribute(base->m_base,
+                                   lang::Symbol::intern(s->m_key.as<lang::StrObject>()->str()));
+    }
+    s->m_base = std::move(base);
     return s;
 }
 
@@ -49,6 +55,7 @@ std::string keyText(const Value& key) {
 } // namespace
 
 std::string Source::str() const {
+    if (m_named) return m_named->str();
     switch (m_kind) {
     case Kind::Local:
         return "L['" + m_localName + "']";
@@ -63,6 +70,7 @@ std::string Source::str() const {
 }
 
 std::string Source::shortStr() const {
+    if (m_named) return m_named->shortStr();
     switch (m_kind) {
     case Kind::Local:
         return m_localName;
@@ -77,6 +85,7 @@ std::string Source::shortStr() const {
 }
 
 std::string Source::identifier() const {
+    if (m_named) return m_named->identifier();
     switch (m_kind) {
     case Kind::Local:
         // A resume point's stack values (___stack0) are L_stack0_ in Dynamo's graphs.

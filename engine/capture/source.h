@@ -52,6 +52,9 @@ private:
     lang::Symbol m_name;
     lang::Value m_key;
     SourcePtr m_base;
+    /// An item of an nn.Module's _modules/_parameters/_buffers table: named as the attribute
+    /// the user wrote (L['self'].fc, not L['self']._modules['fc']), fetched from the table.
+    SourcePtr m_named;
 };
 
 } // namespace kiln::capture

@@ -316,7 +316,20 @@ void Tracer::noteInPlace(const Value& target) {
                            graph::NodeOp::Placeholder ||
                        m_graph.nodes[static_cast<size_t>(std::max(it->second.node, 0))].op ==
                            graph::NodeOp::GetAttr;
-    if (!preExisting || !m_undoSaved.insert(impl).second) return;
+    if (!preExisting) {
+        // A view of an input (x.t().add_(1)) writes the input's storage: save the input.
+        for (const PlaceholderRecord& p : m_placeholders)
+            if (p.value.isTensor() && p.value.tensorImpl()->storage == impl->storage &&
+                m_undoSaved.insert(p.value.tensorImpl()).second)
+                m_undo.emplace_back(p.value.asTensor(), tensor::clone(p.value.asTensor()));
+        for (tensor::TensorImpl* param : m_moduleTensors)
+            if (param->storage == impl->storage && m_undoSaved.insert(param).second) {
+                tensor::Tensor t{Ref<tensor::TensorImpl>(param)};
+                m_undo.emplace_back(t, tensor::clone(t));
+            }
+        return;
+    }
+    if (!m_undoSaved.insert(impl).second) return;
     tensor::Tensor t = target.asTensor();
     m_undo.emplace_back(t, tensor::clone(t));
 }
@@ -331,7 +344,12 @@ void Tracer::undoInPlaceChanges() {
 Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
     const lang::TraceInfo* info = fn.trace.get();
     auto run = [&] { return fn.fn(m_interp, args, fn.data); };
-    if (!info) return run(); // builtins: what they do to tensors goes through the hooked protocols
+    if (!info) {
+        // Builtins: what they do to tensors goes through the hooked protocols; list and dict
+        // methods that change a container from before the frame are side effects.
+        if (isContainerMutator(fn, args)) containerMutation(fn, args);
+        return run();
+    }
     switch (info->kind) {
     case lang::TraceKind::Metadata:
         return metadataRead(fn, args, runUnrecorded(run));
@@ -340,13 +358,17 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
             Value value = runUnrecorded(run);
             if (value.isInt() || value.isFloat()) return recordItem(args.positional[0], value);
         }
-        if (info->always || argsTraced(args))
+        if (info->always || argsTraced(args)) {
             graphBreak(static_cast<BreakKind>(info->breakKind), info->reason);
+            concretizeArgs(args); // it runs eagerly
+        }
         return run();
     case lang::TraceKind::Opaque:
-        if (argsTraced(args))
+        if (argsTraced(args)) {
             graphBreak(BreakKind::Unsupported,
                        "call_function " + fn.name + " (not supported by torch.compile capture)");
+            concretizeArgs(args);
+        }
         return run();
     case lang::TraceKind::Record:
         break;

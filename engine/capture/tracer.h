@@ -158,6 +158,8 @@ public:
     /// comparison of the symbols (true) when the SymInt's expression is known, else false.
     bool guardSymCompare(lang::CompareOperator op, const lang::Value& a, const lang::Value& b,
                          bool result);
+    /// The source of a placeholder node (an int input), or null.
+    const SourcePtr* placeholderSource(int32_t node) const;
     /// tensor.item() recorded under capture_scalar_outputs: a SymInt/SymFloat of the value.
     lang::Value recordItem(const lang::Value& tensor, const lang::Value& value);
 
@@ -182,12 +184,13 @@ public:
                        const lang::Value& value) override;
     void readItem(const lang::Value& container, const lang::Value& key,
                   const lang::Value& value) override;
-    void mutation(const lang::Value& object, const char* what, const lang::Value& key,
-                  const lang::Value& value) override;
+    lang::Value mutation(const lang::Value& object, const char* what, const lang::Value& key,
+                         const lang::Value& value) override;
     /// An attribute or item stored into an object that existed before the trace: replayed
     /// after the graph on every call that reuses the entry (Dynamo's side effects).
     struct SideEffect {
-        bool attribute = true; ///< false: item assignment
+        enum class Kind : uint8_t { Attribute, Item, Append };
+        Kind kind = Kind::Attribute;
         SourcePtr target;
         lang::Value key; ///< attribute name (str) or item key
         lang::Value value;
@@ -200,6 +203,10 @@ public:
     /// may go on eagerly.
     void graphBreak(BreakKind kind, std::string text);
     void mutationBreak(const lang::Value& object, const char* what);
+    bool isContainerMutator(const lang::NativeFunctionObject& fn, const lang::CallArgs& args) const;
+    void containerMutation(const lang::NativeFunctionObject& fn, const lang::CallArgs& args);
+    /// Replaces SymInts among the arguments of a call that runs eagerly by their values.
+    void concretizeArgs(const lang::CallArgs& args);
     /// Objects that predate the frame but have no source (closure values, other modules'
     /// globals, what is read from them): stores into them break the graph.
     void noteForeign(const lang::Value& v);

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // Where a trace ends: graph breaks, inlining (and unwinding from a break inside a callee), the
 // memo of the current statement, the graph's live outputs, and dynamic-shape symbols.
+#include "capture/sym_ints.h"
 #include "capture/tracer.h"
 #include "capture/value_kinds.h"
 #include "lang/scope.h"
 
 #include <algorithm>
+#include <set>
 
 namespace kiln::capture {
 
@@ -98,27 +100,76 @@ void Tracer::sideEffect(const std::string& builtin, const CallArgs& args) {
         types += (types.empty() ? "" : ", ") + variableClass(m_interp, a, isTraced(a));
     graphBreak(BreakKind::SideEffect, "builtin: " + builtin + " [" + types + "] " +
                                           (args.keywordNames.empty() ? "False" : "True"));
+    concretizeArgs(args); // the builtin runs eagerly: it sees ints, not SymInts
 }
 
-void Tracer::mutation(const Value& object, const char* what, const Value& key, const Value& value) {
-    if (object.isTensor()) return;
+namespace {
+
+/// The list or dict a container method is called on: its bound self, or its first argument
+/// when called unbound (list.append(xs, v), as call sites do for speed).
+const Value* containerOf(const lang::NativeFunctionObject& fn, const CallArgs& args) {
+    if (!fn.bound.isEmpty()) return &fn.bound;
+    return args.positional.empty() ? nullptr : &args.positional[0];
+}
+
+} // namespace
+
+bool Tracer::isContainerMutator(const lang::NativeFunctionObject& fn, const CallArgs& args) const {
+    static const std::set<std::string> list = {"append", "extend", "insert", "pop",
+                                               "remove", "clear",  "sort",   "reverse"};
+    static const std::set<std::string> dict = {"update", "setdefault", "pop", "popitem", "clear"};
+    const Value* container = containerOf(fn, args);
+    if (!container) return false;
+    if (container->is(ObjectKind::List)) return list.count(fn.name) > 0;
+    if (container->is(ObjectKind::Dict)) return dict.count(fn.name) > 0;
+    return false;
+}
+
+void Tracer::containerMutation(const lang::NativeFunctionObject& fn, const CallArgs& args) {
+    const Value& container = *containerOf(fn, args);
+    const size_t self = fn.bound.isEmpty() ? 1 : 0; // where the method's own arguments start
+    const SourcePtr* target = sourceOf(container);
+    if (!target && !isForeign(container)) return; // made by the trace
+    if (target && fn.name == "append" && container.is(ObjectKind::List) &&
+        args.positional.size() == self + 1 && m_inlineDepth == 0) {
+        // list.append on a list from before the frame: replayed after the graph.
+        m_sideEffects.push_back(
+            SideEffect{SideEffect::Kind::Append, *target, Value(), args.positional[self]});
+        concretizeArgs(args);
+        return;
+    }
+    mutationBreak(container, (fn.name + "()").c_str());
+    concretizeArgs(args);
+}
+
+Value Tracer::mutation(const Value& object, const char* what, const Value& key,
+                       const Value& value) {
+    if (object.isTensor()) return value;
     const SourcePtr* target = sourceOf(object);
-    // Objects the trace created are free to change; one that predates the frame but has no
-    // source (reached through a closure or another module's globals) cannot be replayed.
-    if (!target && !isForeign(object)) return;
+    // Objects the trace created are free to change (their recipes rebuild them, SymInts
+    // included); one that predates the frame but has no source (reached through a closure or
+    // another module's globals) cannot be replayed.
+    if (!target && !isForeign(object)) return value;
+    // What is stored into an object from before the frame stays in the program after the
+    // trace: plain values, not SymInts.
+    const Value stored = concreteValue(m_interp, value);
     // Stores into plain instances, dicts and lists are replayed after the graph; an object with
     // its own __setattr__ (an nn.Module) would run code the replay cannot see: break.
     const bool attribute = std::string_view(what) == "attribute assignment";
     const Value* setattr =
         attribute ? m_interp.typeOf(object)->lookup(lang::Symbol::intern("__setattr__")) : nullptr;
-    const bool plain = attribute ? object.is(ObjectKind::Instance) &&
-                                       !(setattr && setattr->is(ObjectKind::Function))
-                                 : object.is(ObjectKind::Dict) || object.is(ObjectKind::List);
+    const bool item = std::string_view(what) == "item assignment";
+    const bool plain =
+        attribute
+            ? object.is(ObjectKind::Instance) && !(setattr && setattr->is(ObjectKind::Function))
+            : item && (object.is(ObjectKind::Dict) || object.is(ObjectKind::List));
     if (target && plain && !key.isTensor() && m_inlineDepth == 0) {
-        m_sideEffects.push_back(SideEffect{attribute, *target, key, value});
-        return;
+        m_sideEffects.push_back(SideEffect{
+            attribute ? SideEffect::Kind::Attribute : SideEffect::Kind::Item, *target, key, value});
+        return stored;
     }
     mutationBreak(object, what);
+    return stored;
 }
 
 void Tracer::mutationBreak(const Value& object, const char* what) {

@@ -232,6 +232,12 @@ void Tracer::specializeSym(int32_t node) {
             if (s.name == name) s.specialized = true;
 }
 
+const SourcePtr* Tracer::placeholderSource(int32_t node) const {
+    for (const PlaceholderRecord& p : m_placeholders)
+        if (p.node == node) return &p.source;
+    return nullptr;
+}
+
 bool Tracer::isUnbacked(int32_t node) const {
     auto roots = m_symRoots.find(node);
     return roots != m_symRoots.end() &&
@@ -314,6 +320,14 @@ Value Tracer::operateOnValues(lang::OperatorCall call, uint8_t code, std::span<c
         break;
     }
     return Value();
+}
+
+void Tracer::concretizeArgs(const CallArgs& args) {
+    // The argument array is the caller's; the call that receives it runs outside the graph.
+    for (const Value& v : args.positional)
+        const_cast<Value&>(v) = concreteValue(m_interp, v);
+    for (const Value& v : args.keywordValues)
+        const_cast<Value&>(v) = concreteValue(m_interp, v);
 }
 
 bool Tracer::holdsSymInt(const Value& v) const {

@@ -269,8 +269,17 @@ Value sliceCtor(Interpreter& interp, const CallArgs& args, void*) {
                                       n == 3 ? args.positional[2] : Value::none()));
 }
 
+/// The type a value reports to type() and isinstance(): its own, or the one its class stands
+/// in for (`__kiln_type__`: torch.SymInt is an int to the program, as in PyTorch).
+TypeObject* reportedType(Interpreter& interp, const Value& v) {
+    TypeObject* type = interp.typeOf(v);
+    if (!v.is(ObjectKind::Instance)) return type;
+    const Value* standIn = type->lookup(Symbol::intern("__kiln_type__"));
+    return standIn && standIn->is(ObjectKind::Type) ? standIn->as<TypeObject>() : type;
+}
+
 Value typeCtor(Interpreter& interp, const CallArgs& args, void*) {
-    if (args.positional.size() == 1) return Value(interp.typeOf(args.positional[0]));
+    if (args.positional.size() == 1) return Value(reportedType(interp, args.positional[0]));
     if (args.positional.size() != 3) interp.raiseTypeError("type() takes 1 or 3 arguments");
     const Value& name = args.positional[0];
     const Value& bases = args.positional[1];

@@ -80,7 +80,13 @@ Value builtinIsinstance(Interpreter& interp, const CallArgs& args, void*) {
         if (!cls.is(ObjectKind::Type))
             interp.raiseTypeError(
                 "isinstance() arg 2 must be a type, a tuple of types, or a union");
-        return interp.isInstance(a[0], cls.as<TypeObject>());
+        TypeObject* type = cls.as<TypeObject>();
+        if (interp.isInstance(a[0], type)) return true;
+        // torch.SymInt stands in for int (its class's __kiln_type__).
+        const Value* standIn = a[0].is(ObjectKind::Instance)
+                                   ? interp.typeOf(a[0])->lookup(Symbol::intern("__kiln_type__"))
+                                   : nullptr;
+        return standIn && standIn->is(ObjectKind::Type) && standIn->as<TypeObject>() == type;
     };
     return Value::fromBool(check(a[1]));
 }

@@ -81,9 +81,10 @@ public:
     virtual void readAttribute(const Value& object, Symbol name, const Value& value) = 0;
     virtual void readItem(const Value& container, const Value& key, const Value& value) = 0;
     /// A Python object is about to be mutated (attribute or item assignment, list.append, ...).
-    /// `key` is the attribute name (a str) or the item key; `value` what is stored.
-    virtual void mutation(const Value& object, const char* what, const Value& key,
-                          const Value& value) = 0;
+    /// `key` is the attribute name (a str) or the item key; `value` what is stored. Returns
+    /// the value to store (the recorder may replace values that only exist in the trace).
+    virtual Value mutation(const Value& object, const char* what, const Value& key,
+                           const Value& value) = 0;
     /// An expression of the frame being traced produced `value` (the recorder remembers the
     /// sub-expressions of a statement in case the statement breaks the graph).
     virtual void evaluated(const Frame& frame, const Expr& expr, const Value& value) = 0;

@@ -253,7 +253,7 @@ Value Interpreter::tryGetAttr(const Value& object, Symbol name) {
 
 void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
     if (m_recorder) [[unlikely]]
-        m_recorder->mutation(object, "attribute assignment", strValue(name.str()), value);
+        value = m_recorder->mutation(object, "attribute assignment", strValue(name.str()), value);
     const Names& n = names();
     if (object.is(ObjectKind::Instance)) {
         auto* inst = object.as<InstanceObject>();
@@ -301,6 +301,8 @@ void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
 }
 
 void Interpreter::delAttr(const Value& object, Symbol name) {
+    if (m_recorder) [[unlikely]]
+        m_recorder->mutation(object, "attribute deletion", strValue(name.str()), Value());
     if (object.is(ObjectKind::Instance)) {
         auto* inst = object.as<InstanceObject>();
         const Value* custom = inst->type()->lookup(names().delattr);

@@ -185,7 +185,7 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
 
 void Interpreter::setItem(const Value& object, const Value& key, Value value) {
     if (m_recorder && !object.isTensor()) [[unlikely]]
-        m_recorder->mutation(object, "item assignment", key, value);
+        value = m_recorder->mutation(object, "item assignment", key, value);
     if (object.isTensor()) {
         tensorAssignItem(*this, object, key, value);
         return;
@@ -230,6 +230,8 @@ void Interpreter::setItem(const Value& object, const Value& key, Value value) {
 }
 
 void Interpreter::delItem(const Value& object, const Value& key) {
+    if (m_recorder && !object.isTensor()) [[unlikely]]
+        m_recorder->mutation(object, "item deletion", key, Value());
     if (object.is(ObjectKind::List)) {
         auto& items = object.as<ListObject>()->items;
         if (key.is(ObjectKind::Slice)) {

@@ -301,6 +301,8 @@ Value Interpreter::inplaceOp(BinaryOperator op, const Value& a, const Value& b) 
         if (!r.isEmpty()) return r;
     }
     if (a.is(ObjectKind::List)) {
+        if (m_recorder) [[unlikely]]
+            m_recorder->mutation(a, "in-place list operator", Value(), b);
         auto& items = a.as<ListObject>()->items;
         if (op == BinaryOperator::Add) {
             std::vector<Value> more = toVector(b);

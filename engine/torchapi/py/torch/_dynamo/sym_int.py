@@ -7,6 +7,8 @@ import torch._dynamo as _dynamo
 
 
 class SymInt:
+    __kiln_type__ = int  # what type() and isinstance() report, as PyTorch's SymInt is an int
+
     def __init__(self, trace, node, hint):
         self._kiln_trace = trace
         self._kiln_node = node
@@ -104,6 +106,7 @@ class SymInt:
 
 
 class SymFloat(SymInt):
+    __kiln_type__ = float
     # A float computed from tensor data while torch.compile traces with
     # capture_scalar_outputs=True (x.item()): arithmetic on it is recorded; needing its Python
     # value ends the graph there.
