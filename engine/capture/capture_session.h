@@ -29,6 +29,8 @@ struct CaptureEngine::Session {
     // A continuation (resume_midway.cpp): it lives in m_open until its frame leaves.
     const lang::Frame* frame = nullptr;
     Session* previous = nullptr; ///< the engine's session before this one opened
+    /// The frame's replay memo when this trace began (see onExpressionDone).
+    const lang::ExpressionMemo* memoAtStart = nullptr;
 
     bool tracing() const { return tracer && tracer->installed(); }
 };

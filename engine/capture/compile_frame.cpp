@@ -145,6 +145,7 @@ Value CaptureEngine::traceFunction(FrameRecord& rec, lang::FunctionObject& fn,
     SessionScope scope(m_session, &s);
     lang::Interpreter::FrameStart start;
     start.entered = [&](lang::Frame& f) {
+        s.memoAtStart = f.memo;
         s.tracer->setTopFrame(&f);
         s.tracer->registerInputs(*fn.code, frameInputs(s.entrySlots, *fn.code, &fn.closure));
         s.tracer->install();
@@ -176,6 +177,7 @@ lang::Flow CaptureEngine::traceResume(FrameRecord& rec, lang::Frame& f, const la
     s.entrySlots = snapshot.slots;
     beginSession(s, rec, reason);
     SessionScope scope(m_session, &s);
+    s.memoAtStart = f.memo;
     s.tracer->setTopFrame(&f);
     s.tracer->registerInputs(*f.code, frameInputs(s.entrySlots, *f.code, f.closure));
     s.tracer->install();

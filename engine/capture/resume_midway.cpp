@@ -60,10 +60,10 @@ bool within(const SourceSpan& inner, const SourceSpan& outer) {
 CaptureEngine::Prefix statementPrefix(const lang::ExpressionMemo* memo, const Tracer* previous,
                                       const lang::Expr& e) {
     CaptureEngine::Prefix entries;
-    if (memo)
-        entries.assign(memo->begin(), memo->end());
-    else if (previous)
+    if (previous)
         entries = previous->memo();
+    else if (memo)
+        entries.assign(memo->begin(), memo->end());
     std::erase_if(entries, [&](const auto& entry) { return within(entry.first->span, e.span); });
     std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) {
         const auto& pa = a.first->span.begin;
@@ -85,13 +85,6 @@ std::vector<Value> resumeInputs(const lang::Frame& f, const Value& stack,
     return slots;
 }
 
-/// Whether another activation of the frame's code is running further up the stack.
-bool isRecursive(const lang::Frame& f) {
-    for (const lang::Frame* p = f.parent; p; p = p->parent)
-        if (p->code == f.code) return true;
-    return false;
-}
-
 } // namespace
 
 void CaptureEngine::noteResumeExpression(lang::Frame& f, const lang::Expr& e) {
@@ -105,18 +98,20 @@ Value CaptureEngine::onExpressionDone(lang::Frame& f, const lang::Expr& e, Value
     lang::ResumeRequest& request = *f.resume;
     const lang::Stmt& statement = *request.statement;
     noteResumeExpression(f, e);
-    if (isStatementValue(statement, e) || isRecursive(f)) {
-        // Resume after the statement, as onResume does. A recursive frame does too: its
-        // mid-statement resume points would share cache entries across recursion depths
-        // (a known gap: the rest of such a statement runs eagerly).
-        request.awaitExpression = false;
+    if (isStatementValue(statement, e)) {
+        request.awaitExpression = false; // resume after the statement, as onResume does
         return v;
     }
     f.resume = nullptr;
     if (m_contexts.empty()) return v;
     FrameRecord& rec = record(FrameKey{f.code, &statement, -1, &e}, *f.code);
     if (rec.skip) return v;
-    const Tracer* previous = m_session && m_session->tracer && m_session->tracer->topFrame() == &f
+    // The statement's earlier values: from the latest trace of this frame when it began after
+    // the frame's current replay memo was installed (it saw everything since), else from that
+    // memo (a cached entry replayed the statement's start).
+    const Tracer* previous = m_session && m_session->tracer &&
+                                     m_session->tracer->topFrame() == &f &&
+                                     m_session->memoAtStart == f.memo
                                  ? m_session->tracer.get()
                                  : nullptr;
     Prefix prefix = statementPrefix(f.memo, previous, e);
@@ -137,6 +132,7 @@ void CaptureEngine::openContinuation(FrameRecord& rec, lang::Frame& f,
     s->entrySlots = slots;
     s->frame = &f;
     s->previous = m_session;
+    s->memoAtStart = f.memo;
     beginSession(*s, rec, reason);
     const size_t locals = f.code->scope->slots.size() + f.code->scope->freeNames.size();
     s->tracer->setTopFrame(&f);

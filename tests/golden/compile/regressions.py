@@ -92,3 +92,20 @@ def view_inplace(x):
 
 x = torch.zeros(2, 2)
 print(cf(view_inplace)(x).tolist())
+
+
+# Recursion with breaks in the middle of the statement, entries reused across depths.
+def gb(x):
+    torch._dynamo.graph_break()
+    return x + 1
+
+
+def rec(x, n):
+    if n == 0:
+        return gb(x) - 1
+    return rec(x, n - 1) * 2 + gb(x) - rec(x * 0, n - 1)
+
+
+c = cf(rec)
+for n in (0, 1, 2, 3, 2):
+    print("rec", n, c(torch.ones(2), n).tolist())
