@@ -36,11 +36,12 @@ int listCompiles(const std::string& tracePath, const std::string& runFlag) {
     std::map<int64_t, const trace::FrameRow*> frameById;
     for (const auto& f : frames)
         frameById[f.frameId] = &f;
-    std::map<std::string, int32_t> ops;
+    std::map<std::string, const trace::GraphRow*> graphOf;
     for (const auto& g : graphs)
-        ops[g.compileId] = g.opCount;
-    std::printf("%-8s %-40s %-10s %-8s %9s %-10s %4s\n", "compile", "function", "reason", "status",
-                "ms", "backend", "ops");
+        graphOf[g.compileId] = &g;
+    // `graph` is the graph's row id, what `kiln kernels --graph` and `kiln export-diagram` take.
+    std::printf("%-8s %-40s %-10s %-8s %9s %-10s %4s %5s\n", "compile", "function", "reason",
+                "status", "ms", "backend", "ops", "graph");
     for (const auto& c : compiles) {
         auto f = frameById.find(c.frameId);
         std::string where = f == frameById.end() ? "?"
@@ -50,10 +51,13 @@ int listCompiles(const std::string& tracePath, const std::string& runFlag) {
                                                                           : f->second->line) +
                                                        ")";
         double ms = c.durationNs ? static_cast<double>(*c.durationNs) * 1e-6 : 0.0;
-        auto o = ops.find(c.compileId);
-        std::printf("%-8s %-40s %-10s %-8s %9.3f %-10s %4s\n", c.compileId.c_str(), where.c_str(),
-                    c.reason.c_str(), c.status.empty() ? "running" : c.status.c_str(), ms,
-                    c.backend.c_str(), o == ops.end() ? "-" : std::to_string(o->second).c_str());
+        auto g = graphOf.find(c.compileId);
+        bool hasGraph = g != graphOf.end();
+        std::printf("%-8s %-40s %-10s %-8s %9.3f %-10s %4s %5s\n", c.compileId.c_str(),
+                    where.c_str(), c.reason.c_str(),
+                    c.status.empty() ? "running" : c.status.c_str(), ms, c.backend.c_str(),
+                    hasGraph ? std::to_string(g->second->opCount).c_str() : "-",
+                    hasGraph ? std::to_string(g->second->id).c_str() : "-");
         if (!c.failure.empty()) std::printf("         %s\n", c.failure.c_str());
         for (const auto& r : recompiles)
             if (r.compileId == c.compileId)
@@ -92,7 +96,9 @@ int showGraph(const std::string& tracePath, const std::string& compileId,
     for (const auto& g : graphs) {
         if (g.compileId != compileId) continue;
         found = true;
-        std::printf("%s\n", g.readableCode.c_str());
+        std::printf("# graph %lld (kiln kernels/export-diagram --graph %lld)\n%s\n",
+                    static_cast<long long>(g.id), static_cast<long long>(g.id),
+                    g.readableCode.c_str());
     }
     if (!found && guards.empty()) {
         std::fprintf(stderr, "kiln: run %lld has no compile '%s'\n", static_cast<long long>(run),

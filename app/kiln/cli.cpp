@@ -24,6 +24,8 @@ const std::map<std::string, CommandSpec>& commands() {
         {"compiles", {{"--run"}, {}, 1}},
         {"breaks", {{"--run"}, {}, 1}},
         {"graph", {{"--run"}, {}, 2}},
+        {"kernels", {{"--run", "--graph"}, {}, 1}},
+        {"export-diagram", {{"--graph", "--format", "-o", "--output"}, {"--pre-fusion"}, 1}},
         {"help", {{}, {}, 0}},
         {"version", {{}, {}, 0}},
     };
@@ -49,11 +51,18 @@ std::string usageText() {
            "  runs TRACE              list the runs recorded in a trace database\n"
            "  output TRACE [--run N]  print what a run printed (default: the last run)\n"
            "  compiles TRACE [--run N]\n"
-           "        torch.compile's compiles: id, function, reason, status, time, ops, and\n"
-           "        the guard that failed for each recompile\n"
+           "        torch.compile's compiles: id, function, reason, status, time, ops, graph\n"
+           "        id, and the guard that failed for each recompile\n"
            "  breaks TRACE [--run N]  graph breaks in execution order, with reasons and stacks\n"
            "  graph TRACE COMPILE_ID [--run N]\n"
            "        a compile's graph (print_readable) and guards\n"
+           "  kernels TRACE [--run N] [--graph ID]\n"
+           "        the generated kernels of a run (or of one graph): kind, launches,\n"
+           "        total and median time, fused nodes\n"
+           "  export-diagram TRACE --graph ID [--pre-fusion] [--format svg|png|dot] -o FILE\n"
+           "        write a graph's post-fusion (or pre-fusion) diagram, drawn with Graphviz;\n"
+           "        ID is the graph column of `kiln compiles`; FILE '-' is stdout; the format\n"
+           "        defaults to FILE's extension\n"
            "  version                 print Kiln's version\n"
            "  help                    print this help\n"
            "\n"
@@ -80,7 +89,10 @@ std::optional<CommandLine> parseCommandLine(int argc, char** argv, std::string& 
     cl.command = first;
     for (int i = 2; i < argc; ++i) {
         std::string arg = argv[i];
-        if (arg.rfind("--", 0) != 0 || arg == "--") {
+        // Short options ("-o") are flags only where the command declares them.
+        bool shortFlag = arg.size() > 1 && arg[0] == '-' && arg[1] != '-' &&
+                         (spec->second.valueFlags.count(arg) || spec->second.boolFlags.count(arg));
+        if (!shortFlag && (arg.rfind("--", 0) != 0 || arg == "--")) {
             cl.positional.push_back(arg);
             continue;
         }

@@ -4,6 +4,7 @@
 #include "api/run.h"
 #include "capture_commands.h"
 #include "cli.h"
+#include "compiler_commands.h"
 #include "trace_commands.h"
 
 #include <cstdio>
@@ -133,6 +134,22 @@ int main(int argc, char** argv) {
     if (cl->command == "breaks") return kiln::app::listBreaks(cl->positional[0], run);
     if (cl->command == "graph")
         return kiln::app::showGraph(cl->positional[0], cl->positional[1], run);
+    if (cl->command == "kernels")
+        return kiln::app::listKernels(cl->positional[0], run,
+                                      cl->flags.count("--graph") ? cl->flags.at("--graph") : "");
+    if (cl->command == "export-diagram") {
+        kiln::app::ExportDiagramRequest request;
+        request.tracePath = cl->positional[0];
+        auto flag = [&](const char* name) {
+            auto it = cl->flags.find(name);
+            return it == cl->flags.end() ? std::string() : it->second;
+        };
+        request.graphId = flag("--graph");
+        request.preFusion = cl->flags.count("--pre-fusion") > 0;
+        request.format = flag("--format");
+        request.output = cl->flags.count("-o") ? flag("-o") : flag("--output");
+        return kiln::app::exportDiagram(request);
+    }
     if (cl->command == "output")
         return kiln::app::printOutput(cl->positional[0],
                                       cl->flags.count("--run") ? cl->flags.at("--run") : "");

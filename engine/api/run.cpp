@@ -60,6 +60,13 @@ public:
     void graph(const GraphEvent& e) override { forward(&EventSink::graph, e); }
     void config(const ConfigEvent& e) override { forward(&EventSink::config, e); }
     void timeline(const TimelineEvent& e) override { forward(&EventSink::timeline, e); }
+    // And so do the compiler's and the runtime's.
+    void kernel(const KernelEvent& e) override { forward(&EventSink::kernel, e); }
+    void autotuneChoice(const AutotuneChoiceEvent& e) override {
+        forward(&EventSink::autotuneChoice, e);
+    }
+    void kernelLaunch(const KernelLaunchEvent& e) override { forward(&EventSink::kernelLaunch, e); }
+    void diagram(const DiagramEvent& e) override { forward(&EventSink::diagram, e); }
 
 private:
     template <typename Event>

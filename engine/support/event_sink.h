@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /// \file
-/// The instrumentation interface. Lower layers (the interpreter today; capture, the compiler and
-/// the runtime later) emit events into an EventSink without knowing where they go. The trace
-/// layer implements it with the SQLite database; tests implement it in memory.
+/// The instrumentation interface. Lower layers (the interpreter, capture, the compiler and the
+/// runtime) emit events into an EventSink without knowing where they go. The trace layer
+/// implements it with the SQLite database; tests implement it in memory.
 #pragma once
 
 #include "support/capture_events.h"
+#include "support/compiler_events.h"
 
 #include <string_view>
 
@@ -34,6 +35,15 @@ public:
     virtual void graph(const GraphEvent&) {}
     virtual void config(const ConfigEvent&) {}
     virtual void timeline(const TimelineEvent&) {}
+
+    // Compiler and runtime facts (support/compiler_events.h); default no-ops like the capture
+    // ones. kernel(), autotuneChoice() and diagram() come while a graph is compiled (possibly
+    // before capture reports the graph itself); kernelLaunch() comes on every execution of a
+    // kernel, at high rates and from any thread, so a sink must only queue it.
+    virtual void kernel(const KernelEvent&) {}
+    virtual void autotuneChoice(const AutotuneChoiceEvent&) {}
+    virtual void kernelLaunch(const KernelLaunchEvent&) {}
+    virtual void diagram(const DiagramEvent&) {}
 };
 
 /// A sink that drops everything, for callers that do not record.

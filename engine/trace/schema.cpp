@@ -160,6 +160,75 @@ CREATE TABLE events (
 CREATE INDEX events_by_run ON events(run_id, id);
 )sql";
 
+// Version 3 (2026-12-01): what the compiler and the runtime report (support/compiler_events.h).
+// Kernels, autotune choices and launches name their kernel by the run-unique kernel id of the
+// events, and kernels and diagrams name their graph by compile id and graph index, like the
+// capture tables, so no batch is ever rejected over a slip. `graph_id` is the resolved graphs
+// row: the compiler reports kernels and diagrams while the backend compiles, before capture
+// reports the graph, so the writer fills it when the graph is already there and the trigger
+// fills it when the graph arrives.
+constexpr const char* kCreateVersion3 = R"sql(
+CREATE INDEX graphs_by_compile ON graphs(run_id, compile_id, graph_index);
+CREATE TABLE kernels (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs(id),
+    graph_id      INTEGER REFERENCES graphs(id),
+    compile_id    TEXT NOT NULL,
+    graph_index   INTEGER NOT NULL,
+    kernel_id     INTEGER NOT NULL,
+    name          TEXT NOT NULL,
+    kind          TEXT NOT NULL,
+    fused_nodes   TEXT,
+    source_code   TEXT,
+    launch_config TEXT,
+    UNIQUE (run_id, kernel_id)
+);
+CREATE INDEX kernels_by_graph ON kernels(graph_id, id);
+CREATE INDEX kernels_by_compile ON kernels(run_id, compile_id, graph_index);
+CREATE TABLE autotune_choices (
+    id        INTEGER PRIMARY KEY,
+    run_id    INTEGER NOT NULL REFERENCES runs(id),
+    kernel_id INTEGER NOT NULL,
+    candidate TEXT NOT NULL,
+    time_ns   INTEGER NOT NULL,
+    chosen    INTEGER NOT NULL
+);
+CREATE INDEX autotune_choices_by_kernel ON autotune_choices(run_id, kernel_id);
+CREATE TABLE kernel_launches (
+    id            INTEGER PRIMARY KEY,
+    run_id        INTEGER NOT NULL REFERENCES runs(id),
+    kernel_id     INTEGER NOT NULL,
+    start_ns      INTEGER NOT NULL,
+    end_ns        INTEGER NOT NULL,
+    device        TEXT NOT NULL,
+    grid          TEXT,
+    block         TEXT,
+    registers     INTEGER NOT NULL,
+    shared_memory INTEGER NOT NULL
+);
+CREATE INDEX kernel_launches_by_run ON kernel_launches(run_id, id);
+CREATE INDEX kernel_launches_by_kernel ON kernel_launches(run_id, kernel_id);
+CREATE TABLE diagrams (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    graph_id    INTEGER REFERENCES graphs(id),
+    compile_id  TEXT NOT NULL,
+    graph_index INTEGER NOT NULL,
+    kind        TEXT NOT NULL,
+    dot         TEXT NOT NULL,
+    UNIQUE (run_id, compile_id, graph_index, kind)
+);
+CREATE INDEX diagrams_by_graph ON diagrams(graph_id, kind);
+CREATE TRIGGER graphs_link_compiled AFTER INSERT ON graphs BEGIN
+    UPDATE kernels SET graph_id = NEW.id
+        WHERE run_id = NEW.run_id AND compile_id = NEW.compile_id
+          AND graph_index = NEW.graph_index AND graph_id IS NULL;
+    UPDATE diagrams SET graph_id = NEW.id
+        WHERE run_id = NEW.run_id AND compile_id = NEW.compile_id
+          AND graph_index = NEW.graph_index AND graph_id IS NULL;
+END;
+)sql";
+
 std::string hex32(int64_t value) {
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "0x%08llx", (unsigned long long)(uint32_t)value);
@@ -200,6 +269,8 @@ const SchemaHistory& currentSchema() {
          "torch.compile capture: frames, compiles, guards, recompiles, graph breaks, graphs, "
          "config, events",
          kCreateVersion2},
+        {2, "compiler and runtime: kernels, autotune choices, kernel launches, diagrams",
+         kCreateVersion3},
     });
     return history;
 }

@@ -44,6 +44,9 @@ private:
 /// The first schema version with the capture tables (frames, compiles, ... events). A writer
 /// opened against an older history (only tests do that) cannot record capture events.
 inline constexpr int kCaptureSchemaVersion = 2;
+/// The first schema version with the compiler tables (kernels, autotune_choices,
+/// kernel_launches, diagrams); a writer of an older history cannot record compiler events.
+inline constexpr int kCompilerSchemaVersion = 3;
 
 /// The schema this Kiln writes and reads.
 const SchemaHistory& currentSchema();

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -79,6 +80,39 @@ public:
     /// The run's timeline events.
     Expected<std::vector<EventRow>> events(int64_t runId, int64_t afterId = 0,
                                            int limit = -1) const;
+
+    // The compiler tables (schema version 3). Kernels belong to a graph (GraphRow::id) and are
+    // named elsewhere by their run-unique kernel id (KernelRow::kernelId). Rows come in id
+    // order; `kernels` and `diagrams` change rows in place (a kernel or diagram reported again
+    // replaces its row; graphId is filled in when the graph arrives after them), so re-read
+    // them rather than tail them.
+
+    /// One graph by its row id (what `kiln compiles` and the GUI show); nullopt when the file
+    /// has no such graph.
+    Expected<std::optional<GraphRow>> graph(int64_t graphId) const;
+    /// The kernels of a run.
+    Expected<std::vector<KernelRow>> kernels(int64_t runId, int64_t afterId = 0,
+                                             int limit = -1) const;
+    /// The kernels of one graph (GraphRow::id).
+    Expected<std::vector<KernelRow>> graphKernels(int64_t graphId) const;
+    /// The candidates max-autotune measured for one kernel, in the order they were reported.
+    Expected<std::vector<AutotuneChoiceRow>> autotuneChoices(int64_t runId, int64_t kernelId) const;
+    /// Every kernel launch of a run (the timeline); page with \p afterId and \p limit.
+    Expected<std::vector<KernelLaunchRow>> kernelLaunches(int64_t runId, int64_t afterId = 0,
+                                                          int limit = -1) const;
+    /// The launches of one kernel.
+    Expected<std::vector<KernelLaunchRow>>
+    launchesOfKernel(int64_t runId, int64_t kernelId, int64_t afterId = 0, int limit = -1) const;
+    /// Count, total, median, min and max duration of the launches of each kernel of a run that
+    /// was launched at least once, by kernel id.
+    Expected<std::vector<KernelLaunchStats>> kernelLaunchStats(int64_t runId) const;
+    /// The same for one kernel; count 0 (and zero times) when it was never launched.
+    Expected<KernelLaunchStats> kernelLaunchStats(int64_t runId, int64_t kernelId) const;
+    /// Every diagram of one graph, by kind.
+    Expected<std::vector<DiagramRow>> diagrams(int64_t graphId) const;
+    /// The diagram of \p kind ("pre_fusion" or "post_fusion") of one graph; nullopt when that
+    /// graph has none of that kind.
+    Expected<std::optional<DiagramRow>> diagram(int64_t graphId, std::string_view kind) const;
 
     /// The whole `meta` table.
     Expected<std::map<std::string, std::string>> meta() const;

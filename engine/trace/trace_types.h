@@ -210,4 +210,70 @@ struct EventRow {
     std::string detailJson; ///< a JSON object, "{}" when none
 };
 
+// Rows of the compiler tables (schema version 3). Field names follow support/compiler_events.h;
+// what differs from the event is said at the field.
+
+/// One row of `kernels`: a generated kernel of a compiled graph.
+struct KernelRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    int64_t graphId = 0; ///< the `graphs` row; 0 while capture has not reported it (column NULL)
+    std::string compileId;
+    int32_t graphIndex = 0;
+    int64_t kernelId = 0; ///< run-unique; what launches and autotune choices refer to
+    std::string name;
+    std::string kind; ///< pointwise, reduction, template, extern or fallback
+    std::string fusedNodes;
+    std::string sourceCode;
+    std::string launchConfig;
+};
+
+/// One row of `autotune_choices`: a candidate max-autotune measured for a kernel.
+struct AutotuneChoiceRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    int64_t kernelId = 0;
+    std::string candidate;
+    int64_t timeNs = 0;
+    bool chosen = false;
+};
+
+/// One row of `kernel_launches`: one execution of a kernel.
+struct KernelLaunchRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    int64_t kernelId = 0;
+    int64_t startNs = 0; ///< monotonic ns since the run started
+    int64_t endNs = 0;
+    std::string device;
+    std::string grid;
+    std::string block;
+    int32_t registers = 0;
+    int32_t sharedMemory = 0;
+
+    int64_t durationNs() const { return endNs - startNs; }
+};
+
+/// The launches of one kernel of a run, summed up (TraceReader::kernelLaunchStats).
+struct KernelLaunchStats {
+    int64_t kernelId = 0;
+    int64_t count = 0;
+    int64_t totalNs = 0;
+    /// The middle duration; for an even count the mean of the two middle ones (rounded down).
+    int64_t medianNs = 0;
+    int64_t minNs = 0;
+    int64_t maxNs = 0;
+};
+
+/// One row of `diagrams`: a graph drawn as DOT text.
+struct DiagramRow {
+    int64_t id = 0;
+    int64_t runId = 0;
+    int64_t graphId = 0; ///< 0 while capture has not reported the graph (column NULL)
+    std::string compileId;
+    int32_t graphIndex = 0;
+    std::string kind; ///< pre_fusion or post_fusion
+    std::string dot;
+};
+
 } // namespace kiln::trace

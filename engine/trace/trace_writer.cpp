@@ -72,7 +72,9 @@ Expected<std::unique_ptr<TraceWriter>> TraceWriter::open(const std::string& path
     if (!connection) return std::move(connection).takeError();
     std::unique_ptr<TraceWriter> writer(new TraceWriter(std::move(connection).value()));
     bool withCapture = history.latestVersion() >= kCaptureSchemaVersion;
-    if (Status status = writer->prepareStatements(withCapture); !status) return status.error();
+    bool withCompiler = history.latestVersion() >= kCompilerSchemaVersion;
+    if (Status status = writer->prepareStatements(withCapture, withCompiler); !status)
+        return status.error();
     if (Status status = writer->writeOpeningMeta(); !status) return status.error();
     TraceWriter* self = writer.get();
     writer->m_thread = std::thread([self] { self->writerLoop(); });
@@ -101,10 +103,12 @@ TraceWriter::~TraceWriter() {
 void TraceWriter::PendingBatch::clear() {
     lines.clear();
     capture.clear();
+    compiler.clear();
+    launches.clear();
     rows = 0;
 }
 
-Status TraceWriter::prepareStatements(bool withCapture) {
+Status TraceWriter::prepareStatements(bool withCapture, bool withCompiler) {
     auto begin = Statement::prepare(m_db, "BEGIN IMMEDIATE");
     auto commit = Statement::prepare(m_db, "COMMIT");
     auto rollback = Statement::prepare(m_db, "ROLLBACK");
@@ -121,6 +125,11 @@ Status TraceWriter::prepareStatements(bool withCapture) {
     if (!capture) return capture.error();
     m_capture = std::move(capture).value();
     m_hasCaptureTables = true;
+    if (!withCompiler) return Status::success();
+    auto compiler = CompilerInserter::prepare(m_db);
+    if (!compiler) return compiler.error();
+    m_compiler = std::move(compiler).value();
+    m_hasCompilerTables = true;
     return Status::success();
 }
 
@@ -366,6 +375,12 @@ Status TraceWriter::insertBatchRows(const PendingBatch& batch) {
     }
     for (const PendingCapture& pending : batch.capture)
         if (Status status = m_capture.insert(pending.runId, pending.event); !status) return status;
+    // After the capture events: a kernel or diagram whose graph came in this batch finds it.
+    for (const PendingCompiler& pending : batch.compiler)
+        if (Status status = m_compiler.insert(pending.runId, pending.event); !status) return status;
+    for (const PendingLaunch& pending : batch.launches)
+        if (Status status = m_compiler.insertLaunch(pending.runId, pending.event); !status)
+            return status;
     return Status::success();
 }
 

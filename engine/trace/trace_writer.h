@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// The SQLite implementation of EventSink: the one writer of a trace file. The interpreter
-/// thread only appends to an in-memory queue (output lines and capture events alike); a
+/// thread only appends to an in-memory queue (output lines, capture and compiler events alike); a
 /// background thread commits the queue in batches (BEGIN IMMEDIATE ... COMMIT, at least every
 /// 50 ms while rows wait), so a reader on another connection sees a running script's output and
 /// torch.compile facts within a fraction of a second without the script paying for a
@@ -16,6 +16,7 @@
 #include "support/event_sink.h"
 #include "support/expected.h"
 #include "trace/capture_inserter.h"
+#include "trace/compiler_inserter.h"
 #include "trace/schema.h"
 #include "trace/sqlite_handle.h"
 #include "trace/trace_types.h"
@@ -84,6 +85,21 @@ public:
     void config(const ConfigEvent& event) override;
     void timeline(const TimelineEvent& event) override;
 
+    /// Compiler and runtime facts (support/compiler_events.h) for the open run, stored in
+    /// `kernels`, `autotune_choices`, `kernel_launches` and `diagrams` (schema version 3).
+    /// Queued and committed like the capture events, in call order among themselves; launch
+    /// times become run-relative. kernelLaunch() is built for high rates from any thread: it
+    /// copies the event, then takes the queue lock once to append it (no I/O, no allocation once
+    /// the queue has grown to its working size). Kernels and diagrams find their `graphs` row by
+    /// compile id and graph index whether capture reports the graph before or after them.
+    /// Calling these outside a run, with a kernel kind other than pointwise, reduction, template,
+    /// extern or fallback, a diagram kind other than pre_fusion or post_fusion, or an empty
+    /// compile id, is a bug.
+    void kernel(const KernelEvent& event) override;
+    void autotuneChoice(const AutotuneChoiceEvent& event) override;
+    void kernelLaunch(const KernelLaunchEvent& event) override;
+    void diagram(const DiagramEvent& event) override;
+
     /// Waits until every queued row is committed. Returns the first write failure since the
     /// writer opened, if any (rows of a failed batch are lost; later batches still go in).
     Status flush();
@@ -123,24 +139,37 @@ private:
         int64_t runId;
         CaptureEvent event;
     };
-    /// What the writer thread commits in one transaction. Lines and capture events keep their
-    /// own call order; between the two tables order does not matter, a batch is seen whole.
+    struct PendingCompiler {
+        int64_t runId;
+        CompilerEvent event;
+    };
+    struct PendingLaunch {
+        int64_t runId;
+        KernelLaunchEvent event; ///< times already run-relative
+    };
+    /// What the writer thread commits in one transaction. Lines, capture events, compiler events
+    /// and launches each keep their own call order; between them order does not matter, a batch
+    /// is seen whole (and kernels find their graph whichever comes first).
     struct PendingBatch {
         std::vector<PendingLine> lines;
         std::vector<PendingCapture> capture;
-        size_t rows = 0; ///< lines plus captureRowCount() of each event
+        std::vector<PendingCompiler> compiler;
+        std::vector<PendingLaunch> launches;
+        size_t rows = 0; ///< lines, captureRowCount() of each capture event, compiler events and
+                         ///< launches
 
         bool empty() const { return rows == 0; }
         void clear();
     };
 
     explicit TraceWriter(Connection connection);
-    Status prepareStatements(bool withCapture);
+    Status prepareStatements(bool withCapture, bool withCompiler);
     Status writeOpeningMeta();
     void waitForRoomLocked(std::unique_lock<std::mutex>& lock);
     void noteQueuedLocked(size_t rows, int64_t nowNs);
     void enqueueLocked(OutputStream stream, std::string text, int64_t nowNs);
     void enqueueCapture(CaptureEvent event);
+    void enqueueCompiler(CompilerEvent event);
     void completePartialLinesLocked(int64_t nowNs);
     Status writeRunEnd(int64_t runId, RunStatus status, int exitCode, const RunError* error);
     bool writerShouldWakeLocked() const;
@@ -162,6 +191,8 @@ private:
     Statement m_insertOutput;
     CaptureInserter m_capture;
     bool m_hasCaptureTables = false;
+    CompilerInserter m_compiler;
+    bool m_hasCompilerTables = false;
 
     // Shared between the event callers and the writer thread.
     mutable std::mutex m_mutex;

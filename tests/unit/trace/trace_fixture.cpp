@@ -151,4 +151,39 @@ GraphEvent sampleGraph(const std::string& compileId, int32_t graphIndex, int nod
     return graph;
 }
 
+KernelEvent sampleKernel(int64_t kernelId, const std::string& compileId, int32_t graphIndex) {
+    KernelEvent kernel;
+    kernel.kernelId = kernelId;
+    kernel.compileId = compileId;
+    kernel.graphIndex = graphIndex;
+    kernel.name = "kiln_poi_fused_sin_" + std::to_string(kernelId);
+    kernel.kind = "pointwise";
+    kernel.fusedNodes = "sin_1,sin_2";
+    kernel.sourceCode = "def kernel(in_ptr0, out_ptr0):\n    out_ptr0[i] = sin(sin(in_ptr0[i]))\n"
+                        "; ModuleID = 'kiln_poi_fused_sin'\n";
+    kernel.launchConfig = "threads=2 outer=8 inner=16 vector=16";
+    return kernel;
+}
+
+KernelLaunchEvent sampleLaunch(int64_t kernelId, int64_t startNs, int64_t durationNs) {
+    KernelLaunchEvent launch;
+    launch.kernelId = kernelId;
+    launch.startNs = startNs;
+    launch.endNs = startNs + durationNs;
+    launch.device = "cpu";
+    launch.grid = "threads=2";
+    return launch;
+}
+
+DiagramEvent sampleDiagram(const std::string& compileId, int32_t graphIndex,
+                           const std::string& kind) {
+    DiagramEvent diagram;
+    diagram.compileId = compileId;
+    diagram.graphIndex = graphIndex;
+    diagram.kind = kind;
+    diagram.dot = "digraph G {\n  label=\"" + kind +
+                  "\";\n  l_x_ -> sin_1;\n  sin_1 -> sin_2;\n  sin_2 -> output;\n}\n";
+    return diagram;
+}
+
 } // namespace kiln::testing

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "support/capture_events.h"
+#include "support/compiler_events.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_types.h"
 #include "trace/trace_writer.h"
@@ -49,5 +50,15 @@ CompileEvent sampleCompileFinish(CompileEvent start, const std::string& status, 
 GuardEvent sampleGuard(const std::string& compileId, int index);
 /// A graph of \p nodeCount nodes: a placeholder, call_function nodes, an output.
 GraphEvent sampleGraph(const std::string& compileId, int32_t graphIndex, int nodeCount);
+
+// Compiler events with every field set, as the compiler and runtime would report them for the
+// graph of compile \p compileId.
+/// A pointwise kernel `kiln_poi_fused_sin_<kernelId>` fusing sin_1 and sin_2.
+KernelEvent sampleKernel(int64_t kernelId, const std::string& compileId, int32_t graphIndex);
+/// A CPU launch of \p kernelId from \p startNs (a monotonicNs() value) lasting \p durationNs.
+KernelLaunchEvent sampleLaunch(int64_t kernelId, int64_t startNs, int64_t durationNs);
+/// A small DOT digraph naming \p kind (pre_fusion or post_fusion) in its label.
+DiagramEvent sampleDiagram(const std::string& compileId, int32_t graphIndex,
+                           const std::string& kind);
 
 } // namespace kiln::testing

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The trace file's identity and versions: what a new file looks like (every table, column and
 // index of the current schema), which files are refused (and that refusing leaves them byte for
-// byte as they were), the real upgrade of a version-1 file to version 2 by the writer (in place)
-// and by the reader (in memory), and the migration mechanism driven by an injected schema history
-// with a test-only version 3.
+// byte as they were), the real upgrade of a version-1 file to the current version by the writer
+// (in place) and by the reader (in memory), and the migration mechanism driven by an injected
+// schema history with a test-only version 4. The upgrade of a version-2 file, with compiler
+// events written after it, is in tst_trace_compiler.cpp.
 #include "support/clock.h"
 #include "trace/schema.h"
 #include "trace/trace_reader.h"
@@ -18,14 +19,14 @@ using namespace kiln::testing;
 
 namespace {
 
-// Version 2 as shipped plus a version 3 that only these tests know.
-SchemaHistory historyWithVersion3(const char* version3Sql) {
+// Version 3 as shipped plus a version 4 that only these tests know.
+SchemaHistory historyWithVersion4(const char* version4Sql) {
     std::vector<Migration> steps = currentSchema().steps();
-    steps.push_back({2, "test-only: notes on runs", version3Sql});
+    steps.push_back({3, "test-only: notes on runs", version4Sql});
     return SchemaHistory(std::move(steps));
 }
 
-constexpr const char* kVersion3 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
+constexpr const char* kVersion4 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
                                   "ALTER TABLE runs ADD COLUMN note TEXT;"
                                   "UPDATE runs SET note = 'migrated';";
 
@@ -79,10 +80,11 @@ private slots:
         auto writer = TraceWriter::open(file);
         QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(0x4B494C4E));
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
         QCOMPARE(queryTexts(file, "PRAGMA journal_mode"), std::vector<std::string>{"wal"});
-        QCOMPARE(currentSchemaVersion(), 2);
+        QCOMPARE(currentSchemaVersion(), 3);
         QCOMPARE(kCaptureSchemaVersion, 2);
+        QCOMPARE(kCompilerSchemaVersion, 3);
         QCOMPARE(kApplicationId, int32_t(0x4B494C4E));
     }
 
@@ -91,9 +93,13 @@ private slots:
         QVERIFY(TraceWriter::open(file).ok());
         QCOMPARE(queryTexts(file, "SELECT name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' "
                                   "ORDER BY name"),
-                 (std::vector<std::string>{"compiles",
+                 (std::vector<std::string>{"autotune_choices",
+                                           "autotune_choices_by_kernel",
+                                           "compiles",
                                            "compiles_by_run",
                                            "config",
+                                           "diagrams",
+                                           "diagrams_by_graph",
                                            "events",
                                            "events_by_run",
                                            "frames",
@@ -103,10 +109,18 @@ private slots:
                                            "graph_nodes",
                                            "graph_nodes_by_graph",
                                            "graphs",
+                                           "graphs_by_compile",
                                            "graphs_by_run",
+                                           "graphs_link_compiled",
                                            "guards",
                                            "guards_by_compile",
                                            "guards_by_run",
+                                           "kernel_launches",
+                                           "kernel_launches_by_kernel",
+                                           "kernel_launches_by_run",
+                                           "kernels",
+                                           "kernels_by_compile",
+                                           "kernels_by_graph",
                                            "meta",
                                            "output",
                                            "output_by_run",
@@ -181,6 +195,54 @@ private slots:
                  (Names{"graph_id", "ord"}));
     }
 
+    void version3CompilerTables() {
+        std::string file = path("compiler_tables.kiln");
+        QVERIFY(TraceWriter::open(file).ok());
+        using Names = std::vector<std::string>;
+        QCOMPARE(columnsOf(file, "kernels"),
+                 (Names{"id", "run_id", "graph_id", "compile_id", "graph_index", "kernel_id",
+                        "name", "kind", "fused_nodes", "source_code", "launch_config"}));
+        QCOMPARE(columnsOf(file, "autotune_choices"),
+                 (Names{"id", "run_id", "kernel_id", "candidate", "time_ns", "chosen"}));
+        QCOMPARE(columnsOf(file, "kernel_launches"),
+                 (Names{"id", "run_id", "kernel_id", "start_ns", "end_ns", "device", "grid",
+                        "block", "registers", "shared_memory"}));
+        QCOMPARE(columnsOf(file, "diagrams"),
+                 (Names{"id", "run_id", "graph_id", "compile_id", "graph_index", "kind", "dot"}));
+        auto foreignKeys = [&](const char* table) {
+            return queryTexts(file, std::string("SELECT \"table\" || '.' || \"to\" || '<-' || "
+                                                "\"from\" FROM pragma_foreign_key_list('") +
+                                        table + "') ORDER BY \"from\"");
+        };
+        QCOMPARE(foreignKeys("kernels"), (Names{"graphs.id<-graph_id", "runs.id<-run_id"}));
+        QCOMPARE(foreignKeys("diagrams"), (Names{"graphs.id<-graph_id", "runs.id<-run_id"}));
+        QCOMPARE(foreignKeys("autotune_choices"), Names{"runs.id<-run_id"});
+        QCOMPARE(foreignKeys("kernel_launches"), Names{"runs.id<-run_id"});
+        auto indexColumns = [&](const char* index) {
+            return queryTexts(file,
+                              std::string("SELECT name FROM pragma_index_info('") + index + "')");
+        };
+        QCOMPARE(indexColumns("graphs_by_compile"), (Names{"run_id", "compile_id", "graph_index"}));
+        QCOMPARE(indexColumns("kernels_by_graph"), (Names{"graph_id", "id"}));
+        QCOMPARE(indexColumns("kernels_by_compile"),
+                 (Names{"run_id", "compile_id", "graph_index"}));
+        QCOMPARE(indexColumns("autotune_choices_by_kernel"), (Names{"run_id", "kernel_id"}));
+        QCOMPARE(indexColumns("kernel_launches_by_kernel"), (Names{"run_id", "kernel_id"}));
+        QCOMPARE(indexColumns("kernel_launches_by_run"), (Names{"run_id", "id"}));
+        QCOMPARE(indexColumns("diagrams_by_graph"), (Names{"graph_id", "kind"}));
+        auto uniqueColumns = [&](const char* table) {
+            return queryTexts(file, std::string("SELECT group_concat(i.name, ',') FROM "
+                                                "pragma_index_list('") +
+                                        table +
+                                        "') l, pragma_index_info(l.name) i WHERE l.\"unique\" "
+                                        "GROUP BY l.name");
+        };
+        QCOMPARE(uniqueColumns("kernels"), Names{"run_id,kernel_id"});
+        QCOMPARE(uniqueColumns("diagrams"), Names{"run_id,compile_id,graph_index,kind"});
+        QCOMPARE(queryTexts(file, "SELECT tbl_name FROM sqlite_master WHERE type = 'trigger'"),
+                 Names{"graphs"});
+    }
+
     void metaDescribesFileAndWriter() {
         std::string file = path("meta.kiln");
         {
@@ -194,7 +256,7 @@ private slots:
         QVERIFY(reader.ok());
         auto meta = (*reader)->meta();
         QVERIFY(meta.ok());
-        QCOMPARE(meta->at("schema_version"), std::string("2"));
+        QCOMPARE(meta->at("schema_version"), std::string("3"));
         QCOMPARE(meta->at("engine_version"), std::string("0.1.0"));
         QCOMPARE(meta->at("device"), std::string("cpu"));
         QCOMPARE(meta->at("cuda_driver"), std::string("none"));
@@ -202,7 +264,7 @@ private slots:
         int64_t createdAt = std::stoll(meta->at("created_at_ns"));
         QVERIFY(createdAt > int64_t(1'700'000'000) * 1'000'000'000);
         QCOMPARE(meta->size(), size_t(6));
-        QCOMPARE((*reader)->schemaVersion(), 2);
+        QCOMPARE((*reader)->schemaVersion(), 3);
         QVERIFY(!(*reader)->isUpgradedSnapshot());
     }
 
@@ -213,16 +275,16 @@ private slots:
         QVERIFY(!reader.ok());
         QCOMPARE(reader.error().message, "'" + file + "' is not a Kiln trace (an empty database)");
         QVERIFY(TraceWriter::open(file).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
     }
 
     void refusesNewerVersionUntouched() {
         std::string file = makeCurrentTrace("newer.kiln");
-        QCOMPARE(execSql(file, "PRAGMA user_version = 3"), std::string());
+        QCOMPARE(execSql(file, "PRAGMA user_version = 4"), std::string());
         std::string before = readFileBytes(file);
         std::string expected = "trace '" + file +
-                               "' was written by a newer Kiln (schema version 3); this Kiln "
-                               "reads up to version 2";
+                               "' was written by a newer Kiln (schema version 4); this Kiln "
+                               "reads up to version 3";
         auto writer = TraceWriter::open(file);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message, expected);
@@ -305,7 +367,7 @@ private slots:
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
         QCOMPARE((*reader)->schemaVersion(), 1);
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("2"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("3"));
         auto runs = (*reader)->listRuns();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
@@ -325,6 +387,8 @@ private slots:
         QCOMPARE((*reader)->graphNodes(1)->size(), size_t(0));
         QCOMPARE((*reader)->config(1)->size(), size_t(0));
         QCOMPARE((*reader)->events(1)->size(), size_t(0));
+        QCOMPARE((*reader)->kernels(1)->size(), size_t(0));
+        QCOMPARE((*reader)->kernelLaunches(1)->size(), size_t(0));
         // The file is as the old Kiln left it.
         QVERIFY(readFileBytes(file) == before);
         QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
@@ -349,16 +413,16 @@ private slots:
             (*writer)->output(kiln::OutputStream::Stdout, "new line\n");
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"2"});
+                 std::vector<std::string>{"3"});
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"),
-                 int64_t(12));
+                 int64_t(16));
         auto reader = TraceReader::open(file);
         QVERIFY(reader.ok());
         QVERIFY(!(*reader)->isUpgradedSnapshot());
-        QCOMPARE((*reader)->schemaVersion(), 2);
+        QCOMPARE((*reader)->schemaVersion(), 3);
         // The old run kept its rows; the new one has its capture facts.
         QCOMPARE((*reader)->listRuns()->size(), size_t(2));
         QCOMPARE((*reader)->outputLines(1)->size(), size_t(2));
@@ -377,11 +441,11 @@ private slots:
     void readerUpgradesOlderFileInMemoryOnly() {
         std::string file = makeCurrentTrace("reader_upgrade.kiln");
         std::string before = readFileBytes(file);
-        SchemaHistory history = historyWithVersion3(kVersion3);
+        SchemaHistory history = historyWithVersion4(kVersion4);
         auto reader = TraceReader::open(file, history);
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
-        QCOMPARE((*reader)->schemaVersion(), 2);
+        QCOMPARE((*reader)->schemaVersion(), 3);
         auto runs = (*reader)->listRuns();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
@@ -390,14 +454,14 @@ private slots:
         QVERIFY(lines.ok());
         QCOMPARE(lines->size(), size_t(1));
         QCOMPARE(lines->front().text, std::string("hello"));
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("3"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("4"));
         QVERIFY(readFileBytes(file) == before);
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
     }
 
     void writerUpgradesOlderFileInPlace() {
         std::string file = makeCurrentTrace("writer_upgrade.kiln");
-        SchemaHistory history = historyWithVersion3(kVersion3);
+        SchemaHistory history = historyWithVersion4(kVersion4);
         {
             auto writer = TraceWriter::open(file, history);
             QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
@@ -407,19 +471,19 @@ private slots:
             (*writer)->frame(sampleFrame(0)); // a later history keeps the capture tables
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
         QCOMPARE(queryTexts(file, "SELECT note FROM runs ORDER BY id"),
                  (std::vector<std::string>{"migrated", "<null>"}));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM extra"), int64_t(0));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM frames WHERE run_id = 2"), int64_t(1));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"3"});
-        // This build only knows version 2, so the upgraded file is now "newer".
+                 std::vector<std::string>{"4"});
+        // This build only knows version 3, so the upgraded file is now "newer".
         auto reader = TraceReader::open(file);
         QVERIFY(!reader.ok());
         QVERIFY(reader.error().message.find(
-                    "(schema version 3); this Kiln reads up to version 2") != std::string::npos);
+                    "(schema version 4); this Kiln reads up to version 3") != std::string::npos);
         auto upgradedReader = TraceReader::open(file, history);
         QVERIFY(upgradedReader.ok());
         QVERIFY(!(*upgradedReader)->isUpgradedSnapshot());
@@ -427,36 +491,38 @@ private slots:
     }
 
     void failedMigrationRollsBackEveryStep() {
-        // From version 1, so that a good step (1 -> 2) is rolled back with the failing one.
+        // From version 1, so that good steps (1 -> 2 -> 3) are rolled back with the failing one.
         std::string file = makeVersion1Trace("failed_upgrade.kiln");
-        SchemaHistory history = historyWithVersion3("CREATE TABLE half_done(x);"
+        SchemaHistory history = historyWithVersion4("CREATE TABLE half_done(x);"
                                                     "CREATE TABLE runs(x);");
         auto writer = TraceWriter::open(file, history);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message,
                  "cannot upgrade trace '" + file +
-                     "': from schema version 2 to 3: table runs already exists");
+                     "': from schema version 3 to 4: table runs already exists");
         QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name IN "
-                                "('half_done', 'frames', 'compiles')"),
+                                "('half_done', 'frames', 'compiles', 'kernels')"),
                  int64_t(0));
         // Still a healthy version-1 trace, which this build upgrades.
         auto reader = TraceReader::open(file);
         QVERIFY(reader.ok());
         QCOMPARE((*reader)->listRuns()->size(), size_t(1));
         QVERIFY(TraceWriter::open(file).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(2));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
     }
 
     void newFileIsBuiltByTheSameSteps() {
-        // A file created against the three-step history gets every step, in order.
-        std::string file = path("fresh_v3.kiln");
-        QVERIFY(TraceWriter::open(file, historyWithVersion3(kVersion3)).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
+        // A file created against the four-step history gets every step, in order.
+        std::string file = path("fresh_v4.kiln");
+        QVERIFY(TraceWriter::open(file, historyWithVersion4(kVersion4)).ok());
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'note'"),
                  int64_t(1));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name = 'graph_nodes'"),
+                 int64_t(1));
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name = 'kernels'"),
                  int64_t(1));
     }
 };

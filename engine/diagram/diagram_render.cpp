@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+#include "diagram/diagram_render.h"
+
+#include <cstdio>
+#include <mutex>
+#include <vector>
+
+#ifdef KILN_HAVE_GRAPHVIZ
+#include <cgraph.h>
+#include <gvc.h>
+#endif
+
+namespace kiln::diagram {
+
+namespace {
+
+constexpr const char* kKind = "DiagramError";
+
+Diagnostic diagramError(std::string message) {
+    return makeDiagnostic(kKind, std::move(message));
+}
+
+} // namespace
+
+const char* imageFormatName(ImageFormat format) {
+    switch (format) {
+    case ImageFormat::Svg:
+        return "svg";
+    case ImageFormat::Png:
+        return "png";
+    }
+    return "svg";
+}
+
+std::optional<ImageFormat> parseImageFormat(std::string_view name) {
+    if (name == "svg") return ImageFormat::Svg;
+    if (name == "png") return ImageFormat::Png;
+    return std::nullopt;
+}
+
+#ifdef KILN_HAVE_GRAPHVIZ
+
+namespace {
+
+// Everything below is guarded by g_mutex: the context, and the capture of Graphviz's messages.
+std::mutex g_mutex;
+GVC_t* g_context = nullptr; // created on first use; lives as long as the process
+std::string* g_messages = nullptr;
+
+// Graphviz's error channel (agerr) calls this with pieces of a message ("Error", ": ", the
+// text). While a render runs they are collected; any other caller of Graphviz in the process
+// (there is none today) gets Graphviz's default behaviour, stderr.
+int collectMessage(char* piece) {
+    if (!piece) return 0;
+    if (g_messages)
+        g_messages->append(piece);
+    else
+        std::fputs(piece, stderr);
+    return 0;
+}
+
+GVC_t* context() {
+    if (!g_context) {
+        agseterrf(collectMessage);
+        g_context = gvContext();
+    }
+    return g_context;
+}
+
+// Graphviz's messages as one line: the errors (without their "Error: " prefix), or every
+// message when none is marked as an error, or \p fallback when Graphviz said nothing.
+std::string describe(const std::string& messages, const std::string& fallback) {
+    std::vector<std::string> errors, all;
+    size_t start = 0;
+    while (start < messages.size()) {
+        size_t end = messages.find('\n', start);
+        if (end == std::string::npos) end = messages.size();
+        std::string line = messages.substr(start, end - start);
+        start = end + 1;
+        while (!line.empty() && (line.back() == '\r' || line.back() == ' '))
+            line.pop_back();
+        if (line.empty()) continue;
+        if (line.rfind("Error: ", 0) == 0)
+            errors.push_back(line.substr(7));
+        else
+            all.push_back(line);
+    }
+    const std::vector<std::string>& chosen = errors.empty() ? all : errors;
+    if (chosen.empty()) return fallback;
+    std::string text;
+    for (const std::string& line : chosen)
+        text += (text.empty() ? "" : "; ") + line;
+    return text;
+}
+
+// Graphviz's lexer keeps what it buffered after the graph it returned (trailing newlines, or
+// further graphs in the same text) and would hand it to the next agmemread as the start of
+// *that* text. Reading until it reports the end consumes the rest (a failed read flushes the
+// lexer), so every render starts clean. Graphs after the first are ignored, as Graphviz's
+// library readers do; text after it that is not DOT is reported like any syntax error.
+void drainParser() {
+    for (int i = 0; i < 1000; ++i) {
+        Agraph_t* extra = agmemread("");
+        if (!extra) return;
+        agclose(extra);
+    }
+}
+
+// Owns a parsed graph and its layout for the length of one render.
+struct GraphHandle {
+    GVC_t* gvc;
+    Agraph_t* graph;
+    bool laidOut = false;
+
+    ~GraphHandle() {
+        if (laidOut) gvFreeLayout(gvc, graph);
+        if (graph) agclose(graph);
+    }
+};
+
+} // namespace
+
+bool graphvizAvailable() {
+    return true;
+}
+
+Expected<std::string> renderDot(std::string_view dot, ImageFormat format, std::string_view layout) {
+    if (dot.find_first_not_of(" \t\r\n") == std::string_view::npos)
+        return diagramError("cannot render an empty DOT text");
+    std::string text(dot);      // NUL-terminated for agmemread
+    std::string engine(layout); // and for gvLayout
+    std::lock_guard lock(g_mutex);
+    std::string messages;
+    g_messages = &messages;
+    struct StopCollecting {
+        ~StopCollecting() { g_messages = nullptr; }
+    } stopCollecting;
+
+    GVC_t* gvc = context();
+    if (!gvc) return diagramError("cannot start Graphviz (gvContext failed)");
+    agreseterrors();
+    // The parser's line counter is global and not reset between reads of memory: without this
+    // an error after an earlier render names the wrong line.
+    agreadline(1);
+    GraphHandle handle{gvc, agmemread(text.c_str())};
+    if (!handle.graph)
+        return diagramError("malformed DOT text: " +
+                            describe(messages, "Graphviz could not parse it"));
+    drainParser();
+    if (messages.find("Error: ") != std::string::npos) // text after the graph that is not DOT
+        return diagramError("malformed DOT text: " + describe(messages, "trailing text"));
+    messages.clear();
+    if (gvLayout(gvc, handle.graph, engine.c_str()) != 0) {
+        Diagnostic error = diagramError("Graphviz cannot lay out the diagram with '" + engine +
+                                        "': " + describe(messages, "the layout failed"));
+        error.notes.push_back("the layout engines are plugins of the graphviz package: install "
+                              "it (packaging/install-deps.sh) or register them with `dot -c`");
+        return error;
+    }
+    handle.laidOut = true;
+    char* data = nullptr;
+    unsigned int length = 0; // unsigned int* in Graphviz 2.4x (size_t* in newer releases)
+    const char* formatName = imageFormatName(format);
+    if (gvRenderData(gvc, handle.graph, formatName, &data, &length) != 0 || !data) {
+        if (data) gvFreeRenderData(data);
+        Diagnostic error = diagramError(std::string("Graphviz cannot render ") + formatName + ": " +
+                                        describe(messages, "the renderer failed"));
+        if (format == ImageFormat::Png)
+            error.notes.push_back("PNG output needs Graphviz's cairo plugin (libgvplugin_pango, "
+                                  "part of libgvc6); install graphviz or register plugins with "
+                                  "`dot -c`");
+        return error;
+    }
+    std::string image(data, length);
+    gvFreeRenderData(data);
+    if (image.empty())
+        return diagramError(std::string("Graphviz rendered an empty ") + formatName + " image");
+    return image;
+}
+
+#else // !KILN_HAVE_GRAPHVIZ
+
+bool graphvizAvailable() {
+    return false;
+}
+
+Expected<std::string> renderDot(std::string_view, ImageFormat format, std::string_view) {
+    Diagnostic error = diagramError(std::string("cannot render ") + imageFormatName(format) +
+                                    ": this Kiln was built without Graphviz");
+    error.notes.push_back("install libgraphviz-dev (packaging/install-deps.sh) and rebuild, or "
+                          "export the diagram as DOT text");
+    return error;
+}
+
+#endif
+
+} // namespace kiln::diagram

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+// Rendering DOT text with Graphviz in memory (engine/diagram): SVG with the node labels, PNG
+// with its signature, errors instead of crashes or stderr noise for empty and malformed DOT and
+// for a layout engine that is not installed, renders that start clean after earlier good and bad
+// ones (Graphviz's parser keeps state between calls), and renders from several threads at once.
+#include "diagram/diagram_render.h"
+
+#include <QtTest>
+#include <atomic>
+#include <thread>
+#include <vector>
+
+using namespace kiln::diagram;
+
+namespace {
+
+constexpr const char* kSmallGraph = R"dot(digraph G {
+  rankdir=TB;
+  node [shape=box];
+  l_x_ [label="l_x_"];
+  kiln_poi_fused_add_cos_sin_0 [label="kiln_poi_fused_add_cos_sin_0"];
+  output [label="output"];
+  l_x_ -> kiln_poi_fused_add_cos_sin_0 -> output;
+}
+)dot";
+
+bool isPng(const std::string& bytes) {
+    static const char signature[] = {'\x89', 'P', 'N', 'G', '\r', '\n', '\x1a', '\n'};
+    return bytes.size() > sizeof signature &&
+           std::equal(std::begin(signature), std::end(signature), bytes.begin());
+}
+
+} // namespace
+
+class DiagramRenderTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void init() {
+        bool stubTest = std::string(QTest::currentTestFunction()) == "buildWithoutGraphviz";
+        if (!graphvizAvailable() && !stubTest) QSKIP("this build has no Graphviz");
+    }
+
+    void buildWithoutGraphviz() {
+        if (graphvizAvailable()) QSKIP("this build has Graphviz");
+        auto result = renderDot(kSmallGraph, ImageFormat::Png);
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().kind, std::string("DiagramError"));
+        QCOMPARE(result.error().message,
+                 std::string("cannot render png: this Kiln was built without Graphviz"));
+    }
+
+    void formatNames() {
+        QCOMPARE(std::string(imageFormatName(ImageFormat::Svg)), std::string("svg"));
+        QCOMPARE(std::string(imageFormatName(ImageFormat::Png)), std::string("png"));
+        QCOMPARE(parseImageFormat("svg"), std::optional<ImageFormat>(ImageFormat::Svg));
+        QCOMPARE(parseImageFormat("png"), std::optional<ImageFormat>(ImageFormat::Png));
+        QVERIFY(!parseImageFormat("dot").has_value());
+        QVERIFY(!parseImageFormat("SVG").has_value());
+    }
+
+    void rendersSvgWithTheNodeLabels() {
+        auto svg = renderDot(kSmallGraph, ImageFormat::Svg);
+        QVERIFY2(svg.ok(), svg.ok() ? "" : svg.error().render().c_str());
+        QVERIFY(svg->find("<svg") != std::string::npos);
+        QVERIFY(svg->find("</svg>") != std::string::npos);
+        for (const char* label : {">l_x_<", ">kiln_poi_fused_add_cos_sin_0<", ">output<"})
+            QVERIFY2(svg->find(label) != std::string::npos, label);
+    }
+
+    void rendersPng() {
+        auto png = renderDot(kSmallGraph, ImageFormat::Png);
+        QVERIFY2(png.ok(), png.ok() ? "" : png.error().render().c_str());
+        QVERIFY(png->size() > 100);
+        QVERIFY(isPng(*png));
+        // The IHDR chunk follows the signature and gives a nonzero width and height.
+        QCOMPARE(png->substr(12, 4), std::string("IHDR"));
+        auto be32 = [&](size_t at) {
+            const auto* p = reinterpret_cast<const unsigned char*>(png->data() + at);
+            return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | p[3];
+        };
+        QVERIFY(be32(16) > 0);
+        QVERIFY(be32(20) > 0);
+    }
+
+    void malformedDotIsAnError() {
+        auto bad = renderDot("digraph G { a -> ; }", ImageFormat::Svg);
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().kind, std::string("DiagramError"));
+        QVERIFY2(bad.error().message.find("malformed DOT text: syntax error in line 1") == 0,
+                 bad.error().message.c_str());
+        auto unbalanced = renderDot("digraph G { a -> b", ImageFormat::Png);
+        QVERIFY(!unbalanced.ok());
+        QVERIFY2(unbalanced.error().message.find("malformed DOT text") == 0,
+                 unbalanced.error().message.c_str());
+        auto notDot = renderDot("this is not a graph", ImageFormat::Svg);
+        QVERIFY(!notDot.ok());
+        // Graphviz recovers: the next good render works.
+        auto good = renderDot(kSmallGraph, ImageFormat::Svg);
+        QVERIFY2(good.ok(), good.ok() ? "" : good.error().render().c_str());
+        QVERIFY(good->find(">output<") != std::string::npos);
+    }
+
+    void eachRenderStartsClean() {
+        // Graphviz's lexer keeps what it read past the first graph; it must not leak into the
+        // next render, and error line numbers must not count an earlier text's lines.
+        auto first =
+            renderDot("digraph one { a -> b }\n digraph two { leaked }\n\n", ImageFormat::Svg);
+        QVERIFY(first.ok());
+        QVERIFY(first->find("<title>one</title>") != std::string::npos);
+        auto second = renderDot("digraph three { fresh }", ImageFormat::Svg);
+        QVERIFY(second.ok());
+        QVERIFY(second->find("<title>three</title>") != std::string::npos);
+        QVERIFY(second->find(">fresh<") != std::string::npos);
+        QVERIFY(second->find("leaked") == std::string::npos);
+        QVERIFY(renderDot(std::string(kSmallGraph) + "\n\n\n", ImageFormat::Svg).ok());
+        auto bad = renderDot("digraph G {\n  a -> ;\n}", ImageFormat::Svg);
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().message,
+                 std::string("malformed DOT text: syntax error in line 2 near ';'"));
+        auto junk = renderDot("digraph G { a } junk", ImageFormat::Svg);
+        QVERIFY(!junk.ok());
+        QCOMPARE(junk.error().message,
+                 std::string("malformed DOT text: syntax error in line 1 near 'junk'"));
+    }
+
+    void emptyDotIsAnError() {
+        for (const char* text : {"", "  \n\t"}) {
+            auto empty = renderDot(text, ImageFormat::Svg);
+            QVERIFY(!empty.ok());
+            QCOMPARE(empty.error().message, std::string("cannot render an empty DOT text"));
+        }
+    }
+
+    void missingLayoutEngineIsAnError() {
+        auto result = renderDot(kSmallGraph, ImageFormat::Svg, "no_such_layout");
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().kind, std::string("DiagramError"));
+        QVERIFY2(result.error().message.find(
+                     "Graphviz cannot lay out the diagram with 'no_such_layout': Layout type: "
+                     "\"no_such_layout\" not recognized") == 0,
+                 result.error().message.c_str());
+        QVERIFY(!result.error().notes.empty());
+        QVERIFY(renderDot(kSmallGraph, ImageFormat::Svg).ok());
+    }
+
+    void labelsWithQuotesAndUnicode() {
+        auto svg = renderDot("digraph { n [label=\"a \\\"quoted\\\" λ\"]; }", ImageFormat::Svg);
+        QVERIFY2(svg.ok(), svg.ok() ? "" : svg.error().render().c_str());
+        QVERIFY2(svg->find("quoted") != std::string::npos, svg->c_str());
+        QVERIFY(svg->find("λ") != std::string::npos);
+    }
+
+    void rendersFromSeveralThreads() {
+        std::atomic<int> good{0}, rejected{0};
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+            threads.emplace_back([&, t] {
+                for (int i = 0; i < 10; ++i) {
+                    bool malformed = (t + i) % 3 == 0;
+                    auto result = renderDot(malformed ? "digraph { -> }" : kSmallGraph,
+                                            i % 2 ? ImageFormat::Png : ImageFormat::Svg);
+                    if (result.ok() && !malformed) ++good;
+                    if (!result.ok() && malformed) ++rejected;
+                }
+            });
+        for (auto& thread : threads)
+            thread.join();
+        QCOMPARE(good.load() + rejected.load(), 40);
+        QVERIFY(rejected.load() > 0);
+    }
+};
+
+QTEST_APPLESS_MAIN(DiagramRenderTest)
+#include "tst_diagram_render.moc"
