@@ -2,4 +2,5 @@
 option(KILN_BUILD_TESTS "Build the Qt Test suites (needs Qt 6 Test)" ON)
 option(KILN_BUILD_BENCH "Build the benchmark harness (bench/)" ON)
 option(KILN_WARNINGS_AS_ERRORS "Treat compiler warnings as errors" OFF)
+option(KILN_STATIC_LLVM "Link LLVM statically (the self-contained binary for the GPU machine)" OFF)
 option(KILN_ENABLE_CUDA "Build the CUDA backend when the toolkit is found" ON)

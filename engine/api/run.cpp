@@ -3,6 +3,7 @@
 
 #include "api/interpreter_thread.h"
 #include "capture/compile_api.h"
+#include "inductor/inductor_backend.h"
 #include "lang/parser.h"
 #include "lang/traceback.h"
 #include "runtime/device_probe.h"
@@ -154,6 +155,7 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
     Logger logger(sink);
     capture::CaptureEngine capture(interp, sink, logger);
     capture.setOverrides(config.compile);
+    capture.setInductorCompiler(inductor::makeInductorCompiler());
     options.onImported = [&capture](lang::Interpreter& i, lang::ModuleObject&) {
         capture::installCompileApi(i, capture);
     };

@@ -14,6 +14,7 @@
 
 #include "capture/backends.h"
 #include "capture/frame_cache.h"
+#include "capture/inductor_hook.h"
 #include "capture/tracer.h"
 #include "support/compile_overrides.h"
 #include "support/event_sink.h"
@@ -74,6 +75,8 @@ public:
     /// What the run changes in every torch.compile call (kiln run --mode ...).
     void setOverrides(CompileOverrides overrides) { m_overrides = std::move(overrides); }
     const CompileOverrides& overrides() const { return m_overrides; }
+    /// Kiln's compiler for the `inductor` backend (installed by the embedding program).
+    void setInductorCompiler(InductorCompiler compiler) { m_inductor = std::move(compiler); }
     /// Collects explain() facts while set (not owned).
     void setExplainRecord(ExplainRecord* record) { m_explain = record; }
     /// The cache of a function's code object (its start, not its resume points), or null.
@@ -172,6 +175,7 @@ private:
     std::vector<std::unique_ptr<Session>> m_open;
     ExplainRecord* m_explain = nullptr;
     int32_t m_graphCount = 0;
+    InductorCompiler m_inductor;
     int32_t m_breakOrder = 0;
     std::string m_configFingerprint;
     std::set<std::pair<std::string, int32_t>> m_loggedBreaks; ///< (file, line) shown in the log

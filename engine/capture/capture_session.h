@@ -31,6 +31,9 @@ struct CaptureEngine::Session {
     Session* previous = nullptr; ///< the engine's session before this one opened
     /// The frame's replay memo when this trace began (see onExpressionDone).
     const lang::ExpressionMemo* memoAtStart = nullptr;
+    /// The inductor backend's report of kernels and diagrams, run once the graph is reported.
+    std::function<void()> afterGraphReported;
+    std::shared_ptr<graph::Graph> graph; ///< the graph being compiled
 
     bool tracing() const { return tracer && tracer->installed(); }
 };

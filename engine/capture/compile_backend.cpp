@@ -82,6 +82,17 @@ Value CaptureEngine::runBackend(Session& s, const Value& gm, const std::vector<V
     case Backend::Kind::AotEager:
         return gm;
     case Backend::Kind::Inductor:
+        if (m_inductor) {
+            InductorRequest request{
+                m_interp,     s.graph,
+                inputs,       s.compile.compileId,
+                m_graphCount, applyPatch(torchapi::inductorConfig(m_interp), s.spec->inductorPatch),
+                m_logger,     m_sink};
+            HookOff off(m_interp);
+            InductorResult result = m_inductor(request);
+            s.afterGraphReported = std::move(result.afterGraphReported);
+            return result.callable;
+        }
         KILN_TORCH_LOG(m_logger, LogLevel::Info, "torch._inductor.compile_fx", s.compile.compileId,
                        "Kiln's inductor backend runs this graph through the eager kernels (its "
                        "code generator is not built yet)");
@@ -103,6 +114,7 @@ Value CaptureEngine::runBackend(Session& s, const Value& gm, const std::vector<V
 Value CaptureEngine::compileGraph(Session& s, const std::shared_ptr<graph::Graph>& g,
                                   const std::vector<Value>& exampleInputs, bool& failed) {
     failed = false;
+    s.graph = g;
     Value gm = graph::makeGraphModule(m_interp, g);
     if (m_explain) m_explain->graphs.push_back({g, gm});
     KILN_TORCH_LOG(m_logger, LogLevel::Info, "torch._dynamo.output_graph", s.compile.compileId,
@@ -213,6 +225,11 @@ void CaptureEngine::reportGraph(Session& s, const graph::Graph& g) {
         ev.nodes.push_back(std::move(info));
     }
     m_sink.graph(ev);
+    if (s.afterGraphReported) {
+        auto report = std::move(s.afterGraphReported);
+        s.afterGraphReported = nullptr;
+        report();
+    }
     KILN_TORCH_ARTIFACT(m_logger, Artifact::GraphCode, s.compile.compileId,
                         "TRACED GRAPH\n ===== __compiled_fn_" + std::to_string(ev.graphIndex) +
                             " =====\n" + ev.readableCode);

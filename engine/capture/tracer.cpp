@@ -202,6 +202,12 @@ int32_t Tracer::placeholderFor(const Value& tensor, const SourcePtr& source) {
         node.sourceName = source->str();
     }
     node.meta = metaOf(tensor);
+    if (!parameter) {
+        // An input's dims carry its own symbols, even when another input has the same size
+        // (metaOf can only guess those by value).
+        for (size_t d = 0; d < node.meta.sizes.size(); ++d)
+            node.meta.sizes[d].symbol = symbolFor(*source, static_cast<int64_t>(d));
+    }
     int32_t index = addNode(std::move(node));
     if (!parameter) m_placeholders.push_back(PlaceholderRecord{index, tensor, source});
     m_traced[tensor.tensorImpl()] =

@@ -52,6 +52,8 @@ Value runOperator(lang::Interpreter& interp, const Node& n, const std::vector<Va
     return Value::none();
 }
 
+} // namespace
+
 Value runNode(lang::Interpreter& interp, const Node& n, const std::vector<Value>& env) {
     std::vector<Value> args;
     args.reserve(n.args.size());
@@ -83,8 +85,6 @@ Value runNode(lang::Interpreter& interp, const Node& n, const std::vector<Value>
         return Value::none();
     }
 }
-
-} // namespace
 
 Value runGraph(lang::Interpreter& interp, const Graph& graph, const std::vector<Value>& inputs) {
     std::vector<Value> env(graph.nodes.size());

@@ -17,4 +17,9 @@ namespace kiln::graph {
 lang::Value runGraph(lang::Interpreter& interp, const Graph& graph,
                      const std::vector<lang::Value>& inputs);
 
+/// Runs one call node with `env` holding the values of the nodes before it (by node index);
+/// what a compiled graph does for an op its compiler leaves to the eager kernels.
+lang::Value runNode(lang::Interpreter& interp, const Node& node,
+                    const std::vector<lang::Value>& env);
+
 } // namespace kiln::graph

@@ -3,6 +3,7 @@
 // compiled (eager and inductor backends, static and dynamic shapes, with graph breaks) and
 // eagerly on the same inputs, and the results must agree.
 #include "capture/compile_api.h"
+#include "inductor/inductor_backend.h"
 #include "snippet_runner.h"
 #include "torchapi/install.h"
 
@@ -141,6 +142,7 @@ private:
         lang::Interpreter interp(sink);
         Logger logger(sink);
         capture::CaptureEngine engine(interp, sink, logger);
+        engine.setInductorCompiler(inductor::makeInductorCompiler());
         torchapi::TorchOptions options;
         options.onImported = [&](lang::Interpreter& i, lang::ModuleObject&) {
             capture::installCompileApi(i, engine);

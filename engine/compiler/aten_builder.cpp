@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+#include "compiler/aten_builder.h"
+
+#include "support/assert.h"
+
+#include <algorithm>
+
+namespace kiln::compiler {
+
+namespace {
+
+bool isOne(const Index& i) {
+    int64_t v = 0;
+    return isConstant(i, &v) && v == 1;
+}
+
+} // namespace
+
+std::optional<int64_t> normaliseDim(int64_t dim, int64_t rank) {
+    int64_t r = std::max<int64_t>(rank, 1);
+    if (dim < -r || dim >= r) return std::nullopt;
+    return dim < 0 ? dim + r : dim;
+}
+
+int32_t AtenBuilder::emit(AtenNode node) {
+    node.origin = m_origin;
+    node.originOp = m_originOp;
+    return m_graph.add(std::move(node));
+}
+
+int32_t AtenBuilder::placeholder(int32_t position, std::vector<Index> sizes, DType dtype) {
+    AtenNode n;
+    n.op = "placeholder";
+    n.position = position;
+    n.sizes = std::move(sizes);
+    n.dtype = dtype;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::constantTensor(int32_t position, std::vector<Index> sizes, DType dtype) {
+    AtenNode n;
+    n.op = "constant_tensor";
+    n.position = position;
+    n.sizes = std::move(sizes);
+    n.dtype = dtype;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::constant(double value, DType dtype) {
+    AtenNode n;
+    n.op = "constant";
+    n.scalar = value;
+    n.dtype = dtype;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::symValue(const Index& value) {
+    AtenNode n;
+    n.op = "sym_value";
+    n.ints = {value};
+    n.dtype = DType::Int64;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::full(std::vector<Index> sizes, double value, DType dtype) {
+    AtenNode n;
+    n.op = "full";
+    n.scalar = value;
+    n.sizes = std::move(sizes);
+    n.dtype = dtype;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::unary(const std::string& op, int32_t x) {
+    AtenNode n;
+    n.op = op;
+    n.inputs = {x};
+    n.sizes = sizes(x);
+    n.dtype = op == "logical_not" ? DType::Bool : dtype(x);
+    return emit(std::move(n));
+}
+
+std::vector<Index> AtenBuilder::broadcastSizes(const std::vector<Index>& a,
+                                               const std::vector<Index>& b) {
+    size_t rank = std::max(a.size(), b.size());
+    std::vector<Index> out(rank);
+    for (size_t i = 0; i < rank; ++i) {
+        const Index* x = i < rank - a.size() ? nullptr : &a[i - (rank - a.size())];
+        const Index* y = i < rank - b.size() ? nullptr : &b[i - (rank - b.size())];
+        if (!x)
+            out[i] = *y;
+        else if (!y || isOne(*y))
+            out[i] = *x;
+        else
+            out[i] = isOne(*x) ? *y : *x;
+    }
+    return out;
+}
+
+int32_t AtenBuilder::binary(const std::string& op, int32_t a, int32_t b, DType type) {
+    a = toDtype(a, type);
+    b = toDtype(b, type);
+    AtenNode n;
+    n.op = op;
+    n.inputs = {a, b};
+    n.sizes = broadcastSizes(sizes(a), sizes(b));
+    n.dtype = type;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::binary(const std::string& op, int32_t a, int32_t b) {
+    return binary(op, a, b, tensor::promoteTypes(dtype(a), dtype(b)));
+}
+
+int32_t AtenBuilder::compare(const std::string& op, int32_t a, int32_t b) {
+    DType t = tensor::promoteTypes(dtype(a), dtype(b));
+    int32_t r = binary(op, a, b, t);
+    m_graph.nodes[static_cast<size_t>(r)].dtype = DType::Bool;
+    return r;
+}
+
+int32_t AtenBuilder::where(int32_t condition, int32_t a, int32_t b) {
+    DType t = tensor::promoteTypes(dtype(a), dtype(b));
+    a = toDtype(a, t);
+    b = toDtype(b, t);
+    AtenNode n;
+    n.op = "where";
+    n.inputs = {condition, a, b};
+    n.sizes = broadcastSizes(sizes(condition), broadcastSizes(sizes(a), sizes(b)));
+    n.dtype = t;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::toDtype(int32_t x, DType type) {
+    if (dtype(x) == type) return x;
+    const AtenNode& src = node(x);
+    if (src.op == "constant") return constant(src.scalar, type);
+    AtenNode n;
+    n.op = "to_dtype";
+    n.inputs = {x};
+    n.sizes = src.sizes;
+    n.dtype = type;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::reduce(const std::string& op, int32_t x, std::vector<int64_t> dims,
+                            bool keepdim) {
+    if (dims.empty())
+        for (int64_t d = 0; d < rank(x); ++d)
+            dims.push_back(d);
+    std::sort(dims.begin(), dims.end());
+    dims.erase(std::unique(dims.begin(), dims.end()), dims.end());
+    AtenNode n;
+    n.op = op;
+    n.inputs = {x};
+    for (int64_t d : dims)
+        n.ints.push_back(compiler::constant(d));
+    n.flag = keepdim;
+    const auto& in = sizes(x);
+    for (int64_t d = 0; d < rank(x); ++d) {
+        bool reduced = std::find(dims.begin(), dims.end(), d) != dims.end();
+        if (!reduced)
+            n.sizes.push_back(in[static_cast<size_t>(d)]);
+        else if (keepdim)
+            n.sizes.push_back(compiler::constant(1));
+    }
+    bool arg = op == "argmax" || op == "argmin";
+    n.dtype = arg ? DType::Int64 : dtype(x);
+    if ((op == "sum" || op == "prod") && tensor::isIntegral(dtype(x), true)) n.dtype = DType::Int64;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::countOf(int32_t x, const std::vector<int64_t>& dims, DType type) {
+    Index count = compiler::constant(1);
+    if (dims.empty())
+        count = product(sizes(x));
+    else
+        for (int64_t d : dims)
+            count = count * sizes(x)[static_cast<size_t>(d)];
+    int64_t value = 0;
+    if (isConstant(count, &value)) return constant(static_cast<double>(value), type);
+    return toDtype(symValue(count), type);
+}
+
+int32_t AtenBuilder::view(int32_t x, std::vector<Index> newSizes) {
+    AtenNode n;
+    n.op = "view";
+    n.inputs = {x};
+    n.ints = newSizes;
+    n.sizes = std::move(newSizes);
+    n.dtype = dtype(x);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::permute(int32_t x, std::vector<int64_t> dims) {
+    bool identity = true;
+    for (size_t i = 0; i < dims.size(); ++i)
+        identity = identity && dims[i] == static_cast<int64_t>(i);
+    if (identity) return x;
+    AtenNode n;
+    n.op = "permute";
+    n.inputs = {x};
+    for (int64_t d : dims) {
+        n.ints.push_back(compiler::constant(d));
+        n.sizes.push_back(sizes(x)[static_cast<size_t>(d)]);
+    }
+    n.dtype = dtype(x);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::transpose(int32_t x, int64_t d0, int64_t d1) {
+    std::vector<int64_t> dims;
+    for (int64_t d = 0; d < rank(x); ++d)
+        dims.push_back(d);
+    std::swap(dims[static_cast<size_t>(d0)], dims[static_cast<size_t>(d1)]);
+    return permute(x, dims);
+}
+
+int32_t AtenBuilder::expand(int32_t x, std::vector<Index> newSizes) {
+    AtenNode n;
+    n.op = "expand";
+    n.inputs = {x};
+    n.ints = newSizes;
+    n.sizes = std::move(newSizes);
+    n.dtype = dtype(x);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::slice(int32_t x, int64_t dim, Index start, Index end, int64_t step) {
+    AtenNode n;
+    n.op = "slice";
+    n.inputs = {x};
+    n.ints = {compiler::constant(dim), start, end, compiler::constant(step)};
+    n.sizes = sizes(x);
+    Index length = end + compiler::constant(-1) * start;
+    n.sizes[static_cast<size_t>(dim)] =
+        step == 1 ? length
+                  : floorDiv(length + compiler::constant(step - 1), compiler::constant(step));
+    n.dtype = dtype(x);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::unsqueeze(int32_t x, int64_t dim) {
+    std::vector<Index> s = sizes(x);
+    s.insert(s.begin() + dim, compiler::constant(1));
+    return view(x, std::move(s));
+}
+
+int32_t AtenBuilder::squeeze(int32_t x, int64_t dim) {
+    std::vector<Index> s = sizes(x);
+    s.erase(s.begin() + dim);
+    return view(x, std::move(s));
+}
+
+int32_t AtenBuilder::mm(int32_t a, int32_t b) {
+    AtenNode n;
+    n.op = "mm";
+    n.inputs = {a, b};
+    n.sizes = {sizes(a)[0], sizes(b)[1]};
+    n.dtype = dtype(a);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::bmm(int32_t a, int32_t b) {
+    AtenNode n;
+    n.op = "bmm";
+    n.inputs = {a, b};
+    n.sizes = {sizes(a)[0], sizes(a)[1], sizes(b)[2]};
+    n.dtype = dtype(a);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::addmm(int32_t bias, int32_t a, int32_t b, double beta, double alpha) {
+    AtenNode n;
+    n.op = "addmm";
+    n.inputs = {bias, a, b};
+    n.sizes = {sizes(a)[0], sizes(b)[1]};
+    n.dtype = dtype(a);
+    n.scalar = beta;
+    n.scalar2 = alpha;
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::fallback(int32_t capturedIndex, std::vector<int32_t> inputs,
+                              std::vector<Index> resultSizes, DType type) {
+    AtenNode n;
+    n.op = "fallback";
+    n.position = capturedIndex;
+    n.inputs = std::move(inputs);
+    n.sizes = std::move(resultSizes);
+    n.dtype = type;
+    return emit(std::move(n));
+}
+
+} // namespace kiln::compiler

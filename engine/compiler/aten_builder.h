@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Builds AtenGraph nodes with their result sizes and dtypes worked out (broadcasting,
+/// reductions, views). The decompositions are written against it.
+#pragma once
+
+#include "compiler/aten_graph.h"
+
+#include <optional>
+
+namespace kiln::compiler {
+
+using tensor::DType;
+
+class AtenBuilder {
+public:
+    explicit AtenBuilder(AtenGraph& graph)
+        : m_graph(graph) {}
+
+    AtenGraph& graph() { return m_graph; }
+    const AtenNode& node(int32_t id) const { return m_graph.nodes.at(static_cast<size_t>(id)); }
+    const std::vector<Index>& sizes(int32_t id) const { return node(id).sizes; }
+    DType dtype(int32_t id) const { return node(id).dtype; }
+    int64_t rank(int32_t id) const { return static_cast<int64_t>(sizes(id).size()); }
+
+    /// The captured node the next nodes come from (names kernels and comments).
+    void setOrigin(std::string origin, std::string originOp) {
+        m_origin = std::move(origin);
+        m_originOp = std::move(originOp);
+    }
+
+    int32_t placeholder(int32_t position, std::vector<Index> sizes, DType dtype);
+    int32_t constantTensor(int32_t position, std::vector<Index> sizes, DType dtype);
+    int32_t constant(double value, DType dtype);
+    /// An index expression (a symbolic size) as an int64 0-dim value.
+    int32_t symValue(const Index& value);
+    int32_t full(std::vector<Index> sizes, double value, DType dtype);
+
+    int32_t unary(const std::string& op, int32_t x);
+    /// Broadcasting binary op computing in `dtype` (operands are converted to it first).
+    int32_t binary(const std::string& op, int32_t a, int32_t b, DType dtype);
+    int32_t binary(const std::string& op, int32_t a, int32_t b);
+    int32_t compare(const std::string& op, int32_t a, int32_t b);
+    int32_t where(int32_t condition, int32_t a, int32_t b);
+    int32_t toDtype(int32_t x, DType dtype);
+
+    /// sum/prod/amax/amin/argmax/argmin over `dims` (normalised, may be empty = all).
+    int32_t reduce(const std::string& op, int32_t x, std::vector<int64_t> dims, bool keepdim);
+    /// The element count of `dims` of x as a float value of `dtype`.
+    int32_t countOf(int32_t x, const std::vector<int64_t>& dims, DType dtype);
+
+    int32_t view(int32_t x, std::vector<Index> sizes);
+    int32_t permute(int32_t x, std::vector<int64_t> dims);
+    int32_t transpose(int32_t x, int64_t d0, int64_t d1);
+    int32_t expand(int32_t x, std::vector<Index> sizes);
+    int32_t slice(int32_t x, int64_t dim, Index start, Index end, int64_t step);
+    int32_t unsqueeze(int32_t x, int64_t dim);
+    /// Drops dimension `dim` (which must have size 1).
+    int32_t squeeze(int32_t x, int64_t dim);
+
+    int32_t mm(int32_t a, int32_t b);
+    int32_t bmm(int32_t a, int32_t b);
+    int32_t addmm(int32_t bias, int32_t a, int32_t b, double beta, double alpha);
+
+    int32_t fallback(int32_t capturedIndex, std::vector<int32_t> inputs, std::vector<Index> sizes,
+                     DType dtype);
+
+    /// Broadcast sizes of two shapes (PyTorch's rules, size 1 stretches).
+    static std::vector<Index> broadcastSizes(const std::vector<Index>& a,
+                                             const std::vector<Index>& b);
+
+private:
+    int32_t emit(AtenNode node);
+
+    AtenGraph& m_graph;
+    std::string m_origin, m_originOp;
+};
+
+/// Normalises a possibly negative dim for a rank; nullopt when out of range.
+std::optional<int64_t> normaliseDim(int64_t dim, int64_t rank);
+
+} // namespace kiln::compiler

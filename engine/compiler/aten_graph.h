@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The decomposed graph: what the decompose pass makes of a captured graph. Every node is one
+/// core op (pointwise math, a reduction over dims, a view, a matrix product, a constant) with
+/// its result sizes (possibly symbolic) and dtype, or a fallback that runs one captured node
+/// through the eager kernels. Composite ops (layer_norm, gelu, softmax, linear, var, ...) are
+/// spelled out in core ops here, so lowering to loops knows only the core set.
+#pragma once
+
+#include "compiler/index_expr.h"
+#include "tensor/dtype.h"
+#include "tensor/tensor.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::compiler {
+
+struct AtenNode {
+    /// placeholder, constant, full, iota, the pointwise ops of ScalarOp by name ("sin", "add",
+    /// "where", "to_dtype"), sum/prod/amax/amin/argmax/argmin, view, permute, expand, slice,
+    /// mm, bmm, addmm, fallback.
+    std::string op;
+    std::vector<int32_t> inputs; ///< other nodes, by index
+    std::vector<Index> ints;     ///< dims, sizes, slice bounds: what the op needs
+    double scalar = 0;           ///< constant/full value; addmm's beta
+    double scalar2 = 1;          ///< addmm's alpha
+    bool flag = false;           ///< keepdim
+    tensor::DType dtype = tensor::DType::Float32;
+    std::vector<Index> sizes;
+    std::string origin;    ///< the captured node it came from ("layer_norm")
+    std::string originOp;  ///< that node's op, for kernel names ("layer_norm", "add")
+    int32_t position = -1; ///< placeholder: graph input position; fallback: captured node index
+    bool requiresGrad = false;
+};
+
+struct AtenGraph {
+    std::vector<AtenNode> nodes;
+    /// Per graph output: the node that computes it.
+    std::vector<int32_t> outputs;
+    std::vector<std::string> symbolNames;
+    /// Per captured node index: the node holding its tensor value (-1: none).
+    std::vector<int32_t> nodeOfCaptured;
+    /// Tensors the graph reads that are not inputs (module parameters, get_attr values); the
+    /// "constant_tensor" nodes refer to them by position.
+    std::vector<tensor::Tensor> constants;
+    /// Where each size symbol's value comes from when the graph runs: a dim of a tensor input,
+    /// or an int input (dim -1).
+    struct SymbolSource {
+        int32_t input = 0;
+        int32_t dim = -1;
+    };
+    std::vector<SymbolSource> symbolSources;
+    int32_t inputCount = 0;
+
+    int32_t add(AtenNode node);
+    std::vector<int32_t> userCounts() const;
+};
+
+/// One line per node, "%3 = sum(%2, dims=[1], keepdim=True) : f32[8, 1]  # layer_norm".
+std::string toString(const AtenGraph& graph);
+
+} // namespace kiln::compiler

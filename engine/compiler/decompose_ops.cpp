@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: MIT
+#include "compiler/decompose_ops.h"
+
+#include "compiler/decompose_context.h"
+#include "lang/objects.h"
+#include "torchapi/torch_types.h"
+
+#include <map>
+
+namespace kiln::compiler {
+
+using graph::Arg;
+using graph::NodeOp;
+using graph::OperatorKind;
+using lang::Value;
+
+// --- OpCall
+
+bool OpCall::bind(std::initializer_list<const char*> params) {
+    m_bound.clear();
+    std::vector<std::string> names(params.begin(), params.end());
+    size_t p = 0;
+    const auto& args = m_node.args;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (p >= names.size()) return false;
+        if (names[p][0] == '*') {
+            std::string name = names[p].substr(1);
+            bool single = args.size() - i == 1 &&
+                          (args[i].kind == Arg::Kind::Tuple || args[i].kind == Arg::Kind::List);
+            bool singleConstSeq = args.size() - i == 1 && args[i].kind == Arg::Kind::Constant &&
+                                  (args[i].constant.is(lang::ObjectKind::Tuple) ||
+                                   args[i].constant.is(lang::ObjectKind::List));
+            if (single || singleConstSeq) {
+                m_bound[name] = args[i];
+            } else {
+                std::vector<Arg> rest(args.begin() + static_cast<ptrdiff_t>(i), args.end());
+                m_bound[name] = Arg::ofSequence(Arg::Kind::Tuple, std::move(rest));
+            }
+            ++p;
+            break;
+        }
+        m_bound[names[p++]] = args[i];
+    }
+    for (const auto& [key, value] : m_node.kwargs) {
+        bool known = false;
+        for (const std::string& n : names)
+            known = known || n == key || (n[0] == '*' && n.substr(1) == key);
+        if (!known) return false;
+        m_bound[key] = value;
+    }
+    return true;
+}
+
+bool OpCall::has(const std::string& name) const {
+    return m_bound.count(name) != 0;
+}
+
+const Arg* OpCall::arg(const std::string& name) const {
+    auto it = m_bound.find(name);
+    return it == m_bound.end() ? nullptr : &it->second;
+}
+
+bool OpCall::isNone(const std::string& name) const {
+    const Arg* a = arg(name);
+    return !a || (a->kind == Arg::Kind::Constant && a->constant.isNone());
+}
+
+std::optional<Index> OpCall::indexOf(const Arg& a) const {
+    if (a.kind == Arg::Kind::Constant && a.constant.isIntLike())
+        return constant(a.constant.asInt());
+    if (a.kind == Arg::Kind::Node) return m_symOf[static_cast<size_t>(a.node)];
+    return std::nullopt;
+}
+
+std::optional<int32_t> OpCall::tensorOfArg(const Arg& a, tensor::DType numberType) {
+    if (a.kind == Arg::Kind::Node) {
+        int32_t t = m_tensorOf[static_cast<size_t>(a.node)];
+        if (t >= 0) return t;
+        if (auto sym = m_symOf[static_cast<size_t>(a.node)]) return m_b.symValue(*sym);
+        return std::nullopt;
+    }
+    if (a.kind != Arg::Kind::Constant) return std::nullopt;
+    const Value& v = a.constant;
+    if (v.isBool()) return m_b.constant(v.asInt() != 0, tensor::DType::Bool);
+    if (v.isInt()) return m_b.constant(static_cast<double>(v.asInt()), numberType);
+    if (v.isFloat()) return m_b.constant(v.asFloat(), numberType);
+    if (v.isTensor()) {
+        tensor::Tensor t = v.asTensor();
+        if (t.dim() == 0 && t.numel() == 1) return constantTensorNode(m_b, t);
+        return constantTensorNode(m_b, t);
+    }
+    return std::nullopt;
+}
+
+std::optional<int32_t> OpCall::tensor(const std::string& name, tensor::DType numberType) {
+    const Arg* a = arg(name);
+    return a ? tensorOfArg(*a, numberType) : std::nullopt;
+}
+
+std::optional<int64_t> OpCall::integer(const std::string& name) {
+    const Arg* a = arg(name);
+    if (!a || a->kind != Arg::Kind::Constant || !a->constant.isIntLike()) return std::nullopt;
+    return a->constant.asInt();
+}
+
+std::optional<double> OpCall::number(const std::string& name) {
+    const Arg* a = arg(name);
+    if (!a || a->kind != Arg::Kind::Constant || !a->constant.isNumber()) return std::nullopt;
+    return a->constant.toDouble();
+}
+
+bool OpCall::isFloatNumber(const std::string& name) const {
+    const Arg* a = arg(name);
+    return a && a->kind == Arg::Kind::Constant && a->constant.isFloat();
+}
+
+std::optional<bool> OpCall::boolean(const std::string& name) {
+    const Arg* a = arg(name);
+    if (!a || a->kind != Arg::Kind::Constant || !a->constant.isIntLike()) return std::nullopt;
+    return a->constant.asInt() != 0;
+}
+
+std::optional<std::string> OpCall::text(const std::string& name) {
+    const Arg* a = arg(name);
+    if (!a || a->kind != Arg::Kind::Constant || !a->constant.is(lang::ObjectKind::Str))
+        return std::nullopt;
+    return a->constant.as<lang::StrObject>()->str();
+}
+
+std::optional<std::vector<int64_t>> OpCall::dims(const std::string& name, int64_t rank) {
+    const Arg* a = arg(name);
+    if (!a) return std::nullopt;
+    std::vector<Value> items;
+    if (a->kind == Arg::Kind::Constant && a->constant.isIntLike()) {
+        items.push_back(a->constant);
+    } else if (a->kind == Arg::Kind::Constant && a->constant.is(lang::ObjectKind::Tuple)) {
+        items = a->constant.as<lang::TupleObject>()->items;
+    } else if (a->kind == Arg::Kind::Constant && a->constant.is(lang::ObjectKind::List)) {
+        items = a->constant.as<lang::ListObject>()->items;
+    } else if (a->kind == Arg::Kind::Tuple || a->kind == Arg::Kind::List) {
+        for (const Arg& item : a->items) {
+            if (item.kind != Arg::Kind::Constant) return std::nullopt;
+            items.push_back(item.constant);
+        }
+    } else {
+        return std::nullopt;
+    }
+    std::vector<int64_t> out;
+    for (const Value& v : items) {
+        if (!v.isIntLike()) return std::nullopt;
+        auto d = normaliseDim(v.asInt(), rank);
+        if (!d) return std::nullopt;
+        out.push_back(*d);
+    }
+    return out;
+}
+
+std::optional<std::vector<Index>> OpCall::sizes(const std::string& name) {
+    const Arg* a = arg(name);
+    if (!a) return std::nullopt;
+    std::vector<Index> out;
+    auto addValue = [&](const Value& v) {
+        if (!v.isIntLike()) return false;
+        out.push_back(constant(v.asInt()));
+        return true;
+    };
+    if (a->kind == Arg::Kind::Constant) {
+        const Value& v = a->constant;
+        if (v.isIntLike()) return std::vector<Index>{constant(v.asInt())};
+        const std::vector<Value>* items = nullptr;
+        if (v.is(lang::ObjectKind::Tuple)) items = &v.as<lang::TupleObject>()->items;
+        if (v.is(lang::ObjectKind::List)) items = &v.as<lang::ListObject>()->items;
+        if (!items) return std::nullopt;
+        for (const Value& item : *items)
+            if (!addValue(item)) return std::nullopt;
+        return out;
+    }
+    if (a->kind == Arg::Kind::Node) {
+        auto i = indexOf(*a);
+        if (!i) return std::nullopt;
+        return std::vector<Index>{*i};
+    }
+    if (a->kind != Arg::Kind::Tuple && a->kind != Arg::Kind::List) return std::nullopt;
+    for (const Arg& item : a->items) {
+        auto i = indexOf(item);
+        if (!i) return std::nullopt;
+        out.push_back(*i);
+    }
+    return out;
+}
+
+std::optional<tensor::DType> OpCall::dtypeArg(const std::string& name) {
+    const Arg* a = arg(name);
+    if (!a || a->kind != Arg::Kind::Constant || !torchapi::isDType(a->constant))
+        return std::nullopt;
+    return torchapi::dtypeOf(m_interp, a->constant, name);
+}
+
+Value OpCall::moduleAttr(const char* name) {
+    return m_interp.tryGetAttr(m_node.callable, lang::Symbol::intern(name));
+}
+
+std::optional<int32_t> OpCall::moduleTensor(const char* name) {
+    Value v = moduleAttr(name);
+    if (!v.isTensor()) return std::nullopt;
+    return constantTensorNode(m_b, v.asTensor());
+}
+
+int32_t constantTensorNode(AtenBuilder& b, const tensor::Tensor& t) {
+    AtenGraph& g = b.graph();
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+        const AtenNode& n = g.nodes[i];
+        if (n.op == "constant_tensor" && g.constants[static_cast<size_t>(n.position)].sameImpl(t))
+            return static_cast<int32_t>(i);
+    }
+    g.constants.push_back(t);
+    std::vector<Index> sizes;
+    for (int64_t s : t.sizes())
+        sizes.push_back(constant(s));
+    return b.constantTensor(static_cast<int32_t>(g.constants.size() - 1), std::move(sizes),
+                            t.dtype());
+}
+
+// --- the pass
+
+namespace {
+
+const char* binaryOpName(lang::BinaryOperator op) {
+    switch (op) {
+    case lang::BinaryOperator::Add:
+        return "add";
+    case lang::BinaryOperator::Sub:
+        return "sub";
+    case lang::BinaryOperator::Mul:
+        return "mul";
+    case lang::BinaryOperator::Div:
+        return "truediv";
+    case lang::BinaryOperator::FloorDiv:
+        return "floordiv";
+    case lang::BinaryOperator::Mod:
+        return "mod";
+    case lang::BinaryOperator::Pow:
+        return "pow";
+    case lang::BinaryOperator::MatMul:
+        return "matmul";
+    case lang::BinaryOperator::BitAnd:
+        return "and_";
+    case lang::BinaryOperator::BitOr:
+        return "or_";
+    default:
+        return "";
+    }
+}
+
+const char* compareOpName(lang::CompareOperator op) {
+    switch (op) {
+    case lang::CompareOperator::Eq:
+        return "eq";
+    case lang::CompareOperator::NotEq:
+        return "ne";
+    case lang::CompareOperator::Lt:
+        return "lt";
+    case lang::CompareOperator::LtE:
+        return "le";
+    case lang::CompareOperator::Gt:
+        return "gt";
+    case lang::CompareOperator::GtE:
+        return "ge";
+    default:
+        return "";
+    }
+}
+
+std::string opNameOf(lang::Interpreter& interp, const graph::Node& n) {
+    switch (n.op) {
+    case NodeOp::CallMethod:
+        return n.target;
+    case NodeOp::CallModule:
+        return interp.typeName(n.callable);
+    case NodeOp::CallFunction:
+        break;
+    default:
+        return "";
+    }
+    switch (n.operatorKind) {
+    case OperatorKind::Binary:
+        return binaryOpName(static_cast<lang::BinaryOperator>(n.operatorCode));
+    case OperatorKind::Compare:
+        return compareOpName(static_cast<lang::CompareOperator>(n.operatorCode));
+    case OperatorKind::Unary:
+        return static_cast<lang::UnaryOperator>(n.operatorCode) == lang::UnaryOperator::Neg ? "neg"
+                                                                                            : "";
+    case OperatorKind::GetItem:
+        return "getitem";
+    case OperatorKind::InplaceBinary:
+    case OperatorKind::SetItem:
+        return "";
+    case OperatorKind::None:
+        break;
+    }
+    size_t dot = n.target.rfind('.');
+    return dot == std::string::npos ? n.target : n.target.substr(dot + 1);
+}
+
+bool mutates(const graph::Node& n) {
+    if (n.operatorKind == OperatorKind::InplaceBinary || n.operatorKind == OperatorKind::SetItem)
+        return true;
+    if (n.op == NodeOp::CallMethod && !n.target.empty() && n.target.back() == '_' &&
+        n.target.front() != '_')
+        return true;
+    return n.target == "copy_";
+}
+
+class Decomposer {
+public:
+    Decomposer(lang::Interpreter& interp, const graph::Graph& captured)
+        : m_interp(interp)
+        , m_captured(captured)
+        , m_b(m_graph)
+        , m_tensorOf(captured.nodes.size(), -1)
+        , m_symOf(captured.nodes.size()) {}
+
+    DecomposeResult run() {
+        for (size_t i = 0; i < m_captured.nodes.size(); ++i) {
+            std::string why = visit(static_cast<int32_t>(i));
+            if (!why.empty()) return {std::nullopt, why};
+        }
+        m_graph.nodeOfCaptured = m_tensorOf;
+        return {std::move(m_graph), {}};
+    }
+
+private:
+    Index symbol(const std::string& name, int32_t input, int32_t dim) {
+        for (size_t i = 0; i < m_graph.symbolNames.size(); ++i)
+            if (m_graph.symbolNames[i] == name) return sizeSymbol(static_cast<int32_t>(i));
+        m_graph.symbolNames.push_back(name);
+        m_graph.symbolSources.push_back({input, dim});
+        return sizeSymbol(static_cast<int32_t>(m_graph.symbolNames.size() - 1));
+    }
+
+    std::string visit(int32_t index) {
+        const graph::Node& n = m_captured.nodes[static_cast<size_t>(index)];
+        m_b.setOrigin(n.name, opNameOf(m_interp, n));
+        switch (n.op) {
+        case NodeOp::Placeholder:
+            return placeholder(index, n);
+        case NodeOp::GetAttr:
+            if (!n.callable.isTensor()) return "get_attr " + n.target + " is not a tensor";
+            m_tensorOf[static_cast<size_t>(index)] = constantTensorNode(m_b, n.callable.asTensor());
+            return {};
+        case NodeOp::Output:
+            return output(n);
+        default:
+            return call(index, n);
+        }
+    }
+
+    std::string placeholder(int32_t index, const graph::Node& n) {
+        int32_t position = m_graph.inputCount++;
+        if (n.meta.kind == graph::ValueMeta::Kind::SymInt && !n.meta.sizes.empty()) {
+            m_symOf[static_cast<size_t>(index)] = symbol(
+                n.meta.sizes[0].symbol.empty() ? n.name : n.meta.sizes[0].symbol, position, -1);
+            return {};
+        }
+        if (n.meta.kind != graph::ValueMeta::Kind::Tensor)
+            return "graph input " + n.name + " is not a tensor or a SymInt";
+        std::vector<Index> sizes;
+        for (size_t d = 0; d < n.meta.sizes.size(); ++d) {
+            const graph::Dim& dim = n.meta.sizes[d];
+            sizes.push_back(dim.isSymbolic() ? symbol(dim.symbol, position, static_cast<int32_t>(d))
+                                             : constant(dim.value));
+        }
+        m_tensorOf[static_cast<size_t>(index)] = m_b.placeholder(position, sizes, n.meta.dtype);
+        m_graph.nodes.back().requiresGrad = n.meta.requiresGrad;
+        m_graph.nodes.back().ints = inputStrides(n.meta, sizes);
+        return {};
+    }
+
+    /// The strides compiled code assumes for an input: the example's, written in terms of the
+    /// symbolic sizes when the example was contiguous (so a dynamic dim keeps them valid).
+    static std::vector<Index> inputStrides(const graph::ValueMeta& meta,
+                                           const std::vector<Index>& sizes) {
+        std::vector<int64_t> example = meta.strides;
+        std::vector<Index> symbolic = contiguousStrides(sizes);
+        int64_t expected = 1;
+        bool contiguous = example.size() == sizes.size();
+        for (size_t d = example.size(); contiguous && d-- > 0;) {
+            if (meta.sizes[d].value != 1 && example[d] != expected) contiguous = false;
+            expected *= meta.sizes[d].value;
+        }
+        if (contiguous || example.size() != sizes.size()) return symbolic;
+        std::vector<Index> out;
+        for (int64_t s : example)
+            out.push_back(constant(s));
+        return out;
+    }
+
+    std::string output(const graph::Node& n) {
+        if (n.args.empty()) return {};
+        const Arg& result = n.args[0];
+        std::vector<Arg> items = result.kind == Arg::Kind::Tuple || result.kind == Arg::Kind::List
+                                     ? result.items
+                                     : std::vector<Arg>{result};
+        for (const Arg& a : items) {
+            if (a.kind != Arg::Kind::Node || m_tensorOf[static_cast<size_t>(a.node)] < 0)
+                return "the graph returns a value that is not a tensor";
+            m_graph.outputs.push_back(m_tensorOf[static_cast<size_t>(a.node)]);
+        }
+        return {};
+    }
+
+    std::string call(int32_t index, const graph::Node& n) {
+        if (mutates(n)) return "the graph mutates a tensor in place (" + n.name + ")";
+        std::string op = opNameOf(m_interp, n);
+        if (n.meta.kind == graph::ValueMeta::Kind::SymInt) return symbolic(index, n, op);
+        if (n.meta.kind != graph::ValueMeta::Kind::Tensor)
+            return "node " + n.name + " produces a " +
+                   std::string(n.meta.kind == graph::ValueMeta::Kind::None ? "None"
+                                                                           : "non-tensor") +
+                   " value";
+        if (const DecompositionRule* rule = findDecomposition(op)) {
+            OpCall c(m_interp, m_b, m_captured, n, m_tensorOf, m_symOf);
+            size_t mark = m_graph.nodes.size();
+            if (auto result = (*rule)(c)) {
+                m_tensorOf[static_cast<size_t>(index)] = *result;
+                for (size_t i = mark; i < m_graph.nodes.size(); ++i)
+                    m_graph.nodes[i].requiresGrad = n.meta.requiresGrad;
+                return {};
+            }
+            m_graph.nodes.resize(mark); // the rule gave up part-way: drop what it emitted
+        }
+        return fallback(index, n);
+    }
+
+    std::string fallback(int32_t index, const graph::Node& n) {
+        std::vector<int32_t> inputs;
+        std::string problem;
+        auto scan = [&](const Arg& a, auto& self) -> void {
+            if (a.kind == Arg::Kind::Node) {
+                int32_t t = m_tensorOf[static_cast<size_t>(a.node)];
+                if (t < 0) problem = "node " + n.name + " reads a non-tensor value of the graph";
+                inputs.push_back(t);
+            }
+            for (const Arg& item : a.items)
+                self(item, self);
+        };
+        for (const Arg& a : n.args)
+            scan(a, scan);
+        for (const auto& kv : n.kwargs)
+            scan(kv.second, scan);
+        if (!problem.empty()) return problem;
+        // Captured graphs record a derived shape by its example sizes: with symbols about, the
+        // result of an op left to the eager kernels has no size the kernels could rely on.
+        if (!m_graph.symbolNames.empty())
+            return "node " + n.name + " has no decomposition and the graph has dynamic sizes";
+        std::vector<Index> sizes;
+        for (const graph::Dim& d : n.meta.sizes) {
+            if (d.isSymbolic()) return "fallback " + n.name + " has a symbolic result size";
+            sizes.push_back(constant(d.value));
+        }
+        m_tensorOf[static_cast<size_t>(index)] =
+            m_b.fallback(index, std::move(inputs), std::move(sizes), n.meta.dtype);
+        m_graph.nodes.back().requiresGrad = n.meta.requiresGrad;
+        return {};
+    }
+
+    std::string symbolic(int32_t index, const graph::Node& n, const std::string& op) {
+        auto symArg = [&](size_t i) -> std::optional<Index> {
+            if (i >= n.args.size()) return std::nullopt;
+            const Arg& a = n.args[i];
+            if (a.kind == Arg::Kind::Constant && a.constant.isIntLike())
+                return constant(a.constant.asInt());
+            if (a.kind == Arg::Kind::Node) return m_symOf[static_cast<size_t>(a.node)];
+            return std::nullopt;
+        };
+        std::optional<Index> result;
+        if (op == "size" && n.args.size() == 2 && n.args[0].kind == Arg::Kind::Node) {
+            int32_t t = m_tensorOf[static_cast<size_t>(n.args[0].node)];
+            auto dim = n.args[1].kind == Arg::Kind::Constant && n.args[1].constant.isIntLike()
+                           ? normaliseDim(n.args[1].constant.asInt(), t >= 0 ? m_b.rank(t) : 0)
+                           : std::nullopt;
+            if (t >= 0 && dim) result = m_b.sizes(t)[static_cast<size_t>(*dim)];
+        } else if (auto a = symArg(0), b = symArg(1); a && b) {
+            if (op == "add") result = *a + *b;
+            if (op == "sub") result = *a + constant(-1) * *b;
+            if (op == "mul") result = *a * *b;
+            if (op == "floordiv") result = floorDiv(*a, *b);
+            if (op == "mod") result = modulo(*a, *b);
+        }
+        if (!result) return "cannot follow the symbolic value " + n.name + " (" + op + ")";
+        m_symOf[static_cast<size_t>(index)] = *result;
+        return {};
+    }
+
+    lang::Interpreter& m_interp;
+    const graph::Graph& m_captured;
+    AtenGraph m_graph;
+    AtenBuilder m_b;
+    std::vector<int32_t> m_tensorOf;
+    std::vector<std::optional<Index>> m_symOf;
+};
+
+} // namespace
+
+DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured) {
+    return Decomposer(interp, captured).run();
+}
+
+} // namespace kiln::compiler

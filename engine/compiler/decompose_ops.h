@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Pass 1, decompose: turns a captured graph (torch-level calls, methods, modules) into an
+/// AtenGraph of core ops. Composite ops are decomposed (layer_norm into mean/variance math,
+/// gelu into erf, softmax into amax/exp/sum/div, linear into addmm on a transposed weight, ...).
+/// An op without a decomposition becomes a fallback node (it runs through the eager kernels).
+/// A graph whose non-tensor values the compiler cannot follow is refused as a whole: the
+/// backend then runs it eagerly and says why.
+#pragma once
+
+#include "compiler/aten_graph.h"
+#include "graph/graph.h"
+#include "lang/interpreter.h"
+
+#include <optional>
+#include <string>
+
+namespace kiln::compiler {
+
+struct DecomposeResult {
+    std::optional<AtenGraph> graph;
+    std::string refusal; ///< why the graph cannot be compiled, when graph is empty
+};
+
+DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured);
+
+} // namespace kiln::compiler

@@ -1,0 +1,457 @@
+// SPDX-License-Identifier: MIT
+#include "compiler/lower_to_loops.h"
+
+#include "support/assert.h"
+
+#include <functional>
+#include <set>
+
+namespace kiln::compiler {
+
+namespace {
+
+using Loader = std::function<Scalar(const std::vector<Index>&)>;
+
+/// A value during lowering: a strided view of a buffer, or a lazy loader not yet computed.
+struct Lazy {
+    std::vector<Index> sizes;
+    DType dtype = DType::Float32;
+    Loader loader;
+    int32_t buffer = -1; ///< >= 0: a strided view of this buffer
+    std::vector<Index> strides;
+    Index offset;
+    std::set<std::string> origins; ///< captured nodes computed by the loader (not yet realized)
+    std::set<std::string> ops;
+};
+
+bool isOne(const Index& i) {
+    int64_t v = 0;
+    return isConstant(i, &v) && v == 1;
+}
+
+std::vector<Index> vars(size_t count, size_t first = 0) {
+    std::vector<Index> v;
+    for (size_t i = 0; i < count; ++i)
+        v.push_back(loopVar(static_cast<int32_t>(first + i)));
+    return v;
+}
+
+ScalarOp pointwiseOp(const std::string& name) {
+    static const std::pair<const char*, ScalarOp> ops[] = {
+        {"neg", ScalarOp::Neg},
+        {"abs", ScalarOp::Abs},
+        {"exp", ScalarOp::Exp},
+        {"log", ScalarOp::Log},
+        {"sqrt", ScalarOp::Sqrt},
+        {"rsqrt", ScalarOp::Rsqrt},
+        {"sin", ScalarOp::Sin},
+        {"cos", ScalarOp::Cos},
+        {"tan", ScalarOp::Tan},
+        {"tanh", ScalarOp::Tanh},
+        {"erf", ScalarOp::Erf},
+        {"floor", ScalarOp::Floor},
+        {"ceil", ScalarOp::Ceil},
+        {"round", ScalarOp::Round},
+        {"sign", ScalarOp::Sign},
+        {"reciprocal", ScalarOp::Reciprocal},
+        {"logical_not", ScalarOp::LogicalNot},
+        {"add", ScalarOp::Add},
+        {"sub", ScalarOp::Sub},
+        {"mul", ScalarOp::Mul},
+        {"truediv", ScalarOp::Div},
+        {"pow", ScalarOp::Pow},
+        {"maximum", ScalarOp::Maximum},
+        {"minimum", ScalarOp::Minimum},
+        {"eq", ScalarOp::Eq},
+        {"ne", ScalarOp::Ne},
+        {"lt", ScalarOp::Lt},
+        {"le", ScalarOp::Le},
+        {"gt", ScalarOp::Gt},
+        {"ge", ScalarOp::Ge},
+        {"where", ScalarOp::Where},
+    };
+    for (const auto& [n, op] : ops)
+        if (name == n) return op;
+    return ScalarOp::Constant;
+}
+
+ReductionKind reductionOf(const std::string& op) {
+    if (op == "sum") return ReductionKind::Sum;
+    if (op == "prod") return ReductionKind::Prod;
+    if (op == "amax") return ReductionKind::Max;
+    if (op == "amin") return ReductionKind::Min;
+    if (op == "argmax") return ReductionKind::ArgMax;
+    return ReductionKind::ArgMin;
+}
+
+class Lowering {
+public:
+    Lowering(const AtenGraph& g, const LoweringOptions& options)
+        : m_g(g)
+        , m_options(options)
+        , m_users(g.userCounts()) {
+        m_out.program.symbolNames = g.symbolNames;
+    }
+
+    LoweredGraph run() {
+        for (size_t i = 0; i < m_g.nodes.size(); ++i) {
+            m_values.push_back(lower(m_g.nodes[i]));
+            maybeRealize(m_values.back(), m_users[i]);
+        }
+        for (int32_t o : m_g.outputs) {
+            Lazy& v = m_values[static_cast<size_t>(o)];
+            realize(v);
+            m_out.outputs.push_back({v.buffer, v.sizes, v.strides, v.offset});
+            m_out.program.outputs.push_back(v.buffer);
+        }
+        return std::move(m_out);
+    }
+
+private:
+    LoopProgram& prog() { return m_out.program; }
+
+    static Loader stridedLoader(int32_t buffer, DType dtype, std::vector<Index> strides,
+                                Index offset) {
+        return [=](const std::vector<Index>& idx) {
+            return load(buffer, dtype, linearIndex(idx, strides, offset));
+        };
+    }
+
+    Lazy bufferView(int32_t buffer, std::vector<Index> sizes, std::vector<Index> strides,
+                    Index offset) {
+        Lazy v;
+        v.sizes = std::move(sizes);
+        v.dtype = prog().buffer(buffer).dtype;
+        v.buffer = buffer;
+        v.strides = std::move(strides);
+        v.offset = std::move(offset);
+        v.loader = stridedLoader(buffer, v.dtype, v.strides, v.offset);
+        return v;
+    }
+
+    int32_t newBuffer(Buffer::Origin origin, DType dtype, const std::vector<Index>& sizes) {
+        Buffer b;
+        b.origin = origin;
+        b.dtype = dtype;
+        b.sizes = sizes;
+        b.strides = contiguousStrides(sizes);
+        b.offset = constant(0);
+        b.name = "buf" + std::to_string(m_computed++);
+        return prog().addBuffer(std::move(b));
+    }
+
+    void addNode(LoopNode node, const Lazy& from, const std::string& ownOrigin,
+                 const std::string& ownOp) {
+        std::set<std::string> origins = from.origins, ops = from.ops;
+        if (!ownOrigin.empty()) origins.insert(ownOrigin);
+        if (!ownOp.empty()) ops.insert(ownOp);
+        node.origins.assign(origins.begin(), origins.end());
+        node.originOps.assign(ops.begin(), ops.end());
+        prog().nodes.push_back(std::move(node));
+    }
+
+    /// Computes a lazy value into a contiguous buffer (no-op for buffer views).
+    void realize(Lazy& v) {
+        if (v.buffer >= 0) return;
+        LoopNode n;
+        n.kind = LoopNode::Kind::Pointwise;
+        n.ranges = v.sizes;
+        n.body = cast(v.loader(vars(v.sizes.size())), v.dtype);
+        n.output = newBuffer(Buffer::Origin::Computed, v.dtype, v.sizes);
+        addNode(std::move(n), v, "", "");
+        v = bufferView(prog().nodes.back().output, v.sizes, contiguousStrides(v.sizes),
+                       constant(0));
+    }
+
+    void maybeRealize(Lazy& v, int users) {
+        if (v.buffer >= 0 || v.sizes.empty()) return;
+        if (users > m_options.realizeReadsThreshold) return realize(v);
+        int ops = opCount(v.loader(vars(v.sizes.size())));
+        if ((users > 1 && ops > m_options.realizeOpcountThreshold) || ops > 200) realize(v);
+    }
+
+    /// Realizes the inputs of an extern or fallback and records the views it reads them through.
+    void takeOperands(const AtenNode& n, LoopNode& node) {
+        for (int32_t input : n.inputs) {
+            Lazy& operand = m_values[static_cast<size_t>(input)];
+            realize(operand);
+            node.inputs.push_back(operand.buffer);
+            node.operands.push_back(
+                {operand.buffer, operand.sizes, operand.strides, operand.offset});
+        }
+    }
+
+    const Lazy& in(const AtenNode& n, size_t i) {
+        return m_values[static_cast<size_t>(n.inputs[i])];
+    }
+
+    Lazy lower(const AtenNode& n);
+    Lazy lowerPointwise(const AtenNode& n);
+    Lazy lowerReduction(const AtenNode& n);
+    Lazy lowerView(const AtenNode& n);
+    Lazy lowerExtern(const AtenNode& n);
+    Lazy lowerFallback(const AtenNode& n);
+    Lazy lowerInput(const AtenNode& n);
+
+    const AtenGraph& m_g;
+    LoweringOptions m_options;
+    std::vector<int32_t> m_users;
+    std::vector<Lazy> m_values;
+    LoweredGraph m_out;
+    int m_computed = 0;
+};
+
+Lazy Lowering::lower(const AtenNode& n) {
+    if (n.op == "placeholder" || n.op == "constant_tensor") return lowerInput(n);
+    if (n.op == "constant" || n.op == "full" || n.op == "sym_value") {
+        Lazy v;
+        v.sizes = n.sizes;
+        v.dtype = n.dtype;
+        double value = n.scalar;
+        DType t = n.dtype;
+        if (n.op == "sym_value") {
+            Index i = n.ints[0];
+            v.loader = [i](const std::vector<Index>&) { return indexAsValue(i); };
+        } else {
+            v.loader = [value, t](const std::vector<Index>&) { return scalarConstant(value, t); };
+        }
+        return v;
+    }
+    if (n.op == "sum" || n.op == "prod" || n.op == "amax" || n.op == "amin" || n.op == "argmax" ||
+        n.op == "argmin")
+        return lowerReduction(n);
+    if (n.op == "view" || n.op == "permute" || n.op == "expand" || n.op == "slice")
+        return lowerView(n);
+    if (n.op == "mm" || n.op == "bmm" || n.op == "addmm") return lowerExtern(n);
+    if (n.op == "fallback") return lowerFallback(n);
+    return lowerPointwise(n);
+}
+
+Lazy Lowering::lowerInput(const AtenNode& n) {
+    Buffer b;
+    b.origin = Buffer::Origin::Input;
+    b.dtype = n.dtype;
+    b.sizes = n.sizes;
+    b.offset = constant(0);
+    if (n.op == "placeholder") {
+        b.inputIndex = n.position;
+        b.name = "arg" + std::to_string(n.position) + "_1";
+        b.strides = n.ints.size() == n.sizes.size() ? n.ints : contiguousStrides(n.sizes);
+    } else {
+        const tensor::Tensor& t = m_g.constants[static_cast<size_t>(n.position)];
+        b.inputIndex = m_g.inputCount + n.position;
+        b.name = "constant" + std::to_string(n.position);
+        for (int64_t s : t.strides())
+            b.strides.push_back(constant(s));
+    }
+    std::vector<Index> strides = b.strides;
+    int32_t id = prog().addBuffer(std::move(b));
+    return bufferView(id, n.sizes, strides, constant(0));
+}
+
+Lazy Lowering::lowerPointwise(const AtenNode& n) {
+    std::vector<Lazy> args;
+    for (size_t i = 0; i < n.inputs.size(); ++i)
+        args.push_back(in(n, i));
+    Lazy v;
+    v.sizes = n.sizes;
+    v.dtype = n.dtype;
+    for (const Lazy& a : args) {
+        v.origins.insert(a.origins.begin(), a.origins.end());
+        v.ops.insert(a.ops.begin(), a.ops.end());
+    }
+    v.origins.insert(n.origin);
+    v.ops.insert(n.originOp);
+    size_t rank = n.sizes.size();
+    // Each operand is read through broadcasting: its dims align to the right, size-1 dims read 0.
+    std::vector<Loader> loaders;
+    for (const Lazy& a : args) {
+        std::vector<Index> sizes = a.sizes;
+        Loader inner = a.loader;
+        loaders.push_back([sizes, inner, rank](const std::vector<Index>& idx) {
+            std::vector<Index> mapped;
+            for (size_t i = 0; i < sizes.size(); ++i)
+                mapped.push_back(isOne(sizes[i]) ? constant(0) : idx[rank - sizes.size() + i]);
+            return inner(mapped);
+        });
+    }
+    if (n.op == "to_dtype") {
+        DType t = n.dtype;
+        Loader l = loaders[0];
+        v.loader = [l, t](const std::vector<Index>& idx) { return cast(l(idx), t); };
+        return v;
+    }
+    ScalarOp op = pointwiseOp(n.op);
+    KILN_ASSERT(op != ScalarOp::Constant, "decompose emitted an op lowering does not know");
+    v.loader = [loaders, op](const std::vector<Index>& idx) {
+        if (op == ScalarOp::Where) return where(loaders[0](idx), loaders[1](idx), loaders[2](idx));
+        if (scalarOpArity(op) == 1) return unary(op, loaders[0](idx));
+        return binary(op, loaders[0](idx), loaders[1](idx));
+    };
+    return v;
+}
+
+Lazy Lowering::lowerReduction(const AtenNode& n) {
+    const Lazy& x = in(n, 0);
+    std::vector<bool> reduced(x.sizes.size(), false);
+    for (const Index& d : n.ints) {
+        int64_t dim = 0;
+        isConstant(d, &dim);
+        reduced[static_cast<size_t>(dim)] = true;
+    }
+    LoopNode node;
+    node.kind = LoopNode::Kind::Reduction;
+    node.reduction = reductionOf(n.op);
+    for (size_t d = 0; d < x.sizes.size(); ++d)
+        (reduced[d] ? node.reductionRanges : node.ranges).push_back(x.sizes[d]);
+    // Kept dims are loop variables 0..k-1, reduced dims k.., in their original order.
+    std::vector<Index> idx;
+    size_t kept = 0, red = node.ranges.size();
+    for (size_t d = 0; d < x.sizes.size(); ++d)
+        idx.push_back(loopVar(static_cast<int32_t>(reduced[d] ? red++ : kept++)));
+    node.body = x.loader(idx);
+    DType outType = n.dtype;
+    if (node.reduction != ReductionKind::ArgMax && node.reduction != ReductionKind::ArgMin)
+        node.body = cast(node.body, outType);
+    node.output = newBuffer(Buffer::Origin::Computed, outType, node.ranges);
+    std::vector<Index> keptSizes = node.ranges;
+    addNode(std::move(node), x, n.origin, n.originOp);
+    int32_t buffer = prog().nodes.back().output;
+    // keepdim: the reduced dims come back with size 1 (their stride never matters).
+    std::vector<Index> keptStrides = contiguousStrides(keptSizes);
+    std::vector<Index> sizes, strides;
+    size_t k = 0;
+    for (size_t d = 0; d < x.sizes.size(); ++d) {
+        if (!reduced[d]) {
+            sizes.push_back(keptSizes[k]);
+            strides.push_back(keptStrides[k++]);
+        } else if (n.flag) {
+            sizes.push_back(constant(1));
+            strides.push_back(constant(0));
+        }
+    }
+    return bufferView(buffer, sizes, strides, constant(0));
+}
+
+Lazy Lowering::lowerView(const AtenNode& n) {
+    Lazy x = in(n, 0);
+    Lazy v = x; // the lazy form; buffer views are made with bufferView() below
+    v.sizes = n.sizes;
+    v.buffer = -1;
+    v.strides.clear();
+    auto intAt = [&](size_t i) {
+        int64_t value = 0;
+        isConstant(n.ints[i], &value);
+        return value;
+    };
+    if (n.op == "permute") {
+        std::vector<int64_t> perm;
+        for (size_t i = 0; i < n.ints.size(); ++i)
+            perm.push_back(intAt(i));
+        if (x.buffer >= 0) {
+            std::vector<Index> strides;
+            for (int64_t d : perm)
+                strides.push_back(x.strides[static_cast<size_t>(d)]);
+            return bufferView(x.buffer, n.sizes, strides, x.offset);
+        }
+        Loader l = x.loader;
+        v.loader = [l, perm](const std::vector<Index>& idx) {
+            std::vector<Index> src(idx.size());
+            for (size_t i = 0; i < perm.size(); ++i)
+                src[static_cast<size_t>(perm[i])] = idx[i];
+            return l(src);
+        };
+        return v;
+    }
+    if (n.op == "expand") {
+        size_t lead = n.sizes.size() - x.sizes.size();
+        std::vector<bool> stretched(n.sizes.size(), true);
+        for (size_t i = lead; i < n.sizes.size(); ++i)
+            stretched[i] = isOne(x.sizes[i - lead]) && !isOne(n.sizes[i]);
+        if (x.buffer >= 0) {
+            std::vector<Index> strides;
+            for (size_t i = 0; i < n.sizes.size(); ++i)
+                strides.push_back(i < lead || stretched[i] ? constant(0) : x.strides[i - lead]);
+            return bufferView(x.buffer, n.sizes, strides, x.offset);
+        }
+        Loader l = x.loader;
+        v.loader = [l, lead, stretched](const std::vector<Index>& idx) {
+            std::vector<Index> src;
+            for (size_t i = lead; i < idx.size(); ++i)
+                src.push_back(stretched[i] ? constant(0) : idx[i]);
+            return l(src);
+        };
+        return v;
+    }
+    if (n.op == "slice") {
+        size_t dim = static_cast<size_t>(intAt(0));
+        Index start = n.ints[1];
+        Index step = n.ints[3];
+        if (x.buffer >= 0) {
+            std::vector<Index> strides = x.strides;
+            Index offset = x.offset + start * strides[dim];
+            strides[dim] = strides[dim] * step;
+            return bufferView(x.buffer, n.sizes, strides, offset);
+        }
+        Loader l = x.loader;
+        v.loader = [l, dim, start, step](const std::vector<Index>& idx) {
+            std::vector<Index> src = idx;
+            src[dim] = start + idx[dim] * step;
+            return l(src);
+        };
+        return v;
+    }
+    // view/reshape
+    bool contiguous = x.buffer >= 0;
+    if (contiguous) {
+        std::vector<Index> expect = contiguousStrides(x.sizes);
+        for (size_t i = 0; i < x.sizes.size(); ++i)
+            contiguous = contiguous && (isOne(x.sizes[i]) || equal(expect[i], x.strides[i]));
+    }
+    if (contiguous) return bufferView(x.buffer, n.sizes, contiguousStrides(n.sizes), x.offset);
+    std::vector<Index> oldSizes = x.sizes, newSizes = n.sizes;
+    Loader l = x.loader;
+    v.loader = [l, oldSizes, newSizes](const std::vector<Index>& idx) {
+        Index flat = linearIndex(idx, contiguousStrides(newSizes), constant(0));
+        std::vector<Index> src(oldSizes.size());
+        std::vector<Index> strides = contiguousStrides(oldSizes);
+        for (size_t i = 0; i < oldSizes.size(); ++i)
+            src[i] =
+                isOne(oldSizes[i]) ? constant(0) : modulo(floorDiv(flat, strides[i]), oldSizes[i]);
+        return l(src);
+    };
+    return v;
+}
+
+Lazy Lowering::lowerExtern(const AtenNode& n) {
+    LoopNode node;
+    node.kind = LoopNode::Kind::Extern;
+    node.externName = n.op;
+    node.beta = n.scalar;
+    node.alpha = n.scalar2;
+    takeOperands(n, node);
+    node.output = newBuffer(Buffer::Origin::Extern, n.dtype, n.sizes);
+    addNode(std::move(node), Lazy{}, n.origin, n.originOp);
+    int32_t out = prog().nodes.back().output;
+    return bufferView(out, n.sizes, contiguousStrides(n.sizes), constant(0));
+}
+
+Lazy Lowering::lowerFallback(const AtenNode& n) {
+    LoopNode node;
+    node.kind = LoopNode::Kind::Fallback;
+    node.fxNode = n.position;
+    node.externName = n.originOp;
+    takeOperands(n, node);
+    node.output = newBuffer(Buffer::Origin::Fallback, n.dtype, n.sizes);
+    addNode(std::move(node), Lazy{}, n.origin, n.originOp);
+    int32_t out = prog().nodes.back().output;
+    return bufferView(out, n.sizes, contiguousStrides(n.sizes), constant(0));
+}
+
+} // namespace
+
+LoweredGraph lowerToLoops(const AtenGraph& graph, const LoweringOptions& options) {
+    return Lowering(graph, options).run();
+}
+
+} // namespace kiln::compiler

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+#include "inductor/compiled_graph.h"
+
+#include "graph/executor.h"
+#include "lang/objects.h"
+#include "lang/tensor_bridge.h"
+#include "lang/types.h"
+#include "runtime/thread_pool.h"
+#include "support/clock.h"
+#include "tensor/convert.h"
+#include "tensor/ops.h"
+
+#include <cstring>
+
+namespace kiln::inductor {
+
+namespace {
+
+using compiler::Buffer;
+using compiler::Index;
+using compiler::LoopNode;
+using lang::Value;
+using tensor::Tensor;
+
+tensor::DimVector evaluateAll(const std::vector<Index>& e, std::span<const int64_t> syms) {
+    tensor::DimVector out;
+    for (const Index& i : e)
+        out.push_back(compiler::evaluate(i, {}, syms));
+    return out;
+}
+
+std::string listText(const tensor::DimVector& v) {
+    std::string s = "(";
+    for (size_t i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(v[i]);
+    return s + (v.size() == 1 ? ",)" : ")");
+}
+
+class Run {
+public:
+    Run(const GraphArtifacts& a, lang::Interpreter& interp, std::span<const Value> inputs,
+        EventSink* sink)
+        : m_a(a)
+        , m_p(a.lowered.program)
+        , m_interp(interp)
+        , m_inputs(inputs)
+        , m_sink(sink)
+        , m_bufs(m_p.buffers.size()) {}
+
+    Value execute() {
+        bindSymbols();
+        bindInputs();
+        for (size_t k = 0; k < m_a.schedule.kernels.size(); ++k)
+            launch(k);
+        return outputs();
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& message) {
+        m_interp.raise(lang::builtinTypes().assertionError.get(), message);
+    }
+
+    void bindSymbols() {
+        for (const auto& src : m_a.aten.symbolSources) {
+            const Value& v = m_inputs[static_cast<size_t>(src.input)];
+            if (src.dim < 0) {
+                std::optional<int64_t> i = v.isIntLike() ? v.asInt() : lang::asIndex(m_interp, v);
+                if (!i)
+                    fail("compiled graph input " + std::to_string(src.input) + " is not an int");
+                m_syms.push_back(*i);
+            } else {
+                m_syms.push_back(v.asTensor().size(src.dim));
+            }
+        }
+    }
+
+    Tensor inputTensor(const Buffer& b) {
+        if (b.inputIndex >= m_a.aten.inputCount)
+            return m_a.aten.constants[static_cast<size_t>(b.inputIndex - m_a.aten.inputCount)];
+        const Value& v = m_inputs[static_cast<size_t>(b.inputIndex)];
+        if (!v.isTensor()) fail("compiled graph input " + b.name + " is not a tensor");
+        return v.asTensor();
+    }
+
+    void bindInputs() {
+        for (const Buffer& b : m_p.buffers) {
+            if (b.origin != Buffer::Origin::Input) continue;
+            Tensor t = inputTensor(b);
+            tensor::DimVector sizes = evaluateAll(b.sizes, m_syms);
+            tensor::DimVector strides = evaluateAll(b.strides, m_syms);
+            if (t.dtype() != b.dtype || t.sizes() != sizes)
+                fail("wrong size or dtype for " + b.name + ": expected " + listText(sizes) +
+                     ", got " + listText(t.sizes()));
+            bool same = true;
+            for (size_t d = 0; d < sizes.size(); ++d)
+                same = same && (sizes[d] <= 1 || t.strides()[d] == strides[d]);
+            if (!same) {
+                // The kernels index with the strides they were compiled for.
+                tensor::DimVector contiguous = tensor::contiguousStrides(sizes);
+                bool wantContiguous = true;
+                for (size_t d = 0; d < sizes.size(); ++d)
+                    wantContiguous =
+                        wantContiguous && (sizes[d] <= 1 || strides[d] == contiguous[d]);
+                if (!wantContiguous || m_a.sizeAsserts)
+                    if (!wantContiguous)
+                        fail("expected stride " + listText(strides) + " for " + b.name + ", got " +
+                             listText(t.strides()));
+                t = tensor::contiguous(t);
+            }
+            m_bufs[static_cast<size_t>(b.id)] = t;
+        }
+    }
+
+    Tensor& allocate(int32_t id) {
+        Tensor& slot = m_bufs[static_cast<size_t>(id)];
+        if (slot.defined()) return slot;
+        const Buffer& b = m_p.buffer(id);
+        int32_t owner = m_a.memory.storageOf[static_cast<size_t>(id)];
+        tensor::DimVector sizes = evaluateAll(b.sizes, m_syms);
+        if (owner != id && m_bufs[static_cast<size_t>(owner)].defined()) {
+            const Tensor& from = m_bufs[static_cast<size_t>(owner)];
+            slot =
+                Tensor::view(from.storage(), 0, sizes, tensor::contiguousStrides(sizes), b.dtype);
+        } else {
+            slot = Tensor::empty(sizes, b.dtype);
+        }
+        if (m_a.poisonBuffers)
+            std::memset(slot.rawData(), 0xff,
+                        static_cast<size_t>(slot.numel() * tensor::itemSize(b.dtype)));
+        return slot;
+    }
+
+    Tensor viewOf(const compiler::BufferView& v) {
+        const Tensor& base = m_bufs[static_cast<size_t>(v.buffer)];
+        return Tensor::view(
+            base.storage(), base.offset() + compiler::evaluate(v.offset, {}, m_syms),
+            evaluateAll(v.sizes, m_syms), evaluateAll(v.strides, m_syms), base.dtype());
+    }
+
+    void launch(size_t k) {
+        const compiler::ScheduledKernel& kernel = m_a.schedule.kernels[k];
+        const LoopNode& first = m_p.nodes[static_cast<size_t>(kernel.stages.front().node)];
+        int64_t start = m_sink ? monotonicNs() : 0;
+        if (kernel.compiled())
+            runCompiled(kernel, m_a.kernels[k].code);
+        else if (kernel.kind == compiler::ScheduledKernel::Kind::Extern)
+            runExtern(first);
+        else
+            runFallback(first);
+        if (m_sink) {
+            KernelLaunchEvent e;
+            e.kernelId = m_a.kernels[k].kernelId;
+            e.startNs = start;
+            e.endNs = monotonicNs();
+            e.grid = "threads=" + std::to_string(runtime::ThreadPool::instance().threadCount());
+            m_sink->kernelLaunch(e);
+        }
+    }
+
+    void runCompiled(const compiler::ScheduledKernel& kernel, const codegen::CompiledKernel& code) {
+        for (const compiler::KernelStage& s : kernel.stages)
+            allocate(m_p.nodes[static_cast<size_t>(s.node)].output);
+        std::vector<char*> pointers;
+        for (int32_t id : code.bufferParams)
+            pointers.push_back(m_bufs[static_cast<size_t>(id)].rawData());
+        int64_t outer =
+            kernel.outerRanges.empty() ? 1 : compiler::evaluate(kernel.outerRanges[0], {}, m_syms);
+        // Work per outer iteration decides how many threads are worth waking.
+        int64_t work = 1;
+        for (size_t i = 1; i < kernel.outerRanges.size(); ++i)
+            work *= compiler::evaluate(kernel.outerRanges[i], {}, m_syms);
+        int64_t inner = 1;
+        for (const compiler::KernelStage& s : kernel.stages)
+            inner =
+                std::max(inner, compiler::evaluate(compiler::product(s.innerRanges), {}, m_syms));
+        work = std::max<int64_t>(1, work * inner);
+        int64_t minChunk = std::max<int64_t>(1, 16384 / work);
+        char** bufs = pointers.data();
+        const int64_t* syms = m_syms.data();
+        codegen::KernelEntry entry = code.entry;
+        runtime::ThreadPool::instance().parallelFor(
+            outer, minChunk, [&](int64_t b, int64_t e) { entry(bufs, syms, b, e); });
+    }
+
+    void runExtern(const LoopNode& n) {
+        std::vector<Tensor> in;
+        for (const compiler::BufferView& v : n.operands)
+            in.push_back(viewOf(v));
+        Tensor out;
+        if (n.externName == "mm")
+            out = tensor::mm(in[0], in[1]);
+        else if (n.externName == "bmm")
+            out = tensor::bmm(in[0], in[1]);
+        else
+            out = tensor::addmm(in[0], in[1], in[2], n.beta, n.alpha);
+        m_bufs[static_cast<size_t>(n.output)] = out.isContiguous() ? out : tensor::contiguous(out);
+    }
+
+    void runFallback(const LoopNode& n) {
+        const graph::Node& node = m_a.captured->nodes[static_cast<size_t>(n.fxNode)];
+        std::vector<Value> env(m_a.captured->nodes.size());
+        size_t next = 0;
+        auto bind = [&](const graph::Arg& a, auto& self) -> void {
+            if (a.kind == graph::Arg::Kind::Node)
+                env[static_cast<size_t>(a.node)] = Value(viewOf(n.operands.at(next++)));
+            for (const graph::Arg& item : a.items)
+                self(item, self);
+        };
+        for (const graph::Arg& a : node.args)
+            bind(a, bind);
+        for (const auto& kv : node.kwargs)
+            bind(kv.second, bind);
+        Value result = graph::runNode(m_interp, node, env);
+        if (!result.isTensor()) fail("fallback " + node.name + " did not return a tensor");
+        Tensor t = result.asTensor();
+        m_bufs[static_cast<size_t>(n.output)] = t.isContiguous() ? t : tensor::contiguous(t);
+    }
+
+    Value outputs() {
+        std::vector<Value> items;
+        for (size_t i = 0; i < m_a.lowered.outputs.size(); ++i) {
+            const compiler::BufferView& v = m_a.lowered.outputs[i];
+            const Buffer& b = m_p.buffer(v.buffer);
+            Tensor t = viewOf(v);
+            if (b.origin == Buffer::Origin::Input && b.inputIndex < m_a.aten.inputCount) {
+                const Tensor& in = m_bufs[static_cast<size_t>(v.buffer)];
+                if (t.sizes() == in.sizes() && t.strides() == in.strides() &&
+                    t.offset() == in.offset()) {
+                    items.push_back(m_inputs[static_cast<size_t>(b.inputIndex)]);
+                    continue;
+                }
+            }
+            const compiler::AtenNode& node =
+                m_a.aten.nodes[static_cast<size_t>(m_a.aten.outputs[i])];
+            if (node.requiresGrad && tensor::gradModeEnabled()) {
+                t.impl()->requiresGrad = true;
+                t.impl()->gradFn = "CompiledFunctionBackward";
+            }
+            items.push_back(Value(t));
+        }
+        return lang::tupleValue(std::move(items));
+    }
+
+    const GraphArtifacts& m_a;
+    const compiler::LoopProgram& m_p;
+    lang::Interpreter& m_interp;
+    std::span<const Value> m_inputs;
+    EventSink* m_sink;
+    std::vector<Tensor> m_bufs;
+    std::vector<int64_t> m_syms;
+};
+
+} // namespace
+
+Value CompiledGraph::run(lang::Interpreter& interp, std::span<const Value> inputs) {
+    return Run(*m_a, interp, inputs, m_sink).execute();
+}
+
+} // namespace kiln::inductor

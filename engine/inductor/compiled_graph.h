@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The wrapper ("one callable per graph"): what the inductor backend returns. It binds the graph
+/// inputs to buffers (checking sizes and strides the kernels assume, as size_asserts asks),
+/// computes the size symbols, runs the kernels in order (compiled kernels split over the thread
+/// pool, externs through BLAS, fallbacks through the eager kernels), and returns the outputs as
+/// views of their buffers. Every launch can be timed and reported as a KernelLaunchEvent.
+#pragma once
+
+#include "codegen/cpu/cpu_codegen.h"
+#include "compiler/aten_graph.h"
+#include "compiler/lower_to_loops.h"
+#include "compiler/plan_memory.h"
+#include "graph/graph.h"
+#include "lang/interpreter.h"
+#include "support/event_sink.h"
+
+#include <memory>
+#include <vector>
+
+namespace kiln::inductor {
+
+struct KernelRuntime {
+    codegen::CompiledKernel code; ///< compiled kernels only
+    int64_t kernelId = 0;         ///< the run-unique id launches are reported with
+};
+
+struct GraphArtifacts {
+    std::shared_ptr<graph::Graph> captured;
+    compiler::AtenGraph aten;
+    compiler::LoweredGraph lowered;
+    compiler::Schedule schedule;
+    compiler::MemoryPlan memory;
+    std::vector<KernelRuntime> kernels; ///< one per schedule kernel
+    bool sizeAsserts = true;
+    /// Fill every buffer with NaN bytes before a kernel writes it (inductor `debug`, or
+    /// KILN_POISON_BUFFERS=1): an element a kernel forgets shows up instead of old memory.
+    bool poisonBuffers = false;
+};
+
+class CompiledGraph {
+public:
+    CompiledGraph(std::shared_ptr<const GraphArtifacts> artifacts, EventSink* sink)
+        : m_a(std::move(artifacts))
+        , m_sink(sink) {}
+
+    /// Runs the graph; raises Python exceptions through `interp` for bad inputs.
+    lang::Value run(lang::Interpreter& interp, std::span<const lang::Value> inputs);
+
+    const GraphArtifacts& artifacts() const { return *m_a; }
+
+private:
+    std::shared_ptr<const GraphArtifacts> m_a;
+    EventSink* m_sink; ///< receives kernel launches; null: not timed
+};
+
+} // namespace kiln::inductor

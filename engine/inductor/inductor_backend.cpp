@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "inductor/inductor_backend.h"
+
+#include "graph/executor.h"
+#include "inductor/pipeline.h"
+#include "lang/objects.h"
+#include "lang/types.h"
+#include "runtime/thread_pool.h"
+#include "trace/json_text.h"
+
+#include <atomic>
+
+namespace kiln::inductor {
+
+namespace {
+
+using lang::Value;
+
+std::atomic<int64_t> g_nextKernelId{1};
+
+/// Compiled graphs live as long as the backend (the run): the callables point at them.
+struct Registry {
+    std::vector<std::shared_ptr<CompiledGraph>> graphs;
+    std::vector<std::shared_ptr<graph::Graph>> eager;
+};
+
+Value callCompiled(lang::Interpreter& interp, const lang::CallArgs& args, void* data) {
+    return static_cast<CompiledGraph*>(data)->run(interp, args.positional);
+}
+
+Value callEager(lang::Interpreter& interp, const lang::CallArgs& args, void* data) {
+    const auto* g = static_cast<const graph::Graph*>(data);
+    return graph::runGraph(interp, *g,
+                           std::vector<Value>(args.positional.begin(), args.positional.end()));
+}
+
+std::string launchConfig(const compiler::ScheduledKernel& k, const compiler::LoopProgram& p) {
+    std::string text = "threads=" + std::to_string(runtime::ThreadPool::instance().threadCount());
+    text += " outer=[";
+    for (size_t i = 0; i < k.outerRanges.size(); ++i)
+        text += (i ? ", " : "") + compiler::toString(k.outerRanges[i], nullptr, &p.symbolNames);
+    return text + "] stages=" + std::to_string(k.stages.size());
+}
+
+std::string joined(const std::vector<std::string>& items) {
+    std::string s;
+    for (const std::string& i : items)
+        s += (s.empty() ? "" : ",") + i;
+    return s;
+}
+
+void reportKernels(EventSink& sink, const GraphArtifacts& a, const std::string& compileId,
+                   int32_t graphIndex) {
+    const compiler::LoopProgram& p = a.lowered.program;
+    for (size_t k = 0; k < a.schedule.kernels.size(); ++k) {
+        const compiler::ScheduledKernel& kernel = a.schedule.kernels[k];
+        KernelEvent e;
+        e.kernelId = a.kernels[k].kernelId;
+        e.compileId = compileId;
+        e.graphIndex = graphIndex;
+        e.name = kernel.name;
+        e.kind = compiler::kernelKindName(kernel.kind);
+        e.fusedNodes = joined(kernel.origins);
+        e.sourceCode = compiler::toString(compiler::Schedule{{kernel}}, p);
+        if (kernel.compiled()) e.sourceCode += "\n" + a.kernels[k].code.llvmIR;
+        e.launchConfig = kernel.compiled() ? launchConfig(kernel, p) : "";
+        sink.kernel(e);
+    }
+}
+
+void reportPasses(EventSink& sink, const PipelineResult& r, const std::string& compileId) {
+    for (const PassRecord& pass : r.passes) {
+        TimelineEvent e;
+        e.category = "pass";
+        e.name = pass.name;
+        e.compileId = compileId;
+        e.startNs = pass.startNs;
+        e.durationNs = pass.durationNs;
+        e.detailJson = "{\"ir\": " + trace::jsonQuoted(pass.irAfter) + "}";
+        sink.timeline(e);
+    }
+}
+
+capture::InductorResult compile(const capture::InductorRequest& req, Registry& registry) {
+    PipelineContext context{req.interp, req.options, req.logger, req.compileId};
+    auto result = runPipeline(context, req.graph);
+    if (!result)
+        req.interp.raise(lang::builtinTypes().runtimeError.get(),
+                         "Kiln's compiler failed: " + result.error().message);
+    EventSink& sink = req.sink;
+    if (!result->artifacts) {
+        KILN_TORCH_LOG(req.logger, LogLevel::Info, "torch._inductor.compile_fx", req.compileId,
+                       "Kiln's inductor runs this graph through the eager kernels: " +
+                           result->refusal);
+        registry.eager.push_back(req.graph);
+        Value fn(makeRef<lang::NativeFunctionObject>("compiled_fn", callEager,
+                                                     registry.eager.back().get()));
+        return {fn, nullptr};
+    }
+    for (KernelRuntime& k : result->artifacts->kernels)
+        k.kernelId = g_nextKernelId++;
+    auto compiled = std::make_shared<CompiledGraph>(result->artifacts, &sink);
+    registry.graphs.push_back(compiled);
+    KILN_TORCH_LOG(req.logger, LogLevel::Info, "torch._inductor.compile_fx", req.compileId,
+                   "Step 3: torchinductor done compiling FORWARDS graph " +
+                       std::to_string(req.graphIndex));
+    std::shared_ptr<const GraphArtifacts> artifacts = result->artifacts;
+    PipelineResult passes = std::move(*result);
+    auto report = [&sink, artifacts, passes = std::move(passes), id = req.compileId,
+                   index = req.graphIndex]() {
+        reportPasses(sink, passes, id);
+        reportKernels(sink, *artifacts, id, index);
+    };
+    Value fn(makeRef<lang::NativeFunctionObject>("compiled_fn", callCompiled, compiled.get()));
+    return {fn, report};
+}
+
+} // namespace
+
+capture::InductorCompiler makeInductorCompiler() {
+    auto registry = std::make_shared<Registry>();
+    return [registry](const capture::InductorRequest& req) { return compile(req, *registry); };
+}
+
+} // namespace kiln::inductor

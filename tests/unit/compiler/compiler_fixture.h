@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// An interpreter with torch, the capture engine and Kiln's compiler installed, recording what
+/// the compiler reports (kernels, pass IR): what the compiler tests share.
+#pragma once
+
+#include "capture/compile_api.h"
+#include "inductor/inductor_backend.h"
+#include "snippet_runner.h"
+#include "torchapi/install.h"
+
+#include <string>
+#include <vector>
+
+namespace kiln::testing {
+
+class CompilerRecorder final : public EventSink {
+public:
+    void output(OutputStream stream, std::string_view text) override {
+        (stream == OutputStream::Stdout ? out : err) += text;
+    }
+    void kernel(const KernelEvent& e) override { kernels.push_back(e); }
+    void timeline(const TimelineEvent& e) override {
+        if (e.category == "pass") passes.push_back(e);
+    }
+    void kernelLaunch(const KernelLaunchEvent& e) override { launches.push_back(e); }
+
+    std::vector<KernelEvent> kernels;
+    std::vector<TimelineEvent> passes;
+    std::vector<KernelLaunchEvent> launches;
+    std::string out, err;
+};
+
+class CompilerFixture {
+public:
+    explicit CompilerFixture(std::string file = "compiled.py")
+        : m_snippets(interp, "", std::move(file)) {
+        engine.setInductorCompiler(inductor::makeInductorCompiler());
+        torchapi::TorchOptions options;
+        options.onImported = [this](lang::Interpreter& i, lang::ModuleObject&) {
+            capture::installCompileApi(i, engine);
+        };
+        torchapi::installTorch(interp, options);
+    }
+
+    std::string run(const std::string& code) { return m_snippets.run(code); }
+
+    /// Names of the kernels reported since the last clear.
+    std::vector<std::string> kernelNames() const {
+        std::vector<std::string> names;
+        for (const KernelEvent& k : sink.kernels)
+            names.push_back(k.name);
+        return names;
+    }
+
+    CompilerRecorder sink;
+    lang::Interpreter interp{sink};
+    Logger logger{sink};
+    capture::CaptureEngine engine{interp, sink, logger};
+
+private:
+    SnippetRunner m_snippets;
+};
+
+} // namespace kiln::testing

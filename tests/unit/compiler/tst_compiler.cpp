@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// The compiler's structure: what fuses into one kernel and what the kernels are called, the
+// deterministic IR text of the passes (golden files), graphs the compiler leaves to the eager
+// kernels, launch records and the kernel cache.
+#include "compiler/index_expr.h"
+#include "compiler_fixture.h"
+
+#include <QFile>
+#include <QtTest>
+#include <cstdlib>
+
+using namespace kiln;
+
+namespace {
+
+std::string passIr(const testing::CompilerRecorder& sink, const std::string& pass) {
+    for (const TimelineEvent& e : sink.passes)
+        if (e.name == pass) return e.detailJson;
+    return {};
+}
+
+/// The IR text inside a pass event's {"ir": "..."} (JSON string unescaped).
+std::string unquote(const std::string& json) {
+    size_t start = json.find(": \"");
+    if (start == std::string::npos) return {};
+    std::string out;
+    for (size_t i = start + 3; i < json.size() && json[i] != '"'; ++i) {
+        if (json[i] == '\\' && i + 1 < json.size()) {
+            char c = json[++i];
+            if (c == 'u' && i + 4 < json.size()) {
+                out += static_cast<char>(std::stoi(json.substr(i + 1, 4), nullptr, 16));
+                i += 4;
+            } else {
+                out += c == 'n' ? '\n' : c == 't' ? '\t' : c;
+            }
+        } else {
+            out += json[i];
+        }
+    }
+    return out;
+}
+
+QString goldenPath(const char* name) {
+    return QString(std::getenv("KILN_SOURCE_DIR")) + "/tests/unit/compiler/golden/" + name;
+}
+
+/// Compares `text` with the golden file; KILN_UPDATE_GOLDEN=1 rewrites the file instead.
+void compareGolden(const char* name, const std::string& text) {
+    QFile file(goldenPath(name));
+    if (std::getenv("KILN_UPDATE_GOLDEN")) {
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(text.c_str());
+        return;
+    }
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable("missing golden " + goldenPath(name)));
+    QCOMPARE(QString::fromStdString(text), QString::fromUtf8(file.readAll()));
+}
+
+} // namespace
+
+class CompilerTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void indexExpressionsFoldAndPrint() {
+        using namespace compiler;
+        Index e = constant(4096) * loopVar(0) + loopVar(1) * constant(1) + constant(0);
+        QCOMPARE(QString::fromStdString(toString(e)), QString("4096*v0 + v1"));
+        QVERIFY(equal(coefficientOf(e, 0), constant(4096)));
+        QVERIFY(equal(coefficientOf(e, 1), constant(1)));
+        QCOMPARE(evaluate(floorDiv(constant(-7), constant(2)), {}, {}), int64_t(-4));
+        QCOMPARE(evaluate(modulo(constant(-7), constant(2)), {}, {}), int64_t(1));
+        std::vector<int64_t> syms = {5};
+        QCOMPARE(evaluate(sizeSymbol(0) * constant(3) + constant(1), {}, syms), int64_t(16));
+    }
+
+    void sinPlusCosIsOneFusedKernel() {
+        testing::CompilerFixture f;
+        QCOMPARE(
+            f.run(
+                "import torch\n@torch.compile\ndef f(x):\n    return torch.sin(x) + torch.cos(x)\n"
+                "y = f(torch.randn(1000))\n"),
+            std::string());
+        QCOMPARE(f.kernelNames(), std::vector<std::string>{"kiln_poi_fused_add_cos_sin_0"});
+        QCOMPARE(f.sink.kernels[0].kind, std::string("pointwise"));
+        QCOMPARE(f.sink.kernels[0].fusedNodes, std::string("add,cos,sin"));
+    }
+
+    void geluLayerNormAndSoftmaxAreOneKernelEach() {
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\nimport torch.nn.functional as F\n"
+                       "@torch.compile\ndef g(x):\n    return F.gelu(F.layer_norm(x, (64,)))\n"
+                       "@torch.compile\ndef s(x):\n    m = x.amax(-1, keepdim=True)\n"
+                       "    e = (x - m).exp()\n    return e / e.sum(-1, keepdim=True)\n"
+                       "x = torch.randn(32, 64)\ng(x)\ns(x)\n"),
+                 std::string());
+        QCOMPARE(f.kernelNames(),
+                 (std::vector<std::string>{"kiln_red_fused_gelu_layer_norm_0",
+                                           "kiln_red_fused_amax_exp_sub_sum_truediv_0"}));
+        QCOMPARE(f.sink.kernels[0].kind, std::string("reduction"));
+    }
+
+    void mlpRunsExternProductsAroundFusedGelu() {
+        testing::CompilerFixture f;
+        QCOMPARE(
+            f.run("import torch\nimport torch.nn as nn\n"
+                  "class MLP(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                  "        self.fc1 = nn.Linear(16, 64)\n        self.act = nn.GELU()\n"
+                  "        self.fc2 = nn.Linear(64, 16)\n"
+                  "    def forward(self, x):\n        return self.fc2(self.act(self.fc1(x)))\n"
+                  "m = torch.compile(MLP())\ny = m(torch.randn(8, 16))\n"),
+            std::string());
+        std::vector<std::string> names = f.kernelNames();
+        QCOMPARE(names.size(), size_t(3));
+        QCOMPARE(names[0], std::string("extern_addmm"));
+        QVERIFY2(names[1].rfind("kiln_poi_fused_", 0) == 0, names[1].c_str());
+        QCOMPARE(names[2], std::string("extern_addmm"));
+    }
+
+    void passIrIsDeterministic_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("code");
+        QTest::newRow("sin_cos") << "sin_cos"
+                                 << "torch.sin(x) + torch.cos(x)";
+        QTest::newRow("softmax") << "softmax"
+                                 << "torch.softmax(x * 2, dim=-1)";
+        QTest::newRow("layer_norm") << "layer_norm"
+                                    << "F.gelu(F.layer_norm(x, (16,), w, b)) + x.t().sum(0)";
+        QTest::newRow("linear") << "linear"
+                                << "F.relu(F.linear(x, w.expand(16, 16), b))";
+    }
+    void passIrIsDeterministic() {
+        QFETCH(QString, name);
+        QFETCH(QString, code);
+        testing::CompilerFixture f;
+        std::string script = "import torch\nimport torch.nn.functional as F\n@torch.compile\n"
+                             "def f(x, w, b):\n    return " +
+                             code.toStdString() +
+                             "\n"
+                             "y = f(torch.randn(16, 16), torch.ones(16), torch.zeros(16))\n";
+        QCOMPARE(f.run(script), std::string());
+        std::string text = "# decompose\n" + unquote(passIr(f.sink, "decompose")) +
+                           "# lower_to_loops\n" + unquote(passIr(f.sink, "lower_to_loops")) +
+                           "# fuse_kernels\n" + unquote(passIr(f.sink, "fuse_kernels")) +
+                           "# plan_memory\n" + unquote(passIr(f.sink, "plan_memory"));
+        compareGolden(qPrintable(name + ".txt"), text);
+    }
+
+    void mutatingGraphRunsEagerlyAndSaysWhy() {
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\nimport torch._logging\nimport logging\n"
+                       "torch._logging.set_logs(inductor=logging.INFO)\n"
+                       "@torch.compile\ndef f(x):\n    y = x * 2\n    y.add_(1)\n    return y\n"
+                       "r = f(torch.ones(3))\nassert r.tolist() == [3.0, 3.0, 3.0]\n"),
+                 std::string());
+        QVERIFY(f.sink.kernels.empty());
+        QVERIFY2(f.sink.err.find("runs this graph through the eager kernels: the graph mutates") !=
+                     std::string::npos,
+                 f.sink.err.c_str());
+    }
+
+    void launchesAreRecordedPerKernel() {
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\n@torch.compile\ndef f(x):\n    return (x.sin() + 1).sum(1)\n"
+                       "x = torch.randn(64, 64)\nfor i in range(3):\n    f(x)\n"),
+                 std::string());
+        QCOMPARE(f.sink.kernels.size(), size_t(1));
+        QCOMPARE(f.sink.launches.size(), size_t(3));
+        for (const KernelLaunchEvent& l : f.sink.launches) {
+            QCOMPARE(l.kernelId, f.sink.kernels[0].kernelId);
+            QVERIFY(l.startNs > 0 && l.endNs >= l.startNs);
+            QCOMPARE(l.device, std::string("cpu"));
+        }
+    }
+
+    void recompiledKernelComesFromTheCache() {
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\ndef f(x):\n    return x.exp() * 3\n"
+                       "torch.compile(f)(torch.randn(10))\ntorch._dynamo.reset()\n"
+                       "torch.compile(f)(torch.randn(10))\n"),
+                 std::string());
+        QCOMPARE(f.sink.kernels.size(), size_t(2));
+        std::string second = unquote(f.sink.passes.back().detailJson);
+        QVERIFY2(second.find("cache hits: 1 in memory") != std::string::npos, second.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(CompilerTest)
+#include "tst_compiler.moc"
