@@ -84,10 +84,15 @@ Value CaptureEngine::runBackend(Session& s, const Value& gm, const std::vector<V
     case Backend::Kind::Inductor:
         if (m_inductor) {
             InductorRequest request{
-                m_interp,     s.graph,
-                inputs,       s.compile.compileId,
-                m_graphCount, applyPatch(torchapi::inductorConfig(m_interp), s.spec->inductorPatch),
-                m_logger,     m_sink};
+                m_interp,
+                s.graph,
+                inputs,
+                s.compile.compileId,
+                m_graphCount,
+                applyPatch(torchapi::inductorConfig(m_interp), s.spec->inductorPatch),
+                torchapi::dynamoConfig(m_interp).text("debug_dir_root").value_or(""),
+                m_logger,
+                m_sink};
             HookOff off(m_interp);
             InductorResult result = m_inductor(request);
             s.afterGraphReported = std::move(result.afterGraphReported);

@@ -23,8 +23,9 @@ struct InductorRequest {
     std::shared_ptr<graph::Graph> graph;
     const std::vector<lang::Value>& exampleInputs;
     std::string compileId;
-    int32_t graphIndex = 0; ///< the index the graph gets in the trace (GraphEvent::graphIndex)
-    OptionValues options;   ///< the effective torch._inductor.config of this compile
+    int32_t graphIndex = 0;   ///< the index the graph gets in the trace (GraphEvent::graphIndex)
+    OptionValues options;     ///< the effective torch._inductor.config of this compile
+    std::string debugDirRoot; ///< torch._dynamo.config.debug_dir_root (where debug traces go)
     Logger& logger;
     EventSink& sink;
 };

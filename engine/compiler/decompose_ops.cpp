@@ -5,6 +5,7 @@
 #include "lang/objects.h"
 #include "torchapi/torch_types.h"
 
+#include <algorithm>
 #include <map>
 
 namespace kiln::compiler {
@@ -276,7 +277,7 @@ std::string opNameOf(lang::Interpreter& interp, const graph::Node& n) {
     case NodeOp::CallMethod:
         return n.target;
     case NodeOp::CallModule:
-        return interp.typeName(n.callable);
+        return interp.typeName(n.callable); // the rules are keyed by class name ("GELU")
     case NodeOp::CallFunction:
         break;
     default:
@@ -340,7 +341,11 @@ private:
 
     std::string visit(int32_t index) {
         const graph::Node& n = m_captured.nodes[static_cast<size_t>(index)];
-        m_b.setOrigin(n.name, opNameOf(m_interp, n));
+        std::string op = opNameOf(m_interp, n);
+        if (n.op == NodeOp::CallModule)
+            std::transform(op.begin(), op.end(), op.begin(),
+                           [](unsigned char c) { return std::tolower(c); });
+        m_b.setOrigin(n.name, op); // kernel names use lower-case op names: "gelu", "linear"
         switch (n.op) {
         case NodeOp::Placeholder:
             return placeholder(index, n);

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "inductor/inductor_backend.h"
 
+#include "graph/codegen.h"
 #include "graph/executor.h"
+#include "inductor/debug_trace.h"
+#include "inductor/graph_diagram.h"
 #include "inductor/pipeline.h"
+#include "inductor/repro_script.h"
 #include "lang/objects.h"
 #include "lang/types.h"
 #include "runtime/thread_pool.h"
@@ -81,6 +85,31 @@ void reportPasses(EventSink& sink, const PipelineResult& r, const std::string& c
     }
 }
 
+void writeDebugFolder(const capture::InductorRequest& req, const PipelineResult& result,
+                      const std::string& postFusion) {
+    auto printConstant = [&req](const Value& v) { return req.interp.repr(v); };
+    DebugTraceInput input{
+        *result.artifacts,
+        result,
+        req.options,
+        req.compileId,
+        req.graphIndex,
+        graph::readableCode(*req.graph, printConstant),
+        reproScript(result.artifacts->aten, *req.graph, req.compileId, printConstant),
+        postFusion,
+        req.debugDirRoot};
+    auto dir = writeDebugTrace(input);
+    if (!dir) {
+        KILN_TORCH_LOG(req.logger, LogLevel::Warning, "torch._inductor.debug", req.compileId,
+                       dir.error().message);
+        return;
+    }
+    std::string name = "model__" + std::to_string(req.graphIndex) + "_inference_" +
+                       dir->substr(dir->rfind('.') + 1);
+    KILN_TORCH_LOG(req.logger, LogLevel::Warning, "torch._inductor.debug", req.compileId,
+                   name + " debug trace: " + *dir);
+}
+
 capture::InductorResult compile(const capture::InductorRequest& req, Registry& registry) {
     PipelineContext context{req.interp, req.options, req.logger, req.compileId};
     auto result = runPipeline(context, req.graph);
@@ -105,11 +134,16 @@ capture::InductorResult compile(const capture::InductorRequest& req, Registry& r
                    "Step 3: torchinductor done compiling FORWARDS graph " +
                        std::to_string(req.graphIndex));
     std::shared_ptr<const GraphArtifacts> artifacts = result->artifacts;
+    std::string preFusion = preFusionDot(*artifacts);
+    std::string postFusion = postFusionDot(*artifacts);
+    if (req.options.flag("trace.enabled")) writeDebugFolder(req, *result, postFusion);
     PipelineResult passes = std::move(*result);
     auto report = [&sink, artifacts, passes = std::move(passes), id = req.compileId,
-                   index = req.graphIndex]() {
+                   index = req.graphIndex, preFusion, postFusion]() {
         reportPasses(sink, passes, id);
         reportKernels(sink, *artifacts, id, index);
+        sink.diagram(DiagramEvent{id, index, "pre_fusion", preFusion});
+        sink.diagram(DiagramEvent{id, index, "post_fusion", postFusion});
     };
     Value fn(makeRef<lang::NativeFunctionObject>("compiled_fn", callCompiled, compiled.get()));
     return {fn, report};

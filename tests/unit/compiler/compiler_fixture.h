@@ -24,10 +24,12 @@ public:
         if (e.category == "pass") passes.push_back(e);
     }
     void kernelLaunch(const KernelLaunchEvent& e) override { launches.push_back(e); }
+    void diagram(const DiagramEvent& e) override { diagrams.push_back(e); }
 
     std::vector<KernelEvent> kernels;
     std::vector<TimelineEvent> passes;
     std::vector<KernelLaunchEvent> launches;
+    std::vector<DiagramEvent> diagrams;
     std::string out, err;
 };
 

@@ -5,7 +5,9 @@
 #include "compiler/index_expr.h"
 #include "compiler_fixture.h"
 
+#include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cstdlib>
 
@@ -144,6 +146,66 @@ private slots:
                            "# fuse_kernels\n" + unquote(passIr(f.sink, "fuse_kernels")) +
                            "# plan_memory\n" + unquote(passIr(f.sink, "plan_memory"));
         compareGolden(qPrintable(name + ".txt"), text);
+    }
+
+    void diagramsAreRecordedAsDot() {
+        testing::CompilerFixture f;
+        QCOMPARE(
+            f.run("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+                  "class MLP(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+                  "        self.fc1 = nn.Linear(16, 64)\n        self.act = nn.GELU()\n"
+                  "        self.fc2 = nn.Linear(64, 16)\n"
+                  "    def forward(self, x):\n"
+                  "        return F.layer_norm(self.fc2(self.act(self.fc1(x))) + x, (16,))\n"
+                  "m = torch.compile(MLP())\ny = m(torch.randn(8, 16))\n"),
+            std::string());
+        QCOMPARE(f.sink.diagrams.size(), size_t(2));
+        QCOMPARE(f.sink.diagrams[0].kind, std::string("pre_fusion"));
+        QCOMPARE(f.sink.diagrams[1].kind, std::string("post_fusion"));
+        QCOMPARE(f.sink.diagrams[1].compileId, std::string("0/0"));
+        compareGolden("mlp_post_fusion.dot", f.sink.diagrams[1].dot);
+        compareGolden("mlp_pre_fusion.dot", f.sink.diagrams[0].dot);
+    }
+
+    void debugTraceWritesTheReferenceLayout() {
+        QTemporaryDir dir;
+        testing::CompilerFixture f;
+        std::string script =
+            "import torch\nimport torch._dynamo\n"
+            "torch._dynamo.config.debug_dir_root = '" +
+            dir.path().toStdString() +
+            "'\n@torch.compile(options={'trace.enabled': True, 'trace.graph_diagram': True})\n"
+            "def f(x):\n    return torch.softmax(x.sin(), -1)\ny = f(torch.randn(4, 8))\n";
+        QCOMPARE(f.run(script), std::string());
+        QDir runs(dir.path());
+        QStringList run = runs.entryList({"run_*"}, QDir::Dirs);
+        QCOMPARE(run.size(), 1);
+        QVERIFY(QFile::exists(dir.path() + "/" + run[0] + "/torchdynamo/debug.log"));
+        QDir graphs(dir.path() + "/" + run[0] + "/torchinductor");
+        QStringList folders = graphs.entryList({"model__0_inference_*"}, QDir::Dirs);
+        QCOMPARE(folders.size(), 1);
+        for (const char* file :
+             {"fx_graph_readable.py", "fx_graph_runnable.py", "fx_graph_transformed.py",
+              "ir_pre_fusion.txt", "ir_post_fusion.txt", "output_code.py"}) {
+            QFile text(graphs.filePath(folders[0] + "/" + file));
+            QVERIFY2(text.open(QIODevice::ReadOnly) && text.size() > 0, file);
+        }
+        QFile svg(graphs.filePath(folders[0] + "/graph_diagram.svg"));
+        if (QFile::exists(graphs.filePath(folders[0] + "/graph_diagram.dot")))
+            QSKIP("this build draws no SVG (Graphviz not linked)");
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QByteArray content = svg.readAll();
+        QVERIFY(content.contains("<svg"));
+        QVERIFY(content.contains("kiln_red_fused_sin_softmax_0"));
+        QVERIFY2(f.sink.err.find("model__0_inference_0 debug trace: ") != std::string::npos,
+                 f.sink.err.c_str());
+        // The repro script runs in Kiln and reproduces the graph.
+        QFile repro(graphs.filePath(folders[0] + "/fx_graph_runnable.py"));
+        QVERIFY(repro.open(QIODevice::ReadOnly));
+        testing::CompilerFixture again("fx_graph_runnable.py");
+        QCOMPARE(again.run(repro.readAll().toStdString()), std::string());
+        QVERIFY2(again.sink.out.find("max abs difference: ") != std::string::npos,
+                 again.sink.out.c_str());
     }
 
     void mutatingGraphRunsEagerlyAndSaysWhy() {
