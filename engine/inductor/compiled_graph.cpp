@@ -39,8 +39,10 @@ std::string listText(const tensor::DimVector& v) {
 class Run {
 public:
     Run(const GraphArtifacts& a, lang::Interpreter& interp, std::span<const Value> inputs,
-        EventSink* sink)
-        : m_a(a)
+        EventSink* sink, Logger* logger, const std::string& compileId)
+        : m_logger(logger)
+        , m_compileId(compileId)
+        , m_a(a)
         , m_p(a.lowered.program)
         , m_interp(interp)
         , m_inputs(inputs)
@@ -91,24 +93,29 @@ private:
             if (t.dtype() != b.dtype || t.sizes() != sizes)
                 fail("wrong size or dtype for " + b.name + ": expected " + listText(sizes) +
                      ", got " + listText(t.sizes()));
-            bool same = true;
-            for (size_t d = 0; d < sizes.size(); ++d)
-                same = same && (sizes[d] <= 1 || t.strides()[d] == strides[d]);
-            if (!same) {
-                // The kernels index with the strides they were compiled for.
-                tensor::DimVector contiguous = tensor::contiguousStrides(sizes);
-                bool wantContiguous = true;
-                for (size_t d = 0; d < sizes.size(); ++d)
-                    wantContiguous =
-                        wantContiguous && (sizes[d] <= 1 || strides[d] == contiguous[d]);
-                if (!wantContiguous || m_a.sizeAsserts)
-                    if (!wantContiguous)
-                        fail("expected stride " + listText(strides) + " for " + b.name + ", got " +
-                             listText(t.strides()));
-                t = tensor::contiguous(t);
+            for (size_t d = 0; d < sizes.size(); ++d) {
+                if (sizes[d] <= 1 || t.strides()[d] == strides[d]) continue;
+                // size_asserts: fail as Inductor's assert_size_stride does; otherwise copy the
+                // input into the layout the kernels index with.
+                if (m_a.sizeAsserts)
+                    fail("expected size " + std::to_string(t.sizes()[d]) + "==" +
+                         std::to_string(sizes[d]) + ", stride " + std::to_string(t.strides()[d]) +
+                         "==" + std::to_string(strides[d]) + " at dim=" + std::to_string(d));
+                t = withStrides(t, strides);
+                break;
             }
             m_bufs[static_cast<size_t>(b.id)] = t;
         }
+    }
+
+    static Tensor withStrides(const Tensor& t, const tensor::DimVector& strides) {
+        int64_t extent = 1;
+        for (size_t d = 0; d < strides.size(); ++d)
+            extent += (t.sizes()[d] - 1) * strides[d];
+        Tensor storage = Tensor::empty(std::vector<int64_t>{extent}, t.dtype());
+        Tensor out = Tensor::view(storage.storage(), 0, t.sizes(), strides, t.dtype());
+        tensor::copyInto(out, t);
+        return out;
     }
 
     Tensor& allocate(int32_t id) {
@@ -140,13 +147,18 @@ private:
     void launch(size_t k) {
         const compiler::ScheduledKernel& kernel = m_a.schedule.kernels[k];
         const LoopNode& first = m_p.nodes[static_cast<size_t>(kernel.stages.front().node)];
-        int64_t start = m_sink ? monotonicNs() : 0;
+        bool timed = m_sink || m_a.debug;
+        int64_t start = timed ? monotonicNs() : 0;
         if (kernel.compiled())
             runCompiled(kernel, m_a.kernels[k].code);
         else if (kernel.kind == compiler::ScheduledKernel::Kind::Extern)
             runExtern(first);
         else
             runFallback(first);
+        if (m_a.debug && m_logger)
+            KILN_TORCH_LOG(*m_logger, LogLevel::Debug, "torch._inductor.graph", m_compileId,
+                           kernel.name + " ran in " +
+                               std::to_string((monotonicNs() - start) / 1000) + " us");
         if (m_sink) {
             KernelLaunchEvent e;
             e.kernelId = m_a.kernels[k].kernelId;
@@ -241,6 +253,8 @@ private:
         return lang::tupleValue(std::move(items));
     }
 
+    Logger* m_logger;
+    const std::string& m_compileId;
     const GraphArtifacts& m_a;
     const compiler::LoopProgram& m_p;
     lang::Interpreter& m_interp;
@@ -253,7 +267,7 @@ private:
 } // namespace
 
 Value CompiledGraph::run(lang::Interpreter& interp, std::span<const Value> inputs) {
-    return Run(*m_a, interp, inputs, m_sink).execute();
+    return Run(*m_a, interp, inputs, m_sink, m_logger, m_compileId).execute();
 }
 
 } // namespace kiln::inductor

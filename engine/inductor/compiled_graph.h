@@ -14,6 +14,7 @@
 #include "graph/graph.h"
 #include "lang/interpreter.h"
 #include "support/event_sink.h"
+#include "support/torch_logger.h"
 
 #include <memory>
 #include <vector>
@@ -23,6 +24,8 @@ namespace kiln::inductor {
 struct KernelRuntime {
     codegen::CompiledKernel code; ///< compiled kernels only
     int64_t kernelId = 0;         ///< the run-unique id launches are reported with
+    /// What max-autotune measured for this kernel (empty when it did not tune it).
+    std::vector<AutotuneChoiceEvent> choices;
 };
 
 struct GraphArtifacts {
@@ -36,13 +39,18 @@ struct GraphArtifacts {
     /// Fill every buffer with NaN bytes before a kernel writes it (inductor `debug`, or
     /// KILN_POISON_BUFFERS=1): an element a kernel forgets shows up instead of old memory.
     bool poisonBuffers = false;
+    bool debug = false; ///< inductor's `debug`: poison buffers and log every launch
 };
 
 class CompiledGraph {
 public:
-    CompiledGraph(std::shared_ptr<const GraphArtifacts> artifacts, EventSink* sink)
+    /// `logger` is only used when the graph was compiled with inductor's `debug` option.
+    CompiledGraph(std::shared_ptr<const GraphArtifacts> artifacts, EventSink* sink, Logger* logger,
+                  std::string compileId)
         : m_a(std::move(artifacts))
-        , m_sink(sink) {}
+        , m_sink(sink)
+        , m_logger(logger)
+        , m_compileId(std::move(compileId)) {}
 
     /// Runs the graph; raises Python exceptions through `interp` for bad inputs.
     lang::Value run(lang::Interpreter& interp, std::span<const lang::Value> inputs);
@@ -52,6 +60,8 @@ public:
 private:
     std::shared_ptr<const GraphArtifacts> m_a;
     EventSink* m_sink; ///< receives kernel launches; null: not timed
+    Logger* m_logger;
+    std::string m_compileId;
 };
 
 } // namespace kiln::inductor

@@ -69,6 +69,10 @@ void reportKernels(EventSink& sink, const GraphArtifacts& a, const std::string& 
         if (kernel.compiled()) e.sourceCode += "\n" + a.kernels[k].code.llvmIR;
         e.launchConfig = kernel.compiled() ? launchConfig(kernel, p) : "";
         sink.kernel(e);
+        for (AutotuneChoiceEvent choice : a.kernels[k].choices) {
+            choice.kernelId = e.kernelId;
+            sink.autotuneChoice(choice);
+        }
     }
 }
 
@@ -111,7 +115,8 @@ void writeDebugFolder(const capture::InductorRequest& req, const PipelineResult&
 }
 
 capture::InductorResult compile(const capture::InductorRequest& req, Registry& registry) {
-    PipelineContext context{req.interp, req.options, req.logger, req.compileId};
+    PipelineContext context{req.interp,    req.options,       req.logger,
+                            req.compileId, req.exampleInputs, req.sink};
     auto result = runPipeline(context, req.graph);
     if (!result)
         req.interp.raise(lang::builtinTypes().runtimeError.get(),
@@ -128,7 +133,8 @@ capture::InductorResult compile(const capture::InductorRequest& req, Registry& r
     }
     for (KernelRuntime& k : result->artifacts->kernels)
         k.kernelId = g_nextKernelId++;
-    auto compiled = std::make_shared<CompiledGraph>(result->artifacts, &sink);
+    auto compiled =
+        std::make_shared<CompiledGraph>(result->artifacts, &sink, &req.logger, req.compileId);
     registry.graphs.push_back(compiled);
     KILN_TORCH_LOG(req.logger, LogLevel::Info, "torch._inductor.compile_fx", req.compileId,
                    "Step 3: torchinductor done compiling FORWARDS graph " +

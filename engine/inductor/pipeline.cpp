@@ -3,6 +3,8 @@
 
 #include "compiler/decompose_ops.h"
 #include "compiler/fuse_kernels.h"
+#include "inductor/autotune.h"
+#include "lang/tensor_bridge.h"
 #include "support/clock.h"
 
 #include <cstdio>
@@ -49,6 +51,48 @@ std::string kernelListing(const GraphArtifacts& a) {
     return text;
 }
 
+/// The size symbols' values in the example inputs.
+std::vector<int64_t> exampleSymbols(const PipelineContext& c, const compiler::AtenGraph& g) {
+    std::vector<int64_t> syms;
+    for (const auto& src : g.symbolSources) {
+        const lang::Value& v = c.exampleInputs.at(static_cast<size_t>(src.input));
+        if (src.dim >= 0 && v.isTensor()) {
+            syms.push_back(v.asTensor().size(src.dim));
+        } else {
+            std::optional<int64_t> i = v.isIntLike() ? v.asInt() : lang::asIndex(c.interp, v);
+            syms.push_back(i.value_or(1));
+        }
+    }
+    return syms;
+}
+
+Status tuneKernels(const PipelineContext& c, GraphArtifacts& a,
+                   const std::vector<size_t>& compiled) {
+    TuneOptions options;
+    options.coordinateDescent = c.options.flag("coordinate_descent_tuning");
+    size_t done = 0;
+    options.progress = [&](const std::string& line) {
+        ++done;
+        KILN_TORCH_ARTIFACT(c.logger, Artifact::Autotuning, c.compileId, "autotuning " + line);
+        TimelineEvent e;
+        e.category = "autotune";
+        e.name = line;
+        e.compileId = c.compileId;
+        e.startNs = monotonicNs();
+        e.detailJson = "{\"candidates_done\": " + std::to_string(done) + "}";
+        c.sink.timeline(e);
+    };
+    std::vector<int64_t> syms = exampleSymbols(c, a.aten);
+    for (size_t k : compiled) {
+        auto tuned = autotuneKernel(a.lowered.program, a.schedule, k, syms, options);
+        if (!tuned) return tuned.error();
+        a.kernels[k].code = tuned->kernel;
+        for (const TunedCandidate& cand : tuned->candidates)
+            a.kernels[k].choices.push_back({0, cand.description, cand.timeNs, cand.chosen});
+    }
+    return {};
+}
+
 } // namespace
 
 Expected<PipelineResult> runPipeline(const PipelineContext& c,
@@ -58,8 +102,22 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     a->captured = captured;
     a->sizeAsserts = c.options.flag("size_asserts");
     const char* poison = std::getenv("KILN_POISON_BUFFERS");
-    a->poisonBuffers = c.options.flag("debug") || (poison && std::string(poison) == "1");
+    a->debug = c.options.flag("debug");
+    a->poisonBuffers = a->debug || (poison && std::string(poison) == "1");
 
+    if (c.options.flag("triton.cudagraphs")) {
+        // reduce-overhead / max-autotune on the CPU: nothing to capture. PyTorch skips it
+        // silently; Kiln says so under TORCH_LOGS=perf_hints and records it in the trace.
+        KILN_TORCH_ARTIFACT(c.logger, Artifact::PerfHints, c.compileId,
+                            "skipping cudagraphs due to cpu device");
+        TimelineEvent hint;
+        hint.category = "perf_hint";
+        hint.name = "skipping cudagraphs due to cpu device";
+        hint.compileId = c.compileId;
+        hint.startNs = monotonicNs();
+        hint.detailJson = "{\"option\": \"triton.cudagraphs\"}";
+        c.sink.timeline(hint);
+    }
     PassTimer decompose(result, "decompose");
     compiler::DecomposeResult d = compiler::decomposeGraph(c.interp, *captured);
     if (!d.graph) {
@@ -106,6 +164,8 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     a->kernels.resize(a->schedule.kernels.size());
     for (size_t i = 0; i < compiled.size(); ++i)
         a->kernels[compiled[i]].code = std::move((*code)[i]);
+    if (c.options.flag("max_autotune") || c.options.flag("max_autotune_pointwise"))
+        if (auto st = tuneKernels(c, *a, compiled); !st) return st.error();
     std::string listing = kernelListing(*a);
     const codegen::CodegenStats& st = result.codegen;
     char timing[200];

@@ -42,6 +42,8 @@ struct PipelineContext {
     const OptionValues& options;
     Logger& logger;
     std::string compileId;
+    const std::vector<lang::Value>& exampleInputs; ///< sizes for autotuning's benchmarks
+    EventSink& sink;                               ///< autotuning progress, as it happens
 };
 
 /// Runs passes 1-5. A JIT failure is an error; a graph the compiler does not handle is a refusal.

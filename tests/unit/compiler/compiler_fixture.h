@@ -21,13 +21,16 @@ public:
     }
     void kernel(const KernelEvent& e) override { kernels.push_back(e); }
     void timeline(const TimelineEvent& e) override {
-        if (e.category == "pass") passes.push_back(e);
+        (e.category == "pass" ? passes : otherTimeline).push_back(e);
     }
+    void autotuneChoice(const AutotuneChoiceEvent& e) override { choices.push_back(e); }
     void kernelLaunch(const KernelLaunchEvent& e) override { launches.push_back(e); }
     void diagram(const DiagramEvent& e) override { diagrams.push_back(e); }
 
     std::vector<KernelEvent> kernels;
     std::vector<TimelineEvent> passes;
+    std::vector<TimelineEvent> otherTimeline; ///< autotune progress, perf hints, compiles
+    std::vector<AutotuneChoiceEvent> choices;
     std::vector<KernelLaunchEvent> launches;
     std::vector<DiagramEvent> diagrams;
     std::string out, err;

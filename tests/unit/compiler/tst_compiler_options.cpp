@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+// Inductor options and what each changes: size_asserts, triton.cudagraphs on the CPU,
+// max_autotune / max_autotune_pointwise with coordinate_descent_tuning, debug.
+#include "compiler_fixture.h"
+
+#include <QtTest>
+#include <algorithm>
+
+using namespace kiln;
+
+class CompilerOptionsTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void sizeAssertsRaiseOrAdapt() {
+        testing::CompilerFixture f;
+        QCOMPARE(
+            f.run(
+                "import torch\ndef fn(x):\n    return x.sin() * 2\nresults = []\n"
+                "for asserts in (True, False):\n    torch._dynamo.reset()\n"
+                "    f = torch.compile(fn, dynamic=True, options={'size_asserts': asserts})\n"
+                "    f(torch.randn(4, 8))\n    y = torch.randn(8, 8)[::2]\n    try:\n"
+                "        results.append(torch.allclose(f(y), fn(y)))\n"
+                "    except AssertionError as e:\n        results.append(str(e))\n"
+                "assert results == ['expected size 4==4, stride 16==8 at dim=0', True], results\n"),
+            std::string());
+    }
+
+    void cudagraphsOnTheCpuIsASkippedPerfHint() {
+        testing::CompilerFixture f;
+        QCOMPARE(
+            f.run("import torch\nimport torch._logging\ntorch._logging.set_logs(perf_hints=True)\n"
+                  "f = torch.compile(lambda x: x.cos() + 1, mode='reduce-overhead')\n"
+                  "y = f(torch.randn(16))\n"),
+            std::string());
+        QVERIFY2(f.sink.err.find("skipping cudagraphs due to cpu device") != std::string::npos,
+                 f.sink.err.c_str());
+        bool recorded =
+            std::any_of(f.sink.otherTimeline.begin(), f.sink.otherTimeline.end(),
+                        [](const TimelineEvent& e) { return e.category == "perf_hint"; });
+        QVERIFY(recorded);
+        QCOMPARE(f.sink.kernels.size(), size_t(1)); // still compiled, just not captured
+    }
+
+    void defaultModeDoesNotTune() {
+        testing::CompilerFixture f;
+        QCOMPARE(
+            f.run(
+                "import torch\ny = torch.compile(lambda x: x.exp().sum(1))(torch.randn(64, 64))\n"),
+            std::string());
+        QVERIFY(f.sink.choices.empty());
+    }
+
+    void maxAutotunePointwiseMeasuresCandidates() {
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\nf = torch.compile(lambda x: x.exp().sum(1), "
+                       "options={'max_autotune_pointwise': True})\nx = torch.randn(256, 256)\n"
+                       "assert torch.allclose(f(x), x.exp().sum(1), rtol=1e-5)\n"),
+                 std::string());
+        QCOMPARE(f.sink.kernels.size(), size_t(1));
+        const auto& choices = f.sink.choices;
+        QVERIFY(choices.size() >= 7);
+        QCOMPARE(
+            std::count_if(choices.begin(), choices.end(), [](const auto& c) { return c.chosen; }),
+            1l);
+        auto chosen =
+            std::find_if(choices.begin(), choices.end(), [](const auto& c) { return c.chosen; });
+        for (const AutotuneChoiceEvent& c : choices) {
+            QCOMPARE(c.kernelId, f.sink.kernels[0].kernelId);
+            QVERIFY(c.timeNs > 0 && chosen->timeNs <= c.timeNs);
+        }
+        size_t progress =
+            std::count_if(f.sink.otherTimeline.begin(), f.sink.otherTimeline.end(),
+                          [](const TimelineEvent& e) { return e.category == "autotune"; });
+        QCOMPARE(progress, choices.size());
+    }
+
+    void coordinateDescentWalksFromTheWinner() {
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\nf = torch.compile(lambda x: (x * 2).sin(), "
+                       "options={'max_autotune': True, "
+                       "'coordinate_descent_tuning': True})\ny = f(torch.randn(512, 64))\n"),
+                 std::string());
+        QVERIFY2(f.sink.choices.size() > 7, std::to_string(f.sink.choices.size()).c_str());
+    }
+
+    void debugLogsEveryLaunch() {
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\nimport torch._logging\nimport logging\n"
+                       "torch._logging.set_logs(inductor=logging.DEBUG)\n"
+                       "f = torch.compile(lambda x: x.cos() + 1, options={'debug': True})\n"
+                       "y = f(torch.randn(16))\ny = f(torch.randn(16))\n"),
+                 std::string());
+        std::string needle = f.sink.kernels.at(0).name + " ran in ";
+        size_t first = f.sink.err.find(needle);
+        QVERIFY2(first != std::string::npos, f.sink.err.c_str());
+        QVERIFY(f.sink.err.find(needle, first + 1) != std::string::npos);
+    }
+};
+
+QTEST_GUILESS_MAIN(CompilerOptionsTest)
+#include "tst_compiler_options.moc"
