@@ -9,12 +9,16 @@
 #include "lang/parser.h"
 #include "lang/traceback.h"
 #include "support/clock.h"
+#include "support/options.h"
 #include "tensor/ops.h"
 #include "torchapi/install.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 namespace kiln::bench {
@@ -35,41 +39,90 @@ public:
     int kernels = 0;
 };
 
+/// What a built-in workload's source assumes is imported.
+constexpr const char* kPrelude =
+    "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n";
+
+/// A workload error on one line: "file:line: Type: message".
+std::string describeException(lang::Interpreter& interp, const lang::Value& exception,
+                              const std::string& fallbackFile) {
+    std::string what = lang::formatExceptionOnly(interp, exception);
+    lang::ErrorLocation loc = lang::innermostLocation(exception);
+    if (loc.known && loc.pos.line > 0)
+        return loc.file + ":" + std::to_string(loc.pos.line) + ": " + what;
+    return fallbackFile.empty() ? what : fallbackFile + ": " + what;
+}
+
+/// One interpreter with the workload's module run as `__main__`, its fn and make_inputs.
 struct Session {
     CountingSink sink;
     Logger logger{sink};
     lang::Interpreter interp{sink};
     std::unique_ptr<capture::CaptureEngine> engine;
     std::vector<lang::Module> modules;
+    std::string file; ///< the workload's file, or "<name>" for a built-in one
+    lang::Value fn, makeInputs;
 
-    Session() {
+    explicit Session(const Workload& w) {
         torchapi::installTorch(interp);
         engine = std::make_unique<capture::CaptureEngine>(interp, sink, logger);
         engine->setInductorCompiler(inductor::makeInductorCompiler());
         capture::installCompileApi(interp, *engine);
-    }
-    void run(const std::string& source) {
-        auto module = lang::parseModule(std::make_shared<SourceFile>("<workload>", source));
+        file = w.path.empty() ? "<" + w.name + ">" : w.path;
+        auto module = lang::parseModule(std::make_shared<SourceFile>(
+            file, w.path.empty() ? std::string(kPrelude) + w.source : w.source));
         if (!module.ok()) throw std::runtime_error(module.error().render());
         modules.push_back(std::move(module).value());
+        guarded([&] { interp.runMain(modules.back()); });
+        fn = global("fn", "fn(*inputs)");
+        makeInputs = global("make_inputs", "make_inputs()");
+    }
+    template <typename F>
+    auto guarded(F&& f) -> decltype(f()) {
         try {
-            interp.runMain(modules.back());
+            return f();
         } catch (lang::PyException& e) {
-            throw std::runtime_error(lang::formatTraceback(interp, e.exception));
+            throw std::runtime_error(describeException(interp, e.exception, file));
         }
     }
-    lang::Value global(const char* name) {
+    lang::Value global(const char* name, const char* what) {
         const lang::Value* v =
             interp.importModule("__main__")->globals.find(lang::Symbol::intern(name));
-        if (!v) throw std::runtime_error(std::string("the workload has no ") + name);
+        if (!v)
+            throw std::runtime_error(file + ": the workload does not define " + what +
+                                     " (a workload defines fn(*inputs) and make_inputs(), which "
+                                     "returns the tuple of fn's arguments)");
         return *v;
     }
-    lang::Value call(const lang::Value& fn, const std::vector<lang::Value>& args) {
-        try {
-            return interp.call(fn, lang::CallArgs{args, {}, {}});
-        } catch (lang::PyException& e) {
-            throw std::runtime_error(lang::formatTraceback(interp, e.exception));
-        }
+    lang::Value torchAttr(const char* name) {
+        return interp.getAttr(lang::Value(interp.importModule("torch")),
+                              lang::Symbol::intern(name));
+    }
+    /// torch.manual_seed(0), then make_inputs(): fn's arguments.
+    std::vector<lang::Value> inputs() {
+        lang::Value made = guarded([&] {
+            interp.call(torchAttr("manual_seed"), {lang::Value::fromInt(0)});
+            return interp.call(makeInputs, lang::CallArgs{});
+        });
+        if (made.is(lang::ObjectKind::Tuple)) return made.as<lang::TupleObject>()->items;
+        if (made.is(lang::ObjectKind::List)) return made.as<lang::ListObject>()->items;
+        if (made.isTensor()) return {made};
+        throw std::runtime_error(file + ": make_inputs() returned " + interp.typeName(made) +
+                                 "; it must return the tuple of fn's arguments");
+    }
+    /// fn for "eager"; otherwise torch.compile(fn, mode=...) (mode=None for "default").
+    lang::Value compiled(const std::string& mode) {
+        if (mode == "eager") return fn;
+        return guarded([&] {
+            std::vector<lang::Value> positional{fn};
+            std::vector<lang::Symbol> names{lang::Symbol::intern("mode")};
+            std::vector<lang::Value> values{mode == "default" ? lang::Value::none()
+                                                              : lang::strValue(mode)};
+            return interp.call(torchAttr("compile"), lang::CallArgs{positional, names, values});
+        });
+    }
+    lang::Value call(const lang::Value& f, const std::vector<lang::Value>& args) {
+        return guarded([&] { return interp.call(f, lang::CallArgs{args, {}, {}}); });
     }
 };
 
@@ -105,27 +158,20 @@ double relativeError(const std::vector<tensor::Tensor>& got,
 }
 
 CompilerBenchRow measure(const Workload& w, const std::string& mode, int calls,
-                         const std::vector<tensor::Tensor>* reference) {
+                         const std::vector<tensor::Tensor>& reference) {
     CompilerBenchRow row{w.name, mode};
-    Session s;
-    std::string compile =
-        mode == "eager" ? "compiled = fn\n"
-                        : "compiled = torch.compile(fn, mode=" +
-                              std::string(mode == "default" ? "None" : "'" + mode + "'") + ")\n";
-    s.run("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" + w.source +
-          "\ntorch.manual_seed(0)\ninputs = make_inputs()\n" + compile);
-    lang::Value fn = s.global("compiled");
-    lang::Value inputs = s.global("inputs");
-    std::vector<lang::Value> args = inputs.as<lang::TupleObject>()->items;
+    Session s(w);
+    std::vector<lang::Value> args = s.inputs();
+    lang::Value fn = s.compiled(mode);
     int64_t t0 = monotonicNs();
     lang::Value first = s.call(fn, args);
     int64_t firstNs = monotonicNs() - t0;
     row.compileMs = mode == "eager" ? 0 : static_cast<double>(s.sink.backendNs) / 1e6;
     row.firstCallMs = static_cast<double>(firstNs) / 1e6;
     row.kernels = s.sink.kernels;
-    if (reference) row.maxRelativeError = relativeError(tensorsOf(first), *reference);
+    row.maxRelativeError = relativeError(tensorsOf(first), reference);
     std::vector<double> times;
-    for (int i = 0; i < calls; ++i) {
+    for (int i = 0; i < std::max(calls, 1); ++i) {
         int64_t start = monotonicNs();
         s.call(fn, args);
         times.push_back(static_cast<double>(monotonicNs() - start) / 1e6);
@@ -133,6 +179,47 @@ CompilerBenchRow measure(const Workload& w, const std::string& mode, int calls,
     std::sort(times.begin(), times.end());
     row.medianMs = times[times.size() / 2];
     return row;
+}
+
+/// A JSON string literal.
+std::string jsonString(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+        switch (c) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20) {
+                char escape[8];
+                std::snprintf(escape, sizeof escape, "\\u%04x", c);
+                out += escape;
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out + "\"";
+}
+
+/// A JSON number printed with \p format, or null when it is not finite.
+std::string jsonNumber(const char* format, double value) {
+    if (!std::isfinite(value)) return "null";
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, format, value);
+    return buffer;
 }
 
 } // namespace
@@ -162,49 +249,83 @@ std::vector<Workload> builtinWorkloads(bool quick) {
     };
 }
 
+Expected<Workload> loadWorkloadFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::error_code ec;
+    if (!in || std::filesystem::is_directory(path, ec)) {
+        return makeDiagnostic("error", "cannot read the workload file '" + path + "'");
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return Workload{std::filesystem::path(path).stem().string(), text.str(), path};
+}
+
+std::vector<std::string> benchModeNames() {
+    std::vector<std::string> names = {"eager"};
+    for (std::string_view mode : compileModeNames())
+        names.emplace_back(mode);
+    return names;
+}
+
 std::vector<CompilerBenchRow> runCompilerBench(const CompilerBenchOptions& options) {
     codegen::setKernelCacheEnabled(false); // cold compiles: what a first run costs
     std::vector<CompilerBenchRow> rows;
     for (const Workload& w : options.workloads) {
+        // The reference outputs: fn called as it is, on make_inputs() after the same seed. A
+        // workload that cannot give them fails every one of its rows with that error.
         std::vector<tensor::Tensor> reference;
+        std::string workloadError;
+        try {
+            Session s(w);
+            reference = tensorsOf(s.call(s.fn, s.inputs()));
+        } catch (const std::exception& e) {
+            workloadError = e.what();
+        }
+        size_t first = rows.size();
         double eagerMs = 0;
         for (const std::string& mode : options.modes) {
             CompilerBenchRow row{w.name, mode};
+            if (!workloadError.empty()) {
+                row.error = workloadError;
+                rows.push_back(row);
+                continue;
+            }
             try {
-                if (reference.empty()) {
-                    Session s;
-                    s.run("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n" +
-                          w.source +
-                          "\ntorch.manual_seed(0)\ninputs = make_inputs()\nref = fn(*inputs)\n");
-                    reference = tensorsOf(s.global("ref"));
-                }
-                row = measure(w, mode, options.calls, &reference);
+                row = measure(w, mode, options.calls, reference);
                 if (mode == "eager") eagerMs = row.medianMs;
-                row.ratioToEager = eagerMs > 0 ? row.medianMs / eagerMs : 0;
             } catch (const std::exception& e) {
                 row.error = e.what();
             }
             rows.push_back(row);
         }
+        for (size_t i = first; i < rows.size(); ++i)
+            if (rows[i].error.empty() && eagerMs > 0)
+                rows[i].ratioToEager = rows[i].medianMs / eagerMs;
     }
     codegen::setKernelCacheEnabled(true);
     return rows;
 }
 
 std::string formatTable(const std::vector<CompilerBenchRow>& rows) {
+    int width = 16; // the workload column: as wide as the longest name
+    for (const CompilerBenchRow& r : rows)
+        width = std::max(width, static_cast<int>(r.workload.size()));
     std::string out;
-    char line[256];
-    std::snprintf(line, sizeof line, "%-16s %-27s %10s %10s %10s %8s %9s %9s\n", "workload", "mode",
-                  "compile ms", "1st call", "median ms", "kernels", "vs eager", "rel. err");
+    char line[512];
+    std::snprintf(line, sizeof line, "%-*s %-27s %10s %10s %10s %8s %9s %9s\n", width, "workload",
+                  "mode", "compile ms", "1st call", "median ms", "kernels", "vs eager", "rel. err");
     out += line;
     for (const CompilerBenchRow& r : rows) {
+        std::snprintf(line, sizeof line, "%-*s %-27s ", width, r.workload.c_str(), r.mode.c_str());
+        out += line;
         if (!r.error.empty()) {
-            out += r.workload + " " + r.mode + ": failed: " + r.error + "\n";
+            out += "failed: " + r.error + "\n";
             continue;
         }
-        std::snprintf(line, sizeof line, "%-16s %-27s %10.1f %10.1f %10.3f %8d %8.3fx %9.2e\n",
-                      r.workload.c_str(), r.mode.c_str(), r.compileMs, r.firstCallMs, r.medianMs,
-                      r.kernels, r.ratioToEager, r.maxRelativeError);
+        char ratio[32] = "-"; // no eager time measured before this row
+        if (r.ratioToEager > 0) std::snprintf(ratio, sizeof ratio, "%.3fx", r.ratioToEager);
+        std::snprintf(line, sizeof line, "%10.1f %10.1f %10.3f %8d %9s %9.2e\n", r.compileMs,
+                      r.firstCallMs, r.medianMs, r.kernels, ratio, r.maxRelativeError);
         out += line;
     }
     return out;
@@ -212,18 +333,23 @@ std::string formatTable(const std::vector<CompilerBenchRow>& rows) {
 
 std::string formatJson(const std::vector<CompilerBenchRow>& rows) {
     std::string out = "[\n";
-    char line[512];
     for (size_t i = 0; i < rows.size(); ++i) {
         const CompilerBenchRow& r = rows[i];
-        std::snprintf(line, sizeof line,
-                      "  {\"workload\": \"%s\", \"mode\": \"%s\", \"compile_ms\": %.3f, "
-                      "\"first_call_ms\": %.3f, "
-                      "\"median_ms\": %.4f, \"kernels\": %d, \"ratio_to_eager\": %.4f, "
-                      "\"rel_error\": %.3e, \"ok\": %s}%s\n",
-                      r.workload.c_str(), r.mode.c_str(), r.compileMs, r.firstCallMs, r.medianMs,
-                      r.kernels, r.ratioToEager, r.maxRelativeError,
-                      r.error.empty() ? "true" : "false", i + 1 < rows.size() ? "," : "");
-        out += line;
+        out += "  {\"workload\": " + jsonString(r.workload) + ", \"mode\": " + jsonString(r.mode);
+        if (r.error.empty()) {
+            out += ", \"compile_ms\": " + jsonNumber("%.3f", r.compileMs) +
+                   ", \"first_call_ms\": " + jsonNumber("%.3f", r.firstCallMs) +
+                   ", \"median_ms\": " + jsonNumber("%.4f", r.medianMs) +
+                   ", \"kernels\": " + std::to_string(r.kernels) + ", \"ratio_to_eager\": " +
+                   (r.ratioToEager > 0 ? jsonNumber("%.4f", r.ratioToEager) : "null") +
+                   ", \"rel_error\": " + jsonNumber("%.3e", r.maxRelativeError) + ", \"ok\": true";
+        } else {
+            out += ", \"compile_ms\": null, \"first_call_ms\": null, \"median_ms\": null, "
+                   "\"kernels\": null, \"ratio_to_eager\": null, \"rel_error\": null, \"ok\": "
+                   "false, \"error\": " +
+                   jsonString(r.error);
+        }
+        out += i + 1 < rows.size() ? "},\n" : "}\n";
     }
     return out + "]\n";
 }

@@ -7,16 +7,31 @@
 /// timing counts.
 #pragma once
 
+#include "support/expected.h"
+
 #include <string>
 #include <vector>
 
 namespace kiln::bench {
 
-/// A workload: Python source defining `fn(*inputs)` and `make_inputs()`.
+/// A workload: Python source defining `fn(*inputs)` and `make_inputs()` (which returns the
+/// tuple of fn's arguments).
 struct Workload {
     std::string name;
     std::string source;
+    /// The file the source was read from: it runs as that file, unchanged, and errors name its
+    /// lines. Empty for the built-in workloads, whose source runs after `import torch`,
+    /// `import torch.nn as nn` and `import torch.nn.functional as F`.
+    std::string path;
 };
+
+/// Reads a workload file; its name is the file's stem. An error when it cannot be read (what
+/// the source defines is checked when it runs).
+Expected<Workload> loadWorkloadFile(const std::string& path);
+
+/// The modes a row can measure: "eager" (fn called as it is), then every mode torch.compile
+/// accepts ("default" compiles with mode=None).
+std::vector<std::string> benchModeNames();
 
 /// The workloads of the specification's acceptance table (sin+cos, row softmax,
 /// gelu(layer_norm), an MLP).
@@ -28,9 +43,11 @@ struct CompilerBenchRow {
     double firstCallMs = 0; ///< the first call: capture (which runs the ops), compile and run
     double medianMs = 0;
     int kernels = 0;
-    double ratioToEager = 0;
+    double ratioToEager = 0;     ///< median over the eager row's median (0 without an eager row)
     double maxRelativeError = 0; ///< ||compiled - eager|| / ||eager||
-    std::string error;           ///< why the row has no numbers
+    /// Why the row has no numbers, on one line: "file:line: Type: message" for an error in
+    /// the workload, "file: message" when it does not define fn or make_inputs.
+    std::string error;
 };
 
 struct CompilerBenchOptions {
@@ -41,7 +58,9 @@ struct CompilerBenchOptions {
 
 std::vector<CompilerBenchRow> runCompilerBench(const CompilerBenchOptions& options);
 
-/// The table `kiln bench` prints, and its JSON.
+/// The table `kiln bench` prints (a row that failed prints its error instead of numbers), and
+/// its JSON: a list of rows with "ok" and, for a failed row, "error" (its numbers are null, as
+/// are ratio_to_eager without an eager time and numbers that are not finite).
 std::string formatTable(const std::vector<CompilerBenchRow>& rows);
 std::string formatJson(const std::vector<CompilerBenchRow>& rows);
 

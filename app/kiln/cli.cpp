@@ -11,6 +11,7 @@ struct CommandSpec {
     std::set<std::string> valueFlags;
     std::set<std::string> boolFlags;
     size_t positionals;
+    bool variadic = false; ///< `positionals` or more
 };
 
 const std::map<std::string, CommandSpec>& commands() {
@@ -26,6 +27,7 @@ const std::map<std::string, CommandSpec>& commands() {
         {"graph", {{"--run"}, {}, 2}},
         {"kernels", {{"--run", "--graph"}, {}, 1}},
         {"export-diagram", {{"--graph", "--format", "-o", "--output"}, {"--pre-fusion"}, 1}},
+        {"bench", {{"--modes", "--calls", "--json"}, {"--quick"}, 0, true}},
         {"help", {{}, {}, 0}},
         {"version", {{}, {}, 0}},
     };
@@ -63,11 +65,18 @@ std::string usageText() {
            "        write a graph's post-fusion (or pre-fusion) diagram, drawn with Graphviz;\n"
            "        ID is the graph column of `kiln compiles`; FILE '-' is stdout; the format\n"
            "        defaults to FILE's extension\n"
+           "  bench [WORKLOAD.py ...] [--modes M[,M...]] [--calls N] [--quick] [--json FILE]\n"
+           "        the compiler benchmark: for each workload (a file defining fn(*inputs) and\n"
+           "        make_inputs(); default: the built-in ones, smaller with --quick) and mode\n"
+           "        (eager or a torch.compile mode; default: eager,default,\n"
+           "        max-autotune-no-cudagraphs), the compile time, first call, median of N\n"
+           "        calls (default 10; 3 with --quick), kernels, time relative to eager and\n"
+           "        error relative to eager; writes JSON to FILE (default kiln-bench.json)\n"
            "  version                 print Kiln's version\n"
            "  help                    print this help\n"
            "\n"
            "exit status of run: 0 ok, 1 the script raised an error, 2 usage or setup error,\n"
-           "124 the --timeout expired\n";
+           "124 the --timeout expired; of bench: 0 ok, 1 a row failed, 2 usage error\n";
 }
 
 std::optional<CommandLine> parseCommandLine(int argc, char** argv, std::string& error) {
@@ -119,7 +128,8 @@ std::optional<CommandLine> parseCommandLine(int argc, char** argv, std::string& 
         }
         cl.flags[name] = value;
     }
-    if (cl.positional.size() != spec->second.positionals) {
+    if (spec->second.variadic ? cl.positional.size() < spec->second.positionals
+                              : cl.positional.size() != spec->second.positionals) {
         error = spec->second.positionals == 0
                     ? "'" + cl.command + "' takes no arguments"
                     : "'" + cl.command + "' needs exactly " +

@@ -2,6 +2,7 @@
 // kiln: the command-line runner. `kiln run` executes a workload and records it in a trace
 // database; it is also the child process Kiln Studio starts.
 #include "api/run.h"
+#include "bench_command.h"
 #include "capture_commands.h"
 #include "cli.h"
 #include "compiler_commands.h"
@@ -127,6 +128,15 @@ int main(int argc, char** argv) {
     if (cl->command == "version") {
         std::printf("kiln %s\n", kiln::api::engineVersion().c_str());
         return 0;
+    }
+    if (cl->command == "bench") {
+        kiln::app::BenchRequest request;
+        request.workloadFiles = cl->positional;
+        if (auto it = cl->flags.find("--modes"); it != cl->flags.end()) request.modes = it->second;
+        if (auto it = cl->flags.find("--calls"); it != cl->flags.end()) request.calls = it->second;
+        if (auto it = cl->flags.find("--json"); it != cl->flags.end()) request.json = it->second;
+        request.quick = cl->flags.count("--quick") > 0;
+        return kiln::app::runBench(request);
     }
     if (cl->command == "runs") return kiln::app::listRuns(cl->positional[0]);
     std::string run = cl->flags.count("--run") ? cl->flags.at("--run") : "";

@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: MIT
+// `kiln bench` as a user runs it: a small workload file measured under eager and default (the
+// table has both rows, the JSON parses and says the compiled rows ran kernels with results
+// close to eager's), the bundled example workloads, an unknown mode as a usage error listing
+// the valid ones, and a workload without make_inputs as a row error (exit 1) while the other
+// workloads are still measured.
+#include "script_runner.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using kiln::testing::binaryDir;
+using kiln::testing::sourceDir;
+
+namespace {
+
+struct ProcessResult {
+    int exitCode = -1;
+    QString out, err;
+};
+
+ProcessResult runKiln(const QStringList& args, const QString& workDir) {
+    QProcess p;
+    p.setWorkingDirectory(workDir);
+    p.start(binaryDir() + "/bin/kiln", args);
+    ProcessResult r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "kiln did not finish in time";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) return {};
+    f.write(text);
+    return path;
+}
+
+/// The rows of a `kiln bench` JSON file; empty (after a failed check message) when it does
+/// not parse as a list.
+QJsonArray readRows(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    QJsonParseError error;
+    QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &error);
+    if (error.error != QJsonParseError::NoError || !doc.isArray()) {
+        qWarning("%s: %s", qPrintable(path), qPrintable(error.errorString()));
+        return {};
+    }
+    return doc.array();
+}
+
+QJsonObject rowOf(const QJsonArray& rows, const QString& workload, const QString& mode) {
+    for (const QJsonValue& v : rows) {
+        QJsonObject o = v.toObject();
+        if (o["workload"].toString() == workload && o["mode"].toString() == mode) return o;
+    }
+    return {};
+}
+
+/// Whether a line of the table starts with the workload and mode columns.
+bool hasTableRow(const QString& table, const QString& workload, const QString& mode) {
+    static const QRegularExpression space("\\s+");
+    for (const QString& line : table.split('\n')) {
+        QStringList cols = line.split(space, Qt::SkipEmptyParts);
+        if (cols.size() >= 2 && cols[0] == workload && cols[1] == mode) return true;
+    }
+    return false;
+}
+
+const QByteArray kTinyWorkload = "import torch\n"
+                                 "\n"
+                                 "\n"
+                                 "def fn(x, y):\n"
+                                 "    return torch.sin(x) * y + 1.0\n"
+                                 "\n"
+                                 "\n"
+                                 "def make_inputs():\n"
+                                 "    return (torch.randn(1000), torch.randn(1000))\n";
+
+} // namespace
+
+class CliBenchTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void measuresAWorkloadFile() {
+        QString workload = writeFile(m_dir, "tiny.py", kTinyWorkload);
+        QString json = m_dir.filePath("tiny.json");
+        ProcessResult r =
+            runKiln({"bench", workload, "--modes", "eager,default", "--calls", "2", "--json", json},
+                    m_dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QVERIFY2(hasTableRow(r.out, "tiny", "eager"), qPrintable(r.out));
+        QVERIFY2(hasTableRow(r.out, "tiny", "default"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("results written to " + json), qPrintable(r.out));
+
+        QJsonArray rows = readRows(json);
+        QCOMPARE(rows.size(), 2);
+        QJsonObject eager = rowOf(rows, "tiny", "eager");
+        QJsonObject compiled = rowOf(rows, "tiny", "default");
+        QVERIFY(!eager.isEmpty() && !compiled.isEmpty());
+        for (const QJsonObject& row : {eager, compiled}) {
+            QCOMPARE(row["ok"].toBool(false), true);
+            QVERIFY(!row.contains("error"));
+            QVERIFY(row["median_ms"].isDouble() && row["median_ms"].toDouble() > 0);
+            QVERIFY(row["rel_error"].isDouble() && row["rel_error"].toDouble() < 1e-4);
+        }
+        QCOMPARE(eager["kernels"].toInt(-1), 0);
+        QCOMPARE(eager["ratio_to_eager"].toDouble(), 1.0);
+        QVERIFY(compiled["kernels"].toInt(0) >= 1);
+        QVERIFY(compiled["compile_ms"].toDouble() > 0);
+        QVERIFY(compiled["ratio_to_eager"].toDouble() > 0);
+    }
+
+    void runsTheExampleWorkloads() {
+        QString dir = sourceDir() + "/resources/workloads/bench/";
+        QString json = m_dir.filePath("examples.json");
+        ProcessResult r = runKiln({"bench", dir + "pointwise_chain.py", dir + "attention_scores.py",
+                                   "--modes", "eager,default", "--calls", "1", "--json", json},
+                                  m_dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QJsonArray rows = readRows(json);
+        QCOMPARE(rows.size(), 4);
+        for (const char* name : {"pointwise_chain", "attention_scores"}) {
+            QJsonObject compiled = rowOf(rows, name, "default");
+            QVERIFY2(compiled["ok"].toBool(false), name);
+            QVERIFY2(compiled["kernels"].toInt(0) >= 1, name);
+            QVERIFY2(compiled["rel_error"].toDouble(1) < 1e-4, name);
+        }
+    }
+
+    void unknownModeIsAUsageError() {
+        QString workload = writeFile(m_dir, "tiny.py", kTinyWorkload);
+        ProcessResult r = runKiln({"bench", workload, "--modes", "eager,turbo"}, m_dir.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("unknown mode 'turbo'"), qPrintable(r.err));
+        for (const char* mode :
+             {"eager", "default", "reduce-overhead", "max-autotune-no-cudagraphs", "max-autotune"})
+            QVERIFY2(r.err.contains(mode), qPrintable(r.err));
+        QVERIFY(r.out.isEmpty()); // nothing was measured
+        QVERIFY(!QFile::exists(m_dir.filePath("kiln-bench.json")));
+
+        r = runKiln({"bench", workload, "--calls", "0"}, m_dir.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--calls"), qPrintable(r.err));
+        r = runKiln({"bench", m_dir.filePath("absent.py")}, m_dir.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("cannot read the workload file"), qPrintable(r.err));
+    }
+
+    void workloadWithoutMakeInputsIsARowError() {
+        QString bad =
+            writeFile(m_dir, "no_inputs.py", "import torch\n\n\ndef fn(x):\n    return x + 1\n");
+        QString raises = writeFile(m_dir, "raises.py",
+                                   "import torch\n\n\ndef fn(x):\n    return x\n\n\n"
+                                   "def make_inputs():\n    return (torch.randn(10) + missing,)\n");
+        QString good = writeFile(m_dir, "tiny.py", kTinyWorkload);
+        QString json = m_dir.filePath("errors.json");
+        ProcessResult r = runKiln({"bench", bad, raises, good, "--modes", "eager,default",
+                                   "--calls", "2", "--json", json},
+                                  m_dir.path());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("no_inputs.py: the workload does not define make_inputs()"),
+                 qPrintable(r.out));
+        QVERIFY2(r.out.contains("raises.py:9: NameError: name 'missing' is not defined"),
+                 qPrintable(r.out));
+        QVERIFY2(r.err.contains("4 of 6 rows failed"), qPrintable(r.err));
+        // The good workload is still measured; the JSON has every row.
+        QVERIFY2(hasTableRow(r.out, "tiny", "default"), qPrintable(r.out));
+        QJsonArray rows = readRows(json);
+        QCOMPARE(rows.size(), 6);
+        QJsonObject failed = rowOf(rows, "no_inputs", "default");
+        QCOMPARE(failed["ok"].toBool(true), false);
+        QVERIFY(failed["error"].toString().contains("make_inputs"));
+        QVERIFY(failed["median_ms"].isNull());
+        QCOMPARE(rowOf(rows, "tiny", "default")["ok"].toBool(false), true);
+    }
+};
+
+QTEST_APPLESS_MAIN(CliBenchTest)
+#include "tst_cli_bench.moc"
