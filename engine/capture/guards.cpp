@@ -22,6 +22,14 @@ std::string quoted(const Source& s) {
     return "'" + s.str() + "'";
 }
 
+/// The first dim whose stride is not the contiguous one for the tensor's sizes, or -1.
+int64_t firstDiscontiguousDim(const tensor::TensorImpl* t) {
+    tensor::DimVector expect = tensor::contiguousStrides(t->sizes);
+    for (size_t d = 0; d < expect.size(); ++d)
+        if (t->sizes[d] != 1 && t->strides[d] != expect[d]) return static_cast<int64_t>(d);
+    return -1;
+}
+
 } // namespace
 
 Guard Guard::tensorMatch(SourcePtr source, const tensor::Tensor& t,
@@ -44,6 +52,7 @@ Guard Guard::tensorMatch(SourcePtr source, const tensor::Tensor& t,
         if (anyDynamic) g.m_strides[d] = -1;
         anyDynamic |= g.m_sizes[d] < 0;
     }
+    g.m_requireContiguous = anyDynamic && t.isContiguous();
     return g;
 }
 
@@ -160,7 +169,7 @@ bool Guard::checkTensor(const Value& v) const {
         if (m_sizes[d] >= 0 && t->sizes[d] != m_sizes[d]) return false;
         if (m_strides[d] >= 0 && t->strides[d] != m_strides[d] && t->sizes[d] != 1) return false;
     }
-    return true;
+    return !m_requireContiguous || firstDiscontiguousDim(t) < 0;
 }
 
 bool Guard::check(lang::Interpreter& interp, const Value& v) const {
@@ -220,6 +229,13 @@ std::string Guard::tensorFailure(const Value& v) const {
         if (m_strides[d] >= 0 && t->strides[d] != m_strides[d] && t->sizes[d] != 1)
             return name + " stride mismatch at index " + std::to_string(d) + ". expected " +
                    std::to_string(m_strides[d]) + ", actual " + std::to_string(t->strides[d]);
+    if (m_requireContiguous) {
+        int64_t d = firstDiscontiguousDim(t);
+        if (d >= 0)
+            return name + " stride mismatch at index " + std::to_string(d) + ". expected " +
+                   std::to_string(tensor::contiguousStrides(t->sizes)[static_cast<size_t>(d)]) +
+                   ", actual " + std::to_string(t->strides[static_cast<size_t>(d)]);
+    }
     return name + " matches";
 }
 

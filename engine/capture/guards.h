@@ -96,6 +96,9 @@ private:
     bool m_requiresGrad = false;
     std::vector<int64_t> m_sizes;   ///< -1: dynamic
     std::vector<int64_t> m_strides; ///< -1: dynamic
+    /// With dynamic sizes the strides are not fixed numbers, but compiled code still indexes a
+    /// contiguous example as contiguous: such an input must stay contiguous (a stride guard).
+    bool m_requireContiguous = false;
 };
 
 /// The guards of one cache entry, checked in order against a frame's slots and globals.

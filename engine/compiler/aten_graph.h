@@ -49,6 +49,7 @@ struct AtenGraph {
     struct SymbolSource {
         int32_t input = 0;
         int32_t dim = -1;
+        bool stride = false; ///< the stride of that dim rather than its size
     };
     std::vector<SymbolSource> symbolSources;
     int32_t inputCount = 0;

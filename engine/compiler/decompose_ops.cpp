@@ -331,11 +331,11 @@ public:
     }
 
 private:
-    Index symbol(const std::string& name, int32_t input, int32_t dim) {
+    Index symbol(const std::string& name, int32_t input, int32_t dim, bool stride = false) {
         for (size_t i = 0; i < m_graph.symbolNames.size(); ++i)
             if (m_graph.symbolNames[i] == name) return sizeSymbol(static_cast<int32_t>(i));
         m_graph.symbolNames.push_back(name);
-        m_graph.symbolSources.push_back({input, dim});
+        m_graph.symbolSources.push_back({input, dim, stride});
         return sizeSymbol(static_cast<int32_t>(m_graph.symbolNames.size() - 1));
     }
 
@@ -378,11 +378,29 @@ private:
         m_tensorOf[static_cast<size_t>(index)] = m_b.placeholder(position, sizes, n.meta.dtype);
         m_graph.nodes.back().requiresGrad = n.meta.requiresGrad;
         m_graph.nodes.back().ints = inputStrides(n.meta, sizes);
+        bool dynamic =
+            std::any_of(sizes.begin(), sizes.end(), [](const Index& s) { return !isConstant(s); });
+        if (dynamic && !equalLists(m_graph.nodes.back().ints, contiguousStrides(sizes))) {
+            // A non-contiguous input with dynamic sizes: its strides depend on sizes the graph
+            // cannot see (the tensor it was sliced from), so the kernels read them at run time.
+            std::vector<Index> strides;
+            for (size_t d = 0; d < sizes.size(); ++d)
+                strides.push_back(symbol("stride_" + n.name + "_" + std::to_string(d), position,
+                                         static_cast<int32_t>(d), true));
+            m_graph.nodes.back().ints = strides;
+        }
         return {};
     }
 
     /// The strides compiled code assumes for an input: the example's, written in terms of the
     /// symbolic sizes when the example was contiguous (so a dynamic dim keeps them valid).
+    static bool equalLists(const std::vector<Index>& a, const std::vector<Index>& b) {
+        if (a.size() != b.size()) return false;
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!equal(a[i], b[i])) return false;
+        return true;
+    }
+
     static std::vector<Index> inputStrides(const graph::ValueMeta& meta,
                                            const std::vector<Index>& sizes) {
         std::vector<int64_t> example = meta.strides;

@@ -70,6 +70,8 @@ private:
                 if (!i)
                     fail("compiled graph input " + std::to_string(src.input) + " is not an int");
                 m_syms.push_back(*i);
+            } else if (src.stride) {
+                m_syms.push_back(v.asTensor().stride(src.dim));
             } else {
                 m_syms.push_back(v.asTensor().size(src.dim));
             }

@@ -42,6 +42,19 @@ compiler::LoweringOptions loweringOptions(const OptionValues& o) {
 
 std::string kernelListing(const GraphArtifacts& a) {
     std::string text;
+    const compiler::LoopProgram& p = a.lowered.program;
+    auto tuple = [&](const std::vector<compiler::Index>& v) {
+        std::string s = "(";
+        for (size_t i = 0; i < v.size(); ++i)
+            s += (i ? ", " : "") + compiler::toString(v[i], nullptr, &p.symbolNames);
+        return s + (v.size() == 1 ? ",)" : ")");
+    };
+    // What the wrapper checks before the kernels run (size_asserts), as Inductor prints it.
+    if (a.sizeAsserts)
+        for (const compiler::Buffer& b : p.buffers)
+            if (b.origin == compiler::Buffer::Origin::Input && b.inputIndex < a.aten.inputCount)
+                text += "assert_size_stride(" + b.name + ", " + tuple(b.sizes) + ", " +
+                        tuple(b.strides) + ")\n";
     for (size_t k = 0; k < a.schedule.kernels.size(); ++k) {
         const compiler::ScheduledKernel& kernel = a.schedule.kernels[k];
         text += "# kernel " + kernel.name + " (" + compiler::kernelKindName(kernel.kind) + ")\n";
@@ -57,7 +70,7 @@ std::vector<int64_t> exampleSymbols(const PipelineContext& c, const compiler::At
     for (const auto& src : g.symbolSources) {
         const lang::Value& v = c.exampleInputs.at(static_cast<size_t>(src.input));
         if (src.dim >= 0 && v.isTensor()) {
-            syms.push_back(v.asTensor().size(src.dim));
+            syms.push_back(src.stride ? v.asTensor().stride(src.dim) : v.asTensor().size(src.dim));
         } else {
             std::optional<int64_t> i = v.isIntLike() ? v.asInt() : lang::asIndex(c.interp, v);
             syms.push_back(i.value_or(1));

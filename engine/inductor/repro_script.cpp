@@ -181,8 +181,9 @@ public:
                 if (m_g.nodes[i].op == "placeholder" && m_g.nodes[i].position == src.input)
                     input = static_cast<int32_t>(i);
             if (input >= 0 && src.dim >= 0)
-                symbols += "    " + m_g.symbolNames[s] + " = " + var(input) + ".shape[" +
-                           std::to_string(src.dim) + "]\n";
+                symbols += "    " + m_g.symbolNames[s] + " = " + var(input) +
+                           (src.stride ? ".stride(" + std::to_string(src.dim) + ")\n"
+                                       : ".shape[" + std::to_string(src.dim) + "]\n");
         }
         std::string outputs;
         for (int32_t o : m_g.outputs)
