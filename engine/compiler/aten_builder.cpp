@@ -2,6 +2,7 @@
 #include "compiler/aten_builder.h"
 
 #include "support/assert.h"
+#include "tensor/random.h"
 
 #include <algorithm>
 
@@ -290,6 +291,32 @@ int32_t AtenBuilder::fallback(int32_t capturedIndex, std::vector<int32_t> inputs
     n.sizes = std::move(resultSizes);
     n.dtype = type;
     return emit(std::move(n));
+}
+
+int32_t AtenBuilder::random(bool normal, std::vector<Index> resultSizes, DType type) {
+    KILN_ASSERT(tensor::isFloating(type), "random values are floating");
+    int32_t seed = -1, stream = 0;
+    for (size_t i = 0; i < m_graph.symbolSources.size(); ++i)
+        if (m_graph.symbolSources[i].seed) seed = static_cast<int32_t>(i);
+    if (seed < 0) {
+        AtenGraph::SymbolSource source;
+        source.seed = true; // input 0, dim -1: unused (a seed is no input)
+        m_graph.symbolNames.push_back("rng_seed");
+        m_graph.symbolSources.push_back(source);
+        seed = static_cast<int32_t>(m_graph.symbolNames.size() - 1);
+    }
+    for (const AtenNode& n : m_graph.nodes)
+        if (n.op == "rand" || n.op == "randn") ++stream;
+    AtenNode n;
+    n.op = normal ? "randn" : "rand";
+    n.ints = {sizeSymbol(seed), compiler::constant(stream)};
+    n.sizes = std::move(resultSizes);
+    n.dtype = type;
+    return emit(std::move(n));
+}
+
+int64_t drawRandomSeed() {
+    return static_cast<int64_t>(tensor::defaultGenerator().nextBits() >> 1);
 }
 
 } // namespace kiln::compiler

@@ -65,6 +65,15 @@ public:
     int32_t fallback(int32_t capturedIndex, std::vector<int32_t> inputs, std::vector<Index> sizes,
                      DType dtype);
 
+    /// Random values computed in the kernels: uniform in [0, 1) (rand) or standard normal
+    /// (randn) of a floating `dtype`. Each call is a new stream of the graph's per-call seed
+    /// (the seed symbol is added on first use).
+    int32_t random(bool normal, std::vector<Index> sizes, DType dtype);
+    /// Whether random ops become kernel code (random()) or run through the eager kernels
+    /// (Inductor's fallback_random, bit-exact with eager).
+    bool compilesRandom() const { return m_compilesRandom; }
+    void setCompilesRandom(bool on) { m_compilesRandom = on; }
+
     /// Broadcast sizes of two shapes (PyTorch's rules, size 1 stretches).
     static std::vector<Index> broadcastSizes(const std::vector<Index>& a,
                                              const std::vector<Index>& b);
@@ -74,6 +83,7 @@ private:
 
     AtenGraph& m_graph;
     std::string m_origin, m_originOp;
+    bool m_compilesRandom = true;
 };
 
 /// Normalises a possibly negative dim for a rank; nullopt when out of range.

@@ -19,7 +19,8 @@ namespace kiln::compiler {
 struct AtenNode {
     /// placeholder, constant, full, iota, the pointwise ops of ScalarOp by name ("sin", "add",
     /// "where", "to_dtype"), sum/prod/amax/amin/argmax/argmin, view, permute, expand, slice,
-    /// mm, bmm, addmm, fallback.
+    /// mm, bmm, addmm, fallback; rand and randn (random values computed in the kernels: ints
+    /// holds the seed symbol and the random stream).
     std::string op;
     std::vector<int32_t> inputs; ///< other nodes, by index
     std::vector<Index> ints;     ///< dims, sizes, slice bounds: what the op needs
@@ -45,11 +46,14 @@ struct AtenGraph {
     /// "constant_tensor" nodes refer to them by position.
     std::vector<tensor::Tensor> constants;
     /// Where each size symbol's value comes from when the graph runs: a dim of a tensor input,
-    /// or an int input (dim -1).
+    /// an int input (dim -1), or the random generator (seed).
     struct SymbolSource {
         int32_t input = 0;
         int32_t dim = -1;
         bool stride = false; ///< the stride of that dim rather than its size
+        /// Not an input: a fresh 63-bit seed drawn from the eager generator at each call, which
+        /// the random ops compiled into kernels (rand, randn, dropout) generate from.
+        bool seed = false;
     };
     std::vector<SymbolSource> symbolSources;
     int32_t inputCount = 0;
@@ -57,6 +61,11 @@ struct AtenGraph {
     int32_t add(AtenNode node);
     std::vector<int32_t> userCounts() const;
 };
+
+/// The value of a seed symbol for one call of a graph: 63 random bits drawn from the eager
+/// generator (so torch.manual_seed makes compiled random results reproducible, and each call
+/// draws new ones).
+int64_t drawRandomSeed();
 
 /// One line per node, "%3 = sum(%2, dims=[1], keepdim=True) : f32[8, 1]  # layer_norm".
 std::string toString(const AtenGraph& graph);

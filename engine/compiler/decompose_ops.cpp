@@ -3,6 +3,7 @@
 
 #include "compiler/decompose_context.h"
 #include "lang/objects.h"
+#include "torchapi/config_modules.h"
 #include "torchapi/torch_types.h"
 
 #include <algorithm>
@@ -314,12 +315,14 @@ bool mutates(const graph::Node& n) {
 
 class Decomposer {
 public:
-    Decomposer(lang::Interpreter& interp, const graph::Graph& captured)
+    Decomposer(lang::Interpreter& interp, const graph::Graph& captured, bool fallbackRandom)
         : m_interp(interp)
         , m_captured(captured)
         , m_b(m_graph)
         , m_tensorOf(captured.nodes.size(), -1)
-        , m_symOf(captured.nodes.size()) {}
+        , m_symOf(captured.nodes.size()) {
+        m_b.setCompilesRandom(!fallbackRandom);
+    }
 
     DecomposeResult run() {
         for (size_t i = 0; i < m_captured.nodes.size(); ++i) {
@@ -333,7 +336,8 @@ public:
 private:
     Index symbol(const std::string& name, int32_t input, int32_t dim, bool stride = false) {
         for (size_t i = 0; i < m_graph.symbolNames.size(); ++i)
-            if (m_graph.symbolNames[i] == name) return sizeSymbol(static_cast<int32_t>(i));
+            if (m_graph.symbolNames[i] == name && !m_graph.symbolSources[i].seed)
+                return sizeSymbol(static_cast<int32_t>(i));
         m_graph.symbolNames.push_back(name);
         m_graph.symbolSources.push_back({input, dim, stride});
         return sizeSymbol(static_cast<int32_t>(m_graph.symbolNames.size() - 1));
@@ -474,7 +478,9 @@ private:
         if (!problem.empty()) return problem;
         // Captured graphs record a derived shape by its example sizes: with symbols about, the
         // result of an op left to the eager kernels has no size the kernels could rely on.
-        if (!m_graph.symbolNames.empty())
+        bool dynamic = std::any_of(m_graph.symbolSources.begin(), m_graph.symbolSources.end(),
+                                   [](const AtenGraph::SymbolSource& s) { return !s.seed; });
+        if (dynamic)
             return "node " + n.name + " has no decomposition and the graph has dynamic sizes";
         std::vector<Index> sizes;
         for (const graph::Dim& d : n.meta.sizes) {
@@ -525,8 +531,12 @@ private:
 
 } // namespace
 
-DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured) {
-    return Decomposer(interp, captured).run();
+DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured,
+                               const DecomposeOptions& options) {
+    bool fallbackRandom = options.fallbackRandom.has_value()
+                              ? *options.fallbackRandom
+                              : torchapi::inductorConfig(interp).flag("fallback_random");
+    return Decomposer(interp, captured, fallbackRandom).run();
 }
 
 } // namespace kiln::compiler

@@ -22,6 +22,15 @@ struct DecomposeResult {
     std::string refusal; ///< why the graph cannot be compiled, when graph is empty
 };
 
-DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured);
+struct DecomposeOptions {
+    /// Inductor's fallback_random: random ops (rand, randn, rand_like, randn_like, dropout in
+    /// training) run through the eager kernels, bit-exact with eager, instead of becoming
+    /// kernel code that generates from a per-call seed. Unset: torch._inductor.config's value
+    /// (the compile's options, which torch.compile(options=...) may change, should be passed).
+    std::optional<bool> fallbackRandom;
+};
+
+DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured,
+                               const DecomposeOptions& options = {});
 
 } // namespace kiln::compiler

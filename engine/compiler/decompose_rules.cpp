@@ -499,10 +499,68 @@ R identityRule(OpCall& c) {
     return c.tensor("input");
 }
 
+// --- random ops: kernel code generating from the graph's per-call seed, unless fallback_random
+// leaves them to the eager kernels (a rule returning nullopt).
+
+/// Whether a factory's device= / layout= / pin_memory= / generator= / out= arguments are ones
+/// the kernels honour (CPU, strided, no generator or out tensor of the caller's).
+bool plainFactoryArgs(OpCall& c) {
+    if (c.has("device") && !c.isNone("device") && c.text("device").value_or("") != "cpu")
+        return false;
+    if (c.has("pin_memory") && c.boolean("pin_memory").value_or(true)) return false;
+    return c.isNone("generator") && c.isNone("out") && c.isNone("layout");
+}
+
+/// torch.rand(*size) / torch.randn(*size), dtype= or the default float dtype.
+R randomRule(OpCall& c, bool normal) {
+    if (!c.b().compilesRandom()) return {};
+    if (!c.bind({"*size", "generator", "out", "dtype", "layout", "device", "requires_grad",
+                 "pin_memory"}))
+        return {};
+    auto sizes = c.sizes("size");
+    DType t = c.resultDtype();
+    if (!sizes || !tensor::isFloating(t) || !plainFactoryArgs(c)) return {};
+    return c.b().random(normal, *sizes, t);
+}
+
+/// torch.rand_like(x) / torch.randn_like(x): x's sizes, x's dtype or dtype=.
+R randomLikeRule(OpCall& c, bool normal) {
+    if (!c.b().compilesRandom()) return {};
+    if (!c.bind(
+            {"input", "dtype", "layout", "device", "requires_grad", "memory_format", "pin_memory"}))
+        return {};
+    auto x = c.tensor("input");
+    DType t = c.resultDtype();
+    if (!x || !tensor::isFloating(t) || !plainFactoryArgs(c)) return {};
+    return c.b().random(normal, c.b().sizes(*x), t);
+}
+
+/// Dropout in training: x * (1 / (1 - p)) where a uniform draw is >= p (probability 1 - p),
+/// else x * 0, as eager's kernel computes it (the scale in the compute type; a dropped -x or NaN
+/// gives -0 or NaN there too).
+R dropoutOf(OpCall& c, int32_t x, double p, bool training, bool inplace) {
+    AtenBuilder& b = c.b();
+    if (!training || p == 0) return x;
+    DType t = b.dtype(x);
+    // Eager raises for these (p outside [0, 1], integer input); in-place dropout writes x.
+    if (!(p >= 0 && p <= 1) || !tensor::isFloating(t) || inplace || !b.compilesRandom()) return {};
+    if (p == 1) return b.binary("mul", x, b.constant(0, t), t); // eager's x * 0 (NaN stays NaN)
+    DType draw = t == DType::Float64 ? t : DType::Float32;      // p is compared unrounded
+    int32_t keep = b.compare("ge", b.random(false, b.sizes(x), draw), b.constant(p, draw));
+    double scale = t == DType::Float64 ? 1.0 / (1.0 - p)
+                                       : static_cast<double>(1.0f / static_cast<float>(1.0 - p));
+    int32_t factor = b.where(keep, b.constant(scale, t), b.constant(0, t));
+    return b.binary("mul", x, factor, t);
+}
+
 R dropoutRule(OpCall& c) {
     if (!c.bind({"input", "p", "training", "inplace"})) return {};
-    if (c.boolean("training").value_or(true) && c.number("p").value_or(0.5) != 0) return {};
-    return c.tensor("input");
+    auto x = c.tensor("input");
+    // p and training must be constants of the graph (a value computed in it is left to eager).
+    if (!x || (c.has("p") && !c.number("p")) || (c.has("training") && !c.boolean("training")))
+        return {};
+    return dropoutOf(c, *x, c.number("p").value_or(0.5), c.boolean("training").value_or(true),
+                     c.boolean("inplace").value_or(false));
 }
 
 // --- nn modules (call_module): parameters become constant tensors
@@ -629,6 +687,10 @@ void addShapeOps(Table& t) {
     t["clone"] = identityRule;
     t["dropout"] = dropoutRule;
     t["to"] = toRule;
+    t["rand"] = [](OpCall& c) { return randomRule(c, false); };
+    t["randn"] = [](OpCall& c) { return randomRule(c, true); };
+    t["rand_like"] = [](OpCall& c) { return randomLikeRule(c, false); };
+    t["randn_like"] = [](OpCall& c) { return randomLikeRule(c, true); };
     t["float"] = [](OpCall& c) { return castRule(c, DType::Float32); };
     t["double"] = [](OpCall& c) { return castRule(c, DType::Float64); };
     t["half"] = [](OpCall& c) { return castRule(c, DType::Float16); };
@@ -673,11 +735,14 @@ void addModules(Table& t) {
     t["LogSoftmax"] = [](OpCall& c) { return softmaxModule(c, true); };
     t["Dropout"] = [](OpCall& c) -> R {
         if (!c.bind({"input"})) return {};
+        auto x = c.tensor("input");
         lang::Value training = c.moduleAttr("training");
         lang::Value p = c.moduleAttr("p");
-        if (training.isIntLike() && training.asInt() && !(p.isNumber() && p.toDouble() == 0))
-            return {};
-        return c.tensor("input");
+        lang::Value inplace = c.moduleAttr("inplace");
+        bool train = training.isIntLike() && training.asInt() != 0;
+        if (!x || (train && !p.isNumber())) return {};
+        return dropoutOf(c, *x, train ? p.toDouble() : 0, train,
+                         inplace.isIntLike() && inplace.asInt() != 0);
     };
 }
 

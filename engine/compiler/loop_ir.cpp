@@ -90,6 +90,8 @@ const char* scalarOpName(ScalarOp op) {
         return "logical_not";
     case ScalarOp::Cast:
         return "to_dtype";
+    case ScalarOp::RandUniform:
+        return "rand_uniform";
     case ScalarOp::Add:
         return "add";
     case ScalarOp::Sub:
@@ -167,7 +169,8 @@ Scalar indexAsValue(Index index) {
 }
 
 Scalar unary(ScalarOp op, Scalar a) {
-    KILN_ASSERT(scalarOpArity(op) == 1 && op != ScalarOp::Cast, "not a unary op");
+    KILN_ASSERT(scalarOpArity(op) == 1 && op != ScalarOp::Cast && op != ScalarOp::RandUniform,
+                "not a unary op");
     DType t = op == ScalarOp::LogicalNot ? DType::Bool : a->dtype;
     return make(op, t, {std::move(a)});
 }
@@ -192,6 +195,19 @@ Scalar cast(Scalar a, DType dtype) {
     if (a->dtype == t) return a;
     if (a->op == ScalarOp::Constant) return scalarConstant(a->constant, t);
     return make(ScalarOp::Cast, t, {std::move(a)});
+}
+
+Scalar randUniform(Index seed, int64_t stream, Scalar counter, DType dtype) {
+    KILN_ASSERT(counter->dtype == DType::Int64, "a random counter is an int64");
+    KILN_ASSERT(dtype == DType::Float32 || dtype == DType::Float64,
+                "random values are float32 or float64");
+    auto n = std::make_shared<ScalarNode>();
+    n->op = ScalarOp::RandUniform;
+    n->dtype = dtype;
+    n->operands = {std::move(counter)};
+    n->index = std::move(seed);
+    n->constant = static_cast<double>(stream);
+    return n;
 }
 
 int opCount(const Scalar& s) {
@@ -271,6 +287,11 @@ std::string toString(const Scalar& s, const LoopProgram& p, const std::vector<st
     case ScalarOp::Cast:
         return "to_dtype(" + toString(s->operands[0], p, vars) + ", " +
                std::string(tensor::dtypeName(s->dtype)) + ")";
+    case ScalarOp::RandUniform:
+        return "rand_uniform(" + toString(s->index, vars, &p.symbolNames) +
+               ", stream=" + std::to_string(static_cast<int64_t>(s->constant)) + ", " +
+               toString(s->operands[0], p, vars) + ", " + std::string(tensor::dtypeName(s->dtype)) +
+               ")";
     default:
         break;
     }

@@ -42,6 +42,13 @@ enum class ScalarOp : uint8_t {
     Reciprocal,
     LogicalNot,
     Cast,
+    /// A uniform random float in [0, 1) (float32: 24 random bits, float64: 53) for the int64
+    /// operand, a counter (the element's linear index, or 2i / 2i+1 for the two uniforms of
+    /// randn's Box-Muller): Philox4x32-10 keyed by the per-call seed (`index`, a size symbol
+    /// the runtime draws from the eager generator) on the counter (operand, stream, 0), where
+    /// the stream (`constant`) tells the graph's random ops apart. Pure: the same seed, stream
+    /// and counter give the same value, so an inlined random value may be recomputed.
+    RandUniform,
     // binary
     Add,
     Sub,
@@ -76,8 +83,8 @@ struct ScalarNode {
     DType dtype = DType::Float32;
     std::vector<Scalar> operands;
     int32_t buffer = -1; ///< Load
-    Index index;         ///< Load, IndexAsValue
-    double constant = 0; ///< Constant (integers are exact up to 2^53)
+    Index index;         ///< Load, IndexAsValue; RandUniform: the seed
+    double constant = 0; ///< Constant (integers are exact up to 2^53); RandUniform: the stream
 };
 
 /// The type expressions of a buffer's elements compute in.
@@ -89,6 +96,8 @@ Scalar unary(ScalarOp op, Scalar a);
 Scalar binary(ScalarOp op, Scalar a, Scalar b);
 Scalar where(Scalar condition, Scalar a, Scalar b);
 Scalar cast(Scalar a, DType dtype);
+/// RandUniform of `counter` (int64) in `dtype` (float32 or float64).
+Scalar randUniform(Index seed, int64_t stream, Scalar counter, DType dtype);
 /// How many operations an expression has (Inductor's realize_opcount_threshold counts these).
 int opCount(const Scalar& s);
 /// Every (buffer, index) the expression loads.

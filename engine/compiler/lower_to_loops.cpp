@@ -3,6 +3,7 @@
 
 #include "support/assert.h"
 
+#include <cmath>
 #include <functional>
 #include <set>
 
@@ -192,6 +193,7 @@ private:
     Lazy lowerExtern(const AtenNode& n);
     Lazy lowerFallback(const AtenNode& n);
     Lazy lowerInput(const AtenNode& n);
+    Lazy lowerRandom(const AtenNode& n);
 
     const AtenGraph& m_g;
     LoweringOptions m_options;
@@ -224,6 +226,7 @@ Lazy Lowering::lower(const AtenNode& n) {
         return lowerView(n);
     if (n.op == "mm" || n.op == "bmm" || n.op == "addmm") return lowerExtern(n);
     if (n.op == "fallback") return lowerFallback(n);
+    if (n.op == "rand" || n.op == "randn") return lowerRandom(n);
     return lowerPointwise(n);
 }
 
@@ -446,6 +449,48 @@ Lazy Lowering::lowerFallback(const AtenNode& n) {
     addNode(std::move(node), Lazy{}, n.origin, n.originOp);
     int32_t out = prog().nodes.back().output;
     return bufferView(out, n.sizes, contiguousStrides(n.sizes), constant(0));
+}
+
+/// rand / randn: the element at linear index i (row-major over the node's sizes, however the
+/// value is later viewed or fused) is the uniform of counter i in the node's stream, or for
+/// randn Box-Muller of the uniforms of counters 2i and 2i+1: sqrt(-2 log(1 - u1)) cos(2 pi u2)
+/// (1 - u1 lies in (0, 1], so the log is finite). Half-precision uniforms keep as many random
+/// bits as the type has digits (11, 8), as eager's do, so rounding cannot reach 1.
+Lazy Lowering::lowerRandom(const AtenNode& n) {
+    Lazy v;
+    v.sizes = n.sizes;
+    v.dtype = n.dtype;
+    v.origins.insert(n.origin);
+    v.ops.insert(n.originOp);
+    Index seed = n.ints.at(0);
+    int64_t stream = 0;
+    isConstant(n.ints.at(1), &stream);
+    DType t = computeType(n.dtype);
+    int bits = n.dtype == DType::Float16 ? 11 : n.dtype == DType::BFloat16 ? 8 : 0;
+    bool normal = n.op == "randn";
+    std::vector<Index> strides = contiguousStrides(n.sizes);
+    v.loader = [=](const std::vector<Index>& idx) {
+        Index i = linearIndex(idx, strides, constant(0));
+        auto k = [t](double value) { return scalarConstant(value, t); };
+        auto uniform = [&](const Index& counter) {
+            return randUniform(seed, stream, indexAsValue(counter), t);
+        };
+        if (!normal) {
+            Scalar u = uniform(i);
+            if (bits == 0) return u;
+            double scale = static_cast<double>(int64_t{1} << bits);
+            return binary(ScalarOp::Mul, unary(ScalarOp::Floor, binary(ScalarOp::Mul, u, k(scale))),
+                          k(1 / scale));
+        }
+        Scalar u1 = uniform(i * constant(2));
+        Scalar u2 = uniform(i * constant(2) + constant(1));
+        Scalar radius =
+            unary(ScalarOp::Sqrt, binary(ScalarOp::Mul, k(-2),
+                                         unary(ScalarOp::Log, binary(ScalarOp::Sub, k(1), u1))));
+        return binary(ScalarOp::Mul, radius,
+                      unary(ScalarOp::Cos, binary(ScalarOp::Mul, k(2 * M_PI), u2)));
+    };
+    return v;
 }
 
 } // namespace

@@ -64,6 +64,10 @@ private:
 
     void bindSymbols() {
         for (const auto& src : m_a.aten.symbolSources) {
+            if (src.seed) { // random ops in the kernels: a fresh seed per call
+                m_syms.push_back(compiler::drawRandomSeed());
+                continue;
+            }
             const Value& v = m_inputs[static_cast<size_t>(src.input)];
             if (src.dim < 0) {
                 std::optional<int64_t> i = v.isIntLike() ? v.asInt() : lang::asIndex(m_interp, v);

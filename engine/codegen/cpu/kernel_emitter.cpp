@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "codegen/cpu/kernel_emitter.h"
 
+#include "codegen/cpu/random_ir.h"
 #include "support/assert.h"
 
 #include <limits>
@@ -356,6 +357,10 @@ llvm::Value* Emitter::scalar(const Scalar& s) {
         break;
     case ScalarOp::Cast:
         v = convert(scalar(s->operands[0]), s->operands[0]->dtype, s->dtype);
+        break;
+    case ScalarOp::RandUniform:
+        v = randUniformIR(m_b, index(s->index), scalar(s->operands[0]),
+                          static_cast<uint32_t>(s->constant), typeOf(s->dtype));
         break;
     case ScalarOp::Where:
         v = m_b.CreateSelect(scalar(s->operands[0]), scalar(s->operands[1]),
