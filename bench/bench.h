@@ -32,6 +32,9 @@ std::vector<Case> interpreterCases();
 /// The torch.compile capture cases (guard checks, cache hits, tracing).
 std::vector<Case> captureCases();
 
+/// The cost of recording kernel launches in the trace.
+std::vector<Case> launchCases();
+
 /// Nanoseconds taken by `fn`, the median of `repeats` runs.
 double medianNs(int repeats, const std::function<void()>& fn);
 

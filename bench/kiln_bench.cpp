@@ -76,6 +76,8 @@ int main(int argc, char** argv) {
     std::vector<Case> cases = interpreterCases();
     for (Case& c : captureCases())
         cases.push_back(std::move(c));
+    for (Case& c : launchCases())
+        cases.push_back(std::move(c));
     for (const Case& c : cases) {
         if (!filter.empty() && c.name.find(filter) == std::string::npos) continue;
         int64_t n = quick ? std::max<int64_t>(c.iterations / 10, 1000) : c.iterations;

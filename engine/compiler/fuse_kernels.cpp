@@ -202,6 +202,9 @@ private:
             case Kind::Fallback:
                 k.name = "fallback_" + first.externName;
                 break;
+            case Kind::Template:
+                k.name = "kiln_tem_fused_" + joined + "_" + std::to_string(index++);
+                break;
             }
         }
     }
@@ -225,6 +228,8 @@ const char* kernelKindName(ScheduledKernel::Kind kind) {
         return "extern";
     case Kind::Fallback:
         return "fallback";
+    case Kind::Template:
+        return "template";
     }
     return "?";
 }

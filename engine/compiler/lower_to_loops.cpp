@@ -412,6 +412,27 @@ Lazy Lowering::lowerView(const AtenNode& n) {
             contiguous = contiguous && (isOne(x.sizes[i]) || equal(expect[i], x.strides[i]));
     }
     if (contiguous) return bufferView(x.buffer, n.sizes, contiguousStrides(n.sizes), x.offset);
+    // Only size-1 dims added or removed (unsqueeze, squeeze, an identity reshape): the other
+    // dims map one to one, no division needed.
+    std::vector<size_t> oldDims, newDims;
+    for (size_t i = 0; i < x.sizes.size(); ++i)
+        if (!isOne(x.sizes[i])) oldDims.push_back(i);
+    for (size_t i = 0; i < n.sizes.size(); ++i)
+        if (!isOne(n.sizes[i])) newDims.push_back(i);
+    bool sameDims = oldDims.size() == newDims.size();
+    for (size_t i = 0; sameDims && i < oldDims.size(); ++i)
+        sameDims = equal(x.sizes[oldDims[i]], n.sizes[newDims[i]]);
+    if (sameDims) {
+        Loader l = x.loader;
+        size_t oldRank = x.sizes.size();
+        v.loader = [l, oldDims, newDims, oldRank](const std::vector<Index>& idx) {
+            std::vector<Index> src(oldRank, constant(0));
+            for (size_t i = 0; i < oldDims.size(); ++i)
+                src[oldDims[i]] = idx[newDims[i]];
+            return l(src);
+        };
+        return v;
+    }
     std::vector<Index> oldSizes = x.sizes, newSizes = n.sizes;
     Loader l = x.loader;
     v.loader = [l, oldSizes, newSizes](const std::vector<Index>& idx) {

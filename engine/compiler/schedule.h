@@ -16,14 +16,20 @@ struct KernelStage {
 };
 
 struct ScheduledKernel {
-    enum class Kind : uint8_t { Pointwise, Reduction, Extern, Fallback };
+    /// Template: a matrix product (stage 0, an Extern mm/addmm node) computed by Kiln's own
+    /// tiled kernel, with the pointwise node of stage 1 (if any) fused as its epilogue.
+    enum class Kind : uint8_t { Pointwise, Reduction, Extern, Fallback, Template };
     Kind kind = Kind::Pointwise;
     std::string name; ///< kiln_poi_fused_add_cos_sin_0, kiln_red_fused_..., extern_mm
     std::vector<Index> outerRanges;
     std::vector<KernelStage> stages; ///< fused kernels; externs/fallbacks have one
     std::vector<std::string> origins;
+    int tileM = 0, tileN = 0; ///< Template: rows and columns of C one micro-kernel computes
 
-    bool compiled() const { return kind == Kind::Pointwise || kind == Kind::Reduction; }
+    /// Whether LLVM generates the kernel (otherwise it is a library call or an eager op).
+    bool compiled() const {
+        return kind == Kind::Pointwise || kind == Kind::Reduction || kind == Kind::Template;
+    }
 };
 
 /// "pointwise", "reduction", "extern", "fallback" (the trace's kernels.kind).

@@ -22,68 +22,63 @@ std::string describe(const LoopTuning& t) {
            std::to_string(t.interleave);
 }
 
+} // namespace
+
 /// Random buffers for every parameter of the kernel, sized with the example symbol values.
-class Workspace {
-public:
-    Workspace(const compiler::LoopProgram& p, const std::vector<int64_t>& syms)
-        : m_p(p)
-        , m_syms(syms) {}
+BenchmarkWorkspace::BenchmarkWorkspace(const compiler::LoopProgram& p,
+                                       const std::vector<int64_t>& syms)
+    : m_p(p)
+    , m_syms(syms) {}
 
-    char* pointer(int32_t buffer) {
-        auto it = m_tensors.find(buffer);
-        if (it == m_tensors.end()) {
-            const compiler::Buffer& b = m_p.buffer(buffer);
-            // Room for every element the layout can reach (strides may skip or broadcast).
-            int64_t extent = compiler::evaluate(b.offset, {}, m_syms) + 1;
-            for (size_t d = 0; d < b.sizes.size(); ++d)
-                extent += (compiler::evaluate(b.sizes[d], {}, m_syms) - 1) *
-                          std::max<int64_t>(0, compiler::evaluate(b.strides[d], {}, m_syms));
-            tensor::Tensor t = tensor::randn(std::vector<int64_t>{std::max<int64_t>(extent, 1)},
-                                             {tensor::DType::Float32}, m_gen);
-            if (b.dtype != tensor::DType::Float32)
-                t = tensor::Tensor::empty(std::vector<int64_t>{extent}, b.dtype);
-            it = m_tensors.emplace(buffer, t).first;
-        }
-        return it->second.rawData();
+char* BenchmarkWorkspace::pointer(int32_t buffer) {
+    auto it = m_tensors.find(buffer);
+    if (it == m_tensors.end()) {
+        const compiler::Buffer& b = m_p.buffer(buffer);
+        // Room for every element the layout can reach (strides may skip or broadcast).
+        int64_t extent = compiler::evaluate(b.offset, {}, m_syms) + 1;
+        for (size_t d = 0; d < b.sizes.size(); ++d)
+            extent += (compiler::evaluate(b.sizes[d], {}, m_syms) - 1) *
+                      std::max<int64_t>(0, compiler::evaluate(b.strides[d], {}, m_syms));
+        tensor::Tensor t = tensor::randn(std::vector<int64_t>{std::max<int64_t>(extent, 1)},
+                                         {tensor::DType::Float32}, m_gen);
+        if (b.dtype != tensor::DType::Float32)
+            t = tensor::Tensor::empty(std::vector<int64_t>{extent}, b.dtype);
+        it = m_tensors.emplace(buffer, t).first;
     }
-
-private:
-    const compiler::LoopProgram& m_p;
-    const std::vector<int64_t>& m_syms;
-    std::map<int32_t, tensor::Tensor> m_tensors;
-    tensor::Generator m_gen{1234};
-};
+    return it->second.rawData();
+}
 
 int64_t timeKernel(const codegen::CompiledKernel& k, const compiler::ScheduledKernel& kernel,
-                   const std::vector<int64_t>& syms, Workspace& ws) {
+                   const std::vector<int64_t>& syms, BenchmarkWorkspace& ws) {
     std::vector<char*> pointers;
     for (int32_t id : k.bufferParams)
         pointers.push_back(ws.pointer(id));
     int64_t outer =
         kernel.outerRanges.empty() ? 1 : compiler::evaluate(kernel.outerRanges[0], {}, syms);
-    auto once = [&] {
+    return timeMedian([&] {
         runtime::ThreadPool::instance().parallelFor(
             outer, 1, [&](int64_t b, int64_t e) { k.entry(pointers.data(), syms.data(), b, e); });
-    };
-    once(); // warm up caches and pages
+    });
+}
+
+int64_t timeMedian(const std::function<void()>& fn) {
+    fn(); // warm up caches and pages
     std::vector<int64_t> times;
     int64_t budget = monotonicNs() + 200'000'000; // at most ~0.2 s of runs per candidate
     for (int i = 0; i < 7 && (i < 3 || monotonicNs() < budget); ++i) {
         int64_t start = monotonicNs();
-        once();
+        fn();
         times.push_back(monotonicNs() - start);
     }
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
 }
 
-} // namespace
-
 Expected<TuneResult> autotuneKernel(const compiler::LoopProgram& p, const compiler::Schedule& s,
                                     size_t index, const std::vector<int64_t>& syms,
                                     const TuneOptions& options) {
     const compiler::ScheduledKernel& kernel = s.kernels.at(index);
-    Workspace ws(p, syms);
+    BenchmarkWorkspace ws(p, syms);
     std::vector<LoopTuning> tried;
     std::vector<std::pair<codegen::CompiledKernel, int64_t>> measured;
     TuneResult result;
@@ -100,7 +95,11 @@ Expected<TuneResult> autotuneKernel(const compiler::LoopProgram& p, const compil
                              describe(t) + ") " + std::to_string(ns / 1000) + " us");
         return {};
     };
-    const LoopTuning grid[] = {{0, 0}, {4, 1}, {8, 1}, {8, 2}, {16, 1}, {16, 2}, {16, 4}};
+    // The full grid, or with coordinate descent a coarse start the walk refines from.
+    const std::vector<LoopTuning> grid =
+        options.coordinateDescent
+            ? std::vector<LoopTuning>{{0, 0}, {8, 1}, {16, 1}}
+            : std::vector<LoopTuning>{{0, 0}, {4, 1}, {8, 1}, {8, 2}, {16, 1}, {16, 2}, {16, 4}};
     for (const LoopTuning& t : grid)
         if (auto st = measure(t); !st) return st.error();
     auto best = [&] {

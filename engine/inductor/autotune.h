@@ -10,8 +10,11 @@
 #include "codegen/cpu/cpu_codegen.h"
 #include "compiler/schedule.h"
 #include "support/expected.h"
+#include "tensor/random.h"
+#include "tensor/tensor.h"
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +35,27 @@ struct TuneOptions {
     bool coordinateDescent = false;
     std::function<void(const std::string&)> progress; ///< one line per candidate measured
 };
+
+/// Random buffers for a kernel's parameters, sized by the example symbol values (room for
+/// every element the buffer's layout reaches), for benchmarking candidates.
+class BenchmarkWorkspace {
+public:
+    BenchmarkWorkspace(const compiler::LoopProgram& p, const std::vector<int64_t>& syms);
+    char* pointer(int32_t buffer);
+
+private:
+    const compiler::LoopProgram& m_p;
+    const std::vector<int64_t>& m_syms;
+    std::map<int32_t, tensor::Tensor> m_tensors;
+    tensor::Generator m_gen{1234};
+};
+
+/// Median time of a compiled kernel over a few runs on the pool (after one warm-up run).
+int64_t timeKernel(const codegen::CompiledKernel& k, const compiler::ScheduledKernel& kernel,
+                   const std::vector<int64_t>& syms, BenchmarkWorkspace& ws);
+
+/// Median time of `fn` over a few runs (after one warm-up run).
+int64_t timeMedian(const std::function<void()>& fn);
 
 /// Tunes kernel `index` of `schedule`; `symbols` are the example values of the size symbols.
 Expected<TuneResult> autotuneKernel(const compiler::LoopProgram& program,

@@ -155,7 +155,9 @@ private:
         const LoopNode& first = m_p.nodes[static_cast<size_t>(kernel.stages.front().node)];
         bool timed = m_sink || m_a.debug;
         int64_t start = timed ? monotonicNs() : 0;
-        if (kernel.compiled())
+        if (kernel.kind == compiler::ScheduledKernel::Kind::Template)
+            runTemplate(kernel, m_a.kernels[k].code);
+        else if (kernel.compiled())
             runCompiled(kernel, m_a.kernels[k].code);
         else if (kernel.kind == compiler::ScheduledKernel::Kind::Extern)
             runExtern(first);
@@ -198,6 +200,28 @@ private:
         codegen::KernelEntry entry = code.entry;
         runtime::ThreadPool::instance().parallelFor(
             outer, minChunk, [&](int64_t b, int64_t e) { entry(bufs, syms, b, e); });
+    }
+
+    void runTemplate(const compiler::ScheduledKernel& kernel, const codegen::CompiledKernel& code) {
+        const LoopNode& mm = m_p.nodes[static_cast<size_t>(kernel.stages[0].node)];
+        int32_t out = kernel.stages.size() > 1
+                          ? m_p.nodes[static_cast<size_t>(kernel.stages[1].node)].output
+                          : mm.output;
+        allocate(out);
+        // The template reads B as contiguous rows: pack it when the view is not (x @ w.t()).
+        Tensor b = viewOf(mm.operands.at(mm.externName == "addmm" ? 2 : 1));
+        Tensor packed = b.isContiguous() ? b : tensor::contiguous(b);
+        std::vector<char*> pointers;
+        for (size_t i = 0; i < code.bufferParams.size(); ++i)
+            pointers.push_back(i == 1
+                                   ? packed.rawData()
+                                   : m_bufs[static_cast<size_t>(code.bufferParams[i])].rawData());
+        char** bufs = pointers.data();
+        const int64_t* syms = m_syms.data();
+        codegen::KernelEntry entry = code.entry;
+        int64_t blocks = compiler::evaluate(kernel.outerRanges.at(0), {}, m_syms);
+        runtime::ThreadPool::instance().parallelFor(
+            blocks, 1, [&](int64_t begin, int64_t end) { entry(bufs, syms, begin, end); });
     }
 
     void runExtern(const LoopNode& n) {

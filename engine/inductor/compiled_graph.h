@@ -35,6 +35,8 @@ struct GraphArtifacts {
     compiler::Schedule schedule;
     compiler::MemoryPlan memory;
     std::vector<KernelRuntime> kernels; ///< one per schedule kernel
+    /// What select_templates measured, per schedule kernel (moved into `kernels` later).
+    std::vector<std::vector<AutotuneChoiceEvent>> scheduleChoices;
     bool sizeAsserts = true;
     /// Fill every buffer with NaN bytes before a kernel writes it (inductor `debug`, or
     /// KILN_POISON_BUFFERS=1): an element a kernel forgets shows up instead of old memory.

@@ -4,6 +4,7 @@
 #include "compiler/decompose_ops.h"
 #include "compiler/fuse_kernels.h"
 #include "inductor/autotune.h"
+#include "inductor/select_templates.h"
 #include "lang/tensor_bridge.h"
 #include "support/clock.h"
 
@@ -68,6 +69,10 @@ std::string kernelListing(const GraphArtifacts& a) {
 std::vector<int64_t> exampleSymbols(const PipelineContext& c, const compiler::AtenGraph& g) {
     std::vector<int64_t> syms;
     for (const auto& src : g.symbolSources) {
+        if (src.seed) { // random ops' per-call seed: any value times the same
+            syms.push_back(0);
+            continue;
+        }
         const lang::Value& v = c.exampleInputs.at(static_cast<size_t>(src.input));
         if (src.dim >= 0 && v.isTensor()) {
             syms.push_back(src.stride ? v.asTensor().stride(src.dim) : v.asTensor().size(src.dim));
@@ -97,6 +102,7 @@ Status tuneKernels(const PipelineContext& c, GraphArtifacts& a,
     };
     std::vector<int64_t> syms = exampleSymbols(c, a.aten);
     for (size_t k : compiled) {
+        if (a.schedule.kernels[k].kind == compiler::ScheduledKernel::Kind::Template) continue;
         auto tuned = autotuneKernel(a.lowered.program, a.schedule, k, syms, options);
         if (!tuned) return tuned.error();
         a.kernels[k].code = tuned->kernel;
@@ -132,7 +138,8 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
         c.sink.timeline(hint);
     }
     PassTimer decompose(result, "decompose");
-    compiler::DecomposeResult d = compiler::decomposeGraph(c.interp, *captured);
+    compiler::DecomposeResult d =
+        compiler::decomposeGraph(c.interp, *captured, {c.options.flag("fallback_random")});
     if (!d.graph) {
         result.refusal = d.refusal;
         return result;
@@ -163,6 +170,12 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
                         "AFTER FUSION\n" + postFusion);
     KILN_TORCH_ARTIFACT(c.logger, Artifact::Schedule, c.compileId, "Schedule:\n" + postFusion);
 
+    if (c.options.flag("max_autotune") || c.options.flag("max_autotune_gemm")) {
+        PassTimer select(result, "select_templates");
+        if (auto st = selectTemplates(c, *a, exampleSymbols(c, a->aten)); !st) return st.error();
+        select.done(compiler::toString(a->schedule, a->lowered.program));
+    }
+
     PassTimer plan(result, "plan_memory");
     a->memory = compiler::planMemory(a->lowered.program, a->schedule, a->lowered.outputs);
     plan.done(compiler::toString(a->memory, a->lowered.program));
@@ -177,6 +190,8 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     a->kernels.resize(a->schedule.kernels.size());
     for (size_t i = 0; i < compiled.size(); ++i)
         a->kernels[compiled[i]].code = std::move((*code)[i]);
+    for (size_t k = 0; k < a->scheduleChoices.size() && k < a->kernels.size(); ++k)
+        a->kernels[k].choices = std::move(a->scheduleChoices[k]);
     if (c.options.flag("max_autotune") || c.options.flag("max_autotune_pointwise"))
         if (auto st = tuneKernels(c, *a, compiled); !st) return st.error();
     std::string listing = kernelListing(*a);

@@ -101,6 +101,8 @@ public:
             return "torch.full(" + list(n.sizes) + ", " + number(n.scalar) +
                    ", dtype=" + dtypeText(n.dtype) + ")";
         if (op == "sym_value") return "torch.tensor(" + index(n.ints[0]) + ")";
+        if (op == "rand" || op == "randn")
+            return "torch." + op + "(" + list(n.sizes) + ", dtype=" + dtypeText(n.dtype) + ")";
         if (op == "to_dtype") return in(0) + ".to(" + dtypeText(n.dtype) + ")";
         if (op == "truediv") return "torch.div(" + in(0) + ", " + in(1) + ")";
         if (op == "where") return "torch.where(" + in(0) + ", " + in(1) + ", " + in(2) + ")";

@@ -22,4 +22,13 @@ std::vector<int32_t> emitKernel(llvm::Module& module, const std::string& symbol,
                                 const compiler::ScheduledKernel& kernel, const LoopTuning& tuning,
                                 const EmitTarget& target);
 
+/// Adds the matrix-product template `kernel` (Kind::Template: its tile sizes, the mm/addmm node
+/// and an optional epilogue node) as function `symbol`; returns the buffer ids it reads, in
+/// order: A, B (the runtime passes B packed as contiguous rows), the bias (addmm), the output,
+/// then the epilogue's other inputs.
+std::vector<int32_t> emitTemplate(llvm::Module& module, const std::string& symbol,
+                                  const compiler::LoopProgram& program,
+                                  const compiler::ScheduledKernel& kernel,
+                                  const EmitTarget& target);
+
 } // namespace kiln::codegen

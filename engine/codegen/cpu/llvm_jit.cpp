@@ -35,7 +35,7 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Bumped whenever the emitted code changes meaning, so stale disk entries are never used.
-constexpr const char* kEmitterVersion = "kiln-cpu-kernels-2";
+constexpr const char* kEmitterVersion = "kiln-cpu-kernels-3";
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -192,6 +192,18 @@ std::string describeForHash(const compiler::LoopProgram& p, const compiler::Sche
     for (const compiler::Buffer& b : p.buffers)
         text += b.name + ":" + std::string(tensor::dtypeName(b.dtype)) + ";";
     text += "syms=" + std::to_string(p.symbolNames.size());
+    if (k.kind == compiler::ScheduledKernel::Kind::Template) {
+        // The template's code depends on how it reads its operands and on its tile.
+        text += ";tile=" + std::to_string(k.tileM) + "x" + std::to_string(k.tileN);
+        const compiler::LoopNode& mm = p.nodes.at(static_cast<size_t>(k.stages.at(0).node));
+        text += ";alpha=" + std::to_string(mm.alpha) + ";beta=" + std::to_string(mm.beta);
+        for (const compiler::BufferView& v : mm.operands) {
+            text += ";view" + std::to_string(v.buffer) + "@" + compiler::toString(v.offset);
+            for (size_t d = 0; d < v.sizes.size(); ++d)
+                text +=
+                    "," + compiler::toString(v.sizes[d]) + ":" + compiler::toString(v.strides[d]);
+        }
+    }
     text +=
         ";vw=" + std::to_string(tuning.vectorWidth) + ";il=" + std::to_string(tuning.interleave);
     return text;
@@ -218,7 +230,9 @@ Expected<CompiledKernel> Jit::compile(const compiler::LoopProgram& p,
     module->setDataLayout(m_jit->getDataLayout());
     module->setTargetTriple(m_tm->getTargetTriple().str());
     CompiledKernel result;
-    result.bufferParams = emitKernel(*module, symbol, p, k, tuning, target);
+    result.bufferParams = k.kind == compiler::ScheduledKernel::Kind::Template
+                              ? emitTemplate(*module, symbol, p, k, target)
+                              : emitKernel(*module, symbol, p, k, tuning, target);
     std::string verifyErrors;
     llvm::raw_string_ostream vs(verifyErrors);
     if (llvm::verifyModule(*module, &vs))
