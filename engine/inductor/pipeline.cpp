@@ -203,7 +203,8 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
                   st.irBuildMs, st.optimizeMs, st.machineCodeMs, st.memoryCacheHits,
                   st.diskCacheHits);
     generate.done(timing + listing);
-    KILN_TORCH_ARTIFACT(c.logger, Artifact::OutputCode, c.compileId, "Output code: \n" + listing);
+    KILN_TORCH_ARTIFACT(c.logger, Artifact::OutputCode, c.compileId,
+                        "Output code: \n" + std::string(timing) + listing);
 
     result.artifacts = std::move(a);
     return result;

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+// Compiled workloads as a user runs them with `kiln run`: the on-disk kernel cache is shared by
+// processes and survives corrupt entries; the trace of a compiled run has its kernels, launches
+// and diagrams, and `kiln export-diagram` turns the recorded diagram into SVG and PNG.
+#include "script_runner.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using kiln::testing::binaryDir;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Result runKiln(const QStringList& args, const QString& workDir, const QProcessEnvironment& env) {
+    QProcess p;
+    p.setWorkingDirectory(workDir);
+    p.setProcessEnvironment(env);
+    p.start(binaryDir() + "/bin/kiln", args);
+    Result r;
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "kiln did not finish in time";
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+const char* kScript = "import torch\n"
+                      "@torch.compile\n"
+                      "def f(x):\n"
+                      "    return torch.softmax(x.sin() * 3, -1)\n"
+                      "torch.manual_seed(0)\n"
+                      "print(round(f(torch.randn(32, 64)).sum().item(), 3))\n";
+
+} // namespace
+
+class CompiledRunTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void kernelCacheIsSharedAndSurvivesCorruptEntries() {
+        QTemporaryDir dir, cache;
+        QFile script(dir.filePath("w.py"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(kScript);
+        script.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("KILN_KERNEL_CACHE_DIR", cache.path());
+        env.insert("TORCH_LOGS", "output_code");
+
+        Result first = runKiln({"run", "w.py"}, dir.path(), env);
+        QCOMPARE(first.exitCode, 0);
+        QVERIFY2(first.err.contains("cache hits: 0 in memory, 0 on disk"),
+                 qPrintable(first.err.left(2000)));
+        QStringList objects = QDir(cache.path()).entryList({"*.o"}, QDir::Files);
+        QCOMPARE(objects.size(), 1);
+
+        Result second = runKiln({"run", "w.py"}, dir.path(), env);
+        QCOMPARE(second.exitCode, 0);
+        QCOMPARE(second.out, first.out);
+        QVERIFY(second.err.contains("cache hits: 0 in memory, 1 on disk"));
+
+        QFile entry(cache.filePath(objects[0]));
+        QVERIFY(entry.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        entry.write("not an object file");
+        entry.close();
+        Result third = runKiln({"run", "w.py"}, dir.path(), env);
+        QCOMPARE(third.exitCode, 0);
+        QCOMPARE(third.out, first.out);
+        QVERIFY(third.err.contains("cache hits: 0 in memory, 0 on disk"));
+        QVERIFY2(QFileInfo(cache.filePath(objects[0])).size() > 200,
+                 "the corrupt entry was not rewritten");
+        QVERIFY(QDir(cache.path()).entryList({"*.tmp*"}, QDir::Files).isEmpty());
+    }
+
+    void exportDiagramOfACompiledRun() {
+        QTemporaryDir dir;
+        QFile script(dir.filePath("w.py"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(kScript);
+        script.close();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        QCOMPARE(runKiln({"run", "w.py"}, dir.path(), env).exitCode, 0);
+        Result kernels = runKiln({"kernels", "w.kiln"}, dir.path(), env);
+        QCOMPARE(kernels.exitCode, 0);
+        QVERIFY2(kernels.out.contains("kiln_red_fused_mul_sin_softmax_0"), qPrintable(kernels.out));
+        Result dot =
+            runKiln({"export-diagram", "w.kiln", "--graph", "1", "--format", "dot", "-o", "-"},
+                    dir.path(), env);
+        QCOMPARE(dot.exitCode, 0);
+        QVERIFY(dot.out.contains("target=fused: kiln_red_fused_mul_sin_softmax_0"));
+        QVERIFY(dot.out.contains("\"arg0_1\" -> \"buf0_buf1_buf2\""));
+        Result svg = runKiln({"export-diagram", "w.kiln", "--graph", "1", "-o", "post.svg"},
+                             dir.path(), env);
+        if (svg.err.contains("without Graphviz")) QSKIP("this build renders no diagrams");
+        QCOMPARE(svg.exitCode, 0);
+        QFile svgFile(dir.filePath("post.svg"));
+        QVERIFY(svgFile.open(QIODevice::ReadOnly));
+        QByteArray text = svgFile.readAll();
+        QVERIFY(text.contains("<svg") && text.contains("kiln_red_fused_mul_sin_softmax_0"));
+        QCOMPARE(
+            runKiln({"export-diagram", "w.kiln", "--graph", "1", "--pre-fusion", "-o", "pre.png"},
+                    dir.path(), env)
+                .exitCode,
+            0);
+        QFile png(dir.filePath("pre.png"));
+        QVERIFY(png.open(QIODevice::ReadOnly));
+        QVERIFY(png.read(8) == QByteArray("\x89PNG\r\n\x1a\n", 8));
+    }
+};
+
+QTEST_GUILESS_MAIN(CompiledRunTest)
+#include "tst_compiled_run.moc"
