@@ -210,7 +210,18 @@ private:
         allocate(out);
         // The template reads B as contiguous rows: pack it when the view is not (x @ w.t()).
         Tensor b = viewOf(mm.operands.at(mm.externName == "addmm" ? 2 : 1));
-        Tensor packed = b.isContiguous() ? b : tensor::contiguous(b);
+        int64_t k = b.size(0), n = b.size(1);
+        int64_t paddedN = (n + kernel.tileN - 1) / kernel.tileN * kernel.tileN;
+        Tensor packed = b;
+        if (paddedN != n) {
+            // shape_padding: zero columns up to a whole tile.
+            packed = tensor::zeros(std::vector<int64_t>{k, paddedN}, {b.dtype()});
+            tensor::copyInto(Tensor::view(packed.storage(), 0, b.sizes(),
+                                          tensor::DimVector{paddedN, 1}, b.dtype()),
+                             b);
+        } else if (!b.isContiguous()) {
+            packed = tensor::contiguous(b);
+        }
         std::vector<char*> pointers;
         for (size_t i = 0; i < code.bufferParams.size(); ++i)
             pointers.push_back(i == 1

@@ -166,14 +166,16 @@ Status selectTemplates(const PipelineContext& c, GraphArtifacts& a,
             progress(candidates.back());
         }
         if (templates) {
+            bool padding = c.options.flag("shape_padding");
             for (auto [tm, tn] :
                  {std::pair{4, 32}, std::pair{4, 64}, std::pair{8, 32}, std::pair{2, 64}}) {
-                if (site.M % tm != 0 || site.N % tn != 0) continue;
+                bool divides = site.M % tm == 0 && site.N % tn == 0;
+                if (!divides && !padding) continue; // without shape_padding the tile must divide
                 ScheduledKernel tem;
                 tem.kind = ScheduledKernel::Kind::Template;
                 tem.tileM = tm;
                 tem.tileN = tn;
-                tem.outerRanges = {compiler::constant(site.N / tn)};
+                tem.outerRanges = {compiler::constant((site.N + tn - 1) / tn)};
                 tem.stages = a.schedule.kernels[site.kernel].stages;
                 std::set<std::string> ops(site.mm->originOps.begin(), site.mm->originOps.end());
                 std::set<std::string> origins(site.mm->origins.begin(), site.mm->origins.end());
@@ -191,8 +193,12 @@ Status selectTemplates(const PipelineContext& c, GraphArtifacts& a,
                 auto compiled = codegen::compileKernels(p, one, {0}, {});
                 if (!compiled) return compiled.error();
                 BenchmarkWorkspace ws(p, syms);
+                std::string padded =
+                    divides ? ""
+                            : ", padded to " + std::to_string((site.M + tm - 1) / tm * tm) + "x" +
+                                  std::to_string((site.N + tn - 1) / tn * tn);
                 std::string what = "template " + std::to_string(tm) + "x" + std::to_string(tn) +
-                                   " tile" + (site.epilogue ? ", epilogue fused" : "");
+                                   " tile" + padded + (site.epilogue ? ", epilogue fused" : "");
                 candidates.push_back({what, timeKernel((*compiled)[0], tem, syms, ws), tem});
                 progress(candidates.back());
             }

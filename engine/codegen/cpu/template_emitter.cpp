@@ -36,6 +36,7 @@ private:
     const compiler::BufferView* m_bView = nullptr;
     const compiler::BufferView* m_bias = nullptr;
     int64_t m_M = 0, m_N = 0, m_K = 0;
+    int64_t m_paddedM = 0, m_paddedN = 0;
     int m_tileM = 0, m_tileN = 0, m_lanes = 16;
     std::vector<llvm::AllocaInst*> m_acc; ///< tileM x tileN/lanes vector accumulators
 };
@@ -53,8 +54,11 @@ std::vector<int32_t> TemplateEmitter::emitTemplate(const std::string& symbol) {
     m_tileM = m_k.tileM;
     m_tileN = m_k.tileN;
     m_lanes = std::min(m_tileN, m_target.avx512 ? 16 : 8);
-    KILN_ASSERT(m_M % m_tileM == 0 && m_N % m_tileN == 0 && m_tileN % m_lanes == 0,
-                "template tiles must divide the matrix");
+    KILN_ASSERT(m_tileN % m_lanes == 0, "a template tile holds whole vectors");
+    // shape_padding: sizes the tile does not divide are padded (B's packed rows to paddedN
+    // with zeros; A's extra rows read its last row) and the epilogue skips the padding.
+    m_paddedM = (m_M + m_tileM - 1) / m_tileM * m_tileM;
+    m_paddedN = (m_N + m_tileN - 1) / m_tileN * m_tileN;
 
     // Parameters: A, B (contiguous rows), bias, the output, then what the epilogue reads.
     std::vector<int32_t> params = {m_a->buffer, m_bView->buffer};
@@ -74,9 +78,10 @@ std::vector<int32_t> TemplateEmitter::emitTemplate(const std::string& symbol) {
     }
     loop(begin, end, 100, false, [&] {
         llvm::Value* n0 = m_b.CreateMul(m_vars[100], m_b.getInt64(static_cast<uint64_t>(m_tileN)));
-        loop(m_b.getInt64(0), m_b.getInt64(static_cast<uint64_t>(m_M / m_tileM)), 101, false, [&] {
-            tile(m_b.CreateMul(m_vars[101], m_b.getInt64(static_cast<uint64_t>(m_tileM))), n0);
-        });
+        loop(m_b.getInt64(0), m_b.getInt64(static_cast<uint64_t>(m_paddedM / m_tileM)), 101, false,
+             [&] {
+                 tile(m_b.CreateMul(m_vars[101], m_b.getInt64(static_cast<uint64_t>(m_tileM))), n0);
+             });
     });
     finishFunction(symbol, params);
     return params;
@@ -97,12 +102,15 @@ void TemplateEmitter::tile(llvm::Value* m0, llvm::Value* n0) {
         std::vector<llvm::Value*> bRow;
         for (int j = 0; j < vectors; ++j) {
             llvm::Value* at =
-                m_b.CreateAdd(m_b.CreateMul(k, m_b.getInt64(static_cast<uint64_t>(m_N))),
+                m_b.CreateAdd(m_b.CreateMul(k, m_b.getInt64(static_cast<uint64_t>(m_paddedN))),
                               m_b.CreateAdd(n0, m_b.getInt64(static_cast<uint64_t>(j * m_lanes))));
             bRow.push_back(m_b.CreateAlignedLoad(vec, m_b.CreateGEP(f32, b, at), llvm::Align(4)));
         }
         for (int i = 0; i < m_tileM; ++i) {
             llvm::Value* row = m_b.CreateAdd(m0, m_b.getInt64(static_cast<uint64_t>(i)));
+            if (m_paddedM != m_M)
+                row = m_b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, row,
+                                                m_b.getInt64(static_cast<uint64_t>(m_M - 1)));
             llvm::Value* at = m_b.CreateAdd(
                 m_b.CreateAdd(m_b.CreateMul(row, m_b.getInt64(static_cast<uint64_t>(sa0))),
                               m_b.CreateMul(k, m_b.getInt64(static_cast<uint64_t>(sa1)))),
@@ -140,6 +148,22 @@ void TemplateEmitter::epilogue(llvm::Value* m0, llvm::Value* n0, llvm::AllocaIns
             llvm::Value* j = m_vars[104];
             llvm::Value* m = m_b.CreateAdd(m0, i);
             llvm::Value* n = m_b.CreateAdd(n0, j);
+            llvm::BasicBlock* skip = nullptr;
+            if (m_paddedM != m_M || m_paddedN != m_N) {
+                // Padding rows and columns are computed but never stored.
+                llvm::Value* inside =
+                    m_b.CreateAnd(m_b.CreateICmpSLT(m, m_b.getInt64(static_cast<uint64_t>(m_M))),
+                                  m_b.CreateICmpSLT(n, m_b.getInt64(static_cast<uint64_t>(m_N))));
+                llvm::BasicBlock* store = llvm::BasicBlock::Create(m_ctx, "tile.store", m_fn);
+                skip = llvm::BasicBlock::Create(m_ctx, "tile.skip", m_fn);
+                m_b.CreateCondBr(inside, store, skip);
+                m_b.SetInsertPoint(store);
+            }
+            auto closeGuard = [&] {
+                if (!skip) return;
+                m_b.CreateBr(skip);
+                m_b.SetInsertPoint(skip);
+            };
             llvm::Value* v = m_b.CreateLoad(
                 f32, m_b.CreateGEP(
                          f32, tileValues,
@@ -169,6 +193,7 @@ void TemplateEmitter::epilogue(llvm::Value* m0, llvm::Value* n0, llvm::AllocaIns
                 storeElement(m_mm->output,
                              index(compiler::linearIndex(vars, out.strides, out.offset)), v,
                              DType::Float32);
+                closeGuard();
                 return;
             }
             m_overrideBuffer = m_mm->output;
@@ -179,6 +204,7 @@ void TemplateEmitter::epilogue(llvm::Value* m0, llvm::Value* n0, llvm::AllocaIns
             storeElement(m_epilogue->output,
                          index(compiler::linearIndex(vars, out.strides, out.offset)), result,
                          m_epilogue->body->dtype);
+            closeGuard();
         });
     });
     m_vars.erase(0);

@@ -151,6 +151,33 @@ private slots:
         }
     }
 
+    void shapePaddingLetsTemplatesCoverOddSizes() {
+        for (bool padding : {true, false}) {
+            testing::CompilerFixture f;
+            QCOMPARE(
+                f.run(std::string("import torch\nimport torch.nn.functional as F\n"
+                                  "def fn(x, w, b):\n    return F.gelu(F.linear(x, w, b))\n"
+                                  "c = torch.compile(fn, options={'max_autotune_gemm': True, "
+                                  "'max_autotune_gemm_backends': 'TRITON', 'shape_padding': ") +
+                      (padding ? "True" : "False") +
+                      "})\nx, w, b = torch.randn(30, 60), torch.randn(250, 60), torch.randn(250)\n"
+                      "assert torch.allclose(c(x, w, b), fn(x, w, b), rtol=1e-4, atol=1e-5)\n"),
+                std::string());
+            QStringList got;
+            for (const KernelEvent& k : f.sink.kernels)
+                got << QString::fromStdString(k.name);
+            if (padding) {
+                QCOMPARE(got, QStringList{"kiln_tem_fused_gelu_linear_0"});
+                QVERIFY(
+                    QString::fromStdString(f.sink.choices.at(0).candidate).contains("padded to"));
+            } else {
+                // No tile divides 30x250 and BLAS is not allowed: the product stays a BLAS call.
+                QCOMPARE(got, (QStringList{"extern_addmm", "kiln_poi_fused_gelu_0"}));
+                QVERIFY(f.sink.choices.empty());
+            }
+        }
+    }
+
     void debugLogsEveryLaunch() {
         testing::CompilerFixture f;
         QCOMPARE(f.run("import torch\nimport torch._logging\nimport logging\n"
