@@ -4,6 +4,7 @@
 // close to eager's), the bundled example workloads, an unknown mode as a usage error listing
 // the valid ones, and a workload without make_inputs as a row error (exit 1) while the other
 // workloads are still measured.
+#include "kiln_process.h"
 #include "script_runner.h"
 
 #include <QFile>
@@ -19,26 +20,10 @@ using kiln::testing::sourceDir;
 
 namespace {
 
-struct ProcessResult {
-    int exitCode = -1;
-    QString out, err;
-};
+using ProcessResult = kiln::testing::KilnProcess;
 
 ProcessResult runKiln(const QStringList& args, const QString& workDir) {
-    QProcess p;
-    p.setWorkingDirectory(workDir);
-    p.start(binaryDir() + "/bin/kiln", args);
-    ProcessResult r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "kiln did not finish in time";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return kiln::testing::runKilnBinary(args, workDir);
 }
 
 QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {

@@ -2,40 +2,20 @@
 // Compiled workloads as a user runs them with `kiln run`: the on-disk kernel cache is shared by
 // processes and survives corrupt entries; the trace of a compiled run has its kernels, launches
 // and diagrams, and `kiln export-diagram` turns the recorded diagram into SVG and PNG.
-#include "script_runner.h"
+#include "kiln_process.h"
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QProcessEnvironment>
 #include <QTemporaryDir>
 #include <QtTest>
 
-using kiln::testing::binaryDir;
-
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = kiln::testing::KilnProcess;
 
 Result runKiln(const QStringList& args, const QString& workDir, const QProcessEnvironment& env) {
-    QProcess p;
-    p.setWorkingDirectory(workDir);
-    p.setProcessEnvironment(env);
-    p.start(binaryDir() + "/bin/kiln", args);
-    Result r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "kiln did not finish in time";
-        return r;
-    }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
+    return kiln::testing::runKilnBinary(args, workDir, env);
 }
 
 const char* kScript = "import torch\n"

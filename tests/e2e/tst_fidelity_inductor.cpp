@@ -4,32 +4,25 @@
 // recompiles (the guard that failed) and compile outcomes recorded in the trace must be exactly
 // those of the recorded run with the suite's own backends. Compiling the graphs for real must
 // not change what Dynamo's semantics decided.
+#include "kiln_process.h"
 #include "script_runner.h"
 #include "trace/trace_reader.h"
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
-using kiln::testing::binaryDir;
 using kiln::testing::sourceDir;
 
 namespace {
 
 int runKiln(const QStringList& args, const QString& workDir, QString* err) {
-    QProcess p;
-    p.setWorkingDirectory(workDir);
-    p.start(binaryDir() + "/bin/kiln", args);
-    if (!p.waitForFinished(180000)) {
-        p.kill();
-        p.waitForFinished();
-        return -1;
-    }
-    *err = QString::fromUtf8(p.readAllStandardError());
-    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    kiln::testing::KilnProcess p = kiln::testing::runKilnBinary(
+        args, workDir, QProcessEnvironment::systemEnvironment(), 180000);
+    *err = p.err;
+    return p.exitCode;
 }
 
 /// The capture facts of the trace's last run, one line each, without times or backend names.

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+// Decompositions of reductions and normalisations: sum/mean/amax/..., var/std (two
+// passes), softmax/log_softmax, layer_norm.
+#include "compiler/decompose_rules.h"
+
+namespace kiln::compiler::rules {
+
+/// dims of a reduction argument; every dim when it is None or missing.
+std::optional<std::vector<int64_t>> reductionDims(OpCall& c, int32_t x) {
+    if (c.isNone("dim")) return std::vector<int64_t>{};
+    return c.dims("dim", c.b().rank(x));
+}
+
+R reduceRule(OpCall& c, const char* op) {
+    if (!c.bind({"input", "dim", "keepdim", "dtype"})) return {};
+    auto x = c.tensor("input");
+    if (!x) return {};
+    auto dims = reductionDims(c, *x);
+    if (!dims) return {};
+    if (auto dt = c.dtypeArg("dtype")) x = c.b().toDtype(*x, *dt);
+    if (c.b().rank(*x) == 0) return c.b().toDtype(*x, c.resultDtype());
+    int32_t r = c.b().reduce(op, *x, *dims, c.boolean("keepdim").value_or(false));
+    return c.b().toDtype(r, c.resultDtype());
+}
+
+int32_t meanOf(AtenBuilder& b, int32_t x, const std::vector<int64_t>& dims, bool keepdim) {
+    DType t = b.dtype(x);
+    return b.binary("truediv", b.reduce("sum", x, dims, keepdim), b.countOf(x, dims, t), t);
+}
+
+R meanRule(OpCall& c) {
+    if (!c.bind({"input", "dim", "keepdim", "dtype"})) return {};
+    auto x = c.tensor("input");
+    auto dims = x ? reductionDims(c, *x) : std::nullopt;
+    if (!dims || !tensor::isFloating(c.resultDtype())) return {};
+    int32_t xf = c.b().toDtype(*x, c.resultDtype());
+    if (c.b().rank(xf) == 0) return xf;
+    return meanOf(c.b(), xf, *dims, c.boolean("keepdim").value_or(false));
+}
+
+/// Variance over dims with a correction (two passes: the mean, then squared deviations).
+int32_t varianceOf(AtenBuilder& b, int32_t x, const std::vector<int64_t>& dims, bool keepdim,
+                   double correction) {
+    DType t = b.dtype(x);
+    int32_t centred = b.binary("sub", x, meanOf(b, x, dims, true), t);
+    int32_t squares = b.reduce("sum", b.binary("mul", centred, centred, t), dims, keepdim);
+    int32_t count = b.countOf(x, dims, t);
+    if (correction != 0) count = b.binary("sub", count, b.constant(correction, t), t);
+    return b.binary("truediv", squares, count, t);
+}
+
+R varRule(OpCall& c, bool sqrtOfIt) {
+    if (!c.bind({"input", "dim", "unbiased", "keepdim", "correction"})) return {};
+    auto x = c.tensor("input");
+    auto dims = x ? reductionDims(c, *x) : std::nullopt;
+    if (!dims || !tensor::isFloating(c.b().dtype(*x))) return {};
+    if (c.arg("unbiased") && !c.boolean("unbiased"))
+        return {}; // var(x, [dims]) form: dims in unbiased
+    double correction = c.boolean("unbiased").value_or(true) ? 1 : 0;
+    if (auto k = c.number("correction")) correction = *k;
+    int32_t v = varianceOf(c.b(), *x, *dims, c.boolean("keepdim").value_or(false), correction);
+    return sqrtOfIt ? c.b().unary("sqrt", v) : v;
+}
+
+int32_t softmaxOf(AtenBuilder& b, int32_t x, int64_t dim, bool logarithm) {
+    DType t = b.dtype(x);
+    int32_t shifted = b.binary("sub", x, b.reduce("amax", x, {dim}, true), t);
+    int32_t e = b.unary("exp", shifted);
+    int32_t total = b.reduce("sum", e, {dim}, true);
+    if (logarithm) return b.binary("sub", shifted, b.unary("log", total), t);
+    return b.binary("truediv", e, total, t);
+}
+
+R softmaxRule(OpCall& c, bool logarithm) {
+    if (!c.bind({"input", "dim", "_stacklevel", "dtype"})) return {};
+    auto x = c.tensor("input");
+    if (!x) return {};
+    auto dim = c.dims("dim", c.b().rank(*x));
+    if (!dim || dim->size() != 1) return {};
+    int32_t xf = c.b().toDtype(*x, floatOf(c.resultDtype()));
+    if (c.b().rank(xf) == 0) return {};
+    return softmaxOf(c.b(), xf, (*dim)[0], logarithm);
+}
+
+int32_t layerNormOf(AtenBuilder& b, int32_t x, size_t normalizedDims, std::optional<int32_t> w,
+                    std::optional<int32_t> bias, double eps) {
+    DType t = b.dtype(x);
+    std::vector<int64_t> dims;
+    for (int64_t d = b.rank(x) - static_cast<int64_t>(normalizedDims); d < b.rank(x); ++d)
+        dims.push_back(d);
+    int32_t centred = b.binary("sub", x, meanOf(b, x, dims, true), t);
+    int32_t var =
+        b.binary("truediv", b.reduce("sum", b.binary("mul", centred, centred, t), dims, true),
+                 b.countOf(x, dims, t), t);
+    int32_t inv = b.unary("rsqrt", b.binary("add", var, b.constant(eps, t), t));
+    int32_t y = b.binary("mul", centred, inv, t);
+    if (w) y = b.binary("mul", y, b.toDtype(*w, t), t);
+    if (bias) y = b.binary("add", y, b.toDtype(*bias, t), t);
+    return y;
+}
+
+R layerNormRule(OpCall& c) {
+    if (!c.bind({"input", "normalized_shape", "weight", "bias", "eps"})) return {};
+    auto x = c.tensor("input");
+    auto shape = c.sizes("normalized_shape");
+    if (!x || !shape || shape->empty() || !tensor::isFloating(c.b().dtype(*x))) return {};
+    std::optional<int32_t> w = c.isNone("weight") ? std::nullopt : c.tensor("weight");
+    std::optional<int32_t> bias = c.isNone("bias") ? std::nullopt : c.tensor("bias");
+    if ((!c.isNone("weight") && !w) || (!c.isNone("bias") && !bias)) return {};
+    DType t = floatOf(c.b().dtype(*x));
+    DType compute = t == DType::Float64 ? t : DType::Float32;
+    int32_t y = layerNormOf(c.b(), c.b().toDtype(*x, compute), shape->size(), w, bias,
+                            c.number("eps").value_or(1e-5));
+    return c.b().toDtype(y, c.resultDtype());
+}
+
+void addReductionRules(RuleTable& t) {
+    for (const char* op : {"sum", "prod", "amax", "amin", "argmax", "argmin"})
+        t[op] = [op](OpCall& c) { return reduceRule(c, op); };
+    t["mean"] = meanRule;
+    t["var"] = [](OpCall& c) { return varRule(c, false); };
+    t["std"] = [](OpCall& c) { return varRule(c, true); };
+    t["softmax"] = [](OpCall& c) { return softmaxRule(c, false); };
+    t["log_softmax"] = [](OpCall& c) { return softmaxRule(c, true); };
+    t["layer_norm"] = layerNormRule;
+}
+
+} // namespace kiln::compiler::rules
