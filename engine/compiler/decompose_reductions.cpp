@@ -39,14 +39,14 @@ R meanRule(OpCall& c) {
 }
 
 /// Variance over dims with a correction (two passes: the mean, then squared deviations).
+/// Variance over dims with a correction: Welford's m2 (one pass, stable) over the count.
 int32_t varianceOf(AtenBuilder& b, int32_t x, const std::vector<int64_t>& dims, bool keepdim,
                    double correction) {
     DType t = b.dtype(x);
-    int32_t centred = b.binary("sub", x, meanOf(b, x, dims, true), t);
-    int32_t squares = b.reduce("sum", b.binary("mul", centred, centred, t), dims, keepdim);
+    int32_t m2 = b.reduce("welford_m2", x, dims, keepdim);
     int32_t count = b.countOf(x, dims, t);
     if (correction != 0) count = b.binary("sub", count, b.constant(correction, t), t);
-    return b.binary("truediv", squares, count, t);
+    return b.binary("truediv", m2, count, t);
 }
 
 R varRule(OpCall& c, bool sqrtOfIt) {
@@ -88,10 +88,10 @@ int32_t layerNormOf(AtenBuilder& b, int32_t x, size_t normalizedDims, std::optio
     std::vector<int64_t> dims;
     for (int64_t d = b.rank(x) - static_cast<int64_t>(normalizedDims); d < b.rank(x); ++d)
         dims.push_back(d);
-    int32_t centred = b.binary("sub", x, meanOf(b, x, dims, true), t);
+    // Mean and m2 by Welford's update, as Inductor's var_mean: one pass each, and stable.
+    int32_t centred = b.binary("sub", x, b.reduce("welford_mean", x, dims, true), t);
     int32_t var =
-        b.binary("truediv", b.reduce("sum", b.binary("mul", centred, centred, t), dims, true),
-                 b.countOf(x, dims, t), t);
+        b.binary("truediv", b.reduce("welford_m2", x, dims, true), b.countOf(x, dims, t), t);
     int32_t inv = b.unary("rsqrt", b.binary("add", var, b.constant(eps, t), t));
     int32_t y = b.binary("mul", centred, inv, t);
     if (w) y = b.binary("mul", y, b.toDtype(*w, t), t);

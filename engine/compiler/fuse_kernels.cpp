@@ -104,10 +104,14 @@ private:
             for (const KernelStage& s : m_current.stages)
                 if (!isPrefix(n.ranges, fullRanges(m_p.nodes[static_cast<size_t>(s.node)])))
                     return std::nullopt;
+            if (n.ranges.empty() && !m_current.outerRanges.empty()) return std::nullopt;
             return n.ranges;
         }
         if (hasReduction) {
             if (!isPrefix(m_current.outerRanges, n.ranges)) return std::nullopt;
+            // A kernel without outer loops runs on one thread: loops that could be split over
+            // the pool stay in a kernel of their own.
+            if (m_current.outerRanges.empty() && !n.ranges.empty()) return std::nullopt;
             return m_current.outerRanges;
         }
         if (!sameRanges(m_current.outerRanges, n.ranges)) return std::nullopt;

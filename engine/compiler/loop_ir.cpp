@@ -254,6 +254,10 @@ const char* reductionName(ReductionKind kind) {
         return "any";
     case ReductionKind::All:
         return "all";
+    case ReductionKind::WelfordMean:
+        return "welford_mean";
+    case ReductionKind::WelfordM2:
+        return "welford_m2";
     }
     return "?";
 }

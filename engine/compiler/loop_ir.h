@@ -104,7 +104,20 @@ int opCount(const Scalar& s);
 void collectLoads(const Scalar& s, std::vector<const ScalarNode*>& out);
 Scalar substituteIndices(const Scalar& s, const std::function<Index(int32_t)>& replacement);
 
-enum class ReductionKind : uint8_t { Sum, Prod, Max, Min, ArgMax, ArgMin, Any, All };
+/// WelfordMean / WelfordM2: the mean and the sum of squared deviations of the body, by
+/// Welford's single-pass update (variance = m2 / (n - correction)).
+enum class ReductionKind : uint8_t {
+    Sum,
+    Prod,
+    Max,
+    Min,
+    ArgMax,
+    ArgMin,
+    Any,
+    All,
+    WelfordMean,
+    WelfordM2
+};
 const char* reductionName(ReductionKind kind);
 
 struct Buffer {

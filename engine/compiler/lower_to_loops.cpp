@@ -82,6 +82,8 @@ ReductionKind reductionOf(const std::string& op) {
     if (op == "amax") return ReductionKind::Max;
     if (op == "amin") return ReductionKind::Min;
     if (op == "argmax") return ReductionKind::ArgMax;
+    if (op == "welford_mean") return ReductionKind::WelfordMean;
+    if (op == "welford_m2") return ReductionKind::WelfordM2;
     return ReductionKind::ArgMin;
 }
 
@@ -220,7 +222,7 @@ Lazy Lowering::lower(const AtenNode& n) {
         return v;
     }
     if (n.op == "sum" || n.op == "prod" || n.op == "amax" || n.op == "amin" || n.op == "argmax" ||
-        n.op == "argmin")
+        n.op == "argmin" || n.op == "welford_mean" || n.op == "welford_m2")
         return lowerReduction(n);
     if (n.op == "view" || n.op == "permute" || n.op == "expand" || n.op == "slice")
         return lowerView(n);

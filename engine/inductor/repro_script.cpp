@@ -106,6 +106,12 @@ public:
         if (op == "to_dtype") return in(0) + ".to(" + dtypeText(n.dtype) + ")";
         if (op == "truediv") return "torch.div(" + in(0) + ", " + in(1) + ")";
         if (op == "where") return "torch.where(" + in(0) + ", " + in(1) + ", " + in(2) + ")";
+        if (op == "welford_mean")
+            return "torch.mean(" + in(0) + ", " + dims(n) +
+                   ", keepdim=" + (n.flag ? "True" : "False") + ")";
+        if (op == "welford_m2")
+            return "torch.var(" + in(0) + ", " + dims(n) +
+                   ", correction=0, keepdim=" + (n.flag ? "True" : "False") + ") * " + numelOf(n);
         if (op == "sum" || op == "amax" || op == "amin")
             return "torch." + op + "(" + in(0) + ", " + dims(n) +
                    ", keepdim=" + (n.flag ? "True" : "False") + ")";
@@ -136,6 +142,18 @@ public:
         for (size_t i = 0; i < n.inputs.size(); ++i)
             args += (i ? ", " : "") + in(i);
         return "torch." + op + "(" + args + ")";
+    }
+
+    /// The element count of the reduced dims of a reduction's input, as Python.
+    std::string numelOf(const AtenNode& n) const {
+        const AtenNode& x = m_g.nodes.at(static_cast<size_t>(n.inputs.at(0)));
+        std::string count = "1";
+        for (const Index& d : n.ints) {
+            int64_t dim = 0;
+            compiler::isConstant(d, &dim);
+            count += " * " + index(x.sizes.at(static_cast<size_t>(dim)));
+        }
+        return "(" + count + ")";
     }
 
     std::string randomInput(tensor::DType t, const std::vector<graph::Dim>& dims) const {

@@ -23,6 +23,8 @@ void Emitter::pointwiseStage(const LoopNode& n, const compiler::KernelStage& s) 
 }
 
 void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) {
+    if (n.reduction == ReductionKind::WelfordMean || n.reduction == ReductionKind::WelfordM2)
+        return welfordStage(n, s);
     DType t = n.body->dtype;
     llvm::Type* ty = typeOf(t);
     bool fp = tensor::isFloating(t);

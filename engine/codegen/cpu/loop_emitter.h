@@ -66,6 +66,7 @@ protected:
     void stage(const compiler::KernelStage& s);
     void pointwiseStage(const LoopNode& n, const compiler::KernelStage& s);
     void reductionStage(const LoopNode& n, const compiler::KernelStage& s);
+    void welfordStage(const LoopNode& n, const compiler::KernelStage& s);
     llvm::MDNode* loopMetadata(bool innermost);
 
     llvm::Module& m_m;

@@ -179,6 +179,25 @@ private slots:
               "check([reductions, softmaxes, row_softmax, norms, "
               "reduce_then_pointwise], [(4, 8), (9, 130)], [torch.float32, torch.float64])");
     }
+    void welfordVarianceIsStableAndExact() {
+        // Rows far from zero (where sum-of-squares formulas lose every digit), lengths around the
+        // 64-stream chunk (0 to 2 whole chunks plus tails), against a float64 reference.
+        testing::CompilerFixture f("welford.py");
+        std::string error = f.run(
+            "import torch\nimport torch.nn.functional as F\ntorch.manual_seed(0)\n"
+            "var = torch.compile(lambda x: x.var(1))\nln = torch.compile(lambda x: F.layer_norm(x, "
+            "(x.shape[1],)))\n"
+            "for n in (1, 2, 63, 64, 65, 129, 5000):\n"
+            "    x = torch.randn(6, n) + 10000.0\n"
+            "    ref = x.double().var(1)\n"
+            "    got = var(x).double()\n"
+            "    if n > 1:\n"
+            "        assert ((got - ref).abs() <= 2e-3 * ref.abs() + 1e-3).all(), (n, got, ref)\n"
+            "    want = F.layer_norm(x.double(), (n,))\n"
+            "    assert (ln(x).double() - want).abs().max().item() < 2e-2, n\n");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+    }
+
     void reductionsBFloat16() {
         check(kReductions, "check([row_softmax, norms], [(5, 40)], [torch.bfloat16])");
     }
