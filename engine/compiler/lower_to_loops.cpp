@@ -184,6 +184,9 @@ private:
         }
     }
 
+    void splitReduction(LoopNode& node, const Lazy& from, const std::string& origin,
+                        const std::string& op);
+
     const Lazy& in(const AtenNode& n, size_t i) {
         return m_values[static_cast<size_t>(n.inputs[i])];
     }
@@ -318,6 +321,7 @@ Lazy Lowering::lowerReduction(const AtenNode& n) {
     DType outType = n.dtype;
     if (node.reduction != ReductionKind::ArgMax && node.reduction != ReductionKind::ArgMin)
         node.body = cast(node.body, outType);
+    if (m_options.splitReductions) splitReduction(node, x, n.origin, n.originOp);
     node.output = newBuffer(Buffer::Origin::Computed, outType, node.ranges);
     std::vector<Index> keptSizes = node.ranges;
     addNode(std::move(node), x, n.origin, n.originOp);
@@ -336,6 +340,74 @@ Lazy Lowering::lowerReduction(const AtenNode& n) {
         }
     }
     return bufferView(buffer, sizes, strides, constant(0));
+}
+
+/// A reduction of many elements to one value (per outer index, with at most one outer element)
+/// runs on one thread. Split it: `kSplits` partial reductions over chunks of the flattened
+/// reduction range (a parallel outer loop), then `node` reduces the partials.
+void Lowering::splitReduction(LoopNode& node, const Lazy& from, const std::string& origin,
+                              const std::string& op) {
+    constexpr int64_t kMinElements = int64_t(1) << 15;
+    int64_t outer = 0, total = 0;
+    if (!isConstant(product(node.ranges), &outer) || outer != 1) return;
+    if (!isConstant(product(node.reductionRanges), &total) || total < kMinElements) return;
+    double identity = 0;
+    switch (node.reduction) {
+    case ReductionKind::Sum:
+    case ReductionKind::Any:
+        identity = 0;
+        break;
+    case ReductionKind::Prod:
+    case ReductionKind::All:
+        identity = 1;
+        break;
+    case ReductionKind::Max:
+        identity = -INFINITY;
+        break;
+    case ReductionKind::Min:
+        identity = INFINITY;
+        break;
+    default:
+        return; // arg-reductions and Welford need more than a second reduction to combine
+    }
+    // As many splits as suit the thread pool and divide the range (no ragged last chunk).
+    int64_t kSplits = 32;
+    for (int64_t s = 64; s >= 16; --s)
+        if (total % s == 0) {
+            kSplits = s;
+            break;
+        }
+    int32_t kept = static_cast<int32_t>(node.ranges.size());
+    int64_t chunk = (total + kSplits - 1) / kSplits;
+    bool ragged = total % kSplits != 0;
+    // Element f = split * chunk + j of the flattened range, unravelled into the original vars.
+    Index flat = loopVar(kept) * constant(chunk) + loopVar(kept + 1);
+    std::vector<Index> strides = contiguousStrides(node.reductionRanges);
+    std::vector<Index> sizes = node.reductionRanges;
+    Scalar body = substituteIndices(node.body, [&](int32_t v) -> Index {
+        if (v < kept) return nullptr;
+        size_t i = static_cast<size_t>(v - kept);
+        // One dim and whole chunks: the flat index is the element (no division per element).
+        if (sizes.size() == 1 && !ragged) return flat;
+        return modulo(floorDiv(flat, strides[i]), sizes[i]);
+    });
+    if (ragged) // the last chunk runs past the end (read wrapped round): those count as identities
+        body = where(binary(ScalarOp::Lt, indexAsValue(flat),
+                            scalarConstant(static_cast<double>(total), DType::Int64)),
+                     body, scalarConstant(identity, body->dtype));
+    LoopNode partial = node;
+    partial.ranges.push_back(constant(kSplits));
+    partial.reductionRanges = {constant(chunk)};
+    partial.body = body;
+    partial.output = newBuffer(Buffer::Origin::Computed, body->dtype, partial.ranges);
+    addNode(partial, from, origin, op);
+    std::vector<Index> vars;
+    for (int32_t i = 0; i <= kept; ++i)
+        vars.push_back(loopVar(i));
+    const Buffer& partials = prog().buffer(prog().nodes.back().output);
+    node.reductionRanges = {constant(kSplits)};
+    node.body =
+        load(partials.id, partials.dtype, linearIndex(vars, partials.strides, partials.offset));
 }
 
 Lazy Lowering::lowerView(const AtenNode& n) {

@@ -15,6 +15,9 @@ namespace kiln::compiler {
 struct LoweringOptions {
     int realizeReadsThreshold = 4;    ///< realize a value read by more users than this
     int realizeOpcountThreshold = 30; ///< ... or read twice or more with more ops than this
+    /// split_reductions: a reduction to a single value over many elements becomes partial
+    /// reductions of chunks (run in parallel) and a reduction of the partials.
+    bool splitReductions = true;
 };
 
 /// Where a graph output lives once the program ran: a strided view of a buffer.

@@ -38,6 +38,7 @@ compiler::LoweringOptions loweringOptions(const OptionValues& o) {
     l.realizeReadsThreshold = static_cast<int>(o.integer("realize_reads_threshold").value_or(4));
     l.realizeOpcountThreshold =
         static_cast<int>(o.integer("realize_opcount_threshold").value_or(30));
+    l.splitReductions = o.flag("split_reductions");
     return l;
 }
 

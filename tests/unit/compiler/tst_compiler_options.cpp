@@ -178,6 +178,27 @@ private slots:
         }
     }
 
+    void splitReductionsParallelizeFullReductions() {
+        for (bool split : {true, false}) {
+            testing::CompilerFixture f;
+            QCOMPARE(
+                f.run(std::string("import torch\nf = torch.compile(lambda x: x.sin().sum(), "
+                                  "options={'split_reductions': ") +
+                      (split ? "True" : "False") +
+                      "})\nx = torch.randn(100003)\n"
+                      "assert torch.allclose(f(x).double(), x.double().sin().sum(), rtol=1e-4)\n"),
+                std::string());
+            QStringList got;
+            for (const KernelEvent& k : f.sink.kernels)
+                got << QString::fromStdString(k.name);
+            if (split)
+                QCOMPARE(got,
+                         (QStringList{"kiln_red_fused_sin_sum_0", "kiln_red_fused_sin_sum_1"}));
+            else
+                QCOMPARE(got, QStringList{"kiln_red_fused_sin_sum_0"});
+        }
+    }
+
     void debugLogsEveryLaunch() {
         testing::CompilerFixture f;
         QCOMPARE(f.run("import torch\nimport torch._logging\nimport logging\n"
