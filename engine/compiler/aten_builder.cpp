@@ -253,6 +253,41 @@ int32_t AtenBuilder::squeeze(int32_t x, int64_t dim) {
     return view(x, std::move(s));
 }
 
+int32_t AtenBuilder::iota(Index n, double start, double step, DType type) {
+    AtenNode node;
+    node.op = "iota";
+    node.sizes = {std::move(n)};
+    node.scalar = start;
+    node.scalar2 = step;
+    node.dtype = type;
+    return emit(std::move(node));
+}
+
+int32_t AtenBuilder::triangle(int32_t x, int64_t k, bool upper, double fill) {
+    AtenNode n;
+    n.op = upper ? "triu" : "tril";
+    n.inputs = {x};
+    n.ints = {compiler::constant(k)};
+    n.scalar = fill;
+    n.sizes = sizes(x);
+    n.dtype = dtype(x);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::cat(std::vector<int32_t> inputs, int64_t dim) {
+    AtenNode n;
+    n.op = "cat";
+    n.sizes = sizes(inputs.at(0));
+    Index total = compiler::constant(0);
+    for (int32_t i : inputs)
+        total = total + sizes(i)[static_cast<size_t>(dim)];
+    n.sizes[static_cast<size_t>(dim)] = total;
+    n.ints = {compiler::constant(dim)};
+    n.dtype = dtype(inputs[0]);
+    n.inputs = std::move(inputs);
+    return emit(std::move(n));
+}
+
 int32_t AtenBuilder::mm(int32_t a, int32_t b) {
     AtenNode n;
     n.op = "mm";

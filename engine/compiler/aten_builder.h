@@ -58,6 +58,13 @@ public:
     /// Drops dimension `dim` (which must have size 1).
     int32_t squeeze(int32_t x, int64_t dim);
 
+    /// start + i * step for i in [0, n), as `dtype` (arange, linspace).
+    int32_t iota(Index n, double start, double step, DType dtype);
+    /// x where (col - row) <= k (lower) or >= k (upper) over the last two dims, else `fill`.
+    int32_t triangle(int32_t x, int64_t k, bool upper, double fill);
+    /// The inputs joined along `dim` (their other sizes equal).
+    int32_t cat(std::vector<int32_t> inputs, int64_t dim);
+
     int32_t mm(int32_t a, int32_t b);
     int32_t bmm(int32_t a, int32_t b);
     int32_t addmm(int32_t bias, int32_t a, int32_t b, double beta, double alpha);

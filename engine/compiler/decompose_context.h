@@ -63,6 +63,8 @@ public:
 
     /// The value a constant argument holds, or an int list/size from symbolic nodes.
     const graph::Arg* arg(const std::string& name) const;
+    /// Per captured node: the node holding its tensor (-1: none).
+    const std::vector<int32_t>& tensorOf() const { return m_tensorOf; }
 
 private:
     std::optional<Index> indexOf(const graph::Arg& a) const;
@@ -83,6 +85,11 @@ using DecompositionRule = std::function<std::optional<int32_t>(OpCall&)>;
 
 /// The rule for an op name ("sin", "layer_norm", "Linear", "add"), or null.
 const DecompositionRule* findDecomposition(const std::string& opName);
+
+/// A decomposition of an op that returns a tuple of tensors (max(dim), split, chunk): the nodes
+/// holding its items, or nullopt.
+using TupleDecompositionRule = std::function<std::optional<std::vector<int32_t>>(OpCall&)>;
+const TupleDecompositionRule* findTupleDecomposition(const std::string& opName);
 
 /// The registry of module tensors already turned into constant nodes (one node per tensor).
 int32_t constantTensorNode(AtenBuilder& b, const tensor::Tensor& t);

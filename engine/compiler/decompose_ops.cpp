@@ -320,7 +320,8 @@ public:
         , m_captured(captured)
         , m_b(m_graph)
         , m_tensorOf(captured.nodes.size(), -1)
-        , m_symOf(captured.nodes.size()) {
+        , m_symOf(captured.nodes.size())
+        , m_tupleOf(captured.nodes.size()) {
         m_b.setCompilesRandom(!fallbackRandom);
     }
 
@@ -440,6 +441,19 @@ private:
         if (mutates(n)) return "the graph mutates a tensor in place (" + n.name + ")";
         std::string op = opNameOf(m_interp, n);
         if (n.meta.kind == graph::ValueMeta::Kind::SymInt) return symbolic(index, n, op);
+        if (op == "getitem" && tupleItem(index, n)) return {};
+        if (n.meta.kind == graph::ValueMeta::Kind::Other)
+            if (const TupleDecompositionRule* rule = findTupleDecomposition(op)) {
+                OpCall c(m_interp, m_b, m_captured, n, m_tensorOf, m_symOf);
+                size_t mark = m_graph.nodes.size();
+                if (auto items = (*rule)(c)) {
+                    m_tupleOf[static_cast<size_t>(index)] = *items;
+                    for (size_t i = mark; i < m_graph.nodes.size(); ++i)
+                        m_graph.nodes[i].requiresGrad = n.meta.requiresGrad;
+                    return {};
+                }
+                m_graph.nodes.resize(mark);
+            }
         if (n.meta.kind != graph::ValueMeta::Kind::Tensor)
             return "node " + n.name + " produces a " +
                    std::string(n.meta.kind == graph::ValueMeta::Kind::None ? "None"
@@ -457,6 +471,19 @@ private:
             m_graph.nodes.resize(mark); // the rule gave up part-way: drop what it emitted
         }
         return fallback(index, n);
+    }
+
+    /// t[i] of a tuple an earlier op decomposed into (values, indices = x.max(1)).
+    bool tupleItem(int32_t index, const graph::Node& n) {
+        if (n.args.size() != 2 || n.args[0].kind != Arg::Kind::Node) return false;
+        const auto& items = m_tupleOf[static_cast<size_t>(n.args[0].node)];
+        const Arg& key = n.args[1];
+        if (!items || key.kind != Arg::Kind::Constant || !key.constant.isIntLike()) return false;
+        int64_t i = key.constant.asInt();
+        if (i < 0) i += static_cast<int64_t>(items->size());
+        if (i < 0 || i >= static_cast<int64_t>(items->size())) return false;
+        m_tensorOf[static_cast<size_t>(index)] = (*items)[static_cast<size_t>(i)];
+        return true;
     }
 
     std::string fallback(int32_t index, const graph::Node& n) {
@@ -527,6 +554,7 @@ private:
     AtenBuilder m_b;
     std::vector<int32_t> m_tensorOf;
     std::vector<std::optional<Index>> m_symOf;
+    std::vector<std::optional<std::vector<int32_t>>> m_tupleOf; ///< items of tuple-valued ops
 };
 
 } // namespace

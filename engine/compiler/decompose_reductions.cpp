@@ -3,6 +3,9 @@
 // passes), softmax/log_softmax, layer_norm.
 #include "compiler/decompose_rules.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace kiln::compiler::rules {
 
 /// dims of a reduction argument; every dim when it is None or missing.
@@ -114,7 +117,63 @@ R layerNormRule(OpCall& c) {
     return c.b().toDtype(y, c.resultDtype());
 }
 
+R logsumexpRule(OpCall& c) {
+    if (!c.bind({"input", "dim", "keepdim"})) return {};
+    auto x = c.tensor("input");
+    auto dims = x ? c.dims("dim", c.b().rank(*x)) : std::nullopt;
+    if (!dims || dims->empty()) return {};
+    AtenBuilder& b = c.b();
+    int32_t xf = b.toDtype(*x, floatOf(c.resultDtype()));
+    DType t = b.dtype(xf);
+    // max + log(sum(exp(x - max))), with an infinite max taken as 0 so -inf rows give -inf.
+    int32_t m = b.reduce("amax", xf, *dims, true);
+    int32_t finite = b.compare("lt", b.unary("abs", m), b.constant(INFINITY, t));
+    int32_t shift = b.where(finite, m, b.constant(0, t));
+    int32_t total = b.reduce("sum", b.unary("exp", b.binary("sub", xf, shift, t)), *dims, true);
+    int32_t out = b.binary("add", b.unary("log", total), shift, t);
+    if (!c.boolean("keepdim").value_or(false)) {
+        std::vector<int64_t> sorted = *dims;
+        std::sort(sorted.rbegin(), sorted.rend());
+        for (int64_t d : sorted)
+            out = b.squeeze(out, d);
+    }
+    return out;
+}
+
+/// torch.max(x) / torch.min(x) (a tensor), or the elementwise form with a second tensor.
+R extremeRule(OpCall& c, bool isMax) {
+    if (!c.bind({"input", "other"})) return {};
+    if (c.has("other") && !c.isNone("other")) {
+        int32_t a = 0, b = 0;
+        if (!operands(c, "input", "other", a, b)) return {};
+        return c.b().binary(isMax ? "maximum" : "minimum", a, b, c.resultDtype());
+    }
+    auto x = c.tensor("input");
+    if (!x || c.b().rank(*x) == 0) return x;
+    return c.b().reduce(isMax ? "amax" : "amin", *x, {}, false);
+}
+
+/// x.max(dim) / x.min(dim): (values, indices).
+std::optional<std::vector<int32_t>> extremeWithIndices(OpCall& c, bool isMax) {
+    if (!c.bind({"input", "dim", "keepdim"})) return {};
+    auto x = c.tensor("input");
+    auto dim = x ? c.dims("dim", c.b().rank(*x)) : std::nullopt;
+    if (!dim || dim->size() != 1 || c.b().rank(*x) == 0) return {};
+    bool keep = c.boolean("keepdim").value_or(false);
+    int32_t values = c.b().reduce(isMax ? "amax" : "amin", *x, *dim, keep);
+    int32_t indices = c.b().reduce(isMax ? "argmax" : "argmin", *x, *dim, keep);
+    return std::vector<int32_t>{values, indices};
+}
+
+void addTupleReductionRules(TupleRuleTable& t) {
+    t["max"] = [](OpCall& c) { return extremeWithIndices(c, true); };
+    t["min"] = [](OpCall& c) { return extremeWithIndices(c, false); };
+}
+
 void addReductionRules(RuleTable& t) {
+    t["logsumexp"] = logsumexpRule;
+    t["max"] = [](OpCall& c) { return extremeRule(c, true); };
+    t["min"] = [](OpCall& c) { return extremeRule(c, false); };
     for (const char* op : {"sum", "prod", "amax", "amin", "argmax", "argmin"})
         t[op] = [op](OpCall& c) { return reduceRule(c, op); };
     t["mean"] = meanRule;

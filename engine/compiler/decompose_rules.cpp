@@ -8,6 +8,8 @@
 
 #include "lang/objects.h"
 
+#include <cmath>
+
 namespace kiln::compiler {
 
 namespace rules {
@@ -215,6 +217,106 @@ void addModuleRules(RuleTable& t) {
     };
 }
 
+// --- creation ops: constants of the node's recorded size and dtype
+
+/// The node's own static sizes (factories' sizes come as *size or a tuple, both in the meta).
+std::optional<std::vector<Index>> recordedSizes(OpCall& c) {
+    std::vector<Index> sizes;
+    for (const graph::Dim& d : c.node().meta.sizes) {
+        if (d.isSymbolic()) return std::nullopt;
+        sizes.push_back(constant(d.value));
+    }
+    return sizes;
+}
+
+R fullRule(OpCall& c, std::optional<double> fixed, bool like) {
+    // Arguments other than the fill value (device, layout, pin_memory, ...) must be defaults.
+    bool bound =
+        like ? c.bind({"input", "fill_value", "dtype", "layout", "device", "pin_memory",
+                       "requires_grad", "memory_format"})
+        : fixed
+            ? c.bind({"*size", "out", "dtype", "layout", "device", "pin_memory", "requires_grad"})
+            : c.bind({"size", "fill_value", "out", "dtype", "layout", "device", "pin_memory",
+                      "requires_grad"});
+    if (!bound) return {};
+    if (c.has("device") && !c.isNone("device") && c.text("device").value_or("") != "cpu") return {};
+    if (c.has("out") && !c.isNone("out")) return {};
+    std::optional<double> value = fixed ? fixed : c.number("fill_value");
+    auto sizes = recordedSizes(c);
+    if (!value || !sizes) return {};
+    return c.b().full(*sizes, *value, c.resultDtype());
+}
+
+R arangeRule(OpCall& c) {
+    if (!c.bind({"start", "end", "step", "out", "dtype", "layout", "device", "pin_memory",
+                 "requires_grad"}))
+        return {};
+    auto sizes = recordedSizes(c);
+    if (!sizes || sizes->size() != 1) return {};
+    std::optional<double> a = c.number("start"), b = c.number("end");
+    double start = b ? a.value_or(0) : 0;
+    double step = c.number("step").value_or(1);
+    if (!a || (c.has("device") && !c.isNone("device") && c.text("device").value_or("") != "cpu"))
+        return {};
+    return c.b().iota((*sizes)[0], start, step, c.resultDtype());
+}
+
+void addCreationRules(RuleTable& t) {
+    t["zeros"] = [](OpCall& c) { return fullRule(c, 0.0, false); };
+    t["ones"] = [](OpCall& c) { return fullRule(c, 1.0, false); };
+    t["full"] = [](OpCall& c) { return fullRule(c, std::nullopt, false); };
+    t["zeros_like"] = [](OpCall& c) { return fullRule(c, 0.0, true); };
+    t["ones_like"] = [](OpCall& c) { return fullRule(c, 1.0, true); };
+    t["full_like"] = [](OpCall& c) { return fullRule(c, std::nullopt, true); };
+    t["arange"] = arangeRule;
+    // linspace stays with the eager kernels: its values come from a fused multiply-add per
+    // half (exact ends), which the loop IR does not spell.
+}
+
+// --- attention
+
+/// softmax(q @ k^T * scale + mask) @ v, with is_causal as a lower-triangle mask.
+R attentionRule(OpCall& c) {
+    if (!c.bind({"query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale"}))
+        return {};
+    auto q = c.tensor("query");
+    auto k = c.tensor("key");
+    auto v = c.tensor("value");
+    if (!q || !k || !v || c.number("dropout_p").value_or(0) != 0) return {};
+    AtenBuilder& b = c.b();
+    int64_t rank = b.rank(*q);
+    if (rank < 3 || b.rank(*k) != rank || b.rank(*v) != rank) return {};
+    DType t = b.dtype(*q);
+    if (!tensor::isFloating(t) || b.dtype(*k) != t || b.dtype(*v) != t) return {};
+    int64_t d = 0;
+    if (!isConstant(b.sizes(*q).back(), &d)) return {};
+    double scale = c.isNone("scale")
+                       ? 1.0 / std::sqrt(static_cast<double>(d))
+                       : c.number("scale").value_or(1.0 / std::sqrt(static_cast<double>(d)));
+    // Batched products over the leading dims, flattened to one batch dim.
+    auto batched = [&](int32_t a, int32_t m) -> std::optional<int32_t> {
+        std::vector<Index> lead(b.sizes(a).begin(), b.sizes(a).end() - 2);
+        Index n = product(lead);
+        int32_t a3 = b.view(a, {n, b.sizes(a)[static_cast<size_t>(rank - 2)], b.sizes(a).back()});
+        int32_t m3 = b.view(m, {n, b.sizes(m)[static_cast<size_t>(rank - 2)], b.sizes(m).back()});
+        lead.push_back(b.sizes(a)[static_cast<size_t>(rank - 2)]);
+        lead.push_back(b.sizes(m).back());
+        return b.view(b.bmm(a3, m3), lead);
+    };
+    auto scores = batched(*q, b.transpose(*k, rank - 2, rank - 1));
+    if (!scores) return {};
+    int32_t s = b.binary("mul", *scores, b.constant(scale, t), t);
+    if (c.boolean("is_causal").value_or(false)) s = b.triangle(s, 0, false, -INFINITY);
+    if (!c.isNone("attn_mask")) {
+        auto mask = c.tensor("attn_mask");
+        if (!mask) return {};
+        s = b.dtype(*mask) == DType::Bool ? b.where(*mask, s, b.constant(-INFINITY, t))
+                                          : b.binary("add", s, *mask, t);
+    }
+    int32_t p = softmaxOf(b, s, rank - 1, false);
+    return batched(p, *v);
+}
+
 } // namespace rules
 
 namespace {
@@ -227,12 +329,29 @@ const rules::RuleTable& table() {
         rules::addShapeRules(t);
         rules::addMatmulRules(t);
         rules::addModuleRules(t);
+        rules::addCreationRules(t);
+        t["scaled_dot_product_attention"] = rules::attentionRule;
+        return t;
+    }();
+    return t;
+}
+
+const rules::TupleRuleTable& tupleTable() {
+    static const rules::TupleRuleTable t = [] {
+        rules::TupleRuleTable t;
+        rules::addTupleShapeRules(t);
+        rules::addTupleReductionRules(t);
         return t;
     }();
     return t;
 }
 
 } // namespace
+
+const TupleDecompositionRule* findTupleDecomposition(const std::string& opName) {
+    auto it = tupleTable().find(opName);
+    return it == tupleTable().end() ? nullptr : &it->second;
+}
 
 const DecompositionRule* findDecomposition(const std::string& opName) {
     auto it = table().find(opName);

@@ -16,6 +16,7 @@ namespace kiln::compiler::rules {
 using R = std::optional<int32_t>;
 using tensor::DType;
 using RuleTable = std::unordered_map<std::string, DecompositionRule>;
+using TupleRuleTable = std::unordered_map<std::string, TupleDecompositionRule>;
 
 /// The dtype a float op on `t` computes in (float32 for integer inputs).
 DType floatOf(DType t);
@@ -42,5 +43,8 @@ void addReductionRules(RuleTable& t);
 void addShapeRules(RuleTable& t);
 void addMatmulRules(RuleTable& t);
 void addModuleRules(RuleTable& t);
+void addCreationRules(RuleTable& t);
+void addTupleShapeRules(TupleRuleTable& t);
+void addTupleReductionRules(TupleRuleTable& t);
 
 } // namespace kiln::compiler::rules

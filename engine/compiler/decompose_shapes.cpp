@@ -190,7 +190,98 @@ R getitemRule(OpCall& c) {
     return cur;
 }
 
+R narrowRule(OpCall& c) {
+    if (!c.bind({"input", "dim", "start", "length"})) return {};
+    auto x = c.tensor("input");
+    if (!x) return {};
+    auto dim = normaliseDim(c.integer("dim").value_or(999), c.b().rank(*x));
+    auto start = c.integer("start");
+    auto length = c.integer("length");
+    if (!dim || !start || !length || *start < 0) return {};
+    return c.b().slice(*x, *dim, constant(*start), constant(*start + *length), 1);
+}
+
+/// The tensors of a list argument, converted to the result's dtype.
+std::optional<std::vector<int32_t>> tensorList(OpCall& c, const char* name) {
+    const graph::Arg* a = c.arg(name);
+    if (!a || (a->kind != graph::Arg::Kind::List && a->kind != graph::Arg::Kind::Tuple)) return {};
+    std::vector<int32_t> out;
+    for (const graph::Arg& item : a->items) {
+        if (item.kind != graph::Arg::Kind::Node) return {};
+        const std::vector<int32_t>& of = c.tensorOf();
+        int32_t t = of[static_cast<size_t>(item.node)];
+        if (t < 0) return {};
+        out.push_back(c.b().toDtype(t, c.resultDtype()));
+    }
+    if (out.empty()) return {};
+    return out;
+}
+
+R catRule(OpCall& c, bool stack) {
+    if (!c.bind({"tensors", "dim"})) return {};
+    auto items = tensorList(c, "tensors");
+    if (!items) return {};
+    int64_t rank = c.b().rank((*items)[0]) + (stack ? 1 : 0);
+    auto dim = normaliseDim(c.integer("dim").value_or(0), rank);
+    if (!dim) return {};
+    if (stack)
+        for (int32_t& i : *items)
+            i = c.b().unsqueeze(i, *dim);
+    for (int32_t i : *items)
+        if (c.b().rank(i) != rank) return {};
+    if (items->size() == 1) return (*items)[0];
+    return c.b().cat(*items, *dim);
+}
+
+R triangleRule(OpCall& c, bool upper) {
+    if (!c.bind({"input", "diagonal"})) return {};
+    auto x = c.tensor("input");
+    if (!x || c.b().rank(*x) < 2) return {};
+    return c.b().triangle(*x, c.integer("diagonal").value_or(0), upper, 0);
+}
+
+/// split / chunk: slices along a dim (a tuple of views).
+std::optional<std::vector<int32_t>> pieces(OpCall& c, bool chunk) {
+    if (!c.bind({"input", chunk ? "chunks" : "split_size_or_sections", "dim"})) return {};
+    auto x = c.tensor("input");
+    if (!x) return {};
+    auto dim = normaliseDim(c.integer("dim").value_or(0), c.b().rank(*x));
+    int64_t size = 0;
+    if (!dim || !isConstant(c.b().sizes(*x)[static_cast<size_t>(*dim)], &size)) return {};
+    std::vector<int64_t> lengths;
+    if (chunk) {
+        auto n = c.integer("chunks");
+        if (!n || *n <= 0) return {};
+        int64_t each = (size + *n - 1) / *n;
+        for (int64_t at = 0; at < size; at += each)
+            lengths.push_back(std::min(each, size - at));
+    } else if (auto each = c.integer("split_size_or_sections")) {
+        if (*each <= 0) return {};
+        for (int64_t at = 0; at < size; at += *each)
+            lengths.push_back(std::min(*each, size - at));
+    } else if (auto sections = c.dims("split_size_or_sections", INT64_MAX)) {
+        lengths = *sections;
+    } else {
+        return {};
+    }
+    std::vector<int32_t> out;
+    int64_t at = 0;
+    for (int64_t l : lengths) {
+        out.push_back(c.b().slice(*x, *dim, constant(at), constant(at + l), 1));
+        at += l;
+    }
+    if (at != size) return {};
+    return out;
+}
+
 void addShapeRules(RuleTable& t) {
+    t["narrow"] = narrowRule;
+    t["cat"] = [](OpCall& c) { return catRule(c, false); };
+    t["concat"] = t["cat"];
+    t["concatenate"] = t["cat"];
+    t["stack"] = [](OpCall& c) { return catRule(c, true); };
+    t["tril"] = [](OpCall& c) { return triangleRule(c, false); };
+    t["triu"] = [](OpCall& c) { return triangleRule(c, true); };
     t["view"] = viewRule;
     t["reshape"] = viewRule;
     t["permute"] = permuteRule;
@@ -216,6 +307,11 @@ void addShapeRules(RuleTable& t) {
     t["long"] = [](OpCall& c) { return castRule(c, DType::Int64); };
     t["int"] = [](OpCall& c) { return castRule(c, DType::Int32); };
     t["bool"] = [](OpCall& c) { return castRule(c, DType::Bool); };
+}
+
+void addTupleShapeRules(TupleRuleTable& t) {
+    t["split"] = [](OpCall& c) { return pieces(c, false); };
+    t["chunk"] = [](OpCall& c) { return pieces(c, true); };
 }
 
 } // namespace kiln::compiler::rules

@@ -195,6 +195,7 @@ private:
     Lazy lowerPointwise(const AtenNode& n);
     Lazy lowerReduction(const AtenNode& n);
     Lazy lowerView(const AtenNode& n);
+    Lazy lowerIndexed(const AtenNode& n);
     Lazy lowerExtern(const AtenNode& n);
     Lazy lowerFallback(const AtenNode& n);
     Lazy lowerInput(const AtenNode& n);
@@ -229,6 +230,7 @@ Lazy Lowering::lower(const AtenNode& n) {
         return lowerReduction(n);
     if (n.op == "view" || n.op == "permute" || n.op == "expand" || n.op == "slice")
         return lowerView(n);
+    if (n.op == "iota" || n.op == "tril" || n.op == "triu" || n.op == "cat") return lowerIndexed(n);
     if (n.op == "mm" || n.op == "bmm" || n.op == "addmm") return lowerExtern(n);
     if (n.op == "fallback") return lowerFallback(n);
     if (n.op == "rand" || n.op == "randn") return lowerRandom(n);
@@ -408,6 +410,72 @@ void Lowering::splitReduction(LoopNode& node, const Lazy& from, const std::strin
     node.reductionRanges = {constant(kSplits)};
     node.body =
         load(partials.id, partials.dtype, linearIndex(vars, partials.strides, partials.offset));
+}
+
+/// Values that depend on their own position: arange/linspace, tril/triu, cat.
+Lazy Lowering::lowerIndexed(const AtenNode& n) {
+    Lazy v;
+    v.sizes = n.sizes;
+    v.dtype = n.dtype;
+    v.origins.insert(n.origin);
+    v.ops.insert(n.originOp);
+    DType t = n.dtype;
+    if (n.op == "iota") {
+        double start = n.scalar, step = n.scalar2;
+        DType compute = tensor::isFloating(t) ? DType::Float64 : DType::Int64;
+        v.loader = [start, step, t, compute](const std::vector<Index>& idx) {
+            Scalar i = cast(indexAsValue(idx[0]), compute);
+            return cast(binary(ScalarOp::Add,
+                               binary(ScalarOp::Mul, i, scalarConstant(step, compute)),
+                               scalarConstant(start, compute)),
+                        t);
+        };
+        return v;
+    }
+    std::vector<Lazy> args;
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+        args.push_back(in(n, i));
+        v.origins.insert(args.back().origins.begin(), args.back().origins.end());
+        v.ops.insert(args.back().ops.begin(), args.back().ops.end());
+    }
+    int64_t k = 0;
+    isConstant(n.ints[0], &k);
+    if (n.op == "tril" || n.op == "triu") {
+        bool upper = n.op == "triu";
+        double fill = n.scalar;
+        Loader x = args[0].loader;
+        v.loader = [x, k, upper, fill, t](const std::vector<Index>& idx) {
+            size_t r = idx.size();
+            Scalar diff = indexAsValue(idx[r - 1] + constant(-1) * idx[r - 2]);
+            Scalar keep = binary(upper ? ScalarOp::Ge : ScalarOp::Le, diff,
+                                 scalarConstant(static_cast<double>(k), DType::Int64));
+            return where(keep, x(idx), scalarConstant(fill, t));
+        };
+        return v;
+    }
+    // cat: each input covers [offset, offset + size) of `dim`; the reads of the others wrap
+    // round so they stay in bounds (their values are not selected).
+    size_t dim = static_cast<size_t>(k);
+    v.loader = [args, dim](const std::vector<Index>& idx) {
+        Scalar result;
+        Index offset = constant(0);
+        std::vector<Scalar> values;
+        std::vector<Index> offsets;
+        for (const Lazy& a : args) {
+            std::vector<Index> local = idx;
+            local[dim] = modulo(idx[dim] + constant(-1) * offset, a.sizes[dim]);
+            values.push_back(a.loader(local));
+            offsets.push_back(offset);
+            offset = offset + a.sizes[dim];
+        }
+        result = values.back();
+        for (size_t i = values.size() - 1; i-- > 0;)
+            result =
+                where(binary(ScalarOp::Lt, indexAsValue(idx[dim]), indexAsValue(offsets[i + 1])),
+                      values[i], result);
+        return result;
+    };
+    return v;
 }
 
 Lazy Lowering::lowerView(const AtenNode& n) {

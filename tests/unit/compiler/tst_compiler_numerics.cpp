@@ -106,8 +106,10 @@ def row_softmax(x):
     e = (x - m).exp()
     return e / e.sum(-1, keepdim=True)
 def norms(x):
-    w = torch.linspace(0.5, 1.5, x.shape[-1])
+    w = torch.arange(x.shape[-1]) * 0.01 + 0.5
     return F.gelu(F.layer_norm(x, (x.shape[-1],))), F.layer_norm(x, (x.shape[-1],), w.to(x.dtype), None, 1e-3)
+def extremes(x):
+    return x.max(1)[0], x.max(1)[1], x.min(0, keepdim=True)[0], torch.max(x), torch.logsumexp(x, 1)
 def reduce_then_pointwise(x):
     s = x.sum(1, keepdim=True)
     return x / (s.abs() + 1) + x.amax(), (x - x.mean()).abs().sum(0)
@@ -125,6 +127,13 @@ def broadcasting(x):
     col = x[:, :1]
     row = x[:1, :]
     return x * col - row, (col + row).exp()
+def joins(x):
+    return torch.cat([x, x * 2], 0), torch.stack([x, x + 1], 1), x.narrow(1, 1, 2), torch.tril(x), x.triu(1)
+def pieces(x):
+    return tuple(t * 2 for t in x.split(2, 1)) + tuple(x.chunk(2, 0))
+def creation(x):
+    return (torch.zeros(3, 4) + 1, torch.ones_like(x) * x, torch.full((2, 2), 7.0), torch.arange(6) * 2,
+            torch.linspace(0, 1, 4) + x[0, :4], torch.arange(0.5, 2.0, 0.25) * 2)
 def fallback_mixed(x):
     return torch.cumsum(x.sin(), dim=1) * 2 + torch.cat([x, x * 2], 1)[:, ::2]
 )";
@@ -144,6 +153,9 @@ def module(x):
     return mlp(x)
 def products(x, w):
     return x @ w, torch.mm(x, w).relu(), torch.addmm(w[0], x, w, beta=0.5, alpha=2), F.linear(x, w.t(), w[1])
+def attention(x, w):
+    q, k, v = x[None, None], w[None, None], (x * w)[None, None]
+    return F.scaled_dot_product_attention(q, k, v), F.scaled_dot_product_attention(q, k, v, is_causal=True)
 def batched(x, w):
     b = x.unsqueeze(0).expand(3, -1, -1) * 2
     return torch.bmm(b, w.unsqueeze(0).expand(3, -1, -1)), b @ w
@@ -176,7 +188,7 @@ private slots:
     }
     void reductionsStatic() {
         check(kReductions,
-              "check([reductions, softmaxes, row_softmax, norms, "
+              "check([reductions, softmaxes, row_softmax, norms, extremes, "
               "reduce_then_pointwise], [(4, 8), (9, 130)], [torch.float32, torch.float64])");
     }
     void welfordVarianceIsStableAndExact() {
@@ -210,13 +222,15 @@ private slots:
                           "[torch.float32], dynamic=True)");
     }
     void viewsAndIndexing() {
-        check(kShapes, "check([views, indexing, reshapes, broadcasting, fallback_mixed], "
+        check(kShapes, "check([views, indexing, reshapes, broadcasting, joins, pieces, creation, "
+                       "fallback_mixed], "
                        "[(6, 10), (9, 4)], [torch.float32, torch.float64])");
     }
     void matrixProducts() {
-        check(kMatmul, "check([module], [(5, 12)], [torch.float32])\n"
-                       "check([products, batched], [(7, 7)], [torch.float32, torch.float64], "
-                       "extra=(torch.randn(7, 7),))");
+        check(kMatmul,
+              "check([module], [(5, 12)], [torch.float32])\n"
+              "check([products, batched, attention], [(7, 7)], [torch.float32, torch.float64], "
+              "extra=(torch.randn(7, 7),))");
     }
 };
 
