@@ -166,7 +166,7 @@ int32_t AtenBuilder::reduce(const std::string& op, int32_t x, std::vector<int64_
             n.sizes.push_back(compiler::constant(1));
     }
     bool arg = op == "argmax" || op == "argmin";
-    n.dtype = arg ? DType::Int64 : dtype(x);
+    n.dtype = arg ? DType::Int64 : (op == "any" || op == "all") ? DType::Bool : dtype(x);
     if ((op == "sum" || op == "prod") && tensor::isIntegral(dtype(x), true)) n.dtype = DType::Int64;
     return emit(std::move(n));
 }
@@ -272,6 +272,33 @@ int32_t AtenBuilder::triangle(int32_t x, int64_t k, bool upper, double fill) {
     n.sizes = sizes(x);
     n.dtype = dtype(x);
     return emit(std::move(n));
+}
+
+int32_t AtenBuilder::embedding(int32_t weight, int32_t indices) {
+    AtenNode n;
+    n.op = "embedding";
+    n.inputs = {weight, indices};
+    n.sizes = sizes(indices);
+    n.sizes.insert(n.sizes.end(), sizes(weight).begin() + 1, sizes(weight).end());
+    n.dtype = dtype(weight);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::gatherLast(int32_t x, int32_t index) {
+    AtenNode n;
+    n.op = "gather";
+    n.inputs = {x, index};
+    n.sizes = sizes(index);
+    n.dtype = dtype(x);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::eye(Index n, Index m, DType type) {
+    AtenNode node;
+    node.op = "eye";
+    node.sizes = {std::move(n), std::move(m)};
+    node.dtype = type;
+    return emit(std::move(node));
 }
 
 int32_t AtenBuilder::cat(std::vector<int32_t> inputs, int64_t dim) {

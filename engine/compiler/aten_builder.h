@@ -62,6 +62,12 @@ public:
     int32_t iota(Index n, double start, double step, DType dtype);
     /// x where (col - row) <= k (lower) or >= k (upper) over the last two dims, else `fill`.
     int32_t triangle(int32_t x, int64_t k, bool upper, double fill);
+    /// weight[indices] along dim 0: indices.sizes ++ weight.sizes[1:].
+    int32_t embedding(int32_t weight, int32_t indices);
+    /// x gathered along its last dim at `index` (same rank, same leading sizes).
+    int32_t gatherLast(int32_t x, int32_t index);
+    /// The n x m identity matrix.
+    int32_t eye(Index n, Index m, DType dtype);
     /// The inputs joined along `dim` (their other sizes equal).
     int32_t cat(std::vector<int32_t> inputs, int64_t dim);
 

@@ -170,7 +170,21 @@ void addTupleReductionRules(TupleRuleTable& t) {
     t["min"] = [](OpCall& c) { return extremeWithIndices(c, false); };
 }
 
+/// any/all: the truth of every element, reduced with or/and.
+R truthRule(OpCall& c, const char* op) {
+    if (!c.bind({"input", "dim", "keepdim"})) return {};
+    auto x = c.tensor("input");
+    if (!x) return {};
+    auto dims = reductionDims(c, *x);
+    if (!dims) return {};
+    int32_t truth = c.b().toDtype(*x, DType::Bool);
+    if (c.b().rank(truth) == 0) return truth;
+    return c.b().reduce(op, truth, *dims, c.boolean("keepdim").value_or(false));
+}
+
 void addReductionRules(RuleTable& t) {
+    t["any"] = [](OpCall& c) { return truthRule(c, "any"); };
+    t["all"] = [](OpCall& c) { return truthRule(c, "all"); };
     t["logsumexp"] = logsumexpRule;
     t["max"] = [](OpCall& c) { return extremeRule(c, true); };
     t["min"] = [](OpCall& c) { return extremeRule(c, false); };

@@ -261,7 +261,16 @@ R arangeRule(OpCall& c) {
     return c.b().iota((*sizes)[0], start, step, c.resultDtype());
 }
 
+R eyeRule(OpCall& c) {
+    if (!c.bind({"n", "m", "out", "dtype", "layout", "device", "pin_memory", "requires_grad"}))
+        return {};
+    auto sizes = recordedSizes(c);
+    if (!sizes || sizes->size() != 2 || (c.has("out") && !c.isNone("out"))) return {};
+    return c.b().eye((*sizes)[0], (*sizes)[1], c.resultDtype());
+}
+
 void addCreationRules(RuleTable& t) {
+    t["eye"] = eyeRule;
     t["zeros"] = [](OpCall& c) { return fullRule(c, 0.0, false); };
     t["ones"] = [](OpCall& c) { return fullRule(c, 1.0, false); };
     t["full"] = [](OpCall& c) { return fullRule(c, std::nullopt, false); };
@@ -271,6 +280,81 @@ void addCreationRules(RuleTable& t) {
     t["arange"] = arangeRule;
     // linspace stays with the eager kernels: its values come from a fused multiply-add per
     // half (exact ends), which the loop IR does not spell.
+}
+
+// --- gathers
+
+R embeddingRule(OpCall& c) {
+    if (!c.bind({"input", "weight", "padding_idx", "max_norm", "norm_type", "scale_grad_by_freq",
+                 "sparse"}))
+        return {};
+    auto indices = c.tensor("input");
+    auto weight = c.tensor("weight");
+    if (!indices || !weight || !c.isNone("max_norm") || c.b().rank(*weight) != 2) return {};
+    if (tensor::isFloating(c.b().dtype(*indices)) || c.b().dtype(*indices) == DType::Bool)
+        return {};
+    return c.b().embedding(*weight, *indices);
+}
+
+R embeddingModule(OpCall& c) {
+    if (!c.bind({"input"})) return {};
+    auto indices = c.tensor("input");
+    auto weight = c.moduleTensor("weight");
+    lang::Value maxNorm = c.moduleAttr("max_norm");
+    if (!indices || !weight || !(maxNorm.isNone() || maxNorm.isEmpty())) return {};
+    if (tensor::isFloating(c.b().dtype(*indices)) || c.b().dtype(*indices) == DType::Bool)
+        return {};
+    return c.b().embedding(*weight, *indices);
+}
+
+R gatherRule(OpCall& c) {
+    if (!c.bind({"input", "dim", "index", "sparse_grad", "out"})) return {};
+    auto x = c.tensor("input");
+    auto index = c.tensor("index");
+    if (!x || !index || c.b().rank(*x) != c.b().rank(*index) || c.b().rank(*x) == 0) return {};
+    auto dim = normaliseDim(c.integer("dim").value_or(999), c.b().rank(*x));
+    if (!dim || *dim != c.b().rank(*x) - 1) return {}; // the last dim only
+    for (int64_t d = 0; d + 1 < c.b().rank(*x); ++d)
+        if (!equal(c.b().sizes(*x)[static_cast<size_t>(d)],
+                   c.b().sizes(*index)[static_cast<size_t>(d)]))
+            return {};
+    return c.b().gatherLast(*x, *index);
+}
+
+/// cross_entropy of [N, C] logits and [N] class indices: logsumexp(x_i) - x_i[t_i], averaged
+/// (or summed) over the targets that are not ignore_index.
+R crossEntropyRule(OpCall& c) {
+    if (!c.bind({"input", "target", "weight", "size_average", "ignore_index", "reduce", "reduction",
+                 "label_smoothing"}))
+        return {};
+    auto x = c.tensor("input");
+    auto target = c.tensor("target");
+    if (!x || !target || !c.isNone("weight") || c.number("label_smoothing").value_or(0) != 0)
+        return {};
+    AtenBuilder& b = c.b();
+    if (b.rank(*x) != 2 || b.rank(*target) != 1 || tensor::isFloating(b.dtype(*target))) return {};
+    std::string reduction = c.text("reduction").value_or("mean");
+    if (reduction != "mean" && reduction != "sum" && reduction != "none") return {};
+    DType t = floatOf(b.dtype(*x));
+    int32_t xf = b.toDtype(*x, t);
+    int64_t ignore = c.integer("ignore_index").value_or(-100);
+    int32_t valid =
+        b.compare("ne", *target, b.constant(static_cast<double>(ignore), b.dtype(*target)));
+    // Ignored targets gather position 0 (in range) and are masked out after.
+    int32_t position = b.where(valid, *target, b.constant(0, b.dtype(*target)));
+    int32_t m = b.reduce("amax", xf, {1}, true);
+    int32_t lse = b.binary(
+        "add",
+        b.unary("log", b.reduce("sum", b.unary("exp", b.binary("sub", xf, m, t)), {1}, true)), m,
+        t);
+    int32_t picked = b.gatherLast(xf, b.unsqueeze(position, 1));
+    int32_t loss = b.squeeze(b.binary("sub", lse, picked, t), 1);
+    loss = b.where(valid, loss, b.constant(0, t));
+    if (reduction == "none") return loss;
+    int32_t total = b.reduce("sum", loss, {}, false);
+    if (reduction == "sum") return total;
+    int32_t count = b.reduce("sum", b.toDtype(valid, t), {}, false);
+    return b.binary("truediv", total, count, t);
 }
 
 // --- attention
@@ -331,6 +415,10 @@ const rules::RuleTable& table() {
         rules::addModuleRules(t);
         rules::addCreationRules(t);
         t["scaled_dot_product_attention"] = rules::attentionRule;
+        t["embedding"] = rules::embeddingRule;
+        t["Embedding"] = rules::embeddingModule;
+        t["gather"] = rules::gatherRule;
+        t["cross_entropy"] = rules::crossEntropyRule;
         return t;
     }();
     return t;

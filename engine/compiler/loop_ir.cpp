@@ -152,6 +152,19 @@ Scalar load(int32_t buffer, DType bufferDType, Index index) {
     return n;
 }
 
+Scalar loadIndirect(int32_t buffer, DType bufferDType, Index index, Scalar position, Index stride,
+                    Index bound) {
+    auto n = std::make_shared<ScalarNode>();
+    n->op = ScalarOp::Load;
+    n->dtype = computeType(bufferDType);
+    n->buffer = buffer;
+    n->index = std::move(index);
+    n->operands = {cast(std::move(position), DType::Int64)};
+    n->indirectStride = std::move(stride);
+    n->indirectBound = std::move(bound);
+    return n;
+}
+
 Scalar scalarConstant(double value, DType dtype) {
     auto n = std::make_shared<ScalarNode>();
     n->op = ScalarOp::Constant;
@@ -227,6 +240,8 @@ Scalar substituteIndices(const Scalar& s, const std::function<Index(int32_t)>& r
     if (s->op == ScalarOp::Load || s->op == ScalarOp::IndexAsValue) {
         auto n = std::make_shared<ScalarNode>(*s);
         n->index = substitute(s->index, replacement);
+        for (Scalar& o : n->operands)
+            o = substituteIndices(o, replacement);
         return n;
     }
     if (s->operands.empty()) return s;
@@ -282,6 +297,11 @@ int32_t LoopProgram::addBuffer(Buffer b) {
 std::string toString(const Scalar& s, const LoopProgram& p, const std::vector<std::string>* vars) {
     switch (s->op) {
     case ScalarOp::Load:
+        if (!s->operands.empty())
+            return "load(" + p.buffer(s->buffer).name + ", " +
+                   toString(s->index, vars, &p.symbolNames) + " + [" +
+                   toString(s->operands[0], p, vars) + "]*" +
+                   toString(s->indirectStride, vars, &p.symbolNames) + ")";
         return "load(" + p.buffer(s->buffer).name + ", " +
                toString(s->index, vars, &p.symbolNames) + ")";
     case ScalarOp::Constant:

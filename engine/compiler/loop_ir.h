@@ -84,12 +84,19 @@ struct ScalarNode {
     std::vector<Scalar> operands;
     int32_t buffer = -1; ///< Load
     Index index;         ///< Load, IndexAsValue; RandUniform: the seed
+    /// An indirect load (embedding, gather) reads element index + operands[0] * indirectStride,
+    /// operands[0] being an int64 position checked against [0, indirectBound).
+    Index indirectStride, indirectBound;
     double constant = 0; ///< Constant (integers are exact up to 2^53); RandUniform: the stream
 };
 
 /// The type expressions of a buffer's elements compute in.
 DType computeType(DType storage);
 Scalar load(int32_t buffer, DType bufferDType, Index index);
+/// buffer[index + position * stride], position (an int64 expression) checked against [0, bound):
+/// outside it, the program's status buffer records an out-of-range index.
+Scalar loadIndirect(int32_t buffer, DType bufferDType, Index index, Scalar position, Index stride,
+                    Index bound);
 Scalar scalarConstant(double value, DType dtype);
 Scalar indexAsValue(Index index);
 Scalar unary(ScalarOp op, Scalar a);
@@ -169,6 +176,9 @@ struct LoopProgram {
     std::vector<LoopNode> nodes;
     std::vector<int32_t> outputs;         ///< buffer per graph output (-1: not a tensor, see below)
     std::vector<std::string> symbolNames; ///< s0, s1, ...
+    /// An int64[1] buffer kernels with indirect loads set to 1 on an out-of-range position;
+    /// -1 when the program has none.
+    int32_t statusBuffer = -1;
 
     int32_t addBuffer(Buffer b);
     const Buffer& buffer(int32_t id) const { return buffers.at(static_cast<size_t>(id)); }

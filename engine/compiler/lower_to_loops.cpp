@@ -84,6 +84,8 @@ ReductionKind reductionOf(const std::string& op) {
     if (op == "argmax") return ReductionKind::ArgMax;
     if (op == "welford_mean") return ReductionKind::WelfordMean;
     if (op == "welford_m2") return ReductionKind::WelfordM2;
+    if (op == "any") return ReductionKind::Any;
+    if (op == "all") return ReductionKind::All;
     return ReductionKind::ArgMin;
 }
 
@@ -196,6 +198,22 @@ private:
     Lazy lowerReduction(const AtenNode& n);
     Lazy lowerView(const AtenNode& n);
     Lazy lowerIndexed(const AtenNode& n);
+    Lazy lowerGather(const AtenNode& n);
+
+    /// The status buffer indirect loads report out-of-range positions in (made on first use).
+    int32_t statusBuffer() {
+        if (prog().statusBuffer < 0) {
+            Buffer b;
+            b.origin = Buffer::Origin::Computed;
+            b.dtype = DType::Int64;
+            b.sizes = {constant(1)};
+            b.strides = {constant(1)};
+            b.offset = constant(0);
+            b.name = "index_status";
+            prog().statusBuffer = prog().addBuffer(std::move(b));
+        }
+        return prog().statusBuffer;
+    }
     Lazy lowerExtern(const AtenNode& n);
     Lazy lowerFallback(const AtenNode& n);
     Lazy lowerInput(const AtenNode& n);
@@ -226,11 +244,14 @@ Lazy Lowering::lower(const AtenNode& n) {
         return v;
     }
     if (n.op == "sum" || n.op == "prod" || n.op == "amax" || n.op == "amin" || n.op == "argmax" ||
-        n.op == "argmin" || n.op == "welford_mean" || n.op == "welford_m2")
+        n.op == "argmin" || n.op == "welford_mean" || n.op == "welford_m2" || n.op == "any" ||
+        n.op == "all")
         return lowerReduction(n);
     if (n.op == "view" || n.op == "permute" || n.op == "expand" || n.op == "slice")
         return lowerView(n);
-    if (n.op == "iota" || n.op == "tril" || n.op == "triu" || n.op == "cat") return lowerIndexed(n);
+    if (n.op == "iota" || n.op == "tril" || n.op == "triu" || n.op == "cat" || n.op == "eye")
+        return lowerIndexed(n);
+    if (n.op == "embedding" || n.op == "gather") return lowerGather(n);
     if (n.op == "mm" || n.op == "bmm" || n.op == "addmm") return lowerExtern(n);
     if (n.op == "fallback") return lowerFallback(n);
     if (n.op == "rand" || n.op == "randn") return lowerRandom(n);
@@ -432,6 +453,13 @@ Lazy Lowering::lowerIndexed(const AtenNode& n) {
         };
         return v;
     }
+    if (n.op == "eye") {
+        v.loader = [t](const std::vector<Index>& idx) {
+            Scalar diagonal = binary(ScalarOp::Eq, indexAsValue(idx[0]), indexAsValue(idx[1]));
+            return where(diagonal, scalarConstant(1, t), scalarConstant(0, t));
+        };
+        return v;
+    }
     std::vector<Lazy> args;
     for (size_t i = 0; i < n.inputs.size(); ++i) {
         args.push_back(in(n, i));
@@ -474,6 +502,45 @@ Lazy Lowering::lowerIndexed(const AtenNode& n) {
                 where(binary(ScalarOp::Lt, indexAsValue(idx[dim]), indexAsValue(offsets[i + 1])),
                       values[i], result);
         return result;
+    };
+    return v;
+}
+
+/// embedding (rows of a table at integer positions) and gather along the last dim: loads at
+/// positions read from another tensor, checked at run time.
+Lazy Lowering::lowerGather(const AtenNode& n) {
+    Lazy& table = m_values[static_cast<size_t>(n.inputs[0])];
+    realize(table);
+    const Lazy& positions = in(n, 1);
+    statusBuffer();
+    Lazy v;
+    v.sizes = n.sizes;
+    v.dtype = n.dtype;
+    v.origins = positions.origins;
+    v.ops = positions.ops;
+    v.origins.insert(n.origin);
+    v.ops.insert(n.originOp);
+    int32_t buffer = table.buffer;
+    DType t = prog().buffer(buffer).dtype;
+    std::vector<Index> strides = table.strides, sizes = table.sizes;
+    Index offset = table.offset;
+    Loader at = positions.loader;
+    bool embedding = n.op == "embedding";
+    size_t positionRank = positions.sizes.size();
+    v.loader = [=](const std::vector<Index>& idx) {
+        if (embedding) {
+            // out[p..., d...] = table[positions[p...], d...]
+            std::vector<Index> p(idx.begin(), idx.begin() + static_cast<ptrdiff_t>(positionRank));
+            Index base = offset;
+            for (size_t d = 1; d < sizes.size(); ++d)
+                base = base + idx[positionRank + d - 1] * strides[d];
+            return loadIndirect(buffer, t, base, at(p), strides[0], sizes[0]);
+        }
+        // out[i..., j] = x[i..., index[i..., j]]
+        Index base = offset;
+        for (size_t d = 0; d + 1 < sizes.size(); ++d)
+            base = base + idx[d] * strides[d];
+        return loadIndirect(buffer, t, base, at(idx), strides.back(), sizes.back());
     };
     return v;
 }

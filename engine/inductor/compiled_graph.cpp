@@ -52,8 +52,15 @@ public:
     Value execute() {
         bindSymbols();
         bindInputs();
+        int32_t status = m_p.statusBuffer;
+        if (status >= 0)
+            m_bufs[static_cast<size_t>(status)] =
+                tensor::zeros(std::vector<int64_t>{1}, {tensor::DType::Int64});
         for (size_t k = 0; k < m_a.schedule.kernels.size(); ++k)
             launch(k);
+        // An embedding or gather position was out of range: eager raises, so the call does too.
+        if (status >= 0 && *m_bufs[static_cast<size_t>(status)].data<int64_t>() != 0)
+            m_interp.raise(lang::builtinTypes().indexError.get(), "index out of range in self");
         return outputs();
     }
 

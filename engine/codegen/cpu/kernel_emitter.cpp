@@ -201,6 +201,10 @@ std::vector<int32_t> Emitter::emit(const std::string& symbol) {
         for (int32_t r : n.reads())
             note(r);
         note(n.output);
+        std::vector<const ScalarNode*> loads;
+        if (n.body) compiler::collectLoads(n.body, loads);
+        for (const ScalarNode* l : loads)
+            if (!l->operands.empty() && m_p.statusBuffer >= 0) note(m_p.statusBuffer);
     }
     auto [begin, end] = beginFunction(symbol, params);
     auto stages = [&] {

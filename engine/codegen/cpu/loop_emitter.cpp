@@ -65,6 +65,22 @@ llvm::Value* Emitter::index(const Index& e) {
     return nullptr;
 }
 
+llvm::Value* Emitter::indirectOffset(const ScalarNode& s) {
+    // The position is checked, not trusted: outside [0, bound) the status buffer says so (the
+    // runtime raises IndexError after the kernel) and the read goes to position 0 instead.
+    llvm::Value* position = scalar(s.operands[0]);
+    llvm::Value* bound = index(s.indirectBound);
+    llvm::Value* inside = m_b.CreateAnd(m_b.CreateICmpSGE(position, m_b.getInt64(0)),
+                                        m_b.CreateICmpSLT(position, bound));
+    if (m_p.statusBuffer >= 0) {
+        llvm::Value* status = m_bufferArgs.at(m_p.statusBuffer);
+        llvm::Value* flag = m_b.CreateZExt(m_b.CreateNot(inside), i64());
+        m_b.CreateStore(m_b.CreateOr(m_b.CreateLoad(i64(), status), flag), status);
+    }
+    llvm::Value* clamped = m_b.CreateSelect(inside, position, m_b.getInt64(0));
+    return m_b.CreateAdd(index(s.index), m_b.CreateMul(clamped, index(s.indirectStride)));
+}
+
 llvm::Value* Emitter::loadElement(int32_t buffer, llvm::Value* offset) {
     const compiler::Buffer& b = m_p.buffer(buffer);
     llvm::Type* st = storageType(b.dtype);
@@ -284,7 +300,7 @@ llvm::Value* Emitter::scalar(const Scalar& s) {
             v = m_overrideValue;
             break;
         }
-        v = loadElement(s->buffer, index(s->index));
+        v = loadElement(s->buffer, s->operands.empty() ? index(s->index) : indirectOffset(*s));
         break;
     case ScalarOp::Constant:
         v = tensor::isFloating(s->dtype)

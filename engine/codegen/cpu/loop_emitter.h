@@ -51,6 +51,7 @@ protected:
     llvm::Value* index(const Index& e);
     llvm::Value* scalar(const Scalar& s);
     llvm::Value* loadElement(int32_t buffer, llvm::Value* offset);
+    llvm::Value* indirectOffset(const ScalarNode& load);
     void storeElement(int32_t buffer, llvm::Value* offset, llvm::Value* v, DType from);
     llvm::Value* convert(llvm::Value* v, DType from, DType to);
     llvm::Value* mathCall(const char* base, llvm::Value* x, DType t);

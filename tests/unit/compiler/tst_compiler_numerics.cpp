@@ -191,6 +191,42 @@ private slots:
               "check([reductions, softmaxes, row_softmax, norms, extremes, "
               "reduce_then_pointwise], [(4, 8), (9, 130)], [torch.float32, torch.float64])");
     }
+    void gathersMatchEagerAndCheckTheirPositions() {
+        testing::CompilerFixture f("gathers.py");
+        std::string error = f.run(R"(
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+emb = nn.Embedding(50, 8)
+w = torch.randn(50, 8, dtype=torch.float64)
+def fn(idx, x, t):
+    return (emb(idx) * 2, F.embedding(idx, w).sum(-1), torch.gather(x, 1, t[:, None]),
+            F.cross_entropy(x, t), F.cross_entropy(x, t, reduction="sum"),
+            F.cross_entropy(x, t, reduction="none", ignore_index=2))
+c = torch.compile(fn)
+for rows in (5, 9):
+    idx, x, t = torch.randint(0, 50, (4, rows)), torch.randn(rows, 7), torch.randint(0, 7, (rows,))
+    for got, want in zip(c(idx, x, t), fn(idx, x, t)):
+        assert got.shape == want.shape and got.dtype == want.dtype
+        assert torch.allclose(got, want, rtol=1e-5, atol=1e-6)
+ce = torch.compile(lambda x, t: F.cross_entropy(x, t))
+t2 = t.clone()
+t2[1] = -100
+assert torch.allclose(ce(x, t2), F.cross_entropy(x, t2))
+bad = idx.clone()
+bad[0, 0] = 50
+try:
+    c(bad, x, t)
+    raise AssertionError("no IndexError")
+except IndexError as e:
+    assert str(e) == "index out of range in self", str(e)
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+        for (const KernelEvent& k : f.sink.kernels)
+            QVERIFY2(k.kind != "fallback", k.name.c_str());
+    }
+
     void welfordVarianceIsStableAndExact() {
         // Rows far from zero (where sum-of-squares formulas lose every digit), lengths around the
         // 64-stream chunk (0 to 2 whole chunks plus tails), against a float64 reference.
