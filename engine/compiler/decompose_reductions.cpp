@@ -48,7 +48,10 @@ int32_t varianceOf(AtenBuilder& b, int32_t x, const std::vector<int64_t>& dims, 
     DType t = b.dtype(x);
     int32_t m2 = b.reduce("welford_m2", x, dims, keepdim);
     int32_t count = b.countOf(x, dims, t);
-    if (correction != 0) count = b.binary("sub", count, b.constant(correction, t), t);
+    // max(0, n - correction): no elements (or correction >= n) gives inf or nan, as eager.
+    if (correction != 0)
+        count = b.binary("maximum", b.binary("sub", count, b.constant(correction, t), t),
+                         b.constant(0, t), t);
     return b.binary("truediv", m2, count, t);
 }
 

@@ -398,6 +398,12 @@ R attentionRule(OpCall& c) {
                                           : b.binary("add", s, *mask, t);
     }
     int32_t p = softmaxOf(b, s, rank - 1, false);
+    if (c.boolean("is_causal").value_or(false) || !c.isNone("attn_mask")) {
+        // A row masked out entirely attends to nothing (zeros), as eager's safe softmax.
+        int32_t empty =
+            b.compare("eq", b.reduce("amax", s, {rank - 1}, true), b.constant(-INFINITY, t));
+        p = b.where(empty, b.constant(0, t), p);
+    }
     return batched(p, *v);
 }
 

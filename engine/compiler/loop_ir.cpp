@@ -2,6 +2,7 @@
 #include "compiler/loop_ir.h"
 
 #include "support/assert.h"
+#include "tensor/half.h"
 
 #include <cstdio>
 #include <set>
@@ -169,6 +170,10 @@ Scalar scalarConstant(double value, DType dtype) {
     auto n = std::make_shared<ScalarNode>();
     n->op = ScalarOp::Constant;
     n->dtype = computeType(dtype);
+    // A number next to a 16-bit float tensor takes that precision (bf16 0.1 is 0.10009765625),
+    // though the arithmetic runs in float32.
+    if (dtype == DType::BFloat16) value = float(tensor::BFloat16(static_cast<float>(value)));
+    if (dtype == DType::Float16) value = float(tensor::Half(static_cast<float>(value)));
     n->constant = value;
     return n;
 }

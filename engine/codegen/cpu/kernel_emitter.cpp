@@ -29,13 +29,13 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
     llvm::Type* ty = typeOf(t);
     bool fp = tensor::isFloating(t);
     bool arg = n.reduction == ReductionKind::ArgMax || n.reduction == ReductionKind::ArgMin;
+    // The identity of max (negative) or min: -inf/+inf, the type's extreme int, false/true.
     auto inf = [&](bool negative) -> llvm::Value* {
         if (fp) return llvm::ConstantFP::getInfinity(ty, negative);
-        return llvm::ConstantInt::get(
-            ty,
-            negative ? std::numeric_limits<int64_t>::min()
-                     : static_cast<uint64_t>(std::numeric_limits<int64_t>::max()),
-            true);
+        if (t == DType::Bool) return negative ? m_b.getFalse() : m_b.getTrue();
+        unsigned bits = ty->getIntegerBitWidth();
+        return llvm::ConstantInt::get(ty, negative ? llvm::APInt::getSignedMinValue(bits)
+                                                   : llvm::APInt::getSignedMaxValue(bits));
     };
     llvm::Value* init = nullptr;
     switch (n.reduction) {
@@ -61,7 +61,7 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
         break;
     }
     // Accumulators live in stack slots; SROA turns them into the loop's reduction phis.
-    llvm::IRBuilder<> entry(&m_fn->getEntryBlock(), m_fn->getEntryBlock().begin());
+    llvm::IRBuilder<> entry(&m_fn->getEntryBlock(), m_fn->getEntryBlock().getFirstInsertionPt());
     llvm::AllocaInst* acc = entry.CreateAlloca(ty);
     llvm::AllocaInst* best = entry.CreateAlloca(i64());
     m_b.CreateStore(init, acc);
@@ -75,7 +75,9 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
             // First index of the extreme value; NaN counts as the extreme (PyTorch's rule).
             bool isMax = n.reduction == ReductionKind::ArgMax;
             llvm::Value* better = fp ? (isMax ? m_b.CreateFCmpUGT(v, a) : m_b.CreateFCmpULT(v, a))
-                                     : (isMax ? m_b.CreateICmpSGT(v, a) : m_b.CreateICmpSLT(v, a));
+                                  : t == DType::Bool
+                                      ? (isMax ? m_b.CreateICmpUGT(v, a) : m_b.CreateICmpULT(v, a))
+                                      : (isMax ? m_b.CreateICmpSGT(v, a) : m_b.CreateICmpSLT(v, a));
             if (fp) better = m_b.CreateAnd(better, m_b.CreateFCmpORD(a, a));
             std::vector<Index> rv;
             for (size_t i = 0; i < s.innerRanges.size(); ++i)

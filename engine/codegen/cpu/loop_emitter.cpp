@@ -183,6 +183,7 @@ llvm::Value* Emitter::mathCall(const char* base, llvm::Value* x, DType t) {
 }
 
 llvm::Value* Emitter::maxMin(bool isMax, llvm::Value* a, llvm::Value* b, DType t) {
+    if (t == DType::Bool) return isMax ? m_b.CreateOr(a, b) : m_b.CreateAnd(a, b);
     if (!tensor::isFloating(t))
         return isMax ? m_b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, a, b)
                      : m_b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a, b);
@@ -246,6 +247,28 @@ llvm::Value* Emitter::unaryOp(ScalarOp op, llvm::Value* x, DType t) {
 
 llvm::Value* Emitter::binaryOp(ScalarOp op, llvm::Value* a, llvm::Value* b, DType t) {
     bool fp = tensor::isFloating(t);
+    if (t == DType::Bool) {
+        // Bools are i1: arithmetic saturates as in PyTorch (True + True is True) and order
+        // comparisons are unsigned (True is 1, not -1).
+        switch (op) {
+        case ScalarOp::Add:
+            return m_b.CreateOr(a, b);
+        case ScalarOp::Mul:
+            return m_b.CreateAnd(a, b);
+        case ScalarOp::Sub:
+            return m_b.CreateXor(a, b);
+        case ScalarOp::Lt:
+            return m_b.CreateICmpULT(a, b);
+        case ScalarOp::Le:
+            return m_b.CreateICmpULE(a, b);
+        case ScalarOp::Gt:
+            return m_b.CreateICmpUGT(a, b);
+        case ScalarOp::Ge:
+            return m_b.CreateICmpUGE(a, b);
+        default:
+            break;
+        }
+    }
     switch (op) {
     case ScalarOp::Add:
         return fp ? m_b.CreateFAdd(a, b) : m_b.CreateAdd(a, b);

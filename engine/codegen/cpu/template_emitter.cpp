@@ -47,7 +47,8 @@ std::vector<int32_t> TemplateEmitter::emitTemplate(const std::string& symbol) {
     bool addmm = m_mm->externName == "addmm";
     m_a = &m_mm->operands.at(addmm ? 1 : 0);
     m_bView = &m_mm->operands.at(addmm ? 2 : 1);
-    if (addmm) m_bias = &m_mm->operands.at(0);
+    // beta == 0: the bias is not read at all (NaN in it must not leak), as BLAS and eager.
+    if (addmm && m_mm->beta != 0) m_bias = &m_mm->operands.at(0);
     m_M = constantOf(m_a->sizes[0]);
     m_K = constantOf(m_a->sizes[1]);
     m_N = constantOf(m_bView->sizes[1]);
@@ -72,7 +73,8 @@ std::vector<int32_t> TemplateEmitter::emitTemplate(const std::string& symbol) {
     auto [begin, end] = beginFunction(symbol, params);
     llvm::Type* vec = llvm::FixedVectorType::get(m_b.getFloatTy(), static_cast<unsigned>(m_lanes));
     {
-        llvm::IRBuilder<> entry(&m_fn->getEntryBlock(), m_fn->getEntryBlock().begin());
+        llvm::IRBuilder<> entry(&m_fn->getEntryBlock(),
+                                m_fn->getEntryBlock().getFirstInsertionPt());
         for (int i = 0; i < m_tileM * (m_tileN / m_lanes); ++i)
             m_acc.push_back(entry.CreateAlloca(vec));
     }
@@ -127,7 +129,7 @@ void TemplateEmitter::tile(llvm::Value* m0, llvm::Value* n0) {
         }
     });
     // The tile leaves the registers through a stack array the epilogue loop reads.
-    llvm::IRBuilder<> entry(&m_fn->getEntryBlock(), m_fn->getEntryBlock().begin());
+    llvm::IRBuilder<> entry(&m_fn->getEntryBlock(), m_fn->getEntryBlock().getFirstInsertionPt());
     llvm::AllocaInst* tileValues =
         entry.CreateAlloca(llvm::ArrayType::get(f32, static_cast<uint64_t>(m_tileM * m_tileN)));
     for (int i = 0; i < m_tileM; ++i)

@@ -29,7 +29,6 @@ void Emitter::welfordStage(const LoopNode& n, const compiler::KernelStage& s) {
     llvm::Type* ty = typeOf(t);
     auto fconst = [&](double v) { return llvm::ConstantFP::get(ty, v); };
     size_t firstVar = m_k.outerRanges.size();
-    llvm::IRBuilder<> entry(&m_fn->getEntryBlock(), m_fn->getEntryBlock().begin());
 
     // One element into a stream: n += 1; d = v - mean; mean += d / n; m2 += d * (v - mean).
     // `inverse` is 1 / n, computed once per chunk rather than divided per element.
@@ -55,7 +54,12 @@ void Emitter::welfordStage(const LoopNode& n, const compiler::KernelStage& s) {
         llvm::Value* m2 = m_b.CreateFAdd(m_b.CreateFAdd(a.m2, b.m2), cross);
         return Moments{total, mean, m2};
     };
-    auto slot = [&](llvm::Type* type) -> llvm::Value* { return entry.CreateAlloca(type); };
+    // A fresh builder each time: the entry block grows (and may be terminated) as we emit.
+    auto slot = [&](llvm::Type* type) -> llvm::Value* {
+        llvm::IRBuilder<> entry(&m_fn->getEntryBlock(),
+                                m_fn->getEntryBlock().getFirstInsertionPt());
+        return entry.CreateAlloca(type);
+    };
 
     Moments result;
     if (s.innerRanges.size() == 1) {

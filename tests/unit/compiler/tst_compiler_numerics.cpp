@@ -191,6 +191,41 @@ private slots:
               "check([reductions, softmaxes, row_softmax, norms, extremes, "
               "reduce_then_pointwise], [(4, 8), (9, 130)], [torch.float32, torch.float64])");
     }
+    void reviewFindingsStayFixed() {
+        // Cases a review found compiled wrongly: each must equal eager exactly (or closely).
+        testing::CompilerFixture f("review.py");
+        std::string error = f.run(R"(
+import torch
+import torch.nn.functional as F
+def same(fn, *args, mode=None):
+    want = fn(*args)
+    got = torch.compile(fn, mode=mode)(*args)
+    if not isinstance(want, tuple):
+        want, got = (want,), (got,)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype and g.shape == w.shape, (g, w)
+        assert torch.allclose(g.double(), w.double(), rtol=1e-5, atol=1e-6, equal_nan=True), (g, w)
+x1 = torch.tensor([1.0, 2.0, 4.0, 8.0, 3.0])
+same(lambda a: (a.var(), a.std(), F.layer_norm(a, (5,))), x1)          # Welford without outer loops
+a = torch.tensor([True, True, False, False])
+b = torch.tensor([True, False, True, False])
+same(lambda a, b: (a + b, a * b, a > b, a < b, torch.maximum(a, b), torch.minimum(a, b),
+                   a.amax(), b.amin(), a.max(0)[0], (a + b).sum()), a, b)   # bools are not -1
+i32 = torch.tensor([-5, -3, -9], dtype=torch.int32)
+same(lambda v: (v.amax(), v.amin(), v.max(0)[1]), i32)                  # int32 identities
+same(lambda a: (a.var(-1, correction=3), torch.zeros(2, 0).var(-1)), torch.tensor([[1.0, 2.0], [3.0, 5.0]]))
+q = torch.ones(1, 1, 2, 2)
+m = torch.tensor([[True, True], [False, False]])
+same(lambda q, m: F.scaled_dot_product_attention(q, q, q, attn_mask=m), q, m)   # safe softmax
+c = torch.full((4, 64), float("nan"))
+same(lambda c, a, b: torch.addmm(c, a, b, beta=0), c, torch.ones(4, 32), torch.ones(32, 64),
+     mode="max-autotune-no-cudagraphs")                                 # beta=0 ignores the bias
+h = torch.tensor([0.1, 0.2]).bfloat16()
+same(lambda h: (h == 0.1, h > 0.1), h)                                  # bf16 number precision
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+    }
+
     void gathersMatchEagerAndCheckTheirPositions() {
         testing::CompilerFixture f("gathers.py");
         std::string error = f.run(R"(
