@@ -119,7 +119,8 @@ Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs&
         if (src == m_tensorSources.end()) return result;
         node = placeholderFor(tensor, src->second);
     }
-    const graph::ValueMeta& meta = m_graph.nodes[static_cast<size_t>(node)].meta;
+    // A copy: symbolicSize() adds nodes, which may move the graph's node storage.
+    const graph::ValueMeta meta = m_graph.nodes[static_cast<size_t>(node)].meta;
     const bool symbolic = std::any_of(meta.sizes.begin(), meta.sizes.end(),
                                       [](const graph::Dim& d) { return d.isSymbolic(); });
     if (!symbolic) return result;
