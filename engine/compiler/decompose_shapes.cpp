@@ -175,15 +175,13 @@ R getitemRule(OpCall& c) {
             int64_t i = bv.asInt() < 0 ? bv.asInt() + size : bv.asInt();
             return std::clamp<int64_t>(i, 0, size);
         };
-        auto step =
-            s->step.isNone()
-                ? std::optional<int64_t>(1)
-                : (s->step.isIntLike() ? std::optional<int64_t>(s->step.asInt()) : std::nullopt);
+        if (!s->step.isNone() && !s->step.isIntLike()) return {};
+        int64_t step = s->step.isNone() ? 1 : s->step.asInt();
         auto start = bound(s->start, 0), stop = bound(s->stop, size);
-        if (!step || *step <= 0 || !start || !stop) return {};
+        if (step <= 0 || !start || !stop) return {};
         stop = std::max(*stop, *start);
-        if (*start != 0 || *stop != size || *step != 1)
-            cur = b.slice(cur, dim, constant(*start), constant(*stop), *step);
+        if (*start != 0 || *stop != size || step != 1)
+            cur = b.slice(cur, dim, constant(*start), constant(*stop), step);
         ++dim;
         --specified;
     }

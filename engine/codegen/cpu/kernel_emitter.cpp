@@ -59,6 +59,10 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
     case ReductionKind::All:
         init = m_b.getTrue();
         break;
+    case ReductionKind::WelfordMean:
+    case ReductionKind::WelfordM2:
+        KILN_ASSERT(false, "Welford reductions are emitted by welfordStage");
+        break;
     }
     // Accumulators live in stack slots; SROA turns them into the loop's reduction phis.
     llvm::IRBuilder<> entry(&m_fn->getEntryBlock(), m_fn->getEntryBlock().getFirstInsertionPt());
