@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QThread>
 #include <QtTest>
+#include <atomic>
 
 using namespace kiln;
 
@@ -72,15 +73,16 @@ private slots:
     }
 
     void kernelsModelJoinsLaunchStatistics() {
-        QSignalSpy spy(m_loader, &views::TraceLoader::kernelsLoaded);
-        QThread* loadedOn = nullptr;
+        // The probe is connected before the spy, so it has run when the spy wakes us.
+        std::atomic<QThread*> loadedOn{nullptr};
         auto probe = connect(
             m_loader, &views::TraceLoader::kernelsLoaded, m_loader,
             [&] { loadedOn = QThread::currentThread(); }, Qt::DirectConnection);
+        QSignalSpy spy(m_loader, &views::TraceLoader::kernelsLoaded);
         QMetaObject::invokeMethod(m_loader, "loadKernels", Qt::QueuedConnection, Q_ARG(qint64, 1));
         QVERIFY(spy.wait(5000));
         disconnect(probe);
-        QVERIFY2(loadedOn && loadedOn != QCoreApplication::instance()->thread(),
+        QVERIFY2(loadedOn.load() && loadedOn.load() != QCoreApplication::instance()->thread(),
                  "the trace was read on the GUI thread");
         views::KernelsModel model;
         QAbstractItemModelTester tester(&model,
