@@ -11,6 +11,11 @@ void registerTraceTypes() {
     qRegisterMetaType<RunRows>();
     qRegisterMetaType<KernelRecords>();
     qRegisterMetaType<GraphBreakRows>();
+    qRegisterMetaType<CompileRows>();
+    qRegisterMetaType<GuardRows>();
+    qRegisterMetaType<RecompileRows>();
+    qRegisterMetaType<ConfigRows>();
+    qRegisterMetaType<OutputRows>();
 }
 
 TraceLoader::TraceLoader(QString path, QObject* parent)
@@ -60,13 +65,49 @@ void TraceLoader::loadKernels(qint64 runId) {
     Q_EMIT kernelsLoaded(runId, std::move(rows));
 }
 
-void TraceLoader::loadGraphBreaks(qint64 runId) {
+template <typename Row, typename Read, typename Signal>
+void TraceLoader::loadTable(qint64 runId, Read read, Signal signal) {
     auto reader = openReader(m_path, [this](const QString& m) { Q_EMIT failed(m); });
     if (!reader) return;
-    auto breaks = reader->graphBreaks(runId);
-    if (!breaks) return Q_EMIT failed(QString::fromStdString(breaks.error().message));
-    Q_EMIT graphBreaksLoaded(runId, std::make_shared<const std::vector<trace::GraphBreakRow>>(
-                                        std::move(breaks).value()));
+    auto rows = read(*reader);
+    if (!rows) return Q_EMIT failed(QString::fromStdString(rows.error().message));
+    Q_EMIT(this->*signal)(runId, std::make_shared<const std::vector<Row>>(std::move(rows).value()));
+}
+
+void TraceLoader::loadGraphBreaks(qint64 runId) {
+    loadTable<trace::GraphBreakRow>(
+        runId, [runId](const trace::TraceReader& r) { return r.graphBreaks(runId); },
+        &TraceLoader::graphBreaksLoaded);
+}
+
+void TraceLoader::loadCompiles(qint64 runId) {
+    loadTable<trace::CompileRow>(
+        runId, [runId](const trace::TraceReader& r) { return r.compiles(runId); },
+        &TraceLoader::compilesLoaded);
+}
+
+void TraceLoader::loadGuards(qint64 runId) {
+    loadTable<trace::GuardRow>(
+        runId, [runId](const trace::TraceReader& r) { return r.guards(runId); },
+        &TraceLoader::guardsLoaded);
+}
+
+void TraceLoader::loadRecompiles(qint64 runId) {
+    loadTable<trace::RecompileRow>(
+        runId, [runId](const trace::TraceReader& r) { return r.recompiles(runId); },
+        &TraceLoader::recompilesLoaded);
+}
+
+void TraceLoader::loadConfig(qint64 runId) {
+    loadTable<trace::ConfigRow>(
+        runId, [runId](const trace::TraceReader& r) { return r.config(runId); },
+        &TraceLoader::configLoaded);
+}
+
+void TraceLoader::loadOutput(qint64 runId) {
+    loadTable<trace::OutputLine>(
+        runId, [runId](const trace::TraceReader& r) { return r.outputLines(runId); },
+        &TraceLoader::outputLoaded);
 }
 
 } // namespace kiln::views

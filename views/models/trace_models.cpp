@@ -87,4 +87,68 @@ GraphBreaksModel::GraphBreaksModel(QObject* parent)
     });
 }
 
+CompilesModel::CompilesModel(QObject* parent)
+    : SnapshotTableModel(parent) {
+    using C = trace::CompileRow;
+    setColumns({
+        {"compile", [](const C& c) { return text(c.compileId); }, {}},
+        {"reason", [](const C& c) { return text(c.reason); }, {}},
+        {"status", [](const C& c) { return text(c.status); },
+         [](const C& c) { return text(c.failure); }},
+        {"ms",
+         [](const C& c) {
+             return c.durationNs ? QVariant(static_cast<double>(*c.durationNs) * 1e-6) : QVariant();
+         },
+         {}},
+        {"backend", [](const C& c) { return text(c.backend); }, {}},
+        {"failure", [](const C& c) { return text(c.failure); }, {}},
+    });
+}
+
+GuardsModel::GuardsModel(QObject* parent)
+    : SnapshotTableModel(parent) {
+    using G = trace::GuardRow;
+    setColumns({
+        {"compile", [](const G& g) { return text(g.compileId); }, {}},
+        {"kind", [](const G& g) { return text(g.kind); }, {}},
+        {"guard", [](const G& g) { return text(g.expression); }, {}},
+        {"expected", [](const G& g) { return text(g.expected); }, {}},
+        {"line", [](const G& g) { return g.userLine > 0 ? QVariant(g.userLine) : QVariant(); }, {}},
+    });
+}
+
+RecompilesModel::RecompilesModel(QObject* parent)
+    : SnapshotTableModel(parent) {
+    using R = trace::RecompileRow;
+    setColumns({
+        {"compile", [](const R& r) { return text(r.compileId); }, {}},
+        {"older entry", [](const R& r) { return text(r.failedCompileId); }, {}},
+        {"guard", [](const R& r) { return text(r.guardSource); },
+         [](const R& r) { return text(r.reason); }},
+        {"expected", [](const R& r) { return text(r.expected); }, {}},
+        {"actual", [](const R& r) { return text(r.actual); }, {}},
+    });
+}
+
+ConfigModel::ConfigModel(QObject* parent)
+    : SnapshotTableModel(parent) {
+    using C = trace::ConfigRow;
+    setColumns({
+        {"option", [](const C& c) { return text(c.key); }, {}},
+        {"value", [](const C& c) { return text(c.value); }, {}},
+        {"default", [](const C& c) { return text(c.defaultValue); }, {}},
+        {"source", [](const C& c) { return text(c.source); }, {}},
+    });
+}
+
+OutputModel::OutputModel(QObject* parent)
+    : SnapshotTableModel(parent) {
+    using L = trace::OutputLine;
+    setColumns({
+        {"stream", [](const L& l) { return QString(outputStreamName(l.stream)); }, {}},
+        {"s", [](const L& l) { return static_cast<double>(l.tNs) * 1e-9; }, {}},
+        {"text", [](const L& l) { return text(l.text); }, {}},
+    });
+}
+
 } // namespace kiln::views

@@ -33,4 +33,34 @@ public:
     explicit GraphBreaksModel(QObject* parent = nullptr);
 };
 
+/// `compiles`: compile id, reason, status, milliseconds, backend, failure.
+class CompilesModel final : public SnapshotTableModel<trace::CompileRow> {
+public:
+    explicit CompilesModel(QObject* parent = nullptr);
+};
+
+/// `guards`: compile id, kind, the check as PyTorch prints it, expected, user line.
+class GuardsModel final : public SnapshotTableModel<trace::GuardRow> {
+public:
+    explicit GuardsModel(QObject* parent = nullptr);
+};
+
+/// `recompiles`: the new compile, the older entry, the guard that failed, expected vs actual.
+class RecompilesModel final : public SnapshotTableModel<trace::RecompileRow> {
+public:
+    explicit RecompilesModel(QObject* parent = nullptr);
+};
+
+/// `config`: option, value, default, source (default, mode, user, env).
+class ConfigModel final : public SnapshotTableModel<trace::ConfigRow> {
+public:
+    explicit ConfigModel(QObject* parent = nullptr);
+};
+
+/// `output`: stream, seconds since the run started, text.
+class OutputModel final : public SnapshotTableModel<trace::OutputLine> {
+public:
+    explicit OutputModel(QObject* parent = nullptr);
+};
+
 } // namespace kiln::views
