@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// kiln-studio as a user starts it, offscreen: it opens a trace from a real `kiln run` and saves a
+// screenshot once every table is loaded; a trace it cannot read is an error, not a crash.
+#include "kiln_process.h"
+#include "script_runner.h"
+
+#include <QImage>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using kiln::testing::binaryDir;
+
+namespace {
+
+kiln::testing::KilnProcess runStudio(const QStringList& args, const QString& workDir) {
+    QProcess p;
+    p.setWorkingDirectory(workDir);
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("QT_QPA_PLATFORM", "offscreen");
+    p.setProcessEnvironment(env);
+    p.start(binaryDir() + "/bin/kiln-studio", args);
+    kiln::testing::KilnProcess r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        return r;
+    }
+    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+} // namespace
+
+class StudioTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void screenshotOfACompiledRun() {
+        QTemporaryDir dir;
+        QFile script(dir.filePath("w.py"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write(
+            "import torch\n@torch.compile\ndef f(x):\n    return torch.softmax(x.sin(), -1)\n"
+            "print(f(torch.randn(4, 8)).shape)\n");
+        script.close();
+        QCOMPARE(kiln::testing::runKilnBinary({"run", "w.py", "--quiet"}, dir.path()).exitCode, 0);
+        auto shot = runStudio(
+            {"--open", "w.kiln", "--screenshot", "shot.png", "--size", "1200x800"}, dir.path());
+        QVERIFY2(shot.exitCode == 0, qPrintable(shot.err));
+        QImage image(dir.filePath("shot.png"));
+        QVERIFY(!image.isNull());
+        QCOMPARE(image.size(), QSize(1200, 800));
+        // Not a blank window: the tables drew text (many distinct pixel colours).
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY(colours.size() > 8);
+    }
+
+    void unreadableTraceFailsCleanly() {
+        QTemporaryDir dir;
+        QFile junk(dir.filePath("junk.kiln"));
+        QVERIFY(junk.open(QIODevice::WriteOnly));
+        junk.write("not a database");
+        junk.close();
+        auto shot = runStudio({"--open", "junk.kiln", "--screenshot", "shot.png"}, dir.path());
+        QCOMPARE(shot.exitCode, 1);
+        QVERIFY2(shot.err.contains("not a Kiln trace"), qPrintable(shot.err));
+        QVERIFY(!QFile::exists(dir.filePath("shot.png")));
+    }
+};
+
+QTEST_GUILESS_MAIN(StudioTest)
+#include "tst_studio.moc"
