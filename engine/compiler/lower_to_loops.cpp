@@ -214,8 +214,7 @@ private:
         }
         return prog().statusBuffer;
     }
-    Lazy lowerExtern(const AtenNode& n);
-    Lazy lowerFallback(const AtenNode& n);
+    Lazy lowerOpaque(const AtenNode& n, LoopNode::Kind kind);
     Lazy lowerInput(const AtenNode& n);
     Lazy lowerRandom(const AtenNode& n);
 
@@ -252,8 +251,9 @@ Lazy Lowering::lower(const AtenNode& n) {
     if (n.op == "iota" || n.op == "tril" || n.op == "triu" || n.op == "cat" || n.op == "eye")
         return lowerIndexed(n);
     if (n.op == "embedding" || n.op == "gather") return lowerGather(n);
-    if (n.op == "mm" || n.op == "bmm" || n.op == "addmm") return lowerExtern(n);
-    if (n.op == "fallback") return lowerFallback(n);
+    if (n.op == "mm" || n.op == "bmm" || n.op == "addmm")
+        return lowerOpaque(n, LoopNode::Kind::Extern);
+    if (n.op == "fallback") return lowerOpaque(n, LoopNode::Kind::Fallback);
     if (n.op == "rand" || n.op == "randn") return lowerRandom(n);
     return lowerPointwise(n);
 }
@@ -656,26 +656,19 @@ Lazy Lowering::lowerView(const AtenNode& n) {
     return v;
 }
 
-Lazy Lowering::lowerExtern(const AtenNode& n) {
+/// A matrix product (BLAS) or an op left to the eager kernels: realized operands in, a fresh
+/// contiguous buffer out.
+Lazy Lowering::lowerOpaque(const AtenNode& n, LoopNode::Kind kind) {
     LoopNode node;
-    node.kind = LoopNode::Kind::Extern;
-    node.externName = n.op;
+    node.kind = kind;
+    bool product = kind == LoopNode::Kind::Extern;
+    node.externName = product ? n.op : n.originOp;
     node.beta = n.scalar;
     node.alpha = n.scalar2;
+    node.fxNode = product ? -1 : n.position;
     takeOperands(n, node);
-    node.output = newBuffer(Buffer::Origin::Extern, n.dtype, n.sizes);
-    addNode(std::move(node), Lazy{}, n.origin, n.originOp);
-    int32_t out = prog().nodes.back().output;
-    return bufferView(out, n.sizes, contiguousStrides(n.sizes), constant(0));
-}
-
-Lazy Lowering::lowerFallback(const AtenNode& n) {
-    LoopNode node;
-    node.kind = LoopNode::Kind::Fallback;
-    node.fxNode = n.position;
-    node.externName = n.originOp;
-    takeOperands(n, node);
-    node.output = newBuffer(Buffer::Origin::Fallback, n.dtype, n.sizes);
+    node.output =
+        newBuffer(product ? Buffer::Origin::Extern : Buffer::Origin::Fallback, n.dtype, n.sizes);
     addNode(std::move(node), Lazy{}, n.origin, n.originOp);
     int32_t out = prog().nodes.back().output;
     return bufferView(out, n.sizes, contiguousStrides(n.sizes), constant(0));
