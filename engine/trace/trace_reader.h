@@ -75,6 +75,10 @@ public:
     /// The nodes of one graph (GraphRow::id), in graph order. A graph's nodes are committed with
     /// it, so a graph a reader can see always has all its nodes.
     Expected<std::vector<GraphNodeRow>> graphNodes(int64_t graphId) const;
+    /// The nodes of every graph of a run with GraphRow::id > \p afterGraphId, by graph then
+    /// order: one query where a viewer would otherwise ask graph by graph.
+    Expected<std::vector<GraphNodeRow>> graphNodesOfRun(int64_t runId,
+                                                        int64_t afterGraphId = 0) const;
     /// The run's effective options, by key.
     Expected<std::vector<ConfigRow>> config(int64_t runId) const;
     /// The run's timeline events.
@@ -97,6 +101,9 @@ public:
     Expected<std::vector<KernelRow>> graphKernels(int64_t graphId) const;
     /// The candidates max-autotune measured for one kernel, in the order they were reported.
     Expected<std::vector<AutotuneChoiceRow>> autotuneChoices(int64_t runId, int64_t kernelId) const;
+    /// Every candidate of a run with id > \p afterId, in the order they were reported.
+    Expected<std::vector<AutotuneChoiceRow>> autotuneChoicesOfRun(int64_t runId,
+                                                                  int64_t afterId = 0) const;
     /// Every kernel launch of a run (the timeline); page with \p afterId and \p limit.
     Expected<std::vector<KernelLaunchRow>> kernelLaunches(int64_t runId, int64_t afterId = 0,
                                                           int limit = -1) const;

@@ -245,6 +245,19 @@ Expected<std::vector<GraphNodeRow>> TraceReader::graphNodes(int64_t graphId) con
     return collectRows<GraphNodeRow>(std::move(stmt), graphNodeRow);
 }
 
+Expected<std::vector<GraphNodeRow>> TraceReader::graphNodesOfRun(int64_t runId,
+                                                                 int64_t afterGraphId) const {
+    auto stmt = Statement::prepare(
+        m_db, "SELECT n.id, n.graph_id, n.ord, n.name, n.op, n.target, n.args, n.shape, "
+              "n.dtype, n.source_line FROM graph_nodes n JOIN graphs g ON g.id = n.graph_id "
+              "WHERE g.run_id = ?1 AND g.id > ?2 ORDER BY n.graph_id, n.ord");
+    if (stmt) {
+        stmt->bindInt(1, runId);
+        stmt->bindInt(2, afterGraphId);
+    }
+    return collectRows<GraphNodeRow>(std::move(stmt), graphNodeRow);
+}
+
 Expected<std::vector<ConfigRow>> TraceReader::config(int64_t runId) const {
     auto stmt = Statement::prepare(m_db, "SELECT id, run_id, key, value, default_value, source "
                                          "FROM config WHERE run_id = ?1 ORDER BY key");

@@ -154,6 +154,18 @@ Expected<std::vector<AutotuneChoiceRow>> TraceReader::autotuneChoices(int64_t ru
     return collectRows<AutotuneChoiceRow>(std::move(stmt), autotuneChoiceRow);
 }
 
+Expected<std::vector<AutotuneChoiceRow>> TraceReader::autotuneChoicesOfRun(int64_t runId,
+                                                                           int64_t afterId) const {
+    auto stmt = Statement::prepare(m_db, "SELECT id, run_id, kernel_id, candidate, time_ns, "
+                                         "chosen FROM autotune_choices "
+                                         "WHERE run_id = ?1 AND id > ?2 ORDER BY id");
+    if (stmt) {
+        stmt->bindInt(1, runId);
+        stmt->bindInt(2, afterId);
+    }
+    return collectRows<AutotuneChoiceRow>(std::move(stmt), autotuneChoiceRow);
+}
+
 Expected<std::vector<KernelLaunchRow>> TraceReader::kernelLaunches(int64_t runId, int64_t afterId,
                                                                    int limit) const {
     auto stmt = Statement::prepare(m_db, std::string(kLaunchColumns) +

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "studio_fixture.h"
+
+#include "kiln_process.h"
+
+#include <QDir>
+#include <QFile>
+#include <QtGlobal>
+
+namespace kiln::testing {
+
+namespace {
+
+const char* kModesWorkload = "import torch\n"
+                             "\n"
+                             "def f(x, w):\n"
+                             "    h = torch.relu(x @ w) * 2.0\n"
+                             "    return torch.softmax(h, dim=-1).sum(dim=0)\n"
+                             "\n"
+                             "cf = torch.compile(f)\n"
+                             "x, w = torch.randn(64, 32), torch.randn(32, 48)\n"
+                             "for i in range(5):\n"
+                             "    out = cf(x, w)\n"
+                             "print(out.shape)\n";
+
+QString sourceDir() {
+    QString dir = qEnvironmentVariable("KILN_SOURCE_DIR");
+    return dir.isEmpty() ? QStringLiteral(KILN_FIXTURE_SOURCE_DIR) : dir;
+}
+
+bool run(const QStringList& args, const QString& dir) {
+    KilnProcess p = runKilnBinary(args, dir);
+    if (p.exitCode != 0)
+        qWarning("kiln %s failed: %s", qPrintable(args.join(' ')), qPrintable(p.err));
+    return p.exitCode == 0;
+}
+
+} // namespace
+
+QString graphBreaksTrace(const QString& dir) {
+    QString script = QDir(dir).filePath("graph_breaks.py");
+    QFile::remove(script);
+    if (!QFile::copy(sourceDir() + "/resources/workloads/graph_breaks.py", script)) return {};
+    if (!run({"run", script, "--quiet"}, dir)) return {};
+    return QDir(dir).filePath("graph_breaks.kiln");
+}
+
+QString compareModesTrace(const QString& dir) {
+    QString script = QDir(dir).filePath("modes.py");
+    QFile file(script);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    file.write(kModesWorkload);
+    file.close();
+    if (!run({"run", script, "--quiet"}, dir)) return {};
+    if (!run({"run", script, "--quiet", "--mode", "max-autotune"}, dir)) return {};
+    return QDir(dir).filePath("modes.kiln");
+}
+
+views::SnapshotPtr readSnapshot(const QString& trace, qint64 runId) {
+    auto reader = trace::TraceReader::open(trace.toStdString());
+    if (!reader) return nullptr;
+    auto snapshot = views::readRunSnapshot(*reader.value(), runId);
+    if (!snapshot) return nullptr;
+    return std::make_shared<const views::RunSnapshot>(std::move(snapshot).value());
+}
+
+} // namespace kiln::testing

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+#include "selection.h"
+
+namespace kiln::views {
+
+Selection::Selection(QObject* parent)
+    : QObject(parent) {}
+
+void Selection::setSnapshot(SnapshotPtr snapshot) {
+    if (!snapshot || snapshot->run.id != m_state.runId) return;
+    m_snapshot = std::move(snapshot);
+    SelectionState resolved = m_state;
+    resolveParents(resolved);
+    Q_EMIT snapshotChanged(m_snapshot);
+    if (resolved != m_state) apply(resolved);
+}
+
+void Selection::selectRun(qint64 runId) {
+    if (runId == m_state.runId) return;
+    m_snapshot.reset();
+    SelectionState next;
+    next.runId = runId;
+    apply(next);
+}
+
+void Selection::selectFrame(qint64 frameId) {
+    SelectionState next;
+    next.runId = m_state.runId;
+    next.frameId = frameId;
+    if (m_snapshot) {
+        if (const trace::FrameRow* f = m_snapshot->frame(frameId)) next.sourceLine = f->line;
+    }
+    apply(next);
+}
+
+void Selection::selectCompile(const QString& compileId) {
+    SelectionState next;
+    next.runId = m_state.runId;
+    next.compileId = compileId;
+    resolveParents(next);
+    apply(next);
+}
+
+void Selection::selectGraph(qint64 graphId) {
+    SelectionState next;
+    next.runId = m_state.runId;
+    next.graphId = graphId;
+    resolveParents(next);
+    apply(next);
+}
+
+void Selection::selectKernel(qint64 kernelId) {
+    SelectionState next;
+    next.runId = m_state.runId;
+    next.kernelId = kernelId;
+    resolveParents(next);
+    apply(next);
+}
+
+void Selection::selectBreak(int order) {
+    SelectionState next;
+    next.runId = m_state.runId;
+    next.breakOrder = order;
+    resolveParents(next);
+    apply(next);
+}
+
+void Selection::selectSourceLine(int line) {
+    SelectionState next = m_state;
+    next.sourceLine = line;
+    next.breakOrder = 0;
+    if (m_snapshot) {
+        // The innermost frame whose code starts at or above the line; its latest compile.
+        const trace::FrameRow* best = nullptr;
+        for (const trace::FrameRow& f : m_snapshot->frames) {
+            int start = f.kind == "resume" && f.resumeLine > 0 ? f.resumeLine : f.line;
+            if (start <= line &&
+                (!best || start > (best->kind == "resume" && best->resumeLine > 0 ? best->resumeLine
+                                                                                  : best->line)))
+                best = &f;
+        }
+        if (best) {
+            auto compiles = m_snapshot->compilesOf(best->frameId);
+            next.frameId = best->frameId;
+            next.compileId =
+                compiles.empty() ? QString() : QString::fromStdString(compiles.back()->compileId);
+            next.graphId = 0;
+            next.kernelId = -1;
+            for (const trace::GraphNodeRow& n : m_snapshot->graphNodes) {
+                const trace::GraphRow* g = m_snapshot->graph(n.graphId);
+                if (n.sourceLine == line && g &&
+                    QString::fromStdString(g->compileId) == next.compileId) {
+                    next.graphId = g->id;
+                    break;
+                }
+            }
+        }
+    }
+    apply(next);
+}
+
+void Selection::resolveParents(SelectionState& s) const {
+    if (!m_snapshot) return;
+    const RunSnapshot& snap = *m_snapshot;
+    if (s.breakOrder > 0) {
+        if (const trace::GraphBreakRow* b = snap.graphBreak(s.breakOrder)) {
+            s.compileId = QString::fromStdString(b->compileId);
+            s.sourceLine = b->line;
+        }
+    }
+    if (s.kernelId >= 0) {
+        if (const KernelRecord* k = snap.kernel(s.kernelId)) {
+            if (k->kernel.graphId) s.graphId = k->kernel.graphId;
+            s.compileId = QString::fromStdString(k->kernel.compileId);
+        }
+    }
+    if (s.graphId > 0) {
+        if (const trace::GraphRow* g = snap.graph(s.graphId))
+            s.compileId = QString::fromStdString(g->compileId);
+    } else if (!s.compileId.isEmpty()) {
+        auto graphs = snap.graphsOf(s.compileId.toStdString());
+        if (!graphs.empty()) s.graphId = graphs.front()->id;
+    }
+    if (!s.compileId.isEmpty()) {
+        if (const trace::CompileRow* c = snap.compile(s.compileId.toStdString())) {
+            s.frameId = c->frameId;
+            if (s.sourceLine == 0)
+                if (const trace::FrameRow* f = snap.frame(c->frameId)) s.sourceLine = f->line;
+        }
+    }
+}
+
+void Selection::apply(SelectionState next) {
+    if (next == m_state) return;
+    m_state = std::move(next);
+    Q_EMIT selectionChanged(m_state);
+}
+
+} // namespace kiln::views
