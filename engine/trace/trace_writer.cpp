@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace/trace_writer.h"
 
+#include "support/assert.h"
 #include "support/clock.h"
 #include "trace/json_text.h"
 #include "trace/process_info.h"
@@ -416,12 +417,19 @@ bool TraceWriter::emergencyFlush(int signalNumber, int timeoutMs) {
 
 Expected<int> TraceWriter::markRunsCrashed(const std::string& path, int64_t pid, int exitCode,
                                            std::string_view message) {
+    return markRunsEnded(path, pid, RunStatus::Crashed, exitCode, message);
+}
+
+Expected<int> TraceWriter::markRunsEnded(const std::string& path, int64_t pid, RunStatus status,
+                                         int exitCode, std::string_view message) {
+    KILN_ASSERT(status == RunStatus::Crashed || status == RunStatus::Cancelled,
+                "markRunsEnded ends a run as crashed or cancelled");
     auto connection = openForWriting(path, currentSchema(), 0);
     if (!connection) return std::move(connection).takeError();
-    auto stmt = Statement::prepare(
-        *connection, "UPDATE runs SET ended_at_ns = ?1, status = 'crashed', exit_code = ?2, "
-                     "error_type = 'Crash', error_message = ?3 "
-                     "WHERE pid = ?4 AND host IS ?5 AND status = 'running'");
+    auto stmt = Statement::prepare(*connection,
+                                   "UPDATE runs SET ended_at_ns = ?1, status = ?6, exit_code = ?2, "
+                                   "error_type = ?7, error_message = ?3 "
+                                   "WHERE pid = ?4 AND host IS ?5 AND status = 'running'");
     if (!stmt) return stmt.error();
     std::string host = localHostName();
     stmt->bindInt(1, wallClockNs());
@@ -429,7 +437,9 @@ Expected<int> TraceWriter::markRunsCrashed(const std::string& path, int64_t pid,
     stmt->bindTextOrNull(3, message);
     stmt->bindInt(4, pid);
     stmt->bindTextOrNull(5, host);
-    if (Status status = stmt->run("cannot write to"); !status) return status.error();
+    stmt->bindTextOrNull(6, runStatusName(status));
+    stmt->bindTextOrNull(7, status == RunStatus::Crashed ? "Crash" : "KeyboardInterrupt");
+    if (Status done = stmt->run("cannot write to"); !done) return done.error();
     return int(sqlite3_changes(connection->get()));
 }
 

@@ -126,6 +126,10 @@ public:
     /// in \p path as 'crashed' with \p exitCode and \p message. Returns how many runs it marked.
     static Expected<int> markRunsCrashed(const std::string& path, int64_t pid, int exitCode,
                                          std::string_view message);
+    /// The same with \p status Crashed or Cancelled: Cancelled is for a parent that stopped
+    /// its child on the user's request (Studio's Stop), recorded as a KeyboardInterrupt.
+    static Expected<int> markRunsEnded(const std::string& path, int64_t pid, RunStatus status,
+                                       int exitCode, std::string_view message);
 
 private:
     struct PendingLine {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "trace_models.h"
 
+#include "trace/trace_reader.h"
+
 #include <QFileInfo>
 
 namespace kiln::views {
@@ -23,7 +25,13 @@ RunsModel::RunsModel(QObject* parent)
         {"mode", [](const R& r) { return text(r.mode); }, {}},
         {"backend", [](const R& r) { return text(r.backend); }, {}},
         {"device", [](const R& r) { return text(r.device); }, {}},
-        {"status", [](const R& r) { return QString(trace::runStatusName(r.status)); },
+        {"status",
+         [](const R& r) {
+             // A 'running' row whose process is gone died before Studio could mark it.
+             return QString(trace::TraceReader::runLooksCrashed(r)
+                                ? "crashed"
+                                : trace::runStatusName(r.status));
+         },
          [](const R& r) {
              return text(r.errorType.empty() ? "" : r.errorType + ": " + r.errorMessage);
          }},

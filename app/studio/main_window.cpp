@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: MIT
+#include "main_window.h"
+
+#include "run_toolbar.h"
+#include "runs_panel.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace kiln::studio {
+
+namespace {
+
+constexpr int kMaxRecent = 10;
+constexpr int kStateVersion = 1; // bump when the dock layout changes incompatibly
+
+QString traceNextTo(const QString& script) {
+    QFileInfo info(script);
+    return info.absoluteDir().filePath(info.completeBaseName() + QStringLiteral(".kiln"));
+}
+
+bool isWorkload(const QString& path) {
+    return path.endsWith(QStringLiteral(".py"), Qt::CaseInsensitive);
+}
+
+bool isTrace(const QString& path) {
+    return path.endsWith(QStringLiteral(".kiln"), Qt::CaseInsensitive);
+}
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent) {
+    setWindowTitle(tr("Kiln Studio"));
+    setAcceptDrops(true);
+    setDockNestingEnabled(true);
+    setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
+    m_toolbar = new RunToolBar(this);
+    addToolBar(m_toolbar);
+    createPanels();
+    createMenus();
+    m_statusTrace = new QLabel(this);
+    m_statusRun = new QLabel(this);
+    statusBar()->addWidget(m_statusRun, 1);
+    statusBar()->addPermanentWidget(m_statusTrace);
+    connect(m_toolbar->runAction(), &QAction::triggered, this, &MainWindow::runWorkload);
+    connect(m_toolbar->stopAction(), &QAction::triggered, this, &MainWindow::stopRun);
+    connect(m_toolbar->compareModesAction(), &QAction::triggered, this, &MainWindow::compareModes);
+    connect(&m_session, &views::TraceSession::runsChanged, this, &MainWindow::onRunsChanged);
+    connect(&m_session, &views::TraceSession::snapshotReady, this, &MainWindow::onSnapshotReady);
+    connect(&m_session, &views::TraceSession::failed, this, [this](const QString& message) {
+        // A trace our child is creating can be read before its schema is committed: retry
+        // until the child has written it (or ended).
+        if (m_awaitingTrace && m_controller.isRunning())
+            return QTimer::singleShot(100, this, [this] { m_session.open(m_tracePath); });
+        showProblem(message);
+    });
+    connect(&m_selection, &views::Selection::selectionChanged, this,
+            [this](const views::SelectionState& s) {
+                if (s.runId && !m_session.snapshot(s.runId)) m_session.requestSnapshot(s.runId);
+                if (auto snap = m_session.snapshot(s.runId)) m_selection.setSnapshot(snap);
+                updateStatus();
+                updatePolling();
+            });
+    connect(&m_controller, &RunController::started, this, &MainWindow::onRunStarted);
+    m_traceWatch.setInterval(50);
+    connect(&m_traceWatch, &QTimer::timeout, this, [this] {
+        if (!QFileInfo::exists(m_tracePath) && m_controller.isRunning()) return;
+        m_traceWatch.stop();
+        if (QFileInfo::exists(m_tracePath)) openTrace(m_tracePath);
+    });
+    connect(&m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
+    restoreSettings();
+    updateStatus();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createPanels() {
+    addPanel(new views::RunsPanel(m_session, m_selection, this), Qt::LeftDockWidgetArea);
+}
+
+void MainWindow::addPanel(views::Panel* panel, Qt::DockWidgetArea area, const QString& tabWith) {
+    auto* dock = new QDockWidget(panel->title(), this);
+    dock->setObjectName(panel->objectName() + QStringLiteral("Dock"));
+    dock->setWidget(panel);
+    if (QDockWidget* other = m_docks.value(tabWith))
+        tabifyDockWidget(other, dock);
+    else
+        addDockWidget(area, dock);
+    m_docks.insert(panel->objectName(), dock);
+    m_panels.insert(panel->objectName(), panel);
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("Open &Workload…"), QKeySequence::Open, this, [this] {
+        QString path =
+            QFileDialog::getOpenFileName(this, tr("Open workload"), {}, tr("Workloads (*.py)"));
+        if (!path.isEmpty()) openFile(path);
+    });
+    file->addAction(tr("Open &Trace…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), this,
+                    [this] {
+                        QString path = QFileDialog::getOpenFileName(this, tr("Open trace"), {},
+                                                                    tr("Kiln traces (*.kiln)"));
+                        if (!path.isEmpty()) openFile(path);
+                    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("Timeline as Chrome trace JSON…"), this,
+                          &MainWindow::exportChromeTrace);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_toolbar->runAction());
+    run->addAction(m_toolbar->stopAction());
+    run->addAction(m_toolbar->compareModesAction());
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* dock : std::as_const(m_docks))
+        m_viewMenu->addAction(dock->toggleViewAction());
+}
+
+bool MainWindow::openFile(const QString& path) {
+    QFileInfo info(path);
+    if (!info.exists()) {
+        showProblem(tr("%1 does not exist").arg(path));
+        return false;
+    }
+    if (isWorkload(path)) {
+        m_workload = info.absoluteFilePath();
+        addRecent(m_workload);
+        QString trace = traceNextTo(m_workload);
+        m_tracePath = trace;
+        if (QFileInfo::exists(trace))
+            openTrace(trace);
+        else
+            m_selection.selectRun(0);
+        updateStatus();
+        return true;
+    }
+    if (isTrace(path)) {
+        m_workload.clear(); // taken from the trace's last run when the runs arrive
+        addRecent(info.absoluteFilePath());
+        openTrace(info.absoluteFilePath());
+        return true;
+    }
+    showProblem(tr("%1 is neither a workload (.py) nor a trace (.kiln)").arg(path));
+    return false;
+}
+
+void MainWindow::openTrace(const QString& tracePath) {
+    m_tracePath = tracePath;
+    m_selection.selectRun(0);
+    m_session.open(tracePath);
+    updateStatus();
+}
+
+void MainWindow::runWorkload() {
+    if (m_workload.isEmpty()) {
+        showProblem(tr("Open a workload (.py) first: File > Open Workload"));
+        return;
+    }
+    m_comparing = false;
+    m_controller.start({m_toolbar->request(m_workload, m_tracePath)});
+}
+
+void MainWindow::compareModes() {
+    if (m_workload.isEmpty()) {
+        showProblem(tr("Open a workload (.py) first: File > Open Workload"));
+        return;
+    }
+    RunRequest base = m_toolbar->request(m_workload, m_tracePath);
+    RunRequest tuned = base;
+    base.mode = QStringLiteral("default");
+    tuned.mode = QStringLiteral("max-autotune");
+    m_startedRuns.clear();
+    m_comparing = true;
+    m_controller.start({base, tuned});
+}
+
+void MainWindow::setRunMode(const QString& mode) {
+    m_toolbar->setMode(mode);
+}
+
+void MainWindow::stopRun() {
+    m_controller.stop();
+}
+
+void MainWindow::onRunStarted(qint64 pid, const RunRequest& request) {
+    m_toolbar->setRunning(true);
+    statusBar()->showMessage(
+        tr("running %1 (pid %2)").arg(QFileInfo(request.script).fileName()).arg(pid));
+    if (!m_session.isOpen() || m_session.path() != request.trace) {
+        // The child creates a new trace file as it starts: open it once it is there.
+        m_tracePath = request.trace;
+        m_awaitingTrace = true;
+        m_traceWatch.start();
+    }
+    updatePolling();
+}
+
+void MainWindow::onRunFinished(const RunOutcome& outcome) {
+    if (!m_controller.isRunning()) m_toolbar->setRunning(false);
+    statusBar()->clearMessage();
+    if (outcome.kind == RunOutcome::Kind::Failed) showProblem(outcome.message);
+    if (outcome.kind == RunOutcome::Kind::Crashed || outcome.kind == RunOutcome::Kind::Stopped)
+        statusBar()->showMessage(outcome.message, 15000);
+    if (m_session.path() != m_tracePath && QFileInfo::exists(m_tracePath))
+        openTrace(m_tracePath);
+    else
+        m_session.refresh(); // the final rows (and a crash mark) are committed now
+    updatePolling();
+}
+
+void MainWindow::onRunsChanged() {
+    m_awaitingTrace = false;
+    const views::RunRows& runs = m_session.runs();
+    if (!runs || runs->empty()) return updateStatus();
+    const trace::RunRow& last = runs->back();
+    if (m_workload.isEmpty()) m_workload = QString::fromStdString(last.workloadPath);
+    // A run our child just started takes the selection; otherwise keep what the user picked.
+    const qint64 childPid = m_controller.childPid();
+    bool ours = childPid && last.pid == childPid;
+    if (ours && !m_startedRuns.contains(last.id)) m_startedRuns << last.id;
+    if (ours || m_selection.state().runId == 0) {
+        if (m_selection.state().runId != last.id) m_selection.selectRun(last.id);
+    }
+    if (m_selection.state().runId) m_session.requestSnapshot(m_selection.state().runId);
+    updateStatus();
+    updatePolling();
+}
+
+void MainWindow::onSnapshotReady(qint64 runId, const views::SnapshotPtr& snapshot) {
+    if (runId != m_selection.state().runId) return;
+    m_selection.setSnapshot(snapshot);
+    if (snapshot->running()) m_toolbar->showProgress(*snapshot);
+    applyPendingSelection();
+    updateStatus();
+    updatePolling();
+    if (!snapshot->running() && !m_controller.isRunning()) Q_EMIT ready();
+}
+
+void MainWindow::updatePolling() {
+    auto snap = m_selection.snapshot();
+    bool live = m_controller.isRunning() || (snap && snap->running());
+    m_session.setPolling(live);
+}
+
+bool MainWindow::showPanel(const QString& id) {
+    QDockWidget* dock = m_docks.value(id);
+    if (!dock) return false;
+    dock->show();
+    dock->raise();
+    return true;
+}
+
+QStringList MainWindow::panelIds() const {
+    return m_panels.keys();
+}
+
+views::Panel* MainWindow::panel(const QString& id) const {
+    return m_panels.value(id);
+}
+
+bool MainWindow::selectItem(const QString& spec) {
+    static const QStringList kinds{"run", "compile", "graph", "kernel", "break", "line"};
+    if (!kinds.contains(spec.section(':', 0, 0)) || spec.section(':', 1).isEmpty()) return false;
+    m_pendingSelect = spec;
+    if (spec.startsWith("run:")) {
+        m_selection.selectRun(spec.section(':', 1).toLongLong());
+        m_pendingSelect.clear();
+    }
+    applyPendingSelection();
+    return true;
+}
+
+void MainWindow::applyPendingSelection() {
+    if (m_pendingSelect.isEmpty() || !m_selection.snapshot()) return;
+    const QString kind = m_pendingSelect.section(':', 0, 0);
+    const QString value = m_pendingSelect.section(':', 1);
+    m_pendingSelect.clear();
+    if (kind == "compile") m_selection.selectCompile(value);
+    if (kind == "graph") m_selection.selectGraph(value.toLongLong());
+    if (kind == "kernel") m_selection.selectKernel(value.toLongLong());
+    if (kind == "break") m_selection.selectBreak(value.toInt());
+    if (kind == "line") m_selection.selectSourceLine(value.toInt());
+}
+
+void MainWindow::updateStatus() {
+    QString title = tr("Kiln Studio");
+    if (!m_workload.isEmpty()) title = QFileInfo(m_workload).fileName() + " — " + title;
+    setWindowTitle(title);
+    m_statusTrace->setText(m_tracePath.isEmpty() ? tr("no trace") : m_tracePath);
+    auto snap = m_selection.snapshot();
+    if (!snap) {
+        m_statusRun->setText(m_workload.isEmpty() ? tr("Open a workload or a trace")
+                                                  : tr("Press F5 to run the workload"));
+        return;
+    }
+    const trace::RunRow& run = snap->run;
+    QString status =
+        snap->looksCrashed ? QStringLiteral("crashed") : QString(trace::runStatusName(run.status));
+    QString mode = run.mode.empty() ? QStringLiteral("default") : QString::fromStdString(run.mode);
+    m_statusRun->setText(tr("run #%1 · %2 · %3 · %4 · %5 compiles · %6 graph breaks · %7 kernels "
+                            "· %8 launches")
+                             .arg(run.id)
+                             .arg(mode, QString::fromStdString(run.backend), status)
+                             .arg(snap->compiles.size())
+                             .arg(snap->graphBreaks.size())
+                             .arg(snap->kernels.size())
+                             .arg(snap->launches.size()));
+}
+
+void MainWindow::exportChromeTrace() {
+    showProblem(tr("Chrome trace export needs the Timeline panel"));
+}
+
+void MainWindow::showProblem(const QString& message) {
+    statusBar()->showMessage(message, 15000);
+    Q_EMIT problem(message);
+}
+
+void MainWindow::addRecent(const QString& path) {
+    QSettings settings;
+    QStringList recent = settings.value("recentFiles").toStringList();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue("recentFiles", recent);
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value("recentFiles").toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName() + "  —  " + path, this,
+                                [this, path] { openFile(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::restoreSettings() {
+    QSettings settings;
+    restoreGeometry(settings.value("window/geometry").toByteArray());
+    restoreState(settings.value("window/state").toByteArray(), kStateVersion);
+    m_toolbar->setMode(settings.value("run/mode").toString());
+    updateRecentMenu();
+}
+
+void MainWindow::saveSettings() const {
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState(kStateVersion));
+    settings.setValue("run/mode", m_toolbar->mode());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    if (m_controller.isRunning() &&
+        QMessageBox::question(this, tr("Kiln Studio"),
+                              tr("A workload is running. Stop it and quit?")) != QMessageBox::Yes) {
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (isWorkload(url.toLocalFile()) || isTrace(url.toLocalFile())) {
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (openFile(url.toLocalFile())) {
+            event->acceptProposedAction();
+            return;
+        }
+    }
+}
+
+} // namespace kiln::studio

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Kiln Studio's main window: a workload or a trace, its runs, and dockable panels that all
+/// follow one Selection. Runs are started as `kiln run` children (RunController) and read back
+/// through the TraceSession while they grow; the window never runs SQL itself.
+#pragma once
+
+#include "run_controller.h"
+#include "selection.h"
+#include "trace_session.h"
+
+#include <QMainWindow>
+#include <QMap>
+#include <QTimer>
+
+class QDockWidget;
+class QLabel;
+class QMenu;
+
+namespace kiln::views {
+class Panel;
+}
+
+namespace kiln::studio {
+
+class RunToolBar;
+
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Opens a workload (.py: its trace is the .kiln next to it, read if it exists) or a trace
+    /// (.kiln: its workload is the one its last run ran). False, with a message, otherwise.
+    bool openFile(const QString& path);
+    /// Runs the workload with the toolbar's settings (F5).
+    void runWorkload();
+    /// Runs the workload in default mode, then max-autotune, and compares the two.
+    void compareModes();
+    void stopRun();
+    /// The toolbar's mode for the next run ("" = the script's).
+    void setRunMode(const QString& mode);
+
+    /// Raises panel \p id ("source", "graph", ...); false when there is no such panel.
+    bool showPanel(const QString& id);
+    /// Selects `run:N`, `compile:F/C`, `graph:ID`, `kernel:ID`, `break:N` or `line:N` once the
+    /// selected run's snapshot is there; false when the text is not one of those.
+    bool selectItem(const QString& spec);
+    QStringList panelIds() const;
+    views::Panel* panel(const QString& id) const;
+
+    views::TraceSession& session() { return m_session; }
+    views::Selection& selection() { return m_selection; }
+    RunController& controller() { return m_controller; }
+    const QString& workload() const { return m_workload; }
+    const QString& tracePath() const { return m_tracePath; }
+
+Q_SIGNALS:
+    /// The selected run's snapshot is shown and no child is running: a screenshot shows it all.
+    void ready();
+    /// Something the user should read (a trace that cannot be read, a run that cannot start).
+    void problem(const QString& message);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createPanels();
+    void addPanel(views::Panel* panel, Qt::DockWidgetArea area, const QString& tabWith = {});
+    void createMenus();
+    void restoreSettings();
+    void saveSettings() const;
+    void addRecent(const QString& path);
+    void updateRecentMenu();
+    void updateStatus();
+    void updatePolling();
+    void openTrace(const QString& tracePath);
+    void onRunsChanged();
+    void onSnapshotReady(qint64 runId, const views::SnapshotPtr& snapshot);
+    void onRunStarted(qint64 pid, const RunRequest& request);
+    void onRunFinished(const RunOutcome& outcome);
+    void applyPendingSelection();
+    void exportChromeTrace();
+    void showProblem(const QString& message);
+
+    views::TraceSession m_session;
+    views::Selection m_selection;
+    RunController m_controller;
+    RunToolBar* m_toolbar = nullptr;
+    QMap<QString, QDockWidget*> m_docks;
+    QMap<QString, views::Panel*> m_panels;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_viewMenu = nullptr;
+    QLabel* m_statusTrace = nullptr;
+    QLabel* m_statusRun = nullptr;
+    QString m_workload;
+    QString m_tracePath;
+    QString m_pendingSelect;
+    QTimer m_traceWatch;         ///< waits for a new trace file a child is creating
+    QList<qint64> m_startedRuns; ///< runs our children recorded, for "Compare modes"
+    bool m_comparing = false;
+    bool m_awaitingTrace = false; ///< a child is creating the trace the session opens
+};
+
+} // namespace kiln::studio

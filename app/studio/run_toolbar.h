@@ -1,0 +1,63 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The run toolbar: mode, backend, device, the option editor, Run (F5) / Stop, and a progress
+/// indicator that says what a live run is doing (compiling f/c, autotuning a kernel).
+#pragma once
+
+#include "run_controller.h"
+#include "run_snapshot.h"
+
+#include <QToolBar>
+
+class QAction;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QToolButton;
+
+namespace kiln::studio {
+
+class OptionEditor;
+
+class RunToolBar final : public QToolBar {
+    Q_OBJECT
+
+public:
+    explicit RunToolBar(QWidget* parent = nullptr);
+
+    QAction* runAction() const { return m_run; }
+    QAction* stopAction() const { return m_stop; }
+    QAction* compareModesAction() const { return m_compareModes; }
+
+    /// The request for `script` into `trace` with the toolbar's choices.
+    RunRequest request(const QString& script, const QString& trace) const;
+    void setMode(const QString& mode);
+    QString mode() const;
+    QString backend() const;
+    QString device() const;
+    QList<QPair<QString, QString>> overrides() const;
+    void setOverrides(const QList<QPair<QString, QString>>& overrides);
+
+    /// Running or idle: enables Run/Stop and shows or hides the progress indicator.
+    void setRunning(bool running);
+    /// What the live run is doing now, from its newest snapshot.
+    void showProgress(const views::RunSnapshot& snapshot);
+
+private:
+    void editOptions();
+    void updateOptionsButton();
+
+    QComboBox* m_mode = nullptr;
+    QComboBox* m_backend = nullptr;
+    QComboBox* m_device = nullptr;
+    QToolButton* m_options = nullptr;
+    OptionEditor* m_editor = nullptr;
+    QAction* m_run = nullptr;
+    QAction* m_stop = nullptr;
+    QAction* m_compareModes = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_progressText = nullptr;
+    QList<QAction*> m_progressActions;
+};
+
+} // namespace kiln::studio

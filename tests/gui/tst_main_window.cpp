@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// Kiln Studio's main window driving real `kiln run` children, offscreen: a run is started,
+// read while it grows and selected; a child killed mid-run leaves Studio up with the run marked
+// crashed and everything it recorded; Stop records a cancelled run; "Compare modes" records a
+// default and a max-autotune run; options from the editor reach the child; files open by drag
+// and drop and land in the recent files.
+#include "main_window.h"
+#include "run_toolbar.h"
+
+#include <QDropEvent>
+#include <QMimeData>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <csignal>
+
+using namespace kiln;
+
+namespace {
+
+const char* kQuickWorkload = "import torch\n"
+                             "f = torch.compile(lambda x: torch.sin(x) * 2)\n"
+                             "print(f(torch.ones(4)).sum().item())\n";
+
+/// Prints, compiles, then keeps calling the compiled function for a long time.
+const char* kLongWorkload = "import torch\n"
+                            "print('started')\n"
+                            "f = torch.compile(lambda x: torch.cos(x) + 1)\n"
+                            "x = torch.ones(64)\n"
+                            "for i in range(100000000):\n"
+                            "    x = f(x)\n";
+
+QString writeScript(const QTemporaryDir& dir, const QString& name, const char* text) {
+    QString path = dir.filePath(name);
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return {};
+    file.write(text);
+    return path;
+}
+
+/// Waits until `done()` holds (up to `ms`), processing events.
+template <typename Pred>
+bool waitFor(Pred done, int ms = 60000) {
+    QElapsedTimer timer;
+    timer.start();
+    while (!done() && timer.elapsed() < ms)
+        QTest::qWait(20);
+    return done();
+}
+
+} // namespace
+
+class MainWindowTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+
+    /// The selected run's snapshot once it satisfies `pred`.
+    template <typename Pred>
+    views::SnapshotPtr waitForSnapshot(studio::MainWindow& w, Pred pred, int ms = 60000) {
+        views::SnapshotPtr found;
+        waitFor(
+            [&] {
+                found = w.selection().snapshot();
+                return found && pred(*found);
+            },
+            ms);
+        return found && pred(*found) ? found : nullptr;
+    }
+
+private slots:
+    void initTestCase() {
+        QStandardPaths::setTestModeEnabled(true); // QSettings go to a test location
+        QSettings().clear();
+        qputenv("KILN_EXECUTABLE", qgetenv("KILN_BINARY_DIR") + "/bin/kiln");
+    }
+
+    void runsAWorkloadAndShowsIt() {
+        QString script = writeScript(m_dir, "quick.py", kQuickWorkload);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        QCOMPARE(w.tracePath(), m_dir.filePath("quick.kiln"));
+        QSignalSpy ready(&w, &studio::MainWindow::ready);
+        w.runWorkload();
+        QVERIFY(w.controller().isRunning());
+        QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
+        views::SnapshotPtr s = w.selection().snapshot();
+        QVERIFY(s);
+        QCOMPARE(s->run.status, trace::RunStatus::Ok);
+        QCOMPARE(w.selection().state().runId, s->run.id);
+        QVERIFY(!s->compiles.empty());
+        QVERIFY(!s->output.empty());
+        QVERIFY(QString::fromStdString(s->output.front().text).startsWith("6.7317")); // 4·2·sin 1
+        // The workload landed in the recent files.
+        QVERIFY(QSettings().value("recentFiles").toStringList().contains(script));
+    }
+
+    void aKilledChildLeavesStudioUpWithACrashedRun() {
+        QString script = writeScript(m_dir, "long.py", kLongWorkload);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        QSignalSpy finished(&w.controller(), &studio::RunController::finished);
+        w.runWorkload();
+        // Live: the output and the compile arrive while the child runs.
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) {
+            return s.running() && !s.output.empty() && !s.launches.empty();
+        }));
+        const qint64 pid = w.controller().childPid();
+        QVERIFY(pid > 0);
+        QCOMPARE(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
+        QVERIFY(waitFor([&] { return !finished.isEmpty(); }));
+        auto outcome = finished.at(0).at(0).value<studio::RunOutcome>();
+        QCOMPARE(outcome.kind, studio::RunOutcome::Kind::Crashed);
+        QVERIFY2(outcome.message.contains("Killed"), qPrintable(outcome.message));
+        views::SnapshotPtr s = waitForSnapshot(w, [](const views::RunSnapshot& s) {
+            return s.run.status == trace::RunStatus::Crashed;
+        });
+        QVERIFY(s);
+        QCOMPARE(s->run.exitCode.value_or(0), 128 + SIGKILL);
+        QCOMPARE(QString::fromStdString(s->output.front().text), QString("started"));
+        QVERIFY(!s->compiles.empty());
+        QVERIFY(w.isVisible());
+        QVERIFY(!w.controller().isRunning());
+    }
+
+    void stopRecordsACancelledRun() {
+        QString script = writeScript(m_dir, "stop.py", kLongWorkload);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        QSignalSpy finished(&w.controller(), &studio::RunController::finished);
+        w.runWorkload();
+        QVERIFY(waitForSnapshot(
+            w, [](const views::RunSnapshot& s) { return s.running() && !s.output.empty(); }));
+        w.stopRun();
+        QVERIFY(waitFor([&] { return !finished.isEmpty(); }));
+        QCOMPARE(finished.at(0).at(0).value<studio::RunOutcome>().kind,
+                 studio::RunOutcome::Kind::Stopped);
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) {
+            return s.run.status == trace::RunStatus::Cancelled;
+        }));
+    }
+
+    void optionsFromTheEditorReachTheChild() {
+        QString script = writeScript(m_dir, "options.py", kQuickWorkload);
+        studio::MainWindow w;
+        QVERIFY(w.openFile(script));
+        auto* toolbar = w.findChild<studio::RunToolBar*>();
+        QVERIFY(toolbar);
+        toolbar->setOverrides({{"epilogue_fusion", "False"}});
+        QSignalSpy ready(&w, &studio::MainWindow::ready);
+        w.runWorkload();
+        QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
+        views::SnapshotPtr s = w.selection().snapshot();
+        QVERIFY(s);
+        bool found = false;
+        for (const trace::ConfigRow& c : s->config) {
+            if (c.key != "epilogue_fusion") continue;
+            found = true;
+            QCOMPARE(QString::fromStdString(c.value), QString("False"));
+            QCOMPARE(QString::fromStdString(c.source), QString("user"));
+        }
+        QVERIFY(found);
+    }
+
+    void compareModesRecordsBothModes() {
+        QString script = writeScript(m_dir, "modes.py", kQuickWorkload);
+        studio::MainWindow w;
+        QVERIFY(w.openFile(script));
+        QSignalSpy done(&w.controller(), &studio::RunController::sequenceFinished);
+        w.compareModes();
+        QVERIFY(waitFor([&] { return !done.isEmpty(); }, 120000));
+        QVERIFY(waitFor([&] { return w.session().runs() && w.session().runs()->size() == 2; }));
+        const auto& runs = *w.session().runs();
+        QCOMPARE(QString::fromStdString(runs[0].mode), QString("default"));
+        QCOMPARE(QString::fromStdString(runs[1].mode), QString("max-autotune"));
+        QCOMPARE(runs[1].status, trace::RunStatus::Ok);
+    }
+
+    void opensDroppedFilesAndRefusesOthers() {
+        QString script = writeScript(m_dir, "dropped.py", kQuickWorkload);
+        studio::MainWindow w;
+        w.show();
+        QMimeData data;
+        data.setUrls({QUrl::fromLocalFile(script)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &data, Qt::LeftButton,
+                              Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QCOMPARE(w.workload(), script);
+        QSignalSpy problem(&w, &studio::MainWindow::problem);
+        QVERIFY(!w.openFile(writeScript(m_dir, "notes.txt", "hello")));
+        QCOMPARE(problem.count(), 1);
+        QVERIFY(problem.at(0).at(0).toString().contains("neither a workload"));
+    }
+
+    void selectItemAcceptsOnlyKnownKinds() {
+        studio::MainWindow w;
+        QVERIFY(w.selectItem("break:1"));
+        QVERIFY(w.selectItem("kernel:3"));
+        QVERIFY(!w.selectItem("frobnicate:1"));
+        QVERIFY(!w.selectItem("graph:"));
+        QVERIFY(w.showPanel("runs"));
+        QVERIFY(!w.showPanel("nope"));
+    }
+};
+
+QTEST_MAIN(MainWindowTest)
+#include "tst_main_window.moc"
