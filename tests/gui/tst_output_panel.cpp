@@ -105,6 +105,10 @@ private slots:
         }
         QVERIFY(stderrLines >= 2); // the traceback and the error
         QVERIFY(logLines >= 1);    // the graph break, logged
+        int lastLog = -1;
+        for (int row = 0; row < model.rowCount(); ++row)
+            if (model.index(row, 0).data().toString() == "log") lastLog = row;
+        QVERIFY(model.index(lastLog, 2).data(Qt::ToolTipRole).toString().contains("Unsupported"));
         QCOMPARE(model.index(0, 2).data().toString(), QString("step 0"));
         QCOMPARE(model.index(model.rowCount() - 1, 2).data().toString(),
                  QString("ValueError: bad input shape"));
@@ -112,7 +116,7 @@ private slots:
         double first = model.index(0, 1).data().toDouble();
         double last = model.index(model.rowCount() - 1, 1).data().toDouble();
         QVERIFY(first >= 0 && last >= first && last < 60);
-        QVERIFY(views::toCsv(model).startsWith("stream,s,text"));
+        QVERIFY(views::toCsv(model).startsWith("stream,time (s),text"));
         QVERIFY(views::toCsv(model).contains("ValueError: bad input shape"));
     }
 

@@ -184,6 +184,8 @@ private slots:
         QTest::keyClick(&panel, Qt::Key_F8, Qt::ShiftModifier);
         QCOMPARE(selection.state().breakOrder, 2);
 
+        QCoreApplication::processEvents(); // lay out the details shown since the last paint
+        QVERIFY(details.height() > 150);
         panel.grab().save("/tmp/source-panel.png");
     }
 
@@ -207,6 +209,27 @@ private slots:
         // Stepping goes on from the break still shown.
         panel.nextBreakAction()->trigger();
         QCOMPARE(selection.state().breakOrder, 3);
+    }
+
+    void aSideWithoutAGraphSaysWhy() {
+        // The last break as if its compile had captured nothing and no resume frame existed.
+        auto edited = std::make_shared<views::RunSnapshot>(*m_snapshot);
+        std::erase_if(edited->graphs,
+                      [](const trace::GraphRow& g) { return g.compileId == "2/0"; });
+        std::erase_if(edited->frames, [](const trace::FrameRow& f) { return f.resumeLine == 13; });
+        views::TraceSession session;
+        views::Selection selection;
+        prepare(selection, edited);
+        views::SourcePanel panel(session, selection);
+        selection.selectBreak(3);
+        QCOMPARE(panel.details()->endedSummary(),
+                 QString("no graph: compile 2/0 captured no ops before the break (status break)"));
+        QCOMPARE(panel.details()->resumedSummary(),
+                 QString("no graph: no resume frame continues at this line; the rest of the "
+                         "function ran eagerly"));
+        QVERIFY(panel.details()->endedCode().isEmpty());
+        QVERIFY(panel.details()->resumedCode().isEmpty());
+        QVERIFY(panel.details()->findChildren<QPushButton*>("graphHeader").isEmpty());
     }
 
     void clicksSelectBreaksAndLines() {
@@ -245,6 +268,7 @@ private slots:
         selection.selectCompile("4/2");
         QCOMPARE(editor.highlightedLine(), 17);
         QVERIFY(!editor.lineRect(17).isEmpty());
+        panel.grab().save("/tmp/source-line.png");
     }
 
     void highlighterFormatsPython() {
@@ -289,6 +313,10 @@ private slots:
         changed->graphBreaks.clear();
         prepare(selection, changed);
         views::SourcePanel panel(session, selection);
+        panel.resize(900, 400);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.grab().save("/tmp/source-banner.png");
         QVERIFY(!panel.changedBanner()->isHidden());
         QVERIFY(panel.changedBanner()->text().contains("markers may be off"));
         QVERIFY(!panel.nextBreakAction()->isEnabled());

@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <functional>
 
 namespace kiln::views {
@@ -188,7 +189,6 @@ BreakDetails::BreakDetails(QWidget* parent)
     m_stack->setReadOnly(true);
     m_stack->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_stack->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    m_stack->setFixedHeight(m_stack->fontMetrics().lineSpacing() * 4 + 12);
     auto* sides = new QSplitter(Qt::Horizontal);
     sides->addWidget(m_ended);
     sides->addWidget(m_resumed);
@@ -213,6 +213,7 @@ void BreakDetails::showBreak(const RunSnapshot& snapshot, const trace::GraphBrea
     updateHeader();
     m_reason->setText(qs(brk.reason));
     m_stack->setPlainText(qs(brk.userStack).trimmed());
+    fitStackHeight();
 
     const trace::CompileRow* broken = snapshot.compile(brk.compileId);
     m_ended->showCompile(
@@ -233,6 +234,13 @@ void BreakDetails::showBreak(const RunSnapshot& snapshot, const trace::GraphBrea
         why = QString("no graph: compile %1 captured no ops (status %2); the frame ran eagerly")
                   .arg(qs(resume.compile->compileId), qs(resume.compile->status));
     m_resumed->showCompile(snapshot, resume.compile, why);
+}
+
+void BreakDetails::fitStackHeight() {
+    // As tall as the stack (up to 6 lines): the graphs below need the room more.
+    int lines = std::clamp(m_stack->document()->blockCount(), 1, 6);
+    int margins = 2 * (m_stack->frameWidth() + int(m_stack->document()->documentMargin()));
+    m_stack->setFixedHeight(lines * m_stack->fontMetrics().lineSpacing() + margins + 2);
 }
 
 void BreakDetails::setNote(const QString& note) {

@@ -61,6 +61,7 @@ Q_SIGNALS:
 
 private:
     void updateHeader();
+    void fitStackHeight();
 
     QLabel* m_header;
     QLabel* m_reason;

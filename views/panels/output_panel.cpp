@@ -23,6 +23,7 @@ namespace {
 // OutputModel's columns.
 constexpr int kStreamColumn = 0;
 constexpr int kTimeColumn = 1;
+constexpr int kTextColumn = 2;
 
 /// OutputModel filtered by the text box, with stderr lines in red, log lines dimmed and times
 /// right-aligned; the model itself stays free of QtGui.
@@ -37,9 +38,19 @@ public:
             if (stream == "log") return QColor(0x75, 0x75, 0x75);
             return {};
         }
+        // A long log line is cut at the view's edge; its tooltip has all of it.
+        if (role == Qt::ToolTipRole && index.column() == kTextColumn) {
+            QString text = index.data().toString();
+            return text.size() > 80 ? text : QVariant();
+        }
         if (role == Qt::TextAlignmentRole && index.column() == kTimeColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return QSortFilterProxyModel::data(index, role);
+    }
+    QVariant headerData(int section, Qt::Orientation orientation, int role) const override {
+        if (orientation == Qt::Horizontal && section == kTimeColumn && role == Qt::DisplayRole)
+            return QStringLiteral("time (s)");
+        return QSortFilterProxyModel::headerData(section, orientation, role);
     }
 };
 

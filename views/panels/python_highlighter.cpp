@@ -55,7 +55,8 @@ PythonHighlighter::PythonHighlighter(QTextDocument* document)
     m_formats[int(Token::Definition)] = makeFormat(QColor(0x00, 0x6d, 0x77), true);
     m_rules = {
         {QRegularExpression(wordsPattern(keywords())), Token::Keyword},
-        {QRegularExpression(wordsPattern(builtins())), Token::Builtin},
+        // Not after a dot: `a.sum()` calls a method, not the builtin.
+        {QRegularExpression("(?<!\\.)" + wordsPattern(builtins())), Token::Builtin},
         {QRegularExpression(R"(\b(?:0[xX][0-9a-fA-F_]+|\d[\d_]*\.?\d*(?:[eE][+-]?\d+)?j?)\b)"),
          Token::Number},
         {QRegularExpression(R"(^\s*(@[\w.]+))"), Token::Decorator, 1},

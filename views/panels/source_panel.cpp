@@ -213,7 +213,12 @@ void SourcePanel::showBreakOf(const SelectionState& state) {
     if (brk) {
         m_details->showBreak(*m_shown, *brk);
         m_details->markSelectedGraph(state.graphId);
-        m_details->show();
+        if (m_details->isHidden()) {
+            // The graphs need more room than the code: most breaks are in view either way.
+            int height = m_splitter->height();
+            m_splitter->setSizes({height * 2 / 5, height * 3 / 5});
+            m_details->show();
+        }
         return;
     }
     // Selecting one of the shown break's graphs keeps the break in view.
