@@ -111,8 +111,10 @@ void CodeEditor::applyHighlights() {
         s.cursor = QTextCursor(block);
         selections << s;
     };
-    if (m_line != m_breakLine) add(m_line, kLineHighlight);
-    add(m_breakLine, kBreakHighlight);
+    // On a dark palette the light tints would leave light text unreadable: darker ones there.
+    bool dark = palette().color(QPalette::Base).lightness() < 128;
+    if (m_line != m_breakLine) add(m_line, dark ? kLineHighlight.darker(400) : kLineHighlight);
+    add(m_breakLine, dark ? kBreakHighlight.darker(400) : kBreakHighlight);
     setExtraSelections(selections);
 }
 
