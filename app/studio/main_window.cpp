@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "main_window.h"
 
+#include "output_panel.h"
 #include "run_toolbar.h"
 #include "runs_panel.h"
+#include "source_panel.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -88,7 +90,10 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() = default;
 
 void MainWindow::createPanels() {
+    m_source = new views::SourcePanel(m_session, m_selection, this);
+    addPanel(m_source, Qt::LeftDockWidgetArea);
     addPanel(new views::RunsPanel(m_session, m_selection, this), Qt::LeftDockWidgetArea);
+    addPanel(new views::OutputPanel(m_session, m_selection, this), Qt::BottomDockWidgetArea);
 }
 
 void MainWindow::addPanel(views::Panel* panel, Qt::DockWidgetArea area, const QString& tabWith) {
@@ -128,6 +133,10 @@ void MainWindow::createMenus() {
     run->addAction(m_toolbar->runAction());
     run->addAction(m_toolbar->stopAction());
     run->addAction(m_toolbar->compareModesAction());
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    go->addAction(m_source->nextBreakAction());
+    go->addAction(m_source->previousBreakAction());
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : std::as_const(m_docks))

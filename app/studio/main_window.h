@@ -19,7 +19,8 @@ class QMenu;
 
 namespace kiln::views {
 class Panel;
-}
+class SourcePanel;
+} // namespace kiln::views
 
 namespace kiln::studio {
 
@@ -91,6 +92,7 @@ private:
     views::Selection m_selection;
     RunController m_controller;
     RunToolBar* m_toolbar = nullptr;
+    views::SourcePanel* m_source = nullptr;
     QMap<QString, QDockWidget*> m_docks;
     QMap<QString, views::Panel*> m_panels;
     QMenu* m_recentMenu = nullptr;

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+#include "break_details.h"
+
+#include "python_highlighter.h"
+
+#include <QFileInfo>
+#include <QFontDatabase>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <functional>
+
+namespace kiln::views {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+QString compileCaption(const RunSnapshot& snapshot, const trace::CompileRow& c) {
+    const trace::FrameRow* f = snapshot.frame(c.frameId);
+    QString text = (f ? qs(f->function) + " · " : QString()) + "compile " + qs(c.compileId);
+    text += " · " + (c.finished() ? qs(c.status) : QStringLiteral("compiling"));
+    if (c.durationNs) text += QString(" · %1 ms").arg(double(*c.durationNs) * 1e-6, 0, 'f', 2);
+    return text;
+}
+
+QString graphTitle(const trace::GraphRow& g, size_t graphCount) {
+    QString title = "Graph " + qs(g.compileId);
+    if (graphCount > 1) title += QString(" (%1)").arg(g.graphIndex);
+    return title + QString(" · %1 op%2").arg(g.opCount).arg(g.opCount == 1 ? "" : "s");
+}
+
+QPlainTextEdit* codeView(const QString& text) {
+    auto* view = new QPlainTextEdit(text);
+    view->setReadOnly(true);
+    view->setLineWrapMode(QPlainTextEdit::NoWrap);
+    view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    new PythonHighlighter(view->document());
+    return view;
+}
+
+/// The frame that has no parent above \p frameId: the user function a resume frame belongs to.
+int64_t rootFrame(const RunSnapshot& snapshot, int64_t frameId) {
+    for (int depth = 0; depth < 64; ++depth) {
+        const trace::FrameRow* f = snapshot.frame(frameId);
+        if (!f || f->parentFrameId < 0) break;
+        frameId = f->parentFrameId;
+    }
+    return frameId;
+}
+
+} // namespace
+
+ResumeTarget resumeAfter(const RunSnapshot& snapshot, const trace::GraphBreakRow& brk) {
+    ResumeTarget target;
+    const trace::CompileRow* broken = snapshot.compile(brk.compileId);
+    if (!broken) return target;
+    int64_t root = rootFrame(snapshot, broken->frameId);
+    for (const trace::FrameRow& f : snapshot.frames) {
+        if (f.kind == "resume" && f.resumeLine == brk.line && f.parentFrameId >= 0 &&
+            rootFrame(snapshot, f.parentFrameId) == root) {
+            target.frame = &f;
+            break;
+        }
+    }
+    if (!target.frame) return target;
+    // A resume frame can have several cache entries; the one that ran after this break is the
+    // first compiled after the break's own compile.
+    auto compiles = snapshot.compilesOf(target.frame->frameId);
+    for (const trace::CompileRow* c : compiles) {
+        if (c->startNs >= broken->startNs) {
+            target.compile = c;
+            break;
+        }
+    }
+    if (!target.compile && !compiles.empty()) target.compile = compiles.front();
+    return target;
+}
+
+/// One side of the break: a title, what compile it is, and each of its graphs with a header
+/// that selects the graph.
+class GraphSide final : public QFrame {
+public:
+    GraphSide(const QString& title, std::function<void(qint64)> onGraphClicked)
+        : m_onGraphClicked(std::move(onGraphClicked)) {
+        setFrameShape(QFrame::StyledPanel);
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(6, 6, 6, 6);
+        auto* heading = new QLabel("<b>" + title + "</b>");
+        m_caption = new QLabel;
+        m_caption->setWordWrap(true);
+        m_caption->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_graphs = new QVBoxLayout;
+        m_graphs->setContentsMargins(0, 0, 0, 0);
+        layout->addWidget(heading);
+        layout->addWidget(m_caption);
+        layout->addLayout(m_graphs, 1);
+    }
+
+    /// Shows \p compile's graphs, or \p why there is none.
+    void showCompile(const RunSnapshot& snapshot, const trace::CompileRow* compile,
+                     const QString& why) {
+        clear();
+        auto graphs =
+            compile ? snapshot.graphsOf(compile->compileId) : std::vector<const trace::GraphRow*>{};
+        m_caption->setText(compile ? compileCaption(snapshot, *compile) : QString());
+        m_caption->setVisible(compile);
+        if (graphs.empty()) {
+            auto* none = new QLabel("<i>" + why.toHtmlEscaped() + "</i>");
+            none->setWordWrap(true);
+            none->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+            m_graphs->addWidget(none, 1);
+            m_summary = why;
+            return;
+        }
+        QStringList titles;
+        for (const trace::GraphRow* g : graphs)
+            addGraph(*g, graphs.size(), titles);
+        m_summary = titles.join('\n');
+    }
+
+    void markSelected(qint64 graphId) {
+        for (size_t i = 0; i < m_headers.size(); ++i)
+            m_headers[i]->setChecked(m_graphIds[i] == graphId);
+    }
+    bool shows(qint64 graphId) const {
+        return std::find(m_graphIds.begin(), m_graphIds.end(), graphId) != m_graphIds.end();
+    }
+    QString code() const { return m_code; }
+    QString summary() const { return m_summary; }
+
+private:
+    void clear() {
+        while (QLayoutItem* item = m_graphs->takeAt(0)) {
+            delete item->widget();
+            delete item;
+        }
+        m_headers.clear();
+        m_graphIds.clear();
+        m_code.clear();
+        m_summary.clear();
+    }
+
+    void addGraph(const trace::GraphRow& g, size_t graphCount, QStringList& titles) {
+        QString title = graphTitle(g, graphCount);
+        auto* header = new QPushButton(title);
+        header->setObjectName("graphHeader");
+        header->setCheckable(true);
+        header->setFlat(true);
+        header->setCursor(Qt::PointingHandCursor);
+        header->setStyleSheet("text-align: left; font-weight: bold; padding: 2px 4px;");
+        header->setToolTip(QString("Select graph %1 (compile %2)").arg(g.id).arg(qs(g.compileId)));
+        qint64 id = g.id;
+        connect(header, &QPushButton::clicked, this, [this, id] { m_onGraphClicked(id); });
+        QString code = qs(g.readableCode).trimmed();
+        m_graphs->addWidget(header);
+        m_graphs->addWidget(codeView(code), 1);
+        m_headers.push_back(header);
+        m_graphIds.push_back(g.id);
+        m_code += (m_code.isEmpty() ? "" : "\n\n") + code;
+        titles << title;
+    }
+
+    std::function<void(qint64)> m_onGraphClicked;
+    QLabel* m_caption;
+    QVBoxLayout* m_graphs;
+    std::vector<QPushButton*> m_headers;
+    std::vector<qint64> m_graphIds;
+    QString m_code;
+    QString m_summary;
+};
+
+BreakDetails::BreakDetails(QWidget* parent)
+    : QWidget(parent)
+    , m_header(new QLabel)
+    , m_reason(new QLabel)
+    , m_stack(new QPlainTextEdit) {
+    auto clicked = [this](qint64 graphId) { Q_EMIT graphClicked(graphId); };
+    m_ended = new GraphSide("The graph that ended before the break", clicked);
+    m_resumed = new GraphSide("The graph that resumed after it", clicked);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_reason->setWordWrap(true);
+    m_reason->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stack->setReadOnly(true);
+    m_stack->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_stack->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    auto* sides = new QSplitter(Qt::Horizontal);
+    sides->addWidget(m_ended);
+    sides->addWidget(m_resumed);
+    sides->setChildrenCollapsible(false);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_header);
+    layout->addWidget(m_reason);
+    layout->addWidget(m_stack);
+    layout->addWidget(sides, 1);
+}
+
+void BreakDetails::showBreak(const RunSnapshot& snapshot, const trace::GraphBreakRow& brk) {
+    m_order = brk.order;
+    m_note.clear();
+    m_headerText = QString("Graph break %1 of %2 · %3 · %4:%5:%6")
+                       .arg(brk.order)
+                       .arg(snapshot.graphBreaks.size())
+                       .arg(qs(brk.reasonKind), QFileInfo(qs(brk.file)).fileName())
+                       .arg(brk.line)
+                       .arg(brk.column);
+    updateHeader();
+    m_reason->setText(qs(brk.reason));
+    m_stack->setPlainText(qs(brk.userStack).trimmed());
+    fitStackHeight();
+
+    const trace::CompileRow* broken = snapshot.compile(brk.compileId);
+    m_ended->showCompile(
+        snapshot, broken,
+        broken ? QString("no graph: compile %1 captured no ops before the break "
+                         "(status %2)")
+                     .arg(qs(brk.compileId), qs(broken->status))
+               : QString("no graph: compile %1 is not in the trace (yet)").arg(qs(brk.compileId)));
+    ResumeTarget resume = resumeAfter(snapshot, brk);
+    QString why;
+    if (!resume.frame)
+        why = "no graph: no resume frame continues at this line; the rest of the function ran "
+              "eagerly";
+    else if (!resume.compile)
+        why = QString("no graph: the resume frame %1 was not compiled; it ran eagerly")
+                  .arg(qs(resume.frame->function));
+    else
+        why = QString("no graph: compile %1 captured no ops (status %2); the frame ran eagerly")
+                  .arg(qs(resume.compile->compileId), qs(resume.compile->status));
+    m_resumed->showCompile(snapshot, resume.compile, why);
+}
+
+void BreakDetails::fitStackHeight() {
+    // As tall as the stack (up to 6 lines): the graphs below need the room more.
+    int lines = std::clamp(m_stack->document()->blockCount(), 1, 6);
+    int margins = 2 * (m_stack->frameWidth() + int(m_stack->document()->documentMargin()));
+    m_stack->setFixedHeight(lines * m_stack->fontMetrics().lineSpacing() + margins + 2);
+}
+
+void BreakDetails::setNote(const QString& note) {
+    m_note = note;
+    updateHeader();
+}
+
+void BreakDetails::updateHeader() {
+    QString html = "<b>" + m_headerText.toHtmlEscaped() + "</b>";
+    if (!m_note.isEmpty()) html += " &nbsp;<i>(" + m_note.toHtmlEscaped() + ")</i>";
+    m_header->setText(html);
+}
+
+void BreakDetails::markSelectedGraph(qint64 graphId) {
+    m_ended->markSelected(graphId);
+    m_resumed->markSelected(graphId);
+}
+
+bool BreakDetails::showsGraph(qint64 graphId) const {
+    return m_ended->shows(graphId) || m_resumed->shows(graphId);
+}
+
+QString BreakDetails::headerText() const {
+    return m_note.isEmpty() ? m_headerText : m_headerText + " (" + m_note + ")";
+}
+
+QString BreakDetails::reasonText() const {
+    return m_reason->text();
+}
+
+QString BreakDetails::userStackText() const {
+    return m_stack->toPlainText();
+}
+
+QString BreakDetails::endedCode() const {
+    return m_ended->code();
+}
+
+QString BreakDetails::resumedCode() const {
+    return m_resumed->code();
+}
+
+QString BreakDetails::endedSummary() const {
+    return m_ended->summary();
+}
+
+QString BreakDetails::resumedSummary() const {
+    return m_resumed->summary();
+}
+
+} // namespace kiln::views

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// A read-only code view with a gutter: line numbers and markers (graph breaks, compiled frame
+/// starts, recompile sites) with tooltips. It highlights the line the user asked to see and the
+/// selected graph break's line, and reports clicks on the gutter and on the text by line.
+#pragma once
+
+#include <QPlainTextEdit>
+#include <map>
+#include <vector>
+
+namespace kiln::views {
+
+enum class MarkerKind { Frame, Recompile, Break };
+
+struct LineMarker {
+    MarkerKind kind = MarkerKind::Frame;
+    QString toolTip;
+    int breakOrder = 0; ///< the graph break's execution order; 0 for other markers
+};
+
+/// Markers by 1-based line.
+using LineMarkers = std::map<int, std::vector<LineMarker>>;
+
+class CodeEditor final : public QPlainTextEdit {
+    Q_OBJECT
+
+public:
+    explicit CodeEditor(QWidget* parent = nullptr);
+
+    void setMarkers(LineMarkers markers);
+    const std::vector<LineMarker>& markersAt(int line) const;
+    /// Every marker's tooltip on \p line, one paragraph each; empty when it has none.
+    QString toolTipAt(int line) const;
+
+    /// Highlights \p line (0: none) and the selected break's \p breakLine (0: none) and scrolls
+    /// the first of them into view.
+    void highlightLines(int line, int breakLine);
+    int highlightedLine() const { return m_line; }
+    int highlightedBreakLine() const { return m_breakLine; }
+
+    /// \p line's rectangle in viewport (and gutter) coordinates; empty when it is not shown.
+    QRect lineRect(int line) const;
+    QWidget* gutter() const { return m_gutter; }
+
+Q_SIGNALS:
+    /// The user clicked the gutter at \p line.
+    void gutterClicked(int line);
+    /// The user clicked (without selecting text) on \p line.
+    void lineClicked(int line);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+
+private:
+    friend class LineGutter;
+
+    int gutterWidth() const;
+    int lineAtY(int y) const;
+    void paintGutter(QPaintEvent* event);
+    void paintMarkers(QPainter& painter, const QRect& row, const std::vector<LineMarker>& markers);
+    void updateGutter(const QRect& rect, int dy);
+    void applyHighlights();
+
+    QWidget* m_gutter;
+    LineMarkers m_markers;
+    int m_line = 0;
+    int m_breakLine = 0;
+};
+
+} // namespace kiln::views

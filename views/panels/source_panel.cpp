@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+#include "source_panel.h"
+
+#include "break_details.h"
+#include "python_highlighter.h"
+
+#include <QAction>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <optional>
+
+namespace kiln::views {
+
+namespace {
+
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+bool inWorkload(const RunSnapshot& snapshot, const std::string& file) {
+    if (file == snapshot.run.workloadPath) return true;
+    return QFileInfo(qs(file)).fileName() == QFileInfo(qs(snapshot.run.workloadPath)).fileName();
+}
+
+/// Where a frame's compiled code starts in the source: a resume frame at the line it resumes.
+int frameStartLine(const trace::FrameRow& f) {
+    return f.kind == "resume" && f.resumeLine > 0 ? f.resumeLine : f.line;
+}
+
+QString compileLine(const trace::CompileRow& c) {
+    QString ms = c.durationNs ? QString("%1 ms").arg(double(*c.durationNs) * 1e-6, 0, 'f', 2)
+                              : QStringLiteral("compiling");
+    QString status = c.finished() ? qs(c.status) : QStringLiteral("running");
+    return QString("  %1 · %2 · %3 · %4").arg(qs(c.compileId), qs(c.reason), status, ms);
+}
+
+LineMarker frameMarker(const RunSnapshot& snapshot, const trace::FrameRow& f) {
+    QString tip;
+    const trace::FrameRow* parent = snapshot.frame(f.parentFrameId);
+    if (f.kind == "resume")
+        tip = QString("Resume frame %1: %2 continues at line %3")
+                  .arg(qs(f.function), parent ? qs(parent->function) : QStringLiteral("its caller"))
+                  .arg(f.resumeLine);
+    else
+        tip = QString("Compiled frame %1 (line %2)").arg(qs(f.function)).arg(f.line);
+    for (const trace::CompileRow* c : snapshot.compilesOf(f.frameId))
+        tip += "\n" + compileLine(*c);
+    return {MarkerKind::Frame, tip, 0};
+}
+
+/// Null when none of the frame's compiles is a recompile.
+std::optional<LineMarker> recompileMarker(const RunSnapshot& snapshot, const trace::FrameRow& f) {
+    QStringList lines;
+    for (const trace::CompileRow* c : snapshot.compilesOf(f.frameId)) {
+        if (c->reason != "recompile") continue;
+        lines << QString("  %1:").arg(qs(c->compileId));
+        for (const trace::RecompileRow& r : snapshot.recompiles) {
+            if (r.compileId != c->compileId) continue;
+            lines << QString("    entry %1 failed %2: expected %3, actual %4")
+                         .arg(qs(r.failedCompileId), qs(r.guardSource), qs(r.expected),
+                              qs(r.actual));
+        }
+    }
+    if (lines.isEmpty()) return std::nullopt;
+    QString tip = QString("Recompiled %1:\n").arg(qs(f.function)) + lines.join('\n');
+    return LineMarker{MarkerKind::Recompile, tip, 0};
+}
+
+LineMarker breakMarker(const trace::GraphBreakRow& b) {
+    QString tip = QString("Graph break #%1 [%2]: %3 — %4")
+                      .arg(b.order)
+                      .arg(qs(b.compileId), qs(b.reasonKind), qs(b.reason));
+    return {MarkerKind::Break, tip, b.order};
+}
+
+} // namespace
+
+LineMarkers sourceMarkers(const RunSnapshot& snapshot) {
+    LineMarkers markers;
+    for (const trace::FrameRow& f : snapshot.frames) {
+        if (!inWorkload(snapshot, f.file) || frameStartLine(f) <= 0) continue;
+        auto& line = markers[frameStartLine(f)];
+        line.push_back(frameMarker(snapshot, f));
+        if (auto recompiled = recompileMarker(snapshot, f)) line.push_back(*recompiled);
+    }
+    for (const trace::GraphBreakRow& b : snapshot.graphBreaks) {
+        if (inWorkload(snapshot, b.file) && b.line > 0) markers[b.line].push_back(breakMarker(b));
+    }
+    for (auto& [line, list] : markers) {
+        std::stable_sort(list.begin(), list.end(),
+                         [](const LineMarker& a, const LineMarker& b) { return a.kind < b.kind; });
+    }
+    return markers;
+}
+
+SourcePanel::SourcePanel(TraceSession& session, Selection& selection, QWidget* parent)
+    : Panel("source", "Source", session, selection, parent)
+    , m_editor(new CodeEditor)
+    , m_highlighter(new PythonHighlighter(m_editor->document()))
+    , m_details(new BreakDetails)
+    , m_splitter(new QSplitter(Qt::Vertical))
+    , m_banner(new QLabel)
+    , m_summary(new QLabel)
+    , m_next(new QAction("Next graph break", this))
+    , m_previous(new QAction("Previous graph break", this)) {
+    m_next->setShortcut(QKeySequence(Qt::Key_F8));
+    m_next->setToolTip("Next graph break in execution order (F8)");
+    m_previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
+    m_previous->setToolTip("Previous graph break in execution order (Shift+F8)");
+    addAction(m_next);
+    addAction(m_previous);
+    connect(m_next, &QAction::triggered, this, [this] { stepBreak(+1); });
+    connect(m_previous, &QAction::triggered, this, [this] { stepBreak(-1); });
+
+    m_banner->setText("⚠ The file changed since this run; markers may be off.");
+    m_banner->setStyleSheet("background: #fff3cd; color: #664d03; padding: 4px 8px;");
+    m_banner->hide();
+    m_details->hide();
+    m_splitter->addWidget(m_editor);
+    m_splitter->addWidget(m_details);
+    m_splitter->setStretchFactor(0, 3);
+    m_splitter->setStretchFactor(1, 2);
+    m_splitter->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(makeToolbar());
+    layout->addWidget(m_banner);
+    layout->addWidget(m_splitter, 1);
+
+    connect(m_editor, &CodeEditor::gutterClicked, this, &SourcePanel::selectAtGutter);
+    connect(m_editor, &CodeEditor::lineClicked, this,
+            [this](int line) { this->selection().selectSourceLine(line); });
+    connect(m_details, &BreakDetails::graphClicked, this,
+            [this](qint64 graphId) { this->selection().selectGraph(graphId); });
+    catchUp();
+}
+
+QWidget* SourcePanel::makeToolbar() {
+    auto* bar = new QWidget;
+    auto* layout = new QHBoxLayout(bar);
+    layout->setContentsMargins(6, 2, 6, 2);
+    for (QAction* action : {m_previous, m_next}) {
+        auto* button = new QToolButton;
+        button->setDefaultAction(action);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        layout->addWidget(button);
+    }
+    layout->addSpacing(8);
+    layout->addWidget(m_summary, 1);
+    return bar;
+}
+
+void SourcePanel::showSnapshot(const SnapshotPtr& snapshot) {
+    m_shown = snapshot;
+    bool hasBreaks = snapshot && !snapshot->graphBreaks.empty();
+    m_next->setEnabled(hasBreaks);
+    m_previous->setEnabled(hasBreaks);
+    m_banner->setVisible(snapshot && snapshot->sourceChanged);
+    if (!snapshot) {
+        m_editor->clear();
+        m_editor->setMarkers({});
+        m_editor->setPlaceholderText("No run is selected.");
+        m_details->hide();
+        updateSummary();
+        return;
+    }
+    m_editor->setPlaceholderText(
+        QString("The workload %1 could not be read.").arg(qs(snapshot->run.workloadPath)));
+    // A live run's refresh keeps the text: resetting it would lose the scroll position.
+    if (m_editor->toPlainText() != snapshot->source) m_editor->setPlainText(snapshot->source);
+    m_editor->setMarkers(sourceMarkers(*snapshot));
+    updateSummary();
+    showSelection(selection().state());
+}
+
+void SourcePanel::updateSummary() {
+    if (!m_shown) {
+        m_summary->clear();
+        return;
+    }
+    const RunSnapshot& s = *m_shown;
+    int recompiles =
+        static_cast<int>(std::count_if(s.compiles.begin(), s.compiles.end(),
+                                       [](const auto& c) { return c.reason == "recompile"; }));
+    m_summary->setText(QString("%1 · %2 graph break%3 · %4 compiled frame%5 · %6 recompile%7")
+                           .arg(QFileInfo(qs(s.run.workloadPath)).fileName())
+                           .arg(s.graphBreaks.size())
+                           .arg(s.graphBreaks.size() == 1 ? "" : "s")
+                           .arg(s.frames.size())
+                           .arg(s.frames.size() == 1 ? "" : "s")
+                           .arg(recompiles)
+                           .arg(recompiles == 1 ? "" : "s"));
+}
+
+void SourcePanel::showSelection(const SelectionState& state) {
+    if (!m_shown) return;
+    const trace::GraphBreakRow* brk =
+        state.breakOrder > 0 ? m_shown->graphBreak(state.breakOrder) : nullptr;
+    m_editor->highlightLines(state.sourceLine, brk ? brk->line : 0);
+    showBreakOf(state);
+}
+
+void SourcePanel::showBreakOf(const SelectionState& state) {
+    const trace::GraphBreakRow* brk =
+        state.breakOrder > 0 ? m_shown->graphBreak(state.breakOrder) : nullptr;
+    if (brk) {
+        m_details->showBreak(*m_shown, *brk);
+        m_details->markSelectedGraph(state.graphId);
+        if (m_details->isHidden()) {
+            // The graphs need more room than the code: most breaks are in view either way.
+            int height = m_splitter->height();
+            m_splitter->setSizes({height * 2 / 5, height * 3 / 5});
+            m_details->show();
+        }
+        return;
+    }
+    // Selecting one of the shown break's graphs keeps the break in view.
+    if (!m_details->isHidden() && state.graphId > 0 && m_details->showsGraph(state.graphId)) {
+        m_details->markSelectedGraph(state.graphId);
+        return;
+    }
+    m_details->hide();
+}
+
+void SourcePanel::stepBreak(int direction) {
+    if (!m_shown || m_shown->graphBreaks.empty()) return;
+    std::vector<int> orders;
+    for (const trace::GraphBreakRow& b : m_shown->graphBreaks)
+        orders.push_back(b.order);
+    std::sort(orders.begin(), orders.end());
+    int current = m_details->isHidden() ? 0 : m_details->shownBreak();
+    int target = 0;
+    if (current == 0) {
+        target = direction > 0 ? orders.front() : orders.back();
+    } else if (direction > 0) {
+        auto it = std::upper_bound(orders.begin(), orders.end(), current);
+        if (it != orders.end()) target = *it;
+    } else {
+        auto it = std::lower_bound(orders.begin(), orders.end(), current);
+        if (it != orders.begin()) target = *(it - 1);
+    }
+    if (target == 0) {
+        // No wrap-around: stepping past the end would hide that the walk is over.
+        if (selection().state().breakOrder != current) selection().selectBreak(current);
+        m_details->setNote(direction > 0 ? "the last break: no more breaks after it"
+                                         : "the first break: no breaks before it");
+        return;
+    }
+    selection().selectBreak(target);
+}
+
+void SourcePanel::selectAtGutter(int line) {
+    std::vector<int> orders;
+    for (const LineMarker& m : m_editor->markersAt(line))
+        if (m.kind == MarkerKind::Break) orders.push_back(m.breakOrder);
+    if (orders.empty()) {
+        selection().selectSourceLine(line);
+        return;
+    }
+    // Several breaks on one line (a loop): each click moves to the next of them.
+    auto selected = std::find(orders.begin(), orders.end(), selection().state().breakOrder);
+    bool cycle = selected != orders.end() && selected + 1 != orders.end();
+    selection().selectBreak(cycle ? *(selected + 1) : orders.front());
+}
+
+} // namespace kiln::views

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The Source panel: the selected run's workload with Python highlighting, line numbers and
+/// gutter markers for graph breaks, compiled frame starts and recompile sites. Next/Previous
+/// graph break (F8 / Shift+F8) walk the breaks in execution order; the selected break's reason,
+/// user stack and the graphs before and after it show below the code.
+#pragma once
+
+#include "code_editor.h"
+#include "panel.h"
+
+class QAction;
+class QLabel;
+class QSplitter;
+
+namespace kiln::views {
+
+class BreakDetails;
+class PythonHighlighter;
+
+/// The gutter markers of \p snapshot's workload: its graph breaks, the lines where compiled
+/// frames start (resume frames at the line they resume) and the frames that were recompiled.
+LineMarkers sourceMarkers(const RunSnapshot& snapshot);
+
+class SourcePanel final : public Panel {
+    Q_OBJECT
+
+public:
+    SourcePanel(TraceSession& session, Selection& selection, QWidget* parent = nullptr);
+
+    /// Selects the next graph break in execution order (F8); disabled when the run has none.
+    QAction* nextBreakAction() const { return m_next; }
+    /// Selects the previous graph break (Shift+F8).
+    QAction* previousBreakAction() const { return m_previous; }
+
+    CodeEditor* editor() const { return m_editor; }
+    BreakDetails* details() const { return m_details; }
+    /// The "file changed since this run" banner.
+    QLabel* changedBanner() const { return m_banner; }
+
+protected:
+    void showSnapshot(const SnapshotPtr& snapshot) override;
+    void showSelection(const SelectionState& state) override;
+
+private:
+    QWidget* makeToolbar();
+    /// Moves to the next (+1) or previous (-1) break from the shown one; at either end it stays
+    /// and says so.
+    void stepBreak(int direction);
+    void selectAtGutter(int line);
+    void showBreakOf(const SelectionState& state);
+    void updateSummary();
+
+    CodeEditor* m_editor;
+    PythonHighlighter* m_highlighter;
+    BreakDetails* m_details;
+    QSplitter* m_splitter;
+    QLabel* m_banner;
+    QLabel* m_summary;
+    QAction* m_next;
+    QAction* m_previous;
+    SnapshotPtr m_shown; ///< the snapshot the editor shows
+};
+
+} // namespace kiln::views
