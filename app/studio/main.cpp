@@ -83,6 +83,8 @@ int main(int argc, char** argv) {
     kiln::studio::MainWindow window;
     QStringList size = parser.value("size").split('x');
     if (size.size() == 2) window.resize(size[0].toInt(), size[1].toInt());
+    if (parser.isSet("screenshot")) window.useDefaultLayout(); // documentation looks the same
+
     int status = 0;
     const bool screenshot = parser.isSet("screenshot");
     QObject::connect(&window, &kiln::studio::MainWindow::problem, [&](const QString& m) {

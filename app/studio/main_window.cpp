@@ -18,6 +18,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QShowEvent>
 #include <QStatusBar>
 
 namespace kiln::studio {
@@ -91,21 +92,58 @@ MainWindow::~MainWindow() = default;
 
 void MainWindow::createPanels() {
     m_source = new views::SourcePanel(m_session, m_selection, this);
-    addPanel(m_source, Qt::LeftDockWidgetArea);
-    addPanel(new views::RunsPanel(m_session, m_selection, this), Qt::LeftDockWidgetArea);
-    addPanel(new views::OutputPanel(m_session, m_selection, this), Qt::BottomDockWidgetArea);
+    addPanel(m_source);
+    addPanel(new views::RunsPanel(m_session, m_selection, this));
+    addPanel(new views::OutputPanel(m_session, m_selection, this));
 }
 
-void MainWindow::addPanel(views::Panel* panel, Qt::DockWidgetArea area, const QString& tabWith) {
+void MainWindow::addPanel(views::Panel* panel) {
     auto* dock = new QDockWidget(panel->title(), this);
     dock->setObjectName(panel->objectName() + QStringLiteral("Dock"));
     dock->setWidget(panel);
-    if (QDockWidget* other = m_docks.value(tabWith))
-        tabifyDockWidget(other, dock);
-    else
-        addDockWidget(area, dock);
     m_docks.insert(panel->objectName(), dock);
     m_panels.insert(panel->objectName(), panel);
+}
+
+void MainWindow::arrangeDocks() {
+    // Source and its break details on the left over the compile tree; the graph and the
+    // kernels on the right; time along the bottom. Tabs share a place.
+    for (QDockWidget* dock : std::as_const(m_docks)) {
+        removeDockWidget(dock);
+        dock->setFloating(false);
+    }
+    auto dock = [this](const char* id) { return m_docks.value(QString::fromLatin1(id)); };
+    auto place = [this](QDockWidget* d, Qt::DockWidgetArea area) {
+        if (d) addDockWidget(area, d);
+    };
+    auto below = [this](QDockWidget* above, QDockWidget* d) {
+        if (above && d) splitDockWidget(above, d, Qt::Vertical);
+    };
+    auto tab = [this](QDockWidget* first, QDockWidget* d) {
+        if (first && d) tabifyDockWidget(first, d);
+    };
+    place(dock("source"), Qt::LeftDockWidgetArea);
+    place(dock("graph"), Qt::RightDockWidgetArea);
+    place(dock("timeline"), Qt::BottomDockWidgetArea);
+    below(dock("source"), dock("compiles"));
+    tab(dock("compiles"), dock("guards"));
+    tab(dock("compiles"), dock("runs"));
+    below(dock("graph"), dock("kernels"));
+    tab(dock("graph"), dock("compare"));
+    tab(dock("graph"), dock("config"));
+    tab(dock("timeline"), dock("output"));
+    for (const char* front : {"compiles", "graph", "timeline"})
+        if (QDockWidget* d = dock(front)) d->raise();
+    for (QDockWidget* d : std::as_const(m_docks))
+        d->show();
+    const int w = width(), h = height();
+    if (dock("source") && dock("graph"))
+        resizeDocks({dock("source"), dock("graph")}, {w * 45 / 100, w * 55 / 100}, Qt::Horizontal);
+    if (dock("source") && dock("compiles"))
+        resizeDocks({dock("source"), dock("compiles")}, {h * 40 / 100, h * 25 / 100}, Qt::Vertical);
+    if (dock("graph") && dock("kernels"))
+        resizeDocks({dock("graph"), dock("kernels")}, {h * 40 / 100, h * 25 / 100}, Qt::Vertical);
+    if (dock("timeline")) resizeDocks({dock("timeline")}, {h * 22 / 100}, Qt::Vertical);
 }
 
 void MainWindow::createMenus() {
@@ -141,6 +179,8 @@ void MainWindow::createMenus() {
     m_viewMenu = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* dock : std::as_const(m_docks))
         m_viewMenu->addAction(dock->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(tr("&Reset layout"), this, &MainWindow::arrangeDocks);
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -366,7 +406,7 @@ void MainWindow::updateRecentMenu() {
 void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
-    restoreState(settings.value("window/state").toByteArray(), kStateVersion);
+    m_arrangeOnShow = !restoreState(settings.value("window/state").toByteArray(), kStateVersion);
     m_toolbar->setMode(settings.value("run/mode").toString());
     updateRecentMenu();
 }
@@ -376,6 +416,17 @@ void MainWindow::saveSettings() const {
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState(kStateVersion));
     settings.setValue("run/mode", m_toolbar->mode());
+}
+
+void MainWindow::useDefaultLayout() {
+    m_arrangeOnShow = true;
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    // Dock sizes are proportions of the window, which has its final size only now.
+    if (m_arrangeOnShow) arrangeDocks();
+    m_arrangeOnShow = false;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -41,6 +41,9 @@ public:
     /// Runs the workload in default mode, then max-autotune, and compares the two.
     void compareModes();
     void stopRun();
+    /// Shows the default dock arrangement instead of the saved one (screenshots, tests).
+    void useDefaultLayout();
+
     /// The toolbar's mode for the next run ("" = the script's).
     void setRunMode(const QString& mode);
 
@@ -65,13 +68,16 @@ Q_SIGNALS:
     void problem(const QString& message);
 
 protected:
+    void showEvent(QShowEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
 private:
     void createPanels();
-    void addPanel(views::Panel* panel, Qt::DockWidgetArea area, const QString& tabWith = {});
+    void addPanel(views::Panel* panel);
+    /// The default arrangement of the docks (also View > Reset layout).
+    void arrangeDocks();
     void createMenus();
     void restoreSettings();
     void saveSettings() const;
@@ -105,7 +111,9 @@ private:
     QTimer m_traceWatch;         ///< waits for a new trace file a child is creating
     QList<qint64> m_startedRuns; ///< runs our children recorded, for "Compare modes"
     bool m_comparing = false;
-    bool m_awaitingTrace = false; ///< a child is creating the trace the session opens
+    bool m_awaitingTrace = false;
+    bool m_arrangeOnShow = false; ///< no saved layout (or asked for the default one) ///< a child
+                                  ///< is creating the trace the session opens
 };
 
 } // namespace kiln::studio
