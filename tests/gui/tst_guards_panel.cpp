@@ -162,6 +162,19 @@ private slots:
         panel.diffEntryA()->setCurrentIndex(panel.diffEntryA()->findData("4/0"));
         QCOMPARE(panel.diffTable()->model()->rowCount(), 3); // x size, shape guard, scale
 
+        // A live run's refresh keeps that choice and lists the new entry.
+        auto grown = std::make_shared<views::RunSnapshot>(*m_snapshot);
+        trace::CompileRow next = grown->compiles.back();
+        next.compileId = "4/5";
+        next.status.clear(); // still compiling
+        grown->compiles.push_back(next);
+        const int choices = panel.diffEntryA()->count();
+        selection.setSnapshot(grown);
+        QCOMPARE(panel.diffEntryA()->count(), choices + 1);
+        QCOMPARE(panel.diffEntryA()->currentData().toString(), QString("4/0"));
+        QCOMPARE(panel.diffTable()->model()->rowCount(), 3);
+        selection.setSnapshot(m_snapshot);
+
         // The first entry of a frame: nothing failed before it.
         selection.selectCompile("0/0");
         QVERIFY(recompiles->isHidden());

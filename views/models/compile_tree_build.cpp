@@ -179,7 +179,8 @@ std::unique_ptr<Node> graphNode(const trace::GraphRow& g, int position, const No
         for (const KernelRecord* k : it->second)
             n->adopt(kernelNode(*k, *n));
     NodeData& d = n->data;
-    d.name = QString("graph %1 · %2 ops").arg(position).arg(g.opCount);
+    d.name =
+        QString("graph %1 · %2").arg(position).arg(counted(static_cast<size_t>(g.opCount), "op"));
     d.status = compile.data.status;
     d.statusText = compile.data.statusText;
     sumChildren(*n);
@@ -282,8 +283,14 @@ std::unique_ptr<Node> frameNode(const trace::FrameRow& f, const TreeIndex& index
     const bool resume = f.kind == "resume";
     const int line = resume && f.resumeLine > 0 ? f.resumeLine : f.line;
     const QString where = QString("%1:%2").arg(QFileInfo(text(f.file)).fileName()).arg(line);
+    // A resume function is named after the function it continues, as the user wrote it.
+    QString parentName;
+    if (auto it = index.frames.find(f.parentFrameId); resume && it != index.frames.end())
+        parentName = text(it->second->function);
     NodeData& d = n->data;
-    d.name = QString("%1 (%2)").arg(text(f.function), where) + (resume ? " · resume" : "");
+    d.name = resume && !parentName.isEmpty()
+                 ? QString("%1 (%2) · resume").arg(parentName, where)
+                 : QString("%1 (%2)").arg(text(f.function), where) + (resume ? " · resume" : "");
     d.status = frameStatus(*n);
     const int entries = static_cast<int>(n->children.size());
     d.statusText = d.status == CompileTreeStatus::Recompiled
@@ -295,13 +302,9 @@ std::unique_ptr<Node> frameNode(const trace::FrameRow& f, const TreeIndex& index
     d.compileMs = compileMs;
     sumChildren(*n);
     d.detail = QString("%1 cache %2").arg(entries).arg(entries == 1 ? "entry" : "entries");
-    QString parentName;
-    if (auto it = index.frames.find(f.parentFrameId); resume && it != index.frames.end())
-        parentName = text(it->second->function);
     if (resume)
-        d.detail += QString(" · resumes %1 after the graph break at line %2")
-                        .arg(parentName.isEmpty() ? QStringLiteral("its caller") : parentName)
-                        .arg(line);
+        d.detail +=
+            QString(" · %1, after the graph break at line %2").arg(text(f.function)).arg(line);
     d.toolTip = QString("frame %1: %2 in %3\n%4")
                     .arg(f.frameId)
                     .arg(text(f.function), text(f.file), d.detail);

@@ -36,10 +36,10 @@ CompilesPanel::CompilesPanel(TraceSession& session, Selection& selection, QWidge
     QHeaderView* header = m_tree->header();
     header->setStretchLastSection(true);
     header->resizeSection(CompileTreeModel::NameColumn, 330);
-    header->resizeSection(CompileTreeModel::StatusColumn, 110);
-    for (int c : {CompileTreeModel::CompileMsColumn, CompileTreeModel::KernelMsColumn,
-                  CompileTreeModel::LaunchesColumn})
-        header->resizeSection(c, 80);
+    header->resizeSection(CompileTreeModel::StatusColumn, 105);
+    for (int c : {CompileTreeModel::CompileMsColumn, CompileTreeModel::KernelMsColumn})
+        header->resizeSection(c, 78);
+    header->resizeSection(CompileTreeModel::LaunchesColumn, 66);
 
     m_filter->setPlaceholderText(tr("Filter by function, compile id, kernel or reason"));
     m_filter->setClearButtonEnabled(true);
@@ -91,7 +91,16 @@ QModelIndex CompilesPanel::currentItem() const {
 
 void CompilesPanel::showSnapshot(const SnapshotPtr& snapshot) {
     m_model->setSnapshot(snapshot);
+    fitNameColumn();
     showSelection(selection().state());
+}
+
+void CompilesPanel::fitNameColumn() {
+    // Resume functions have long names; the detail column still needs room.
+    m_tree->resizeColumnToContents(CompileTreeModel::NameColumn);
+    constexpr int kWidest = 430;
+    if (m_tree->columnWidth(CompileTreeModel::NameColumn) > kWidest)
+        m_tree->setColumnWidth(CompileTreeModel::NameColumn, kWidest);
 }
 
 void CompilesPanel::showSelection(const SelectionState& state) {

@@ -40,6 +40,7 @@ private:
     void rememberExpansion();
     void restoreExpansion();
     void applyFilter(const QString& text);
+    void fitNameColumn();
 
     CompileTreeModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;

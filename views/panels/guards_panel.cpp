@@ -19,6 +19,7 @@
 #include <QTableView>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace kiln::views {
 
@@ -70,11 +71,13 @@ protected:
         option->backgroundBrush = QColor(0xfd, 0xe7, 0xe9);
         option->palette.setColor(QPalette::Text, QColor(0xb7, 0x1c, 0x1c));
     }
+    /// The whole check (long tensor checks are elided in the table) and why it is marked.
     bool helpEvent(QHelpEvent* event, QAbstractItemView* view, const QStyleOptionViewItem& option,
                    const QModelIndex& index) override {
-        if (!m_notes.contains(index.row()))
-            return QStyledItemDelegate::helpEvent(event, view, option, index);
-        QToolTip::showText(event->globalPos(), m_notes.value(index.row()), view);
+        QString tip = index.siblingAtColumn(kGuardCheckColumn).data().toString();
+        if (m_notes.contains(index.row())) tip += "\n" + m_notes.value(index.row());
+        if (tip.isEmpty()) return QStyledItemDelegate::helpEvent(event, view, option, index);
+        QToolTip::showText(event->globalPos(), tip, view);
         return true;
     }
 
@@ -127,7 +130,7 @@ GuardsPanel::GuardsPanel(TraceSession& session, Selection& selection, QWidget* p
     splitter->addWidget(makeGuardsBox());
     splitter->addWidget(makeRecompilesBox());
     splitter->addWidget(makeDiffBox());
-    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(0, 4);
     splitter->setStretchFactor(1, 2);
     splitter->setStretchFactor(2, 3);
     auto* layout = new QVBoxLayout(this);
@@ -157,7 +160,8 @@ QWidget* GuardsPanel::makeGuardsBox() {
 QWidget* GuardsPanel::makeRecompilesBox() {
     QGroupBox* b = box(tr("Why it was compiled"), this);
     m_recompileSummary = new QLabel(b);
-    m_recompileSummary->setWordWrap(true);
+    // One line: a wrapped label in a splitter pane gets clipped instead of growing.
+    m_recompileSummary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_recompilesTable = makeTable(m_recompiles, b);
     m_recompilesTable->setColumnHidden(kRecompileCompileColumn, true);
     m_recompilesTable->setItemDelegate(new ExpectedActualDelegate(m_recompilesTable));
@@ -176,7 +180,8 @@ QWidget* GuardsPanel::makeDiffBox() {
     m_entryA = new QComboBox(b);
     m_entryB = new QComboBox(b);
     for (QComboBox* combo : {m_entryA, m_entryB}) {
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(16);
         connect(combo, &QComboBox::currentIndexChanged, this, &GuardsPanel::showDiff);
     }
     m_diffSummary = new QLabel(b);
@@ -200,9 +205,37 @@ QWidget* GuardsPanel::makeDiffBox() {
     return b;
 }
 
-void GuardsPanel::showSnapshot(const SnapshotPtr&) {
-    m_compileId.clear(); // the rows may have grown: show them again
-    showSelection(selection().state());
+void GuardsPanel::showSnapshot(const SnapshotPtr& snapshot) {
+    // A live run refreshes often: redraw only when what this panel shows changed, and keep
+    // the entries the user picked for the diff.
+    const QString entry = entryOf(selection().state());
+    const QString shown = snapshot ? contentsOf(*snapshot, entry) : QString();
+    if (entry == m_compileId && shown == m_shownContents && !entry.isEmpty()) return;
+    const QString a = m_entryA->currentData().toString();
+    const QString b = m_entryB->currentData().toString();
+    const bool sameEntry = entry == m_compileId;
+    showEntry(entry);
+    if (!sameEntry || m_entryA->findData(a) < 0 || m_entryB->findData(b) < 0) return;
+    {
+        QSignalBlocker blockA(m_entryA), blockB(m_entryB);
+        m_entryA->setCurrentIndex(m_entryA->findData(a));
+        m_entryB->setCurrentIndex(m_entryB->findData(b));
+    }
+    showDiff();
+}
+
+QString GuardsPanel::contentsOf(const RunSnapshot& s, const QString& compileId) {
+    const std::string id = compileId.toStdString();
+    const trace::CompileRow* c = s.compile(id);
+    const auto related = std::count_if(s.recompiles.begin(), s.recompiles.end(), [&](auto& r) {
+        return r.compileId == id || r.failedCompileId == id;
+    });
+    return QString("%1 %2 %3 %4 %5")
+        .arg(c ? text(c->status) : "-")
+        .arg(s.guardsOf(id).size())
+        .arg(related)
+        .arg(s.compiles.size())
+        .arg(s.guards.size());
 }
 
 void GuardsPanel::showSelection(const SelectionState& state) {
@@ -220,6 +253,7 @@ QString GuardsPanel::entryOf(const SelectionState& state) const {
 void GuardsPanel::showEntry(const QString& compileId) {
     m_compileId = compileId;
     const SnapshotPtr& s = snapshot();
+    m_shownContents = s ? contentsOf(*s, compileId) : QString();
     if (!s) return clear(tr("No run is loaded."));
     const trace::CompileRow* c =
         compileId.isEmpty() ? nullptr : s->compile(compileId.toStdString());
@@ -263,7 +297,7 @@ void GuardsPanel::showRecompiles(const RunSnapshot& s, const trace::CompileRow& 
         if (r.failedCompileId == c.compileId) replacedBy << text(r.compileId);
     }
     QString summary = rows->empty()
-                          ? tr("%1 is the first cache entry of %2: no older entry's guards failed.")
+                          ? tr("%1 is the first cache entry of %2.")
                                 .arg(text(c.compileId), frameName(s, c.frameId))
                           : tr("%1 was compiled because a guard of every older entry failed:")
                                 .arg(text(c.compileId));

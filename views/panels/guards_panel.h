@@ -51,6 +51,8 @@ private:
     /// The entry \p state is about: its compile, else its frame's latest entry.
     QString entryOf(const SelectionState& state) const;
     void showEntry(const QString& compileId);
+    /// What of \p s the panel shows for entry \p compileId, as a comparable summary.
+    static QString contentsOf(const RunSnapshot& s, const QString& compileId);
     void showGuards(const RunSnapshot& s, const trace::CompileRow& c);
     void showRecompiles(const RunSnapshot& s, const trace::CompileRow& c);
     void fillDiffChoices(const RunSnapshot& s, const trace::CompileRow& c);
@@ -72,6 +74,7 @@ private:
     QLabel* m_diffSummary = nullptr;
     QTableView* m_diffTable = nullptr;
     QString m_compileId;
+    QString m_shownContents;           ///< contentsOf() when the entry was last drawn
     QHash<int, QString> m_failedLater; ///< guard row → the later compiles it failed for
 };
 
