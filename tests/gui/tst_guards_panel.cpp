@@ -143,6 +143,7 @@ private slots:
                              "torch.float32 [8, 128]"),
                  1);
         QVERIFY(panel.diffSummary()->text().contains("1 changed"));
+        QVERIFY(panel.grab().save("/tmp/compiles-guards-41.png"));
 
         // 4/2: 4/1 failed on the new scale, 4/0 on x's size.
         selection.selectCompile("4/2");

@@ -285,7 +285,10 @@ void GuardsPanel::showGuards(const RunSnapshot& s, const trace::CompileRow& c) {
                         .arg(text(r.compileId), text(r.expected), text(r.actual));
         }
     }
-    m_guardsBox->setTitle(tr("Guards of %1 (%2)").arg(text(c.compileId)).arg(rows->size()));
+    QString title = tr("Guards of %1 (%2)").arg(text(c.compileId)).arg(rows->size());
+    if (!m_failedLater.isEmpty())
+        title += tr(" · red: failed for a later entry (hover for the values)");
+    m_guardsBox->setTitle(title);
     m_guards->setRows(std::move(rows));
 }
 
@@ -296,11 +299,11 @@ void GuardsPanel::showRecompiles(const RunSnapshot& s, const trace::CompileRow& 
         if (r.compileId == c.compileId) rows->push_back(r);
         if (r.failedCompileId == c.compileId) replacedBy << text(r.compileId);
     }
-    QString summary = rows->empty()
-                          ? tr("%1 is the first cache entry of %2.")
-                                .arg(text(c.compileId), frameName(s, c.frameId))
-                          : tr("%1 was compiled because a guard of every older entry failed:")
-                                .arg(text(c.compileId));
+    QString summary =
+        rows->empty() ? tr("%1 is the first cache entry of %2.")
+                            .arg(text(c.compileId), frameName(s, c.frameId))
+                      : tr("%1 was compiled because a guard of every older entry failed (below).")
+                            .arg(text(c.compileId));
     if (!replacedBy.isEmpty())
         summary += " " + tr("Its own guards failed later, for %1.").arg(replacedBy.join(", "));
     m_recompileSummary->setText(summary);
