@@ -266,6 +266,25 @@ private slots:
         QVERIFY(panel.grab().save("/tmp/compiles-tree.png"));
     }
 
+    void aLiveRunGrowsUnderTheUsersEyes() {
+        views::TraceSession session;
+        views::Selection selection;
+        selection.selectRun(1);
+        selection.setSnapshot(earlier(*m_full, {"0/0", "1/0", "2/0", "3/0"}, 3));
+        views::CompilesPanel panel(session, selection);
+        selection.selectCompile("1/0");
+        QTreeView* tree = panel.tree();
+        auto* proxy = static_cast<QSortFilterProxyModel*>(tree->model());
+        QSignalSpy resets(panel.model(), &QAbstractItemModel::modelReset);
+        selection.setSnapshot(m_full);
+        QCOMPARE(resets.count(), 0);
+        // Still on the entry's graph (the deepest item selectCompile selects).
+        QCOMPARE(panel.currentItem().data(CompileTreeModel::GraphIdRole).toLongLong(),
+                 m_full->graphsOf("1/0").front()->id);
+        // The new frame opens like the others did.
+        QVERIFY(tree->isExpanded(proxy->mapFromSource(panel.model()->indexOfFrame(4))));
+    }
+
     void aResetKeepsExpansionAndSelection() {
         views::TraceSession session;
         views::Selection selection;

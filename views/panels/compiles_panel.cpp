@@ -167,7 +167,6 @@ void CompilesPanel::reveal(const QModelIndex& sourceIndex) {
 
 void CompilesPanel::rememberExpansion() {
     m_expandedKeys.clear();
-    m_expandedKnown = m_proxy->rowCount() > 0;
     std::vector<QModelIndex> todo;
     for (int r = 0; r < m_proxy->rowCount(); ++r)
         todo.push_back(m_proxy->index(r, 0));
@@ -182,10 +181,7 @@ void CompilesPanel::rememberExpansion() {
 }
 
 void CompilesPanel::restoreExpansion() {
-    if (!m_expandedKnown) {
-        m_tree->expandToDepth(0); // frames open: their cache entries show
-        return;
-    }
+    m_tree->expandToDepth(0); // frames open: their cache entries show
     for (const QString& key : std::as_const(m_expandedKeys))
         m_tree->expand(m_proxy->mapFromSource(m_model->indexOfKey(key)));
 }

@@ -46,9 +46,8 @@ private:
     QSortFilterProxyModel* m_proxy = nullptr;
     QTreeView* m_tree = nullptr;
     QLineEdit* m_filter = nullptr;
-    bool m_following = false;     ///< moving the current item to follow the selection
-    QStringList m_expandedKeys;   ///< expanded items across a model reset (KeyRole)
-    bool m_expandedKnown = false; ///< m_expandedKeys holds what the user had open
+    bool m_following = false;   ///< moving the current item to follow the selection
+    QStringList m_expandedKeys; ///< items open before a model reset (KeyRole), opened after
 };
 
 } // namespace kiln::views
