@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "main_window.h"
 
+#include "compiles_panel.h"
+#include "guards_panel.h"
 #include "output_panel.h"
 #include "run_toolbar.h"
 #include "runs_panel.h"
@@ -93,6 +95,8 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createPanels() {
     m_source = new views::SourcePanel(m_session, m_selection, this);
     addPanel(m_source);
+    addPanel(new views::CompilesPanel(m_session, m_selection, this));
+    addPanel(new views::GuardsPanel(m_session, m_selection, this));
     addPanel(new views::RunsPanel(m_session, m_selection, this));
     addPanel(new views::OutputPanel(m_session, m_selection, this));
 }

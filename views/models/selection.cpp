@@ -81,9 +81,14 @@ void Selection::selectSourceLine(int line) {
         }
         if (best) {
             auto compiles = m_snapshot->compilesOf(best->frameId);
+            // Stay on the selected cache entry when the line is in its frame (a guard's line
+            // clicked in the guards of an older entry); otherwise the frame's latest entry.
+            const bool keepEntry = best->frameId == m_state.frameId && !m_state.compileId.isEmpty();
             next.frameId = best->frameId;
-            next.compileId =
-                compiles.empty() ? QString() : QString::fromStdString(compiles.back()->compileId);
+            if (!keepEntry)
+                next.compileId = compiles.empty()
+                                     ? QString()
+                                     : QString::fromStdString(compiles.back()->compileId);
             next.graphId = 0;
             next.kernelId = -1;
             for (const trace::GraphNodeRow& n : m_snapshot->graphNodes) {

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The Compiles panel: the compile tree (frames → cache entries → graphs → kernels) coloured by
+/// what became of each entry, with a legend and a filter. Clicking an item selects it (and its
+/// parents) in the shared selection; a selection made elsewhere reveals its deepest item here.
+#pragma once
+
+#include "compile_tree_model.h"
+#include "panel.h"
+
+class QLineEdit;
+class QSortFilterProxyModel;
+class QTreeView;
+
+namespace kiln::views {
+
+class CompilesPanel final : public Panel {
+    Q_OBJECT
+
+public:
+    CompilesPanel(TraceSession& session, Selection& selection, QWidget* parent = nullptr);
+
+    QTreeView* tree() const { return m_tree; }
+    CompileTreeModel* model() const { return m_model; }
+    QLineEdit* filter() const { return m_filter; }
+    /// The tree's current item in model (not proxy) terms; invalid when none.
+    QModelIndex currentItem() const;
+
+protected:
+    void showSnapshot(const SnapshotPtr& snapshot) override;
+    void showSelection(const SelectionState& state) override;
+
+private:
+    QWidget* makeLegend();
+    void selectItem(const QModelIndex& proxyIndex);
+    /// True when the current item already stands for \p state (so a selection this panel made,
+    /// whose parents Selection filled in, does not move the current item).
+    bool currentShows(const SelectionState& state) const;
+    void reveal(const QModelIndex& sourceIndex);
+    void rememberExpansion();
+    void restoreExpansion();
+    void applyFilter(const QString& text);
+    void fitNameColumn();
+
+    CompileTreeModel* m_model = nullptr;
+    QSortFilterProxyModel* m_proxy = nullptr;
+    QTreeView* m_tree = nullptr;
+    QLineEdit* m_filter = nullptr;
+    bool m_following = false;   ///< moving the current item to follow the selection
+    QStringList m_expandedKeys; ///< items open before a model reset (KeyRole), opened after
+};
+
+} // namespace kiln::views
