@@ -7,6 +7,7 @@
 /// export writes valid SVG, PNG and DOT. The SVG node index is checked against Graphviz's text.
 #include "diagram_view.h"
 #include "graph_panel.h"
+#include "kiln_process.h"
 #include "studio_fixture.h"
 #include "svg_node_index.h"
 
@@ -178,6 +179,7 @@ private slots:
         studio.selection.selectKernel(tmpl->kernel.kernelId);
         QCOMPARE(view->selectedNode(), tmplNode);
         view->fitToView();
+        QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-panel-post.png"));
     }
 
@@ -244,6 +246,7 @@ private slots:
         // The inputs have no source line: a click on one changes nothing.
         QVERIFY(panel.clickNode("arg0_1"));
         QCOMPARE(studio.selection.state().sourceLine, 5);
+        QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-panel-pre.png"));
 
         panel.setPreFusion(false);
@@ -297,7 +300,33 @@ private slots:
             for (const views::KernelRecord* k : studio.snapshot().kernelsOf(g.id))
                 QVERIFY(panel.search(QString::fromStdString(k->kernel.name)) >= 1);
         }
+        QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-panel-breaks.png"));
+    }
+
+    void anEagerGraphSaysWhyItHasNoDiagram() {
+        // The modes workload again, compiled by the eager backend: a graph, no diagram.
+        const QString dir = m_dir.filePath("eager");
+        QDir().mkpath(dir);
+        QVERIFY(QFile::copy(m_dir.filePath("modes/modes.py"), dir + "/eager.py"));
+        testing::KilnProcess run = testing::runKilnBinary(
+            {"run", dir + "/eager.py", "--quiet", "--backend", "eager"}, dir);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        Studio studio;
+        QVERIFY(studio.open(dir + "/eager.kiln", 1));
+        QCOMPARE(studio.snapshot().graphs.size(), size_t(1));
+        views::GraphPanel panel(studio.session, studio.selection);
+        panel.resize(1000, 650);
+        panel.show();
+        QSignalSpy message(&panel, &views::GraphPanel::messageShown);
+        studio.selection.selectGraph(studio.snapshot().graphs.front().id);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.message().contains("no post-fusion diagram"), 20000);
+        QVERIFY(panel.message().contains("\"eager\" backend"));
+        QVERIFY(!panel.view()->hasDiagram());
+        QString error;
+        QVERIFY(!panel.exportDiagram(m_dir.filePath("eager.svg"), &error));
+        QCoreApplication::processEvents(); // pending layouts, as a shown window would have
+        panel.grab().save(QDir::temp().filePath("graph-panel-eager.png"));
     }
 
     void aResultForAnEarlierSelectionIsDropped() {

@@ -102,6 +102,9 @@ private slots:
             shares += cell(model, row, KernelTableModel::Share).toDouble();
         }
         QVERIFY(qAbs(shares - 100.0) < 1e-6);
+        QVERIFY(model.columnHasValues(KernelTableModel::Grid));
+        QVERIFY(!model.columnHasValues(KernelTableModel::Block));
+        QVERIFY(!model.columnHasValues(KernelTableModel::Registers));
         // The workload calls the compiled function five times: every kernel ran five times.
         QCOMPARE(cell(model, 0, KernelTableModel::Launches).toLongLong(), 5);
     }
@@ -174,6 +177,10 @@ private slots:
         const views::KernelRecord* tmpl = firstOfKind(*m_autotune, "template");
         studio.selection.selectKernel(tmpl->kernel.kernelId);
 
+        // The CPU run has no block or registers: those columns are not shown at all.
+        QVERIFY(!panel.table()->isColumnHidden(KernelTableModel::Grid));
+        QVERIFY(panel.table()->isColumnHidden(KernelTableModel::Block));
+        QVERIFY(panel.table()->isColumnHidden(KernelTableModel::Registers));
         const QModelIndex current = panel.table()->currentIndex();
         QVERIFY(current.isValid());
         QCOMPARE(current.data(KernelTableModel::KernelIdRole).toLongLong(), tmpl->kernel.kernelId);
@@ -191,6 +198,7 @@ private slots:
             chosenRows += marked;
         }
         QCOMPARE(chosenRows, 1);
+        QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-kernels-panel.png"));
     }
 
@@ -221,6 +229,11 @@ private slots:
         studio.selection.selectKernel(m_default->kernels.front().kernel.kernelId);
         QVERIFY(panel.candidatesText().contains("No autotuning (default mode)"));
         QCOMPARE(panel.candidates()->rowCount(), 0);
+        panel.resize(1000, 650);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QCoreApplication::processEvents(); // pending layouts, as a shown window would have
+        panel.grab().save(QDir::temp().filePath("graph-kernels-default.png"));
     }
 
     void filtersInThePanel() {
@@ -266,6 +279,7 @@ private slots:
             want += n;
         QCOMPARE(shown, want);
         QVERIFY(panel.bannerText().contains(QString("%1 of %2").arg(want).arg(launches.size())));
+        QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-kernels-range.png"));
         panel.setTimeRange(0, 0);
         QVERIFY(panel.bannerText().isEmpty());

@@ -94,6 +94,13 @@ void KernelTableModel::recompute() {
         m_stats[i].medianNs = medianOf(durations[i]);
 }
 
+bool KernelTableModel::columnHasValues(int column) const {
+    for (int row = 0; row < rowCount(); ++row)
+        if (rawValue(*kernelAt(row), m_stats[static_cast<size_t>(row)], column).isValid())
+            return true;
+    return false;
+}
+
 const KernelRecord* KernelTableModel::kernelAt(int row) const {
     if (!m_snapshot || row < 0 || row >= rowCount()) return nullptr;
     return &m_snapshot->kernels[static_cast<size_t>(row)];

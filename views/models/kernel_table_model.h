@@ -62,6 +62,8 @@ public:
     /// Launches counted in the current range (all of them without one).
     qint64 launchesInRange() const { return m_launchesInRange; }
 
+    /// Whether any row has a value in \p column (a CPU run has no block or registers).
+    bool columnHasValues(int column) const;
     const KernelRecord* kernelAt(int row) const;
     const KernelRangeStats* statsAt(int row) const;
     /// The row of kernel \p kernelId; -1 when the run has no such kernel.

@@ -101,7 +101,8 @@ void DiagramView::fitToView() {
     const QRectF rect = sceneRect();
     const double zx = viewport()->width() / rect.width();
     const double zy = viewport()->height() / rect.height();
-    setZoom(std::min({zx, zy, kMaxFitZoom}));
+    // A little under the exact fit, so that rounding does not bring up the scroll bars.
+    setZoom(std::min({zx * 0.98, zy * 0.98, kMaxFitZoom}));
     centerOn(rect.center());
 }
 

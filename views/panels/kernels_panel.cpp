@@ -29,7 +29,6 @@ QString text(const std::string& s) {
 
 QLabel* sectionLabel(QWidget* parent) {
     auto* label = new QLabel(parent);
-    label->setWordWrap(true);
     label->setTextFormat(Qt::RichText);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setContentsMargins(4, 4, 4, 4);
@@ -69,6 +68,7 @@ KernelsPanel::KernelsPanel(TraceSession& session, Selection& selection, QWidget*
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     addTableExportMenu(m_table);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -77,8 +77,7 @@ KernelsPanel::KernelsPanel(TraceSession& session, Selection& selection, QWidget*
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
     splitter->addWidget(makeDetails());
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 2);
+    splitter->setSizes({330, 270});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -132,17 +131,15 @@ QWidget* KernelsPanel::makeBanner() {
 }
 
 QWidget* KernelsPanel::makeDetails() {
-    auto* details = new QSplitter(Qt::Horizontal, this);
-    auto* codeBox = new QWidget(details);
-    auto* codeLayout = new QVBoxLayout(codeBox);
-    codeLayout->setContentsMargins(0, 0, 0, 0);
-    m_codeHeader = sectionLabel(codeBox);
-    m_code = new QPlainTextEdit(codeBox);
+    auto* details = new QWidget(this);
+    auto* layout = new QVBoxLayout(details);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    m_codeHeader = sectionLabel(details);
+    m_code = new QPlainTextEdit(details);
     m_code->setReadOnly(true);
     m_code->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    codeLayout->addWidget(m_codeHeader);
-    codeLayout->addWidget(m_code, 1);
 
     auto* tuneBox = new QWidget(details);
     auto* tuneLayout = new QVBoxLayout(tuneBox);
@@ -151,17 +148,21 @@ QWidget* KernelsPanel::makeDetails() {
     m_candidates = new QTableWidget(0, 3, tuneBox);
     m_candidates->setHorizontalHeaderLabels({tr("candidate"), tr("time"), tr("chosen")});
     m_candidates->verticalHeader()->hide();
+    m_candidates->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_candidates->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_candidates->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_candidates->setWordWrap(false);
     m_candidates->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
     addTableExportMenu(m_candidates);
     tuneLayout->addWidget(m_candidatesLabel);
     tuneLayout->addWidget(m_candidates, 1);
 
-    details->addWidget(codeBox);
-    details->addWidget(tuneBox);
-    details->setStretchFactor(0, 3);
-    details->setStretchFactor(1, 2);
+    auto* split = new QSplitter(Qt::Horizontal, details);
+    split->addWidget(m_code);
+    split->addWidget(tuneBox);
+    split->setSizes({600, 400});
+    layout->addWidget(m_codeHeader);
+    layout->addWidget(split, 1);
     return details;
 }
 
@@ -169,6 +170,11 @@ void KernelsPanel::showSnapshot(const SnapshotPtr& snapshot) {
     const bool first = m_model->rowCount() == 0;
     m_model->setSnapshot(snapshot);
     refillKinds();
+    // Launch geometry is only recorded on the GPU: a CPU run's empty columns would only take
+    // the room the fused nodes need.
+    for (int column :
+         {KernelTableModel::Grid, KernelTableModel::Block, KernelTableModel::Registers})
+        m_table->setColumnHidden(column, !m_model->columnHasValues(column));
     if (first && m_model->rowCount() > 0) {
         m_table->resizeColumnsToContents();
         // The fused-nodes column stretches; the kernel names should not push it off screen.
@@ -253,8 +259,8 @@ void KernelsPanel::showCandidates(const KernelRecord* kernel) {
         m_candidatesLabel->setText(
             snap->run.mode == "default" || snap->run.mode.empty()
                 ? tr("<b>Autotuning</b><br>No autotuning (default mode).")
-                : tr("<b>Autotuning</b><br>No candidates: max-autotune measured none for this "
-                     "%1 kernel.")
+                : tr("<b>Autotuning</b><br>No candidates: max-autotune measured none<br>for "
+                     "this %1 kernel.")
                       .arg(text(kernel->kernel.kind).toHtmlEscaped()));
     else
         m_candidatesLabel->setText(
