@@ -160,7 +160,7 @@ private slots:
         QVERIFY(panel.clickNode(tmplNode));
         QCOMPARE(studio.selection.state().kernelId, tmpl->kernel.kernelId);
         QCOMPARE(studio.selection.state().graphId, graphId);
-        QCOMPARE(view->selectedNode(), tmplNode);
+        QCOMPARE(view->selectedNodes(), QStringList{tmplNode});
 
         // A real mouse click on another kernel's node.
         const views::KernelRecord* other =
@@ -173,11 +173,11 @@ private slots:
         QCOMPARE(view->nodeAtViewPos(at), otherNode);
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, at);
         QCOMPARE(studio.selection.state().kernelId, other->kernel.kernelId);
-        QCOMPARE(view->selectedNode(), otherNode);
+        QCOMPARE(view->selectedNodes(), QStringList{otherNode});
 
         // Selected elsewhere (the kernels table): the node is outlined.
         studio.selection.selectKernel(tmpl->kernel.kernelId);
-        QCOMPARE(view->selectedNode(), tmplNode);
+        QCOMPARE(view->selectedNodes(), QStringList{tmplNode});
         view->fitToView();
         QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-panel-post.png"));
@@ -203,6 +203,48 @@ private slots:
         QCOMPARE(panel.matchText(), QString("1 of %1").arg(buffers));
         QCOMPARE(panel.search("no such node"), 0);
         QCOMPARE(panel.matchText(), QString("no match"));
+    }
+
+    void zoomKeepsThePointUnderTheCursor() {
+        Studio studio;
+        QVERIFY(studio.open(m_modes, 2));
+        views::GraphPanel panel(studio.session, studio.selection);
+        panel.resize(1000, 650);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(showGraph(panel, studio.selection, studio.snapshot().graphs.front().id));
+        views::DiagramView* view = panel.view();
+        view->actualSize();
+        QCOMPARE(view->zoom(), 1.0);
+        QVERIFY(panel.statusText().endsWith("zoom 100 %"));
+        view->zoomIn();
+        QCOMPARE(view->zoom(), 1.25);
+        QVERIFY(panel.statusText().endsWith("zoom 125 %"));
+        QTest::keyClick(view, Qt::Key_Minus);
+        QCOMPARE(view->zoom(), 1.0);
+
+        // Zoomed in so far that the diagram overflows the view both ways (a smaller diagram is
+        // centred), one wheel notch up over a kernel's node keeps that node under the cursor.
+        const QString node = view->index().search("kiln_").front();
+        view->setZoom(3.0);
+        view->centerOnNode(node);
+        const QPoint at = view->mapFromScene(view->nodeSceneRect(node).center()) + QPoint(30, 10);
+        const QPointF before = view->mapToScene(at);
+        QWheelEvent wheel(at, view->viewport()->mapToGlobal(at), {}, QPoint(0, 120), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(view->viewport(), &wheel);
+        QCOMPARE(view->zoom(), 3.75);
+        const QPointF after = view->mapToScene(at);
+        QVERIFY2(QLineF(before, after).length() < 2.0,
+                 qPrintable(QString("moved %1").arg(QLineF(before, after).length())));
+        QCOMPARE(view->nodeAtViewPos(at), node);
+        QCoreApplication::processEvents(); // pending layouts, as a shown window would have
+        panel.grab().save(QDir::temp().filePath("graph-panel-zoom.png"));
+
+        view->fitToView();
+        QVERIFY(view->zoom() <= 1.0);
+        const QRect shown = view->mapFromScene(view->sceneRect()).boundingRect();
+        QVERIFY(view->viewport()->rect().adjusted(-2, -2, 2, 2).contains(shown));
     }
 
     void preFusionClickSelectsTheSourceLine() {
@@ -246,6 +288,12 @@ private slots:
         // The inputs have no source line: a click on one changes nothing.
         QVERIFY(panel.clickNode("arg0_1"));
         QCOMPARE(studio.selection.state().sourceLine, 5);
+        // A kernel selected elsewhere outlines the buffers it computes: the softmax's first
+        // reduction kernel computes two of them.
+        const views::KernelRecord* reduction = firstOfKind(studio.snapshot(), "reduction");
+        QVERIFY(reduction);
+        studio.selection.selectKernel(reduction->kernel.kernelId);
+        QCOMPARE(panel.view()->selectedNodes(), (QStringList{"buf1", "buf2"}));
         QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-panel-pre.png"));
 

@@ -236,4 +236,20 @@ const trace::GraphNodeRow* graphNodeOfDiagramNode(const RunSnapshot& snapshot, q
     return nullptr;
 }
 
+QStringList preFusionNodesOfKernel(const RunSnapshot& snapshot, const SvgNodeIndex& index,
+                                   qint64 kernelId) {
+    static const QRegularExpression stage(
+        QStringLiteral(R"(^    (\S+): (?:Pointwise|Reduction|Extern|Fallback))"),
+        QRegularExpression::MultilineOption);
+    QStringList names;
+    const KernelRecord* k = snapshot.kernel(kernelId);
+    if (!k) return names;
+    const QString code = QString::fromStdString(k->kernel.sourceCode);
+    for (auto it = stage.globalMatch(code); it.hasNext();) {
+        const QString buffer = it.next().captured(1);
+        if (index.find(buffer) && !names.contains(buffer)) names << buffer;
+    }
+    return names;
+}
+
 } // namespace kiln::views

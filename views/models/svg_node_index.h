@@ -61,6 +61,10 @@ qint64 kernelOfDiagramNode(const RunSnapshot& snapshot, qint64 graphId, const Sv
 /// The post-fusion node that draws kernel \p kernelId; empty when the diagram has none.
 QString diagramNodeOfKernel(const RunSnapshot& snapshot, const SvgNodeIndex& index,
                             qint64 kernelId);
+/// The pre-fusion nodes (buffers) kernel \p kernelId computes, as its code lists them
+/// ("    buf1: Reduction..."); empty when the diagram has none of them.
+QStringList preFusionNodesOfKernel(const RunSnapshot& snapshot, const SvgNodeIndex& index,
+                                   qint64 kernelId);
 /// The captured graph node a pre-fusion diagram node was lowered from: an input by its name, a
 /// computed buffer through the kernel that computes it (its code names each buffer with the
 /// captured nodes it came from, "buf3: Pointwise[...] = ...  # relu, mul"; the buffer holds

@@ -34,6 +34,7 @@ DiagramView::DiagramView(QWidget* parent)
                    QPainter::SmoothPixmapTransform);
     setBackgroundBrush(Qt::white);
     setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
 }
 
 DiagramView::~DiagramView() {
@@ -62,7 +63,7 @@ bool DiagramView::setDiagram(const QByteArray& svg, SvgNodeIndex index) {
 void DiagramView::clearDiagram() {
     m_matchItems.clear();
     m_selectedItems.clear();
-    m_selectedName.clear();
+    m_selectedNames.clear();
     scene()->clear();
     m_item = nullptr;
     m_renderer.reset();
@@ -161,18 +162,24 @@ void DiagramView::setMatches(const QStringList& names, const QString& current) {
     }
 }
 
-void DiagramView::setSelectedNode(const QString& name) {
-    m_selectedName = name;
-    redrawSelected();
+void DiagramView::setSelectedNodes(const QStringList& names) {
+    m_selectedNames = names;
+    clearOutlines(m_selectedItems);
+    for (const QString& name : names) {
+        const QRectF rect = nodeSceneRect(name);
+        if (rect.isNull()) continue;
+        QGraphicsRectItem* item =
+            addOutline(rect.adjusted(-3, -3, 3, 3), QColor(25, 118, 210), 3.0);
+        item->setZValue(2);
+        m_selectedItems.push_back(item);
+    }
 }
 
-void DiagramView::redrawSelected() {
-    clearOutlines(m_selectedItems);
-    const QRectF rect = nodeSceneRect(m_selectedName);
-    if (rect.isNull()) return;
-    QGraphicsRectItem* item = addOutline(rect.adjusted(-3, -3, 3, 3), QColor(25, 118, 210), 3.0);
-    item->setZValue(2);
-    m_selectedItems.push_back(item);
+QRectF DiagramView::nodesSceneRect(const QStringList& names) const {
+    QRectF box;
+    for (const QString& name : names)
+        box = box.united(nodeSceneRect(name));
+    return box;
 }
 
 void DiagramView::centerOnNode(const QString& name) {
@@ -220,6 +227,14 @@ void DiagramView::mouseReleaseEvent(QMouseEvent* event) {
         return; // a drag pans; only a click selects
     const QString name = nodeAtViewPos(pos);
     if (!name.isEmpty()) Q_EMIT nodeClicked(name);
+}
+
+void DiagramView::mouseMoveEvent(QMouseEvent* event) {
+    QGraphicsView::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton) return;
+    // Nodes answer a click; the rest of the diagram is for dragging.
+    const bool overNode = !nodeAtViewPos(event->position().toPoint()).isEmpty();
+    viewport()->setCursor(overNode ? Qt::PointingHandCursor : Qt::OpenHandCursor);
 }
 
 void DiagramView::resizeEvent(QResizeEvent* event) {

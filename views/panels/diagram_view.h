@@ -42,13 +42,15 @@ public:
 
     /// Outlines the search matches, \p current more strongly (empty: none).
     void setMatches(const QStringList& names, const QString& current);
-    /// Marks the node of the selected kernel (empty: none).
-    void setSelectedNode(const QString& name);
-    const QString& selectedNode() const { return m_selectedName; }
+    /// Marks the nodes of the selected kernel (empty: none).
+    void setSelectedNodes(const QStringList& names);
+    const QStringList& selectedNodes() const { return m_selectedNames; }
     void centerOnNode(const QString& name);
 
     /// A node's bounds in scene coordinates; null when there is no such node.
     QRectF nodeSceneRect(const QString& name) const;
+    /// The box around several nodes in scene coordinates.
+    QRectF nodesSceneRect(const QStringList& names) const;
     /// The name of the node under viewport position \p pos; empty when none.
     QString nodeAtViewPos(QPoint pos) const;
 
@@ -61,6 +63,7 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:
@@ -69,14 +72,13 @@ private:
     QRectF toScene(const QRectF& viewBoxRect) const;
     QGraphicsRectItem* addOutline(const QRectF& sceneRect, const QColor& color, qreal width);
     void clearOutlines(std::vector<QGraphicsRectItem*>& items);
-    void redrawSelected();
 
     std::unique_ptr<QSvgRenderer> m_renderer;
     QGraphicsSvgItem* m_item = nullptr;
     SvgNodeIndex m_index;
     std::vector<QGraphicsRectItem*> m_matchItems;
     std::vector<QGraphicsRectItem*> m_selectedItems;
-    QString m_selectedName;
+    QStringList m_selectedNames;
     QPoint m_pressPos;
     bool m_fitPending = false; ///< fit once the view has its real size
 };

@@ -118,8 +118,10 @@ QWidget* GraphPanel::makeToolBar() {
     connect(in, &QToolButton::clicked, m_view, &DiagramView::zoomIn);
     connect(fit, &QToolButton::clicked, m_view, &DiagramView::fitToView);
     connect(one, &QToolButton::clicked, m_view, &DiagramView::actualSize);
-    for (QToolButton* b : {out, in, fit, one})
+    for (QToolButton* b : {out, in, fit, one}) {
         row->addWidget(b);
+        m_diagramControls << b;
+    }
     row->addSpacing(12);
 
     m_search = new QLineEdit(bar);
@@ -137,6 +139,7 @@ QWidget* GraphPanel::makeToolBar() {
     auto* exportButton = toolButton(tr("Export…"), tr("Save the diagram as SVG, PNG or DOT"), bar);
     connect(exportButton, &QToolButton::clicked, this, &GraphPanel::exportWithDialog);
     row->addWidget(exportButton);
+    m_diagramControls << exportButton << m_search;
     return bar;
 }
 
@@ -190,7 +193,8 @@ void GraphPanel::onDiagram(qint64 graphId, const QString& diagramKind, const QSt
     if (dot.trimmed().isEmpty()) {
         const trace::GraphRow* g = snapshot() ? snapshot()->graph(graphId) : nullptr;
         const trace::CompileRow* c = g ? snapshot()->compile(g->compileId) : nullptr;
-        QString what = g ? graphTitle(*g) : tr("This graph");
+        QString what = g ? graphTitle(*g) : tr("this graph");
+        what[0] = what[0].toUpper();
         QString text = tr("%1 has no %2 diagram.")
                            .arg(what, m_preFusion ? tr("pre-fusion") : tr("post-fusion"));
         if (c && !c->backend.empty() && c->backend != "inductor")
@@ -230,6 +234,7 @@ void GraphPanel::onRendered(quint64 generation, const QString& dot, const QByteA
     m_dot = dot;
     m_svg = svg;
     m_stack->setCurrentWidget(m_view);
+    enableDiagramControls(true);
     markSelectedKernel();
     updateMatches();
     updateStatus();
@@ -240,9 +245,15 @@ void GraphPanel::showMessage(const QString& text) {
     m_view->clearDiagram();
     m_message->setText(text);
     m_stack->setCurrentWidget(m_message);
+    enableDiagramControls(false);
     updateMatches();
     updateStatus();
     Q_EMIT messageShown(text);
+}
+
+void GraphPanel::enableDiagramControls(bool enabled) {
+    for (QWidget* w : std::as_const(m_diagramControls))
+        w->setEnabled(enabled);
 }
 
 QString GraphPanel::message() const {
@@ -250,14 +261,16 @@ QString GraphPanel::message() const {
 }
 
 void GraphPanel::markSelectedKernel() {
-    QString node;
+    QStringList nodes;
     const SnapshotPtr& snap = snapshot();
     const qint64 kernelId = selection().state().kernelId;
-    if (snap && !m_preFusion && kernelId >= 0 && m_view->hasDiagram())
-        node = diagramNodeOfKernel(*snap, m_view->index(), kernelId);
-    if (node == m_view->selectedNode()) return;
-    m_view->setSelectedNode(node);
-    if (!node.isEmpty()) m_view->ensureVisible(m_view->nodeSceneRect(node), 40, 40);
+    if (snap && kernelId >= 0 && m_view->hasDiagram())
+        nodes = m_preFusion ? preFusionNodesOfKernel(*snap, m_view->index(), kernelId)
+                            : QStringList(diagramNodeOfKernel(*snap, m_view->index(), kernelId));
+    nodes.removeAll(QString());
+    if (nodes == m_view->selectedNodes()) return;
+    m_view->setSelectedNodes(nodes);
+    if (!nodes.isEmpty()) m_view->ensureVisible(m_view->nodesSceneRect(nodes), 40, 40);
 }
 
 QString GraphPanel::statusText() const {

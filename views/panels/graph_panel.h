@@ -10,6 +10,8 @@
 
 #include "panel.h"
 
+#include <QList>
+
 class QLabel;
 class QLineEdit;
 class QStackedWidget;
@@ -68,6 +70,7 @@ private:
     void onRendered(quint64 generation, const QString& dot, const QByteArray& svg,
                     const QString& error);
     void showMessage(const QString& text);
+    void enableDiagramControls(bool enabled);
     void markSelectedKernel();
     void updateStatus();
     void updateMatches();
@@ -81,6 +84,7 @@ private:
     QLineEdit* m_search = nullptr;
     QToolButton* m_preButton = nullptr;
     QToolButton* m_postButton = nullptr;
+    QList<QWidget*> m_diagramControls; ///< zoom, search and export: off while there is no diagram
 
     bool m_preFusion = false;
     qint64 m_graphId = 0;

@@ -183,6 +183,7 @@ void KernelsPanel::showSnapshot(const SnapshotPtr& snapshot) {
     }
     updateBanner();
     selectRowOf(selection().state().kernelId);
+    m_shownKernel = -1; // a live run may have added candidates to the kernel shown
     showKernel(selection().state().kernelId);
 }
 
