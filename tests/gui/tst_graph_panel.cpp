@@ -302,6 +302,37 @@ private slots:
         QCOMPARE(panel.dot(), postDot);
     }
 
+    void preFusionClickOnAnOlderCacheEntryStaysOnIt() {
+        Studio studio;
+        QVERIFY(studio.open(m_breaks, 1));
+        const views::RunSnapshot& s = studio.snapshot();
+        // A graph of a cache entry that was later recompiled (`scaled` with new shapes).
+        const trace::GraphRow* older = nullptr;
+        for (const trace::GraphRow& g : s.graphs) {
+            const trace::CompileRow* c = s.compile(g.compileId);
+            if (c && s.compilesOf(c->frameId).back()->compileId != g.compileId) older = &g;
+            if (older) break;
+        }
+        QVERIFY(older);
+        views::GraphPanel panel(studio.session, studio.selection);
+        QVERIFY(showGraph(panel, studio.selection, older->id));
+        QSignalSpy shown(&panel, &views::GraphPanel::diagramShown);
+        panel.setPreFusion(true);
+        QVERIFY(shown.wait(20000));
+        const QString dot = panel.dot();
+        const views::SvgNode* computed = nullptr;
+        for (const views::SvgNode& n : panel.view()->index().nodes())
+            if (n.field("op_code") == "call_function") computed = &n;
+        QVERIFY(computed);
+        const trace::GraphNodeRow* origin = views::graphNodeOfDiagramNode(s, older->id, *computed);
+        QVERIFY(origin && origin->sourceLine > 0);
+        QVERIFY(panel.clickNode(computed->name));
+        QCOMPARE(studio.selection.state().sourceLine, origin->sourceLine);
+        QCOMPARE(panel.dot(), dot);
+        QVERIFY(panel.statusText().startsWith(graphTitle(*older)));
+        QCOMPARE(shown.count(), 1);
+    }
+
     void exportWritesSvgPngAndDot() {
         Studio studio;
         QVERIFY(studio.open(m_modes, 2));

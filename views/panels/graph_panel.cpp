@@ -163,7 +163,7 @@ void GraphPanel::showSnapshot(const SnapshotPtr& snapshot) {
 }
 
 void GraphPanel::showSelection(const SelectionState& state) {
-    if (state.runId != m_runId || state.graphId != m_graphId) {
+    if (!m_keepGraph && (state.runId != m_runId || state.graphId != m_graphId)) {
         m_runId = state.runId;
         m_graphId = state.graphId;
         requestDiagram();
@@ -346,7 +346,12 @@ void GraphPanel::onNodeClicked(const QString& name) {
         return;
     }
     const trace::GraphNodeRow* graphNode = graphNodeOfDiagramNode(*snap, m_graphId, *node);
-    if (graphNode && graphNode->sourceLine > 0) selection().selectSourceLine(graphNode->sourceLine);
+    if (!graphNode || graphNode->sourceLine <= 0) return;
+    // Selecting a line selects the newest compile of its frame; the user is reading this
+    // graph (maybe an older cache entry), so this panel stays on it.
+    m_keepGraph = true;
+    selection().selectSourceLine(graphNode->sourceLine);
+    m_keepGraph = false;
 }
 
 bool GraphPanel::exportDiagram(const QString& path, QString* error) const {

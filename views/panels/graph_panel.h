@@ -92,7 +92,8 @@ private:
     /// Bumped on every request: a render of an older one is dropped when it arrives.
     quint64 m_generation = 0;
     bool m_waitingForDot = false;
-    QString m_dot; ///< the text of the diagram shown now
+    bool m_keepGraph = false; ///< a pre-fusion click is selecting a source line
+    QString m_dot;            ///< the text of the diagram shown now
     QByteArray m_svg;
     QStringList m_matches;
     int m_currentMatch = -1;
