@@ -10,6 +10,7 @@
 #include "kiln_process.h"
 #include "studio_fixture.h"
 #include "svg_node_index.h"
+#include "trace/sqlite_handle.h"
 
 #include <QFile>
 #include <QGraphicsScene>
@@ -17,6 +18,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <sqlite3.h>
 
 using namespace kiln;
 
@@ -397,7 +399,6 @@ private slots:
         views::GraphPanel panel(studio.session, studio.selection);
         panel.resize(1000, 650);
         panel.show();
-        QSignalSpy message(&panel, &views::GraphPanel::messageShown);
         studio.selection.selectGraph(studio.snapshot().graphs.front().id);
         QTRY_VERIFY_WITH_TIMEOUT(panel.message().contains("no post-fusion diagram"), 20000);
         QVERIFY(panel.message().contains("\"eager\" backend"));
@@ -406,6 +407,35 @@ private slots:
         QVERIFY(!panel.exportDiagram(m_dir.filePath("eager.svg"), &error));
         QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-panel-eager.png"));
+    }
+
+    void graphvizErrorsAreShown() {
+        // A copy of the modes trace whose post-fusion diagrams are not valid DOT.
+        const QString broken = m_dir.filePath("broken.kiln");
+        for (const char* suffix : {"", "-wal", "-shm"})
+            if (QFile::exists(m_modes + suffix))
+                QVERIFY(QFile::copy(m_modes + suffix, broken + suffix));
+        {
+            auto db = trace::Connection::open(broken.toStdString(), SQLITE_OPEN_READWRITE);
+            QVERIFY(db.ok());
+            QVERIFY(db.value()
+                        .exec("UPDATE diagrams SET dot = 'digraph { a -> ; }' "
+                              "WHERE kind = 'post_fusion'",
+                              "break the diagrams")
+                        .ok());
+        }
+        Studio studio;
+        QVERIFY(studio.open(broken, 2));
+        views::GraphPanel panel(studio.session, studio.selection);
+        studio.selection.selectGraph(studio.snapshot().graphs.front().id);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.message().startsWith("Graphviz could not draw"), 20000);
+        QVERIFY2(panel.message().contains("syntax error"), qPrintable(panel.message()));
+        QVERIFY(!panel.view()->hasDiagram());
+        // The pre-fusion diagram of the same graph is intact.
+        QSignalSpy shown(&panel, &views::GraphPanel::diagramShown);
+        panel.setPreFusion(true);
+        QVERIFY(shown.wait(20000));
+        QVERIFY(panel.message().isEmpty());
     }
 
     void aResultForAnEarlierSelectionIsDropped() {

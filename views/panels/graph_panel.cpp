@@ -84,8 +84,8 @@ GraphPanel::GraphPanel(TraceSession& session, Selection& selection, QWidget* par
 
     connect(&session, &TraceSession::diagramReady, this, &GraphPanel::onDiagram);
     connect(&session, &TraceSession::failed, this, [this](const QString& error) {
-        if (!m_waitingForDot) return;
-        m_waitingForDot = false;
+        if (m_state != State::LoadingDot) return;
+        m_state = State::Failed;
         showMessage(tr("The diagram could not be read from the trace: %1").arg(error));
     });
     connect(m_view, &DiagramView::nodeClicked, this, &GraphPanel::onNodeClicked);
@@ -156,8 +156,8 @@ void GraphPanel::setPreFusion(bool preFusion) {
 }
 
 void GraphPanel::showSnapshot(const SnapshotPtr& snapshot) {
-    // A live run: the selected graph (or its diagram) may only now be in the trace.
-    if (snapshot && m_graphId > 0 && !m_view->hasDiagram() && !m_waitingForDot) requestDiagram();
+    // A live run: the selected graph's diagram may only now be in the trace.
+    if (snapshot && snapshot->running() && m_state == State::Missing) requestDiagram(false);
     updateStatus();
     markSelectedKernel();
 }
@@ -171,9 +171,9 @@ void GraphPanel::showSelection(const SelectionState& state) {
     markSelectedKernel();
 }
 
-void GraphPanel::requestDiagram() {
+void GraphPanel::requestDiagram(bool sayLoading) {
     ++m_generation;
-    m_waitingForDot = false;
+    m_state = State::Idle;
     m_dot.clear();
     m_svg.clear();
     if (m_graphId <= 0) {
@@ -182,15 +182,15 @@ void GraphPanel::requestDiagram() {
                                 : tr("No run selected."));
         return;
     }
-    m_waitingForDot = true;
-    showMessage(tr("Loading the diagram…"));
+    m_state = State::LoadingDot;
+    if (sayLoading) showMessage(tr("Loading the diagram…"));
     session().requestDiagram(m_graphId, kind());
 }
 
 void GraphPanel::onDiagram(qint64 graphId, const QString& diagramKind, const QString& dot) {
-    if (!m_waitingForDot || graphId != m_graphId || diagramKind != kind()) return;
-    m_waitingForDot = false;
+    if (m_state != State::LoadingDot || graphId != m_graphId || diagramKind != kind()) return;
     if (dot.trimmed().isEmpty()) {
+        m_state = State::Missing;
         const trace::GraphRow* g = snapshot() ? snapshot()->graph(graphId) : nullptr;
         const trace::CompileRow* c = g ? snapshot()->compile(g->compileId) : nullptr;
         QString what = g ? graphTitle(*g) : tr("this graph");
@@ -204,6 +204,7 @@ void GraphPanel::onDiagram(qint64 graphId, const QString& diagramKind, const QSt
         showMessage(text);
         return;
     }
+    m_state = State::Rendering;
     m_dot = dot;
     render(dot);
 }
@@ -222,6 +223,7 @@ void GraphPanel::render(const QString& dot) {
 void GraphPanel::onRendered(quint64 generation, const QString& dot, const QByteArray& svg,
                             const QString& error) {
     if (generation != m_generation) return; // the user moved on while Graphviz worked
+    m_state = State::Failed;
     if (!error.isEmpty()) {
         showMessage(tr("Graphviz could not draw this diagram:\n%1").arg(error));
         return;
@@ -231,6 +233,7 @@ void GraphPanel::onRendered(quint64 generation, const QString& dot, const QByteA
         showMessage(tr("Graphviz's SVG could not be read: %1").arg(index.error()));
         return;
     }
+    m_state = State::Shown;
     m_dot = dot;
     m_svg = svg;
     m_stack->setCurrentWidget(m_view);

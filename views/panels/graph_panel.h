@@ -64,7 +64,9 @@ protected:
 private:
     QWidget* makeToolBar();
     QString kind() const;
-    void requestDiagram();
+    /// Asks the session for the DOT text of the selected graph; \p sayLoading replaces what is
+    /// shown by a "Loading" line (not when a live run is merely polled again).
+    void requestDiagram(bool sayLoading = true);
     void onDiagram(qint64 graphId, const QString& kind, const QString& dot);
     void render(const QString& dot);
     void onRendered(quint64 generation, const QString& dot, const QByteArray& svg,
@@ -91,7 +93,8 @@ private:
     qint64 m_runId = 0;
     /// Bumped on every request: a render of an older one is dropped when it arrives.
     quint64 m_generation = 0;
-    bool m_waitingForDot = false;
+    enum class State { Idle, LoadingDot, Rendering, Shown, Missing, Failed };
+    State m_state = State::Idle;
     bool m_keepGraph = false; ///< a pre-fusion click is selecting a source line
     QString m_dot;            ///< the text of the diagram shown now
     QByteArray m_svg;
