@@ -2,7 +2,9 @@
 #include "main_window.h"
 
 #include "compiles_panel.h"
+#include "graph_panel.h"
 #include "guards_panel.h"
+#include "kernels_panel.h"
 #include "output_panel.h"
 #include "run_toolbar.h"
 #include "runs_panel.h"
@@ -95,6 +97,10 @@ MainWindow::~MainWindow() = default;
 void MainWindow::createPanels() {
     m_source = new views::SourcePanel(m_session, m_selection, this);
     addPanel(m_source);
+    m_graph = new views::GraphPanel(m_session, m_selection, this);
+    addPanel(m_graph);
+    m_kernels = new views::KernelsPanel(m_session, m_selection, this);
+    addPanel(m_kernels);
     addPanel(new views::CompilesPanel(m_session, m_selection, this));
     addPanel(new views::GuardsPanel(m_session, m_selection, this));
     addPanel(new views::RunsPanel(m_session, m_selection, this));
@@ -166,6 +172,8 @@ void MainWindow::createMenus() {
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
+    exportMenu->addAction(tr("&Diagram (SVG, PNG, DOT)…"), m_graph,
+                          &views::GraphPanel::exportWithDialog);
     exportMenu->addAction(tr("Timeline as Chrome trace JSON…"), this,
                           &MainWindow::exportChromeTrace);
     file->addSeparator();

@@ -19,6 +19,8 @@ class QMenu;
 
 namespace kiln::views {
 class Panel;
+class GraphPanel;
+class KernelsPanel;
 class SourcePanel;
 } // namespace kiln::views
 
@@ -99,6 +101,8 @@ private:
     RunController m_controller;
     RunToolBar* m_toolbar = nullptr;
     views::SourcePanel* m_source = nullptr;
+    views::GraphPanel* m_graph = nullptr;
+    views::KernelsPanel* m_kernels = nullptr;
     QMap<QString, QDockWidget*> m_docks;
     QMap<QString, views::Panel*> m_panels;
     QMenu* m_recentMenu = nullptr;
