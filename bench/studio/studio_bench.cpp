@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// kiln-bench-studio [--json FILE] [--graphs N] [--launches N] [--stream-seconds S]
-///                   [--trace PATH]
+///                   [--trace PATH] [--screenshot PNG]
 /// Kiln Studio against a large trace: (a) writes a synthetic run of 1,000 graphs and 100,000
 /// launches through the real TraceWriter, (b) the time from opening it to the first view (the
 /// snapshot adopted, the timeline and a kernels table painted once), (c) timeline paint times
@@ -30,6 +30,7 @@ namespace {
 struct Options {
     std::string jsonPath = "kiln-bench-studio.json";
     std::string tracePath;
+    std::string screenshot; ///< the first view's timeline as a PNG
     SyntheticShape shape;
     double streamSeconds = 5;
 };
@@ -42,6 +43,8 @@ bool parse(int argc, char** argv, Options& o) {
             o.jsonPath = v;
         else if (!std::strcmp(argv[i], "--trace") && (v = value()))
             o.tracePath = v;
+        else if (!std::strcmp(argv[i], "--screenshot") && (v = value()))
+            o.screenshot = v;
         else if (!std::strcmp(argv[i], "--graphs") && (v = value()))
             o.shape.graphs = std::atoi(v);
         else if (!std::strcmp(argv[i], "--launches") && (v = value()))
@@ -55,10 +58,14 @@ bool parse(int argc, char** argv, Options& o) {
 }
 
 void printRow(const Result& r) {
-    std::printf("%-34s %11.2f %-3s %11.2f %-3s %8.2f %9s  %s\n", r.name.c_str(), r.value,
-                r.unit.c_str(), r.baseline, r.baseline > 0 ? r.unit.c_str() : "", r.ratio(),
-                r.goal > 0 ? ("<" + std::to_string(static_cast<int>(r.goal))).c_str() : "-",
-                r.goal <= 0 ? "" : (r.value <= r.goal ? "ok" : "OVER GOAL"));
+    char baseline[32] = "-", ratio[16] = "-", goal[16] = "-";
+    if (r.baseline > 0) {
+        std::snprintf(baseline, sizeof baseline, "%.2f %s", r.baseline, r.unit.c_str());
+        std::snprintf(ratio, sizeof ratio, "%.2f", r.ratio());
+    }
+    if (r.goal > 0) std::snprintf(goal, sizeof goal, "< %.0f", r.goal);
+    std::printf("%-26s %11.2f %-3s %14s %8s %9s  %s\n", r.name.c_str(), r.value, r.unit.c_str(),
+                baseline, ratio, goal, r.goal <= 0 ? "" : (r.value <= r.goal ? "ok" : "OVER GOAL"));
 }
 
 std::string jsonEscape(const std::string& s) {
@@ -100,7 +107,7 @@ int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, o)) {
         std::fprintf(stderr, "usage: kiln-bench-studio [--json FILE] [--graphs N] [--launches N] "
-                             "[--stream-seconds S] [--trace PATH]\n");
+                             "[--stream-seconds S] [--trace PATH] [--screenshot PNG]\n");
         return 2;
     }
     QTemporaryDir dir;
@@ -117,7 +124,7 @@ int main(int argc, char** argv) {
         double writeSeconds = written.nsecsElapsed() / 1e9;
         std::printf("  %lld launches over %.1f s of run time, written in %.1f s\n\n",
                     static_cast<long long>(counts.launches), counts.extentNs / 1e9, writeSeconds);
-        std::printf("%-34s %15s %15s %8s %9s  %s\n", "measure", "value", "baseline", "ratio",
+        std::printf("%-26s %15s %14s %8s %9s  %s\n", "measure", "value", "baseline", "ratio",
                     "goal", "verdict");
         std::vector<Result> results;
         auto add = [&](std::vector<Result> more) {
@@ -126,7 +133,7 @@ int main(int argc, char** argv) {
                 results.push_back(std::move(r));
             }
         };
-        add(firstViewCase(path, counts.runId));
+        add(firstViewCase(path, counts.runId, o.screenshot));
         add(timelinePaintCase(path, counts.runId));
         add(chromeExportCase(path, counts.runId));
         add(streamCase(path, o.shape, o.streamSeconds));

@@ -88,7 +88,8 @@ views::SnapshotPtr readSnapshotDirect(const std::string& path, int64_t runId) {
     return std::make_shared<const views::RunSnapshot>(std::move(snapshot).value());
 }
 
-std::vector<Result> firstViewCase(const std::string& path, int64_t runId) {
+std::vector<Result> firstViewCase(const std::string& path, int64_t runId,
+                                  const std::string& screenshot) {
     QElapsedTimer direct;
     direct.start();
     (void)readSnapshotDirect(path, runId);
@@ -120,12 +121,15 @@ std::vector<Result> firstViewCase(const std::string& path, int64_t runId) {
     views::SnapshotPtr snapshot = session.snapshot(runId);
     selection.setSnapshot(snapshot);
     kernels.setKernels(views::KernelRecords(snapshot, &snapshot->kernels));
+    if (!waitForSignal(&panel, &views::TimelinePanel::timelineShown, 30'000))
+        throw std::runtime_error("the timeline never showed the run");
     double adoptedMs = msSince(total);
     QImage timelineImage = panel.grab().toImage();
     QImage tableImage = table.grab().toImage();
     double firstViewMs = msSince(total);
     if (timelineImage.isNull() || tableImage.isNull())
         throw std::runtime_error("the first view did not paint");
+    if (!screenshot.empty()) timelineImage.save(QString::fromStdString(screenshot));
 
     const std::string sql = "reading the run's snapshot on the calling thread (SQL only)";
     return {
@@ -134,8 +138,9 @@ std::vector<Result> firstViewCase(const std::string& path, int64_t runId) {
         {"first_view.runs_listed", "open → run list on the GUI thread", "ms", runsMs, "", 0, 0},
         {"first_view.snapshot_read", "run list → snapshot read on the worker thread", "ms",
          readMs - runsMs, sql, directMs, 0},
-        {"first_view.adopt", "snapshot → selection, timeline layout, kernels model (GUI)", "ms",
-         adoptedMs - readMs, "", 0, 100},
+        {"first_view.adopt",
+         "snapshot → selection, kernels model, timeline layout (a worker) adopted", "ms",
+         adoptedMs - readMs, "", 0, 0},
         {"first_view.paint", "timeline panel and kernels table painted once (GUI)", "ms",
          firstViewMs - adoptedMs, "", 0, 100},
     };

@@ -36,8 +36,10 @@ Spread spreadOf(std::vector<double> samples);
 template <typename Sender, typename Signal>
 bool waitForSignal(Sender* sender, Signal signal, int timeoutMs);
 
-/// Opening the trace with a TraceSession to the first view painted (timeline + kernels table).
-std::vector<Result> firstViewCase(const std::string& path, int64_t runId);
+/// Opening the trace with a TraceSession to the first view painted (timeline + kernels table);
+/// saves the timeline as painted to \p screenshot unless it is empty.
+std::vector<Result> firstViewCase(const std::string& path, int64_t runId,
+                                  const std::string& screenshot);
 /// Timeline paints over a scripted sequence of zooms, pans and lane scrolls.
 std::vector<Result> timelinePaintCase(const std::string& path, int64_t runId);
 /// Writing the run as Chrome trace JSON.

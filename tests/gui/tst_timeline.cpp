@@ -56,17 +56,24 @@ private:
     SnapshotPtr m_snapshot;
     SnapshotPtr m_autotuned; ///< max-autotune run of the modes workload
 
-    /// A panel over m_snapshot, 1200x500, shown.
+    /// A panel over \p snapshot, 1200x500, shown; `ready` once its layout arrived.
     struct Fixture {
         TraceSession session;
         Selection selection;
         std::unique_ptr<TimelinePanel> panel;
+        bool ready = false;
         explicit Fixture(const SnapshotPtr& snapshot) {
             selection.selectRun(snapshot->run.id);
-            selection.setSnapshot(snapshot);
             panel = std::make_unique<TimelinePanel>(session, selection);
             panel->resize(1200, 500);
             panel->show();
+            ready = show(snapshot);
+        }
+        /// Hands \p snapshot to the selection and waits for the panel to lay it out.
+        bool show(const SnapshotPtr& snapshot) {
+            QSignalSpy shown(panel.get(), &TimelinePanel::timelineShown);
+            selection.setSnapshot(snapshot);
+            return shown.wait(10000) && view()->timeline()->snapshot() == snapshot;
         }
         TimelineView* view() const { return panel->view(); }
     };
@@ -196,6 +203,7 @@ private slots:
                     for (const LaunchBlock& b : blocks) {
                         total += b.count;
                         QVERIFY(b.x1 > b.x0);
+                        QVERIFY(b.busy > 0 && b.busy <= 1);
                         if (b.count > 1) {
                             merged = true;
                             QCOMPARE(b.x1 - b.x0, 1.0);
@@ -258,6 +266,7 @@ private slots:
 
     void clickOnLaunchSelectsItsKernel() {
         Fixture f(m_snapshot);
+        QVERIFY(f.ready);
         const TimelineLayout& layout = *f.view()->timeline();
         int lane = firstLaunchLane(layout);
         QVERIFY(lane >= 0);
@@ -279,6 +288,7 @@ private slots:
 
     void clickOnCompileSelectsIt() {
         Fixture f(m_snapshot);
+        QVERIFY(f.ready);
         const trace::CompileRow& c = m_snapshot->compiles.back();
         int64_t end = c.startNs + *c.durationNs;
         f.view()->setVisibleRange(c.startNs - (end - c.startNs), end + (end - c.startNs));
@@ -290,6 +300,7 @@ private slots:
 
     void dragOnRulerSelectsARange() {
         Fixture f(m_snapshot);
+        QVERIFY(f.ready);
         QSignalSpy spy(f.panel.get(), &TimelinePanel::rangeSelected);
         TimelineView* v = f.view();
         QPoint from(TimelineView::kLabelWidth + 100, 10), to(TimelineView::kLabelWidth + 400, 10);
@@ -324,6 +335,7 @@ private slots:
 
     void keepsZoomWhenTheRunGrows() {
         Fixture f(m_snapshot);
+        QVERIFY(f.ready);
         TimelineView* v = f.view();
         int64_t extent = v->timeline()->extentNs();
         auto grownBy = [&](int64_t more) {
@@ -337,25 +349,26 @@ private slots:
         };
         // Zoomed into the middle: stays there.
         v->setVisibleRange(extent / 4.0, extent / 2.0);
-        f.selection.setSnapshot(grownBy(extent / 2));
+        QVERIFY(f.show(grownBy(extent / 2)));
         QCOMPARE(v->visibleStartNs(), extent / 4.0);
         QCOMPARE(v->visibleEndNs(), extent / 2.0);
         // Showing the end: follows it at the same zoom.
         int64_t now = v->timeline()->extentNs();
         v->setVisibleRange(now - extent / 4.0, now + 1000.0);
         double span = v->visibleEndNs() - v->visibleStartNs();
-        f.selection.setSnapshot(grownBy(extent / 3));
+        QVERIFY(f.show(grownBy(extent / 3)));
         QVERIFY(v->visibleEndNs() >= v->timeline()->extentNs());
         QCOMPARE(v->visibleEndNs() - v->visibleStartNs(), span);
         // Fitted: stays fitted.
         v->fit();
-        f.selection.setSnapshot(grownBy(extent));
+        QVERIFY(f.show(grownBy(extent)));
         QCOMPARE(v->visibleStartNs(), 0.0);
         QVERIFY(v->visibleEndNs() >= v->timeline()->extentNs());
     }
 
     void exportsAChromeTraceFile() {
         Fixture f(m_snapshot);
+        QVERIFY(f.ready);
         QString path = m_dir.filePath("run.trace.json");
         QString error;
         QVERIFY2(f.panel->exportChromeTrace(path, &error), qPrintable(error));
@@ -371,6 +384,7 @@ private slots:
     void screenshots() {
         for (const SnapshotPtr& snapshot : {m_snapshot, m_autotuned}) {
             Fixture f(snapshot);
+            QVERIFY(f.ready);
             const TimelineLayout& layout = *f.view()->timeline();
             int lane = firstLaunchLane(layout);
             f.selection.selectKernel(layout.kernelIdOf(layout.lanes()[lane].spans.spans().front()));

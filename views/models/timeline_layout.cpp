@@ -22,18 +22,25 @@ uint32_t index32(size_t i) {
     return static_cast<uint32_t>(i);
 }
 
-/// Drops the empty sub-rows so a run without passes or autotuning has no blank band.
-int compactRows(std::vector<TimelineSpan>& spans) {
-    std::array<bool, 256> used{};
+/// Drops the empty sub-rows so a run without passes or autotuning has no blank band; returns
+/// the names of the rows that remain.
+std::vector<QString> compactRows(std::vector<TimelineSpan>& spans) {
+    const std::array<QString, 4> names = {QStringLiteral("Compiles"), QStringLiteral("phases"),
+                                          QStringLiteral("passes"), QStringLiteral("autotuning")};
+    std::array<bool, names.size()> used{};
+    used[kCompileRow] = true;
     for (const TimelineSpan& s : spans)
         used[s.row] = true;
-    std::array<uint8_t, 256> renumbered{};
-    int rows = 0;
+    std::array<uint8_t, names.size()> renumbered{};
+    std::vector<QString> kept;
     for (size_t r = 0; r < used.size(); ++r)
-        if (used[r]) renumbered[r] = static_cast<uint8_t>(rows++);
+        if (used[r]) {
+            renumbered[r] = static_cast<uint8_t>(kept.size());
+            kept.push_back(names[r]);
+        }
     for (TimelineSpan& s : spans)
         s.row = renumbered[s.row];
-    return std::max(rows, 1);
+    return kept;
 }
 
 bool isCompileDetail(const std::string& category) {
@@ -139,7 +146,8 @@ void TimelineLayout::addCompileLane() {
     TimelineLane lane;
     lane.label = QStringLiteral("Compiles");
     lane.kind = LaneKind::Compiles;
-    lane.rows = compactRows(spans);
+    lane.rowLabels = compactRows(spans);
+    lane.rows = static_cast<int>(lane.rowLabels.size());
     lane.spans.build(std::move(spans));
     m_lanes.push_back(std::move(lane));
 }
@@ -217,37 +225,41 @@ std::vector<LaunchBlock> TimelineLayout::launchBlocks(const TimelineLane& lane,
                                                       const TimeWindow& window,
                                                       int64_t selectedKernel) const {
     std::vector<LaunchBlock> blocks;
-    std::vector<std::array<int, kLaunchKindCount>> kindCounts; // per block, merged ones only
+    // Per merged block, the launch time of each kind in it: the colour is the kind that took
+    // the most time there (a column of one long matrix product and three short pointwise
+    // kernels is a matrix-product column).
+    std::vector<std::array<int64_t, kLaunchKindCount>> kindNs;
     size_t lastMerged = SIZE_MAX;
     const auto start = static_cast<int64_t>(std::floor(window.startNs));
     const auto end = static_cast<int64_t>(std::ceil(window.endNs()));
     lane.spans.forEachOverlapping(start, end, [&](const TimelineSpan& s) {
         double x0 = (static_cast<double>(s.startNs) - window.startNs) / window.nsPerPixel;
         double x1 = (static_cast<double>(s.endNs) - window.startNs) / window.nsPerPixel;
-        bool selected = m_snapshot->launches[s.index].kernelId == selectedKernel;
+        bool selected =
+            selectedKernel >= 0 && m_snapshot->launches[s.index].kernelId == selectedKernel;
         if (x1 - x0 >= 1.0) {
-            blocks.push_back({x0, x1, 1, s.index, s.launchKind, selected});
-            kindCounts.push_back({});
+            blocks.push_back({x0, x1, 1, s.index, s.launchKind, selected, 1.0});
+            kindNs.push_back({});
             return;
         }
         double column = std::max(0.0, std::floor(x0));
-        if (lastMerged != SIZE_MAX && blocks[lastMerged].x0 == column) {
-            LaunchBlock& b = blocks[lastMerged];
-            ++b.count;
-            b.selected = b.selected || selected;
-            ++kindCounts[lastMerged][static_cast<size_t>(s.launchKind)];
-            return;
+        if (lastMerged == SIZE_MAX || blocks[lastMerged].x0 != column) {
+            lastMerged = blocks.size();
+            blocks.push_back({column, column + 1, 0, s.index, s.launchKind, false, 0.0});
+            kindNs.push_back({});
         }
-        lastMerged = blocks.size();
-        blocks.push_back({column, column + 1, 1, s.index, s.launchKind, selected});
-        kindCounts.push_back({});
-        ++kindCounts.back()[static_cast<size_t>(s.launchKind)];
+        LaunchBlock& b = blocks[lastMerged];
+        ++b.count;
+        b.selected = b.selected || selected;
+        b.busy += (x1 - x0);
+        kindNs[lastMerged][static_cast<size_t>(s.launchKind)] += s.endNs - s.startNs;
     });
     for (size_t i = 0; i < blocks.size(); ++i) {
         if (blocks[i].count < 2) continue;
-        const auto& counts = kindCounts[i];
-        blocks[i].kind = static_cast<LaunchKind>(std::max_element(counts.begin(), counts.end()) -
-                                                 counts.begin());
+        const auto& ns = kindNs[i];
+        blocks[i].kind =
+            static_cast<LaunchKind>(std::max_element(ns.begin(), ns.end()) - ns.begin());
+        blocks[i].busy = std::min(1.0, blocks[i].busy);
     }
     return blocks;
 }

@@ -82,7 +82,8 @@ enum class LaneKind : uint8_t { Compiles, Events, Launches };
 struct TimelineLane {
     QString label; ///< "Compiles", "Events", "graph 4/1"
     LaneKind kind = LaneKind::Launches;
-    int rows = 1;        ///< sub-rows the lane needs
+    int rows = 1;                   ///< sub-rows the lane needs
+    std::vector<QString> rowLabels; ///< the Compiles lane: what each sub-row shows
     int64_t graphId = 0; ///< launch lanes: the graph (0 when the kernel's graph is unknown)
     QString compileId;   ///< launch lanes: the graph's compile
     SpanIndex spans;
@@ -95,8 +96,9 @@ struct LaunchBlock {
     double x1 = 0;
     int count = 0;                       ///< launches merged into this block
     uint32_t firstLaunch = 0;            ///< snapshot.launches index of the first one
-    LaunchKind kind = LaunchKind::Other; ///< the most frequent kind among them
+    LaunchKind kind = LaunchKind::Other; ///< the kind that took the most time among them
     bool selected = false;               ///< one of them launched the selected kernel
+    double busy = 1; ///< the share of the block's width its launches cover, up to 1
 };
 
 /// The visible time range and its scale.

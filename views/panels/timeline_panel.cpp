@@ -43,7 +43,14 @@ TimelinePanel::TimelinePanel(TraceSession& session, Selection& selection, QWidge
     connect(m_view, &TimelineView::compileClicked, this,
             [this](const QString& compileId) { this->selection().selectCompile(compileId); });
     connect(m_view, &TimelineView::rangeSelected, this, &TimelinePanel::showRange);
+    m_layoutPool.setMaxThreadCount(1);
     catchUp();
+}
+
+TimelinePanel::~TimelinePanel() {
+    // A layout task posts its result to this panel: it must not outlive it.
+    m_layoutPool.clear();
+    m_layoutPool.waitForDone();
 }
 
 bool TimelinePanel::exportChromeTrace(const QString& path, QString* error) const {
@@ -59,8 +66,23 @@ void TimelinePanel::showSnapshot(const SnapshotPtr& snapshot) {
     bool otherRun = !snapshot || !m_shown || snapshot->run.id != m_shown->run.id;
     m_shown = snapshot;
     m_exportAction->setEnabled(snapshot != nullptr);
-    if (otherRun && (m_view->selectedRange().second > 0)) m_view->clearRange();
-    m_view->setTimeline(snapshot ? std::make_shared<const TimelineLayout>(snapshot) : nullptr);
+    if (otherRun && m_view->selectedRange().second > 0) m_view->clearRange();
+    quint64 generation = ++m_generation;
+    if (!snapshot) return adoptLayout(generation, nullptr);
+    // Only the newest snapshot matters: a layout still waiting to start is superseded.
+    m_layoutPool.clear();
+    m_layoutPool.start([this, snapshot, generation] {
+        auto layout = std::make_shared<const TimelineLayout>(snapshot);
+        QMetaObject::invokeMethod(
+            this, [this, generation, layout] { adoptLayout(generation, layout); },
+            Qt::QueuedConnection);
+    });
+}
+
+void TimelinePanel::adoptLayout(quint64 generation, const TimelineLayoutPtr& layout) {
+    if (generation != m_generation) return; // a newer snapshot's layout is on its way
+    m_view->setTimeline(layout);
+    emit timelineShown();
 }
 
 void TimelinePanel::showSelection(const SelectionState& state) {

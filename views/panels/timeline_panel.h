@@ -11,6 +11,8 @@
 #include "panel.h"
 #include "timeline_layout.h"
 
+#include <QThreadPool>
+
 class QAction;
 class QLabel;
 
@@ -23,6 +25,7 @@ class TimelinePanel final : public Panel {
 
 public:
     TimelinePanel(TraceSession& session, Selection& selection, QWidget* parent = nullptr);
+    ~TimelinePanel() override;
 
     TimelineView* view() const { return m_view; }
     /// "Export Chrome trace…": asks for a file name, then exportChromeTrace().
@@ -36,12 +39,15 @@ Q_SIGNALS:
     /// The user selected [startNs, endNs) of the run (ns since its start), or cleared the
     /// selection (0, 0).
     void rangeSelected(qint64 startNs, qint64 endNs);
+    /// The view shows the newest snapshot: its layout, computed off the GUI thread, arrived.
+    void timelineShown();
 
 protected:
     void showSnapshot(const SnapshotPtr& snapshot) override;
     void showSelection(const SelectionState& state) override;
 
 private:
+    void adoptLayout(quint64 generation, const TimelineLayoutPtr& layout);
     void exportWithDialog();
     void showRange(qint64 startNs, qint64 endNs);
     QLabel* makeLegend();
@@ -50,6 +56,11 @@ private:
     QAction* m_exportAction = nullptr;
     QLabel* m_status = nullptr;
     SnapshotPtr m_shown;
+    quint64 m_generation = 0; ///< of the newest layout asked for; older ones are dropped
+    /// Lays out snapshots off the GUI thread: a run of 100,000 launches takes tens of ms to
+    /// sort and index, too long to stall the GUI for on every refresh of a live run. Last member,
+    /// so it is gone before anything else of the panel.
+    QThreadPool m_layoutPool;
 };
 
 } // namespace kiln::views

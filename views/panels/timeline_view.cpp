@@ -473,7 +473,11 @@ void TimelineView::paintLaunchLane(QPainter& p, const TimelineLane& lane, int to
     const int height = lane.rows * kRowHeight;
     for (const LaunchBlock& b : blocks) {
         QRectF r(b.x0, top + 1, b.x1 - b.x0, height - 2);
-        p.fillRect(r, b.selected ? kSelectedColor : launchKindColor(b.kind));
+        // A pixel column that is mostly idle is drawn faint: density stays visible at any zoom.
+        // The selected kernel's launches stay opaque so they stand out at any zoom.
+        QColor fill = b.selected ? kSelectedColor : launchKindColor(b.kind);
+        if (!b.selected) fill.setAlphaF(static_cast<float>(0.45 + 0.55 * b.busy));
+        p.fillRect(r, fill);
     }
     // Outlines make neighbouring launches of a zoomed-in view tell apart.
     if (!blocks.empty() && blocks.size() < 2000) {
@@ -505,7 +509,9 @@ void TimelineView::paintRuler(QPainter& p, const TimeWindow& window) const {
     for (double t = std::ceil(window.startNs / step) * step; t < window.endNs(); t += step) {
         double x = xOfTime(t);
         p.drawLine(QPointF(x, kRulerHeight - 8), QPointF(x, kRulerHeight - 1));
-        p.drawText(QPointF(x + 3, kRulerHeight - 11), formatNs(t));
+        QString label = formatNs(t);
+        if (x + 3 + p.fontMetrics().horizontalAdvance(label) < ruler.width())
+            p.drawText(QPointF(x + 3, kRulerHeight - 11), label);
         for (int minor = 1; minor < 5; ++minor) {
             double mx = xOfTime(t + step * minor / 5);
             p.drawLine(QPointF(mx, kRulerHeight - 4), QPointF(mx, kRulerHeight - 1));
@@ -514,7 +520,8 @@ void TimelineView::paintRuler(QPainter& p, const TimeWindow& window) const {
     if (m_rangeEndNs > m_rangeStartNs) {
         double x0 = std::max<double>(kLabelWidth, xOfTime(m_rangeStartNs));
         double x1 = std::min<double>(ruler.width(), xOfTime(m_rangeEndNs));
-        QRectF band(x0, 0, std::max(0.0, x1 - x0), kRulerHeight - 14);
+        // The band sits above the tick labels so both stay readable.
+        QRectF band(x0, 0, std::max(0.0, x1 - x0), kRangeBandHeight);
         p.fillRect(band, kRangeEdge);
         p.setPen(Qt::white);
         p.drawText(band, Qt::AlignCenter, formatNs(m_rangeEndNs - m_rangeStartNs));
@@ -534,10 +541,19 @@ void TimelineView::paintLabels(QPainter& p) const {
         int height = laneHeight(static_cast<int>(i));
         if (top + height < kRulerHeight) continue;
         if (top > viewport()->height()) break;
+        const TimelineLane& lane = m_layout->lanes()[i];
         QRect r(6, top, kLabelWidth - 10, std::min(height, kRowHeight + 2 * kLanePadding));
-        QString text =
-            p.fontMetrics().elidedText(m_layout->lanes()[i].label, Qt::ElideRight, r.width());
-        p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft, text);
+        p.drawText(r, Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(lane.label, Qt::ElideRight, r.width()));
+        // Sub-rows that mean different things (phases, passes, ...) are named under the lane's.
+        p.save();
+        p.setPen(palette().placeholderText().color());
+        for (size_t row = 1; row < lane.rowLabels.size(); ++row)
+            p.drawText(QRect(18,
+                             rowMiddle(static_cast<int>(i), static_cast<int>(row)) - kRowHeight / 2,
+                             kLabelWidth - 22, kRowHeight),
+                       Qt::AlignVCenter | Qt::AlignLeft, lane.rowLabels[row]);
+        p.restore();
     }
     p.restore();
 }

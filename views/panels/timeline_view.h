@@ -60,7 +60,8 @@ public:
     std::optional<TimelineHit> hitAt(QPoint p) const;
 
     static constexpr int kLabelWidth = 120;
-    static constexpr int kRulerHeight = 30;
+    static constexpr int kRulerHeight = 42;
+    static constexpr int kRangeBandHeight = 15;
     static constexpr int kRowHeight = 16;
     static constexpr int kLanePadding = 4;
 
