@@ -333,6 +333,46 @@ private slots:
         QCOMPARE(spy.at(3).at(1).toLongLong(), 0LL);
     }
 
+    void wheelAndKeysZoomAndPan() {
+        Fixture f(m_snapshot);
+        QVERIFY(f.ready);
+        TimelineView* v = f.view();
+        auto wheel = [&](QPointF at, int delta, Qt::KeyboardModifiers modifiers) {
+            QWheelEvent e(at, v->viewport()->mapToGlobal(at), {}, QPoint(0, delta), Qt::NoButton,
+                          modifiers, Qt::NoScrollPhase, false);
+            QApplication::sendEvent(v->viewport(), &e);
+        };
+        // Zooming in around the cursor keeps the time under it in place.
+        QPointF cursor(TimelineView::kLabelWidth + 700, 200);
+        double under = v->timeOfX(cursor.x());
+        double scale = v->nsPerPixel();
+        wheel(cursor, 120, Qt::NoModifier);
+        QVERIFY(v->nsPerPixel() < scale);
+        QCOMPARE(v->timeOfX(cursor.x()), under);
+        wheel(cursor, 240, Qt::ControlModifier);
+        QCOMPARE(v->timeOfX(cursor.x()), under);
+        // Shift+wheel pans at the same zoom; arrows pan, 0 fits, +/- zoom.
+        double zoomed = v->nsPerPixel(), start = v->visibleStartNs();
+        wheel(cursor, -120, Qt::ShiftModifier);
+        QVERIFY(v->visibleStartNs() > start);
+        QCOMPARE(v->nsPerPixel(), zoomed);
+        start = v->visibleStartNs();
+        QTest::keyClick(v, Qt::Key_Left);
+        QVERIFY(v->visibleStartNs() < start);
+        QTest::keyClick(v, Qt::Key_Minus);
+        QVERIFY(v->nsPerPixel() > zoomed);
+        QTest::keyClick(v, Qt::Key_0);
+        QCOMPARE(v->visibleStartNs(), 0.0);
+        QVERIFY(v->visibleEndNs() >= v->timeline()->extentNs());
+        // Dragging the lanes pans back in time.
+        v->setVisibleRange(v->timeline()->extentNs() / 2.0, v->timeline()->extentNs());
+        start = v->visibleStartNs();
+        QTest::mousePress(v->viewport(), Qt::LeftButton, {}, QPoint(600, 300));
+        QTest::mouseMove(v->viewport(), QPoint(700, 300));
+        QTest::mouseRelease(v->viewport(), Qt::LeftButton, {}, QPoint(700, 300));
+        QCOMPARE(v->visibleStartNs(), start - 100 * v->nsPerPixel());
+    }
+
     void keepsZoomWhenTheRunGrows() {
         Fixture f(m_snapshot);
         QVERIFY(f.ready);

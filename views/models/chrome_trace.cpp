@@ -133,6 +133,26 @@ public:
         m_out += args.json();
         m_out += '}';
     }
+    /// A launch: \p head is everything before its start time, \p tail what follows its
+    /// duration up to the per-launch arguments (both the same for every launch of a kernel).
+    void launch(const QByteArray& head, const QByteArray& tail, const trace::KernelLaunchRow& l) {
+        begin();
+        m_out += head;
+        appendMicros(m_out, l.startNs);
+        m_out += ",\"dur\":";
+        appendMicros(m_out, l.durationNs());
+        m_out += tail;
+        m_out += ",\"device\":";
+        appendString(m_out, QByteArray::fromStdString(l.device));
+        m_out += ",\"grid\":";
+        appendString(m_out, QByteArray::fromStdString(l.grid));
+        if (!l.block.empty()) {
+            m_out += ",\"block\":";
+            appendString(m_out, QByteArray::fromStdString(l.block));
+        }
+        m_out += "}}";
+    }
+    int64_t pid() const { return m_pid; }
     QByteArray finish(const QByteArray& otherData) {
         return "{\"traceEvents\":[\n" + m_out +
                "\n],\"displayTimeUnit\":\"ms\",\"otherData\":" + otherData + "}\n";
@@ -193,19 +213,44 @@ void writeEventLane(EventWriter& w, const TimelineLayout& layout, const Timeline
 
 using KernelsById = std::unordered_map<int64_t, const KernelRecord*>;
 
+/// The parts of a launch event that only depend on its kernel, written once per kernel: a run
+/// has thousands of kernels and can have millions of launches.
+struct KernelJson {
+    QByteArray head;
+    QByteArray tail;
+};
+
+KernelJson kernelJson(const EventWriter& w, const KernelRecord* k, int64_t kernelId,
+                      LaunchKind kind, int tid) {
+    KernelJson json{"\"name\":", ""};
+    appendString(json.head, k ? QByteArray::fromStdString(k->kernel.name)
+                              : QStringLiteral("kernel %1").arg(kernelId).toUtf8());
+    json.head += ",\"cat\":\"launch\",\"ph\":\"X\",\"ts\":";
+    json.tail = ",\"pid\":" + QByteArray::number(static_cast<qlonglong>(w.pid())) +
+                ",\"tid\":" + QByteArray::number(tid) +
+                ",\"args\":{\"kernel_id\":" + QByteArray::number(static_cast<qlonglong>(kernelId)) +
+                ",\"kind\":";
+    appendString(json.tail, launchKindName(kind).toUtf8());
+    if (k) {
+        json.tail += ",\"compile_id\":";
+        appendString(json.tail, QByteArray::fromStdString(k->kernel.compileId));
+    }
+    return json;
+}
+
 void writeLaunchLane(EventWriter& w, const RunSnapshot& snap, const KernelsById& kernels,
                      const TimelineLane& lane, int tid) {
+    std::unordered_map<int64_t, KernelJson> parts;
     for (const TimelineSpan& s : lane.spans.spans()) {
         const trace::KernelLaunchRow& l = snap.launches[s.index];
-        auto k = kernels.find(l.kernelId);
-        QString name = k == kernels.end() ? QStringLiteral("kernel %1").arg(l.kernelId)
-                                          : QString::fromStdString(k->second->kernel.name);
-        Args args;
-        args.number("kernel_id", l.kernelId).text("kind", launchKindName(s.launchKind).toUtf8());
-        if (k != kernels.end()) args.text("compile_id", k->second->kernel.compileId);
-        args.text("device", l.device).text("grid", l.grid);
-        if (!l.block.empty()) args.text("block", l.block);
-        w.span(tid, name, "launch", l.startNs, l.durationNs(), args);
+        auto known = parts.find(l.kernelId);
+        if (known == parts.end()) {
+            auto k = kernels.find(l.kernelId);
+            const KernelRecord* record = k == kernels.end() ? nullptr : k->second;
+            known = parts.emplace(l.kernelId, kernelJson(w, record, l.kernelId, s.launchKind, tid))
+                        .first;
+        }
+        w.launch(known->second.head, known->second.tail, l);
     }
 }
 
