@@ -142,6 +142,23 @@ private slots:
         QVERIFY(layout.extentNs() >= lastLaunchEnd);
     }
 
+    void aRunningCompileLastsAsFarAsTheRunHasGot() {
+        auto live = std::make_shared<RunSnapshot>(*m_snapshot);
+        trace::CompileRow& c = live->compiles.front();
+        c.durationNs.reset();
+        c.status.clear();
+        TimelineLayout layout(live);
+        int64_t latest = 0;
+        for (const trace::KernelLaunchRow& l : live->launches)
+            latest = std::max(latest, l.endNs);
+        for (const TimelineSpan& span : layout.lanes()[0].spans.spans())
+            if (span.kind == SpanKind::Compile && span.index == 0) {
+                QCOMPARE(span.startNs, c.startNs);
+                QVERIFY(span.endNs >= latest);
+                QVERIFY(layout.spanName(span).contains("compiling"));
+            }
+    }
+
     void autotuningAndPassesNestUnderCompiles() {
         TimelineLayout layout(m_autotuned);
         const TimelineLane& compiles = layout.lanes()[0];

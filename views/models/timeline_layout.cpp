@@ -43,6 +43,19 @@ std::vector<QString> compactRows(std::vector<TimelineSpan>& spans) {
     return kept;
 }
 
+/// The latest time the run has recorded anything at (ns since it started).
+int64_t latestRecordedNs(const RunSnapshot& snap) {
+    int64_t latest = 0;
+    for (const trace::KernelLaunchRow& l : snap.launches)
+        latest = std::max(latest, l.endNs);
+    for (const trace::EventRow& e : snap.events)
+        latest = std::max(latest, e.startNs + e.durationNs);
+    for (const trace::CompileRow& c : snap.compiles)
+        latest = std::max(latest, c.startNs + c.durationNs.value_or(0));
+    if (!snap.output.empty()) latest = std::max(latest, snap.output.back().tNs);
+    return latest;
+}
+
 bool isCompileDetail(const std::string& category) {
     return category == "pass" || category == "autotune";
 }
@@ -118,10 +131,11 @@ TimelineLayout::TimelineLayout(SnapshotPtr snapshot)
 void TimelineLayout::addCompileLane() {
     const RunSnapshot& snap = *m_snapshot;
     std::vector<TimelineSpan> spans;
+    const int64_t latest = latestRecordedNs(snap);
     for (size_t i = 0; i < snap.compiles.size(); ++i) {
         const trace::CompileRow& c = snap.compiles[i];
-        // A compile still running has no duration yet: it ends where its phases end so far.
-        int64_t end = c.startNs + c.durationNs.value_or(0);
+        // A compile still running has no duration yet: it lasts as far as the run has got.
+        int64_t end = c.durationNs ? c.startNs + *c.durationNs : std::max(c.startNs, latest);
         spans.push_back(
             {c.startNs, end, SpanKind::Compile, kCompileRow, LaunchKind::Other, index32(i), 0});
         // Phases carry durations only, reported in the order they ran: laid end to end from

@@ -35,7 +35,7 @@ QColor spanColor(const TimelineLayout& layout, const TimelineSpan& s) {
     case SpanKind::Pass:
         return QColor(206, 147, 216);
     case SpanKind::Autotune:
-        return QColor(255, 179, 0);
+        return QColor(141, 110, 99);
     case SpanKind::Event:
         return QColor(120, 144, 156);
     case SpanKind::Launch:
