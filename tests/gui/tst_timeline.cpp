@@ -206,6 +206,34 @@ private slots:
         }
     }
 
+    void kernelStatsInARangeMatchBruteForce() {
+        TimelineLayout layout(m_autotuned);
+        const RunSnapshot& s = *m_autotuned;
+        int64_t extent = layout.extentNs();
+        for (auto [a, b] : {std::pair<int64_t, int64_t>{0, extent + 1},
+                            {extent / 2, extent},
+                            {extent - extent / 50, extent},
+                            {0, 1}}) {
+            std::map<int64_t, std::pair<int64_t, int64_t>> expected; // kernel -> launches, ns
+            for (const trace::KernelLaunchRow& l : s.launches)
+                if (l.startNs < b && l.endNs > a) {
+                    ++expected[l.kernelId].first;
+                    expected[l.kernelId].second += std::min(l.endNs, b) - std::max(l.startNs, a);
+                }
+            std::vector<KernelRangeStats> stats = kernelStatsInRange(layout, a, b);
+            QCOMPARE(stats.size(), expected.size());
+            for (const KernelRangeStats& k : stats) {
+                QCOMPARE(k.launches, expected[k.kernelId].first);
+                QCOMPARE(k.totalNs, expected[k.kernelId].second);
+            }
+        }
+        // The whole run: every launch, and each kernel's total as the kernels table has it.
+        for (const KernelRangeStats& k : kernelStatsInRange(layout, 0, extent + 1)) {
+            QCOMPARE(k.launches, s.kernel(k.kernelId)->launches.count);
+            QCOMPARE(k.totalNs, s.kernel(k.kernelId)->launches.totalNs);
+        }
+    }
+
     void pixelMergingKeepsCounts() {
         TimelineLayout layout(m_snapshot);
         int64_t extent = layout.extentNs();
@@ -296,11 +324,32 @@ private slots:
         QApplication::sendEvent(f.view()->viewport(), &help);
         QVERIFY2(QToolTip::text().contains(layout.spanName(span)), qPrintable(QToolTip::text()));
         QVERIFY(QToolTip::text().contains("duration"));
+        QVERIFY(!QToolTip::text().contains("launches in this pixel"));
         QTest::mouseClick(f.view()->viewport(), Qt::LeftButton, {}, at);
         int64_t kernelId = m_snapshot->launches[span.index].kernelId;
         QCOMPARE(f.selection.state().kernelId, kernelId);
         QCOMPARE(f.selection.state().compileId,
                  QString::fromStdString(m_snapshot->kernel(kernelId)->kernel.compileId));
+    }
+
+    void tooltipOfAMergedColumnCountsItsLaunches() {
+        Fixture f(m_autotuned);
+        QVERIFY(f.ready);
+        TimelineView* v = f.view();
+        const TimelineLayout& layout = *v->timeline();
+        int lane = firstLaunchLane(layout);
+        TimeWindow window{v->visibleStartNs(), v->nsPerPixel(),
+                          v->viewport()->width() - TimelineView::kLabelWidth};
+        auto blocks = layout.launchBlocks(layout.lanes()[lane], window, -1);
+        auto merged = std::find_if(blocks.begin(), blocks.end(),
+                                   [](const LaunchBlock& b) { return b.count > 1; });
+        QVERIFY(merged != blocks.end()); // five calls of the graph within a few pixels
+        QPoint at(TimelineView::kLabelWidth + static_cast<int>(merged->x0), v->rowMiddle(lane, 0));
+        QHelpEvent help(QEvent::ToolTip, at, v->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(v->viewport(), &help);
+        QVERIFY2(QToolTip::text().contains(
+                     QStringLiteral("%1 launches in this pixel").arg(merged->count)),
+                 qPrintable(QToolTip::text()));
     }
 
     void clickOnCompileSelectsIt() {

@@ -369,6 +369,27 @@ int64_t TimelineLayout::kernelIdOf(const TimelineSpan& span) const {
     return span.kind == SpanKind::Launch ? m_snapshot->launches[span.index].kernelId : -1;
 }
 
+std::vector<KernelRangeStats> kernelStatsInRange(const TimelineLayout& layout, int64_t startNs,
+                                                 int64_t endNs) {
+    std::map<int64_t, KernelRangeStats> byKernel;
+    const RunSnapshot& snap = *layout.snapshot();
+    for (const TimelineLane& lane : layout.lanes()) {
+        if (lane.kind != LaneKind::Launches) continue;
+        lane.spans.forEachOverlapping(startNs, endNs, [&](const TimelineSpan& s) {
+            int64_t kernelId = snap.launches[s.index].kernelId;
+            KernelRangeStats& k = byKernel[kernelId];
+            k.kernelId = kernelId;
+            ++k.launches;
+            k.totalNs += std::min(s.endNs, endNs) - std::max(s.startNs, startNs);
+        });
+    }
+    std::vector<KernelRangeStats> out;
+    out.reserve(byKernel.size());
+    for (const auto& [id, stats] : byKernel)
+        out.push_back(stats);
+    return out;
+}
+
 QString formatNs(double ns) {
     double magnitude = std::abs(ns);
     if (magnitude < 1e3) return QStringLiteral("%1 ns").arg(ns, 0, 'f', 0);

@@ -151,6 +151,19 @@ private:
     size_t m_launchCount = 0;
 };
 
+/// The launches of one kernel inside a time range (what a kernels table filtered by the
+/// timeline's range selection shows).
+struct KernelRangeStats {
+    int64_t kernelId = 0;
+    int64_t launches = 0; ///< launches that overlap the range
+    int64_t totalNs = 0;  ///< their time inside the range (cut at its edges)
+};
+
+/// Per kernel, the launches of \p layout's run that overlap [startNs, endNs), by kernel id.
+/// Visits only those launches (each lane's index is searched), so it can follow a drag.
+std::vector<KernelRangeStats> kernelStatsInRange(const TimelineLayout& layout, int64_t startNs,
+                                                 int64_t endNs);
+
 using TimelineLayoutPtr = std::shared_ptr<const TimelineLayout>;
 
 /// "12.5 ms", "1.20 s", "830 ns": a duration or time with a unit that suits its size.

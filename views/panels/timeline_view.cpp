@@ -203,7 +203,17 @@ QString TimelineView::toolTipAt(QPoint p) const {
                  formatNs(m_rangeEndNs - m_rangeStartNs));
     std::optional<TimelineHit> hit = hitAt(p);
     if (!hit) return {};
-    return m_layout->describe(hit->span);
+    QString text = m_layout->describe(hit->span);
+    // A merged pixel column stands for many launches: say so, the nearest one is just a sample.
+    if (hit->span.kind == SpanKind::Launch) {
+        double column = std::floor(p.x() - kLabelWidth);
+        TimeWindow window{m_startNs, m_nsPerPixel, timeAreaWidth()};
+        for (const LaunchBlock& b :
+             m_layout->launchBlocks(m_layout->lanes()[static_cast<size_t>(hit->lane)], window, -1))
+            if (b.count > 1 && b.x0 == column)
+                text += tr("<br><i>%1 launches in this pixel: zoom in</i>").arg(b.count);
+    }
+    return text;
 }
 
 // --- events
