@@ -9,6 +9,7 @@
 #include "run_toolbar.h"
 #include "runs_panel.h"
 #include "source_panel.h"
+#include "timeline_panel.h"
 
 #include <QApplication>
 #include <QCloseEvent>
@@ -101,6 +102,11 @@ void MainWindow::createPanels() {
     addPanel(m_graph);
     m_kernels = new views::KernelsPanel(m_session, m_selection, this);
     addPanel(m_kernels);
+    m_timeline = new views::TimelinePanel(m_session, m_selection, this);
+    addPanel(m_timeline);
+    // A range picked on the timeline filters the kernels' statistics (hotspot's filter).
+    connect(m_timeline, &views::TimelinePanel::rangeSelected, m_kernels,
+            &views::KernelsPanel::setTimeRange);
     addPanel(new views::CompilesPanel(m_session, m_selection, this));
     addPanel(new views::GuardsPanel(m_session, m_selection, this));
     addPanel(new views::RunsPanel(m_session, m_selection, this));
@@ -174,8 +180,7 @@ void MainWindow::createMenus() {
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(tr("&Diagram (SVG, PNG, DOT)…"), m_graph,
                           &views::GraphPanel::exportWithDialog);
-    exportMenu->addAction(tr("Timeline as Chrome trace JSON…"), this,
-                          &MainWindow::exportChromeTrace);
+    exportMenu->addAction(m_timeline->exportAction());
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -384,10 +389,6 @@ void MainWindow::updateStatus() {
                              .arg(snap->graphBreaks.size())
                              .arg(snap->kernels.size())
                              .arg(snap->launches.size()));
-}
-
-void MainWindow::exportChromeTrace() {
-    showProblem(tr("Chrome trace export needs the Timeline panel"));
 }
 
 void MainWindow::showProblem(const QString& message) {

@@ -22,6 +22,7 @@ class Panel;
 class GraphPanel;
 class KernelsPanel;
 class SourcePanel;
+class TimelinePanel;
 } // namespace kiln::views
 
 namespace kiln::studio {
@@ -93,7 +94,6 @@ private:
     void onRunStarted(qint64 pid, const RunRequest& request);
     void onRunFinished(const RunOutcome& outcome);
     void applyPendingSelection();
-    void exportChromeTrace();
     void showProblem(const QString& message);
 
     views::TraceSession m_session;
@@ -103,6 +103,7 @@ private:
     views::SourcePanel* m_source = nullptr;
     views::GraphPanel* m_graph = nullptr;
     views::KernelsPanel* m_kernels = nullptr;
+    views::TimelinePanel* m_timeline = nullptr;
     QMap<QString, QDockWidget*> m_docks;
     QMap<QString, views::Panel*> m_panels;
     QMenu* m_recentMenu = nullptr;

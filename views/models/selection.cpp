@@ -130,7 +130,11 @@ void Selection::resolveParents(SelectionState& s) const {
         if (const trace::CompileRow* c = snap.compile(s.compileId.toStdString())) {
             s.frameId = c->frameId;
             if (s.sourceLine == 0)
-                if (const trace::FrameRow* f = snap.frame(c->frameId)) s.sourceLine = f->line;
+                if (const trace::FrameRow* f = snap.frame(c->frameId))
+                    // A resume frame's code object starts at its function's def line; where it
+                    // resumes is what the user wants to see.
+                    s.sourceLine =
+                        f->kind == "resume" && f->resumeLine > 0 ? f->resumeLine : f->line;
         }
     }
 }
