@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Regenerates the README's Kiln Studio screenshots (docs/images/studio-*.png) with the headless
+# twin: `kiln-studio FILE --panel NAME --select ITEM --screenshot PNG`, offscreen. The workloads
+# are copied to a temporary directory, so no trace lands in the source tree.
+#
+#   docs/images/regenerate.sh [BUILD_DIR]     (default: build)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$root/build}" && pwd)
+out="$root/docs/images"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export QT_QPA_PLATFORM=offscreen
+export XDG_CONFIG_HOME="$work/config" # the user's saved layout and recent files stay out of it
+
+kiln() { "$build/bin/kiln" "$@"; }
+shot() {
+    local name=$1
+    shift
+    "$build/bin/kiln-studio" "$@" --size 1600x1000 --screenshot "$out/$name.png"
+    echo "wrote docs/images/$name.png"
+}
+
+cp "$root/resources/workloads/graph_breaks.py" "$root/resources/workloads/demo.py" "$work/"
+cp "$root/resources/workloads/bench/attention_scores.py" "$work/"
+
+# Graph breaks: stepping (F8) at the second break, the ended and resumed graphs below the code.
+kiln run "$work/graph_breaks.py" --quiet
+shot studio-graph-breaks "$work/graph_breaks.kiln" --panel compiles --select break:2
+# Recompiles: why entry 4/2 was compiled, the guards that failed for the older entries.
+shot studio-recompiles "$work/graph_breaks.kiln" --panel guards --select compile:4/2
+
+# Default against max-autotune on one workload: a script that calls the benchmark's fn.
+cat > "$work/attention.py" <<'PY'
+import torch
+exec_globals = {}
+PY
+cat "$work/attention_scores.py" > "$work/attention.py"
+cat >> "$work/attention.py" <<'PY'
+
+
+compiled = torch.compile(fn)
+q, k = make_inputs()
+for step in range(20):
+    out = compiled(q, k)
+print("attention:", tuple(out.shape), round(out.sum().item(), 2))
+PY
+kiln run "$work/attention.py" --quiet --mode default
+kiln run "$work/attention.py" --quiet --mode max-autotune
+shot studio-compare "$work/attention.kiln" --panel compare --select run:2
+shot studio-config "$work/attention.kiln" --panel config --select run:2
+shot studio-kernels "$work/attention.kiln" --panel kernels --select kernel:1
