@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: MIT
+#include "compare_panel.h"
+
+#include "table_export.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QHorizontalBarSeries>
+#include <QLabel>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QValueAxis>
+#include <algorithm>
+
+namespace kiln::views {
+
+namespace {
+
+QString seconds(std::optional<int64_t> ns) {
+    return ns ? QString("%1 s").arg(static_cast<double>(*ns) * 1e-9, 0, 'f', 3)
+              : QString("running");
+}
+
+QString millis(int64_t ns) {
+    return QString("%1 ms").arg(static_cast<double>(ns) * 1e-6, 0, 'f', 3);
+}
+
+/// "1.23×" in green when B took less, red when it took more.
+QString ratioCell(std::optional<int64_t> a, std::optional<int64_t> b) {
+    if (!a || !b || *a <= 0) return {};
+    double r = static_cast<double>(*b) / static_cast<double>(*a);
+    const char* colour = r < 1.0 ? "#1b803c" : r > 1.0 ? "#c62828" : "palette(text)";
+    return QString("<span style='color:%1'>%2×</span>").arg(colour).arg(r, 0, 'f', 2);
+}
+
+QString totalsRow(const QString& what, const QString& a, const QString& b, const QString& ratio) {
+    return QString("<tr><td>%1</td><td align=right>%2</td><td align=right>%3</td>"
+                   "<td align=right>%4</td></tr>")
+        .arg(what, a, b, ratio);
+}
+
+/// Chart categories must be unique: the same nodes can form a group in two graphs.
+QStringList uniqueLabels(const std::vector<const ComparisonRow*>& rows) {
+    QStringList labels;
+    for (const ComparisonRow* row : rows) {
+        QString label = row->nodesText();
+        if (label.size() > 32) label = label.left(31) + "…";
+        if (labels.contains(label)) label += " (" + row->graph.label() + ")";
+        labels << label;
+    }
+    return labels;
+}
+
+/// The matched groups with the most time in either run, largest first.
+std::vector<const ComparisonRow*> topMatched(const RunComparison& c, int count) {
+    std::vector<const ComparisonRow*> rows;
+    for (const ComparisonRow& row : c.rows)
+        if (row.status == MatchStatus::Matched) rows.push_back(&row);
+    auto largest = [](const ComparisonRow* r) { return std::max(r->a.totalNs, r->b.totalNs); };
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](const auto* x, const auto* y) { return largest(x) > largest(y); });
+    if (rows.size() > static_cast<size_t>(count)) rows.resize(static_cast<size_t>(count));
+    return rows;
+}
+
+} // namespace
+
+ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget* parent)
+    : Panel("compare", tr("Compare runs"), session, selection, parent) {
+    m_model = new CompareModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_table = new QTableView;
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(CompareModel::TotalAColumn, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    addTableExportMenu(m_table);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { selectKernelOfRow(current); });
+
+    m_totals = new QLabel;
+    m_totals->setTextFormat(Qt::RichText);
+    m_totals->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* bottom = new QWidget;
+    auto* bottomLayout = new QHBoxLayout(bottom);
+    bottomLayout->setContentsMargins(0, 0, 0, 0);
+    bottomLayout->addWidget(m_totals);
+    bottomLayout->addWidget(makeChartView(), 1);
+
+    auto* split = new QSplitter(Qt::Vertical);
+    split->addWidget(m_table);
+    split->addWidget(bottom);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(makePickers());
+    layout->addWidget(split, 1);
+
+    connect(&session, &TraceSession::runsChanged, this, [this] { fillPickers(); });
+    connect(&session, &TraceSession::snapshotReady, this,
+            [this](qint64 runId, const SnapshotPtr& s) { adopt(runId, s); });
+    fillPickers();
+    catchUp();
+}
+
+QWidget* ComparePanel::makePickers() {
+    m_pickA = new QComboBox;
+    m_pickB = new QComboBox;
+    for (QComboBox* pick : {m_pickA, m_pickB}) {
+        pick->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        connect(pick, &QComboBox::activated, this, [this] { onPicked(); });
+    }
+    m_swap = new QPushButton(tr("Swap"));
+    m_swap->setToolTip(tr("Make B the baseline"));
+    connect(m_swap, &QPushButton::clicked, this, &ComparePanel::swapRuns);
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(new QLabel(tr("A (baseline):")));
+    layout->addWidget(m_pickA);
+    layout->addWidget(m_swap);
+    layout->addWidget(new QLabel(tr("B:")));
+    layout->addWidget(m_pickB);
+    layout->addStretch(1);
+    return row;
+}
+
+QWidget* ComparePanel::makeChartView() {
+    m_chart = new QChart;
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chart->setMargins(QMargins(4, 4, 4, 4));
+    m_chartView = new QChartView(m_chart);
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumHeight(220);
+    return m_chartView;
+}
+
+void ComparePanel::compareRuns(qint64 runA, qint64 runB) {
+    m_userPicked = true;
+    m_runA = runA;
+    m_runB = runB;
+    fillPickers();
+    readRuns();
+}
+
+void ComparePanel::swapRuns() {
+    std::swap(m_runA, m_runB);
+    std::swap(m_a, m_b);
+    m_userPicked = true;
+    fillPickers();
+    recompare();
+}
+
+void ComparePanel::fillPickers() {
+    if (!m_userPicked) pickDefaultRuns();
+    for (auto [pick, runId] : {std::pair(m_pickA, m_runA), std::pair(m_pickB, m_runB)}) {
+        pick->clear();
+        if (const RunRows& runs = session().runs())
+            for (const trace::RunRow& r : *runs)
+                pick->addItem(runLabel(r), QVariant::fromValue<qint64>(r.id));
+        pick->setCurrentIndex(pick->findData(QVariant::fromValue<qint64>(runId)));
+    }
+    m_swap->setEnabled(m_runA > 0 && m_runB > 0);
+}
+
+/// The newest run and the newest older run of the same workload (the same script's bytes);
+/// without such a pair, the two newest runs.
+void ComparePanel::pickDefaultRuns() {
+    const RunRows& runs = session().runs();
+    if (!runs || runs->size() < 2) return;
+    const trace::RunRow& newest = runs->back();
+    qint64 baseline = (*runs)[runs->size() - 2].id;
+    for (auto it = runs->rbegin() + 1; it != runs->rend(); ++it)
+        if (it->workloadHash == newest.workloadHash) {
+            baseline = it->id;
+            break;
+        }
+    if (baseline == m_runA && newest.id == m_runB) return;
+    m_runA = baseline;
+    m_runB = newest.id;
+    readRuns();
+}
+
+void ComparePanel::onPicked() {
+    m_userPicked = true;
+    m_runA = m_pickA->currentData().toLongLong();
+    m_runB = m_pickB->currentData().toLongLong();
+    m_swap->setEnabled(m_runA > 0 && m_runB > 0);
+    readRuns();
+}
+
+void ComparePanel::readRuns() {
+    m_a = m_runA > 0 ? session().snapshot(m_runA) : nullptr;
+    m_b = m_runB > 0 ? session().snapshot(m_runB) : nullptr;
+    recompare();
+    // Asked for even when held: the session keeps runs asked for fresh while they grow.
+    for (qint64 id : {m_runA, m_runB})
+        if (id > 0) session().requestSnapshot(id);
+}
+
+void ComparePanel::adopt(qint64 runId, const SnapshotPtr& snapshot) {
+    if (!snapshot) return;
+    bool changed = false;
+    for (auto [id, held] : {std::pair(m_runA, &m_a), std::pair(m_runB, &m_b)})
+        if (id == runId && *held != snapshot) {
+            *held = snapshot;
+            changed = true;
+        }
+    if (changed) recompare();
+}
+
+void ComparePanel::showSnapshot(const SnapshotPtr& snapshot) {
+    // The selected run's snapshot may come through the selection before the session signals.
+    if (snapshot) adopt(snapshot->run.id, snapshot);
+}
+
+void ComparePanel::showSelection(const SelectionState& state) {
+    if (state.kernelId < 0 || (state.runId != m_runA && state.runId != m_runB)) return;
+    int row = m_model->rowOfKernel(state.kernelId, state.runId == m_runB);
+    if (row < 0) return;
+    QModelIndex index = m_proxy->mapFromSource(m_model->index(row, 0));
+    if (index.row() == m_table->currentIndex().row()) return;
+    m_following = true;
+    m_table->selectRow(index.row());
+    m_following = false;
+}
+
+void ComparePanel::selectKernelOfRow(const QModelIndex& proxyIndex) {
+    const ComparisonRow* row = m_model->rowAt(m_proxy->mapToSource(proxyIndex).row());
+    qint64 run = selection().state().runId;
+    if (m_following || !row || (run != m_runA && run != m_runB)) return;
+    const ComparisonSide& side = run == m_runA ? row->a : row->b;
+    // The group's largest kernel stands for it (kernels are sorted by time).
+    if (side.present()) selection().selectKernel(side.kernels.front().kernelId);
+}
+
+void ComparePanel::recompare() {
+    if (m_a && m_b) {
+        m_model->setComparison(views::compareRuns(*m_a, *m_b), runLabel(m_a->run),
+                               runLabel(m_b->run));
+    } else {
+        m_model->setComparison({}, {}, {});
+    }
+    m_table->resizeColumnsToContents();
+    for (int c :
+         {CompareModel::NodesColumn, CompareModel::KernelsAColumn, CompareModel::KernelsBColumn})
+        m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 240));
+    showTotals();
+    fillChart();
+}
+
+void ComparePanel::showTotals() {
+    const RunRows& runs = session().runs();
+    if (!m_a || !m_b) {
+        m_totals->setText(runs && runs->size() < 2
+                              ? tr("This trace has one run: run the workload again in another "
+                                   "mode to compare.")
+                              : tr("Reading the runs…"));
+        return;
+    }
+    const RunTotals& a = m_model->comparison().a;
+    const RunTotals& b = m_model->comparison().b;
+    QString html = "<table cellspacing=0 cellpadding=3>";
+    html += QString("<tr><th></th><th align=right>A #%1</th><th align=right>B #%2</th>"
+                    "<th align=right>B/A</th></tr>")
+                .arg(m_a->run.id)
+                .arg(m_b->run.id);
+    html += totalsRow(tr("end to end"), seconds(a.wallNs), seconds(b.wallNs),
+                      ratioCell(a.wallNs, b.wallNs));
+    html += totalsRow(tr("kernel time"), millis(a.kernelNs), millis(b.kernelNs),
+                      ratioCell(a.kernelNs, b.kernelNs));
+    html += totalsRow(tr("compile time"), millis(a.compileNs), millis(b.compileNs),
+                      ratioCell(a.compileNs, b.compileNs));
+    html += totalsRow(tr("kernels"), QString::number(a.kernelCount), QString::number(b.kernelCount),
+                      {});
+    html += totalsRow(tr("launches"), QString::number(a.launchCount),
+                      QString::number(b.launchCount), {});
+    m_totals->setText(html + "</table>");
+}
+
+void ComparePanel::fillChart() {
+    m_chart->removeAllSeries();
+    for (QAbstractAxis* axis : m_chart->axes())
+        m_chart->removeAxis(axis);
+    if (!m_a || !m_b) return;
+    std::vector<const ComparisonRow*> rows = topMatched(m_model->comparison(), kChartGroups);
+    int64_t maxNs = 0;
+    for (const ComparisonRow* r : rows)
+        maxNs = std::max({maxNs, r->a.totalNs, r->b.totalNs});
+    // Microseconds for small workloads, so the axis does not read 0.000 … 0.002.
+    const bool micro = maxNs < 1'000'000;
+    const double scale = micro ? 1e-3 : 1e-6;
+    auto* setA = new QBarSet("A: " + runLabel(m_a->run));
+    auto* setB = new QBarSet("B: " + runLabel(m_b->run));
+    setA->setColor(QColor(0x5b, 0x8d, 0xd6));
+    setB->setColor(QColor(0xf0, 0x9a, 0x3e));
+    // A horizontal bar chart draws its first category at the bottom: append smallest first.
+    QStringList labels = uniqueLabels(rows);
+    QStringList categories;
+    for (size_t i = rows.size(); i-- > 0;) {
+        *setA << static_cast<double>(rows[i]->a.totalNs) * scale;
+        *setB << static_cast<double>(rows[i]->b.totalNs) * scale;
+        categories << labels[static_cast<qsizetype>(i)];
+    }
+    auto* series = new QHorizontalBarSeries;
+    series->append(setA);
+    series->append(setB);
+    m_chart->addSeries(series);
+    auto* groups = new QBarCategoryAxis;
+    groups->append(categories);
+    m_chart->addAxis(groups, Qt::AlignLeft);
+    series->attachAxis(groups);
+    auto* time = new QValueAxis;
+    time->setTitleText(micro ? tr("total kernel time, µs") : tr("total kernel time, ms"));
+    m_chart->addAxis(time, Qt::AlignBottom);
+    series->attachAxis(time);
+    time->setRange(0, std::max(static_cast<double>(maxNs) * scale, 1e-3));
+    time->applyNiceNumbers();
+    m_chart->setTitle(tr("Matched groups by kernel time (top %1)").arg(rows.size()));
+}
+
+QStringList ComparePanel::chartCategories() const {
+    for (QAbstractAxis* axis : m_chart->axes(Qt::Vertical))
+        if (auto* categories = qobject_cast<QBarCategoryAxis*>(axis)) {
+            QStringList list = categories->categories();
+            std::reverse(list.begin(), list.end());
+            return list;
+        }
+    return {};
+}
+
+} // namespace kiln::views
