@@ -62,7 +62,8 @@ private slots:
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         model.setRuns({m_a, m_b});
-        QCOMPARE(model.columnCount(), ConfigDiffModel::FirstRunColumn + 2);
+        QCOMPARE(model.columnCount(), ConfigDiffModel::FirstRunColumn + 3); // + description
+        QCOMPARE(model.descriptionColumn(), ConfigDiffModel::FirstRunColumn + 2);
         QCOMPARE(model.headerData(ConfigDiffModel::FirstRunColumn + 1, Qt::Horizontal).toString(),
                  QString("#2 max-autotune"));
         int row = model.rowOfOption("max_autotune");
@@ -93,11 +94,18 @@ private slots:
         for (int r = 0; r < model.rowCount(); ++r) {
             QString fallback = cell(model, r, ConfigDiffModel::DefaultColumn);
             bool changed = false;
-            for (int c = ConfigDiffModel::FirstRunColumn; c < model.columnCount(); ++c)
+            for (int c = ConfigDiffModel::FirstRunColumn; c < model.descriptionColumn(); ++c)
                 changed |= !cell(model, r, c).startsWith(fallback + " · ");
             QVERIFY2(changed, qPrintable(cell(model, r, ConfigDiffModel::OptionColumn)));
         }
         QCOMPARE(model.rowCount(), model.differingCount());
+        // Descriptions come from the option catalog; without one the column stays empty.
+        views::OptionHelp help{"Benchmark candidates.", "TORCHINDUCTOR_MAX_AUTOTUNE"};
+        model.setOptionHelp({{"max_autotune", help}});
+        int row = model.rowOfOption("max_autotune");
+        QCOMPARE(cell(model, row, model.descriptionColumn()), help.description);
+        QCOMPARE(cell(model, row, ConfigDiffModel::OptionColumn, Qt::ToolTipRole),
+                 help.description);
         model.setShowAll(true);
         QVERIFY(model.rowOfOption(QString::fromStdString(untouched)) >= 0);
         std::set<std::string> keys;
@@ -118,7 +126,11 @@ private slots:
         QCOMPARE(panel.shownRuns(), QList<qint64>({1, 2}));
         QAbstractItemModel* shown = panel.table()->model();
         QVERIFY(shown->rowCount() > 0);
-        QVERIFY(panel.model().rowOfOption("max_autotune") >= 0);
+        int maxAutotune = panel.model().rowOfOption("max_autotune");
+        QVERIFY(maxAutotune >= 0);
+        // The option catalog says what it does.
+        QVERIFY(cell(panel.model(), maxAutotune, panel.model().descriptionColumn())
+                    .contains("Benchmark candidate kernels"));
         QVERIFY(panel.grab().save("/tmp/config-panel.png"));
 
         panel.filterBox()->setText("AUTOTUNE");
@@ -132,6 +144,7 @@ private slots:
             QVERIFY(cell(*shown, r, ConfigDiffModel::OptionColumn).contains("autotune"));
         panel.filterBox()->clear();
         QCOMPARE(shown->rowCount(), panel.model().optionCount());
+        QVERIFY(panel.grab().save("/tmp/config-panel-all.png"));
 
         panel.showRuns({2});
         QTRY_COMPARE(panel.model().runCount(), 1);

@@ -114,14 +114,16 @@ QVariant CompareModel::toolTip(const ComparisonRow& row, int column) const {
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const {
     static const char* const headers[ColumnCount] = {
-        "graph", "nodes",     "A kernels", "A ms", "A µs/call", "B kernels",
-        "B ms",  "B µs/call", "Δ ms",      "B/A",  "status"};
+        "graph",     "nodes",     "A ms",      "B ms",      "Δ ms",  "B/A",
+        "A µs/call", "B µs/call", "A kernels", "B kernels", "status"};
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     if (role == Qt::DisplayRole) return QString::fromUtf8(headers[section]);
     if (role != Qt::ToolTipRole) return {};
     QString tip;
-    if (section >= KernelsAColumn && section <= PerCallAColumn) tip = "A: " + m_labelA;
-    if (section >= KernelsBColumn && section <= PerCallBColumn) tip = "B: " + m_labelB;
+    bool ofA = section == TotalAColumn || section == PerCallAColumn || section == KernelsAColumn;
+    bool ofB = section == TotalBColumn || section == PerCallBColumn || section == KernelsBColumn;
+    if (ofA) tip = "A: " + m_labelA;
+    if (ofB) tip = "B: " + m_labelB;
     if (section == PerCallAColumn || section == PerCallBColumn)
         tip += "\none call of the group: the sum of its kernels' median launch times";
     if (section == DeltaColumn) tip = "B − A of the groups' total kernel time, ms";

@@ -19,14 +19,14 @@ public:
     enum Column {
         GraphColumn,
         NodesColumn,
-        KernelsAColumn,
         TotalAColumn,
-        PerCallAColumn,
-        KernelsBColumn,
         TotalBColumn,
-        PerCallBColumn,
         DeltaColumn,
         RatioColumn,
+        PerCallAColumn,
+        PerCallBColumn,
+        KernelsAColumn,
+        KernelsBColumn,
         StatusColumn,
         ColumnCount
     };

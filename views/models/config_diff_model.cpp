@@ -15,11 +15,14 @@ QString text(const std::string& s) {
 }
 
 /// Where a value came from, in the words of the torch.compile call that set it.
-QString origin(const trace::ConfigRow& c, const trace::RunRow& run) {
+QString origin(const trace::ConfigRow& c, const trace::RunRow& run, const OptionHelp* help) {
     if (c.source == "default") return QStringLiteral("the default");
     if (c.source == "mode") return QString("set by torch.compile(mode=\"%1\")").arg(text(run.mode));
     if (c.source == "user") return QStringLiteral("set by torch.compile(options={...})");
-    if (c.source == "env") return QStringLiteral("set by an environment variable");
+    if (c.source == "env")
+        return help && !help->envVar.isEmpty()
+                   ? QString("set by the environment variable %1").arg(help->envVar)
+                   : QStringLiteral("set by an environment variable");
     return text(c.source);
 }
 
@@ -40,7 +43,7 @@ int ConfigDiffModel::rowCount(const QModelIndex& parent) const {
 }
 
 int ConfigDiffModel::columnCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : FirstRunColumn + runCount();
+    return parent.isValid() ? 0 : descriptionColumn() + 1;
 }
 
 QVariant ConfigDiffModel::data(const QModelIndex& index, int role) const {
@@ -48,9 +51,13 @@ QVariant ConfigDiffModel::data(const QModelIndex& index, int role) const {
         return {};
     const OptionRow& row = m_all[m_shown[static_cast<size_t>(index.row())]];
     int run = index.column() - FirstRunColumn;
-    if (index.column() == OptionColumn)
-        return role == Qt::DisplayRole || role == Qt::ToolTipRole ? QVariant(text(row.key))
-                                                                  : QVariant();
+    if (index.column() == OptionColumn || index.column() == descriptionColumn()) {
+        const OptionHelp* help = helpOf(row.key);
+        if (role == Qt::ToolTipRole) return help ? help->description : QVariant();
+        if (role != Qt::DisplayRole) return {};
+        if (index.column() == OptionColumn) return text(row.key);
+        return help ? help->description : QString();
+    }
     if (index.column() == DefaultColumn)
         return role == Qt::DisplayRole ? QVariant(text(row.defaultValue)) : QVariant();
     switch (role) {
@@ -81,7 +88,7 @@ QVariant ConfigDiffModel::cellToolTip(const OptionRow& row, int run) const {
     QString tip = QString("%1 = %2 in run #%3: %4")
                       .arg(text(row.key), text(c->value))
                       .arg(r.id)
-                      .arg(origin(*c, r));
+                      .arg(origin(*c, r, helpOf(row.key)));
     if (c->value != row.defaultValue) tip += QString("\ndefault: %1").arg(text(row.defaultValue));
     return tip;
 }
@@ -96,10 +103,13 @@ QVariant ConfigDiffModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || section < 0 || section >= columnCount()) return {};
     if (section == OptionColumn) return role == Qt::DisplayRole ? QVariant("option") : QVariant();
     if (section == DefaultColumn) return role == Qt::DisplayRole ? QVariant("default") : QVariant();
-    const trace::RunRow& r = m_runs[static_cast<size_t>(section - FirstRunColumn)]->run;
+    if (section == descriptionColumn())
+        return role == Qt::DisplayRole ? QVariant("description") : QVariant();
+    const RunSnapshot& run = *m_runs[static_cast<size_t>(section - FirstRunColumn)];
+    const trace::RunRow& r = run.run;
     if (role == Qt::DisplayRole)
         return QString("#%1 %2").arg(r.id).arg(text(r.mode.empty() ? "default" : r.mode));
-    if (role == Qt::ToolTipRole) return runLabel(r);
+    if (role == Qt::ToolTipRole) return runLabel(r, &run);
     return {};
 }
 
@@ -109,6 +119,17 @@ void ConfigDiffModel::setRuns(std::vector<SnapshotPtr> runs) {
     m_runs = std::move(runs);
     rebuild();
     endResetModel();
+}
+
+void ConfigDiffModel::setOptionHelp(std::map<std::string, OptionHelp> help) {
+    beginResetModel();
+    m_help = std::move(help);
+    endResetModel();
+}
+
+const OptionHelp* ConfigDiffModel::helpOf(const std::string& key) const {
+    auto it = m_help.find(key);
+    return it == m_help.end() ? nullptr : &it->second;
 }
 
 void ConfigDiffModel::setShowAll(bool all) {

@@ -10,10 +10,17 @@
 #include "run_snapshot.h"
 
 #include <QAbstractTableModel>
+#include <map>
 #include <string>
 #include <vector>
 
 namespace kiln::views {
+
+/// What an option means, in the option catalog's words.
+struct OptionHelp {
+    QString description;
+    QString envVar; ///< the variable that sets it; empty when none
+};
 
 class ConfigDiffModel final : public QAbstractTableModel {
     Q_OBJECT
@@ -31,6 +38,10 @@ public:
 
     /// The runs to compare, one column each in this order (null snapshots are skipped).
     void setRuns(std::vector<SnapshotPtr> runs);
+    /// Descriptions by option name, shown in the last column and the tooltips.
+    void setOptionHelp(std::map<std::string, OptionHelp> help);
+    /// The description column, after the runs' columns.
+    int descriptionColumn() const { return FirstRunColumn + runCount(); }
     /// Every option, not only the ones that differ.
     void setShowAll(bool all);
     bool showAll() const { return m_showAll; }
@@ -54,7 +65,10 @@ private:
     QVariant cellToolTip(const OptionRow& row, int run) const;
     QVariant cellBackground(const OptionRow& row, int run) const;
 
+    const OptionHelp* helpOf(const std::string& key) const;
+
     std::vector<SnapshotPtr> m_runs;
+    std::map<std::string, OptionHelp> m_help;
     std::vector<OptionRow> m_all; ///< every option any run recorded, by key
     std::vector<size_t> m_shown;  ///< indices into m_all
     int m_differing = 0;

@@ -256,12 +256,19 @@ RunComparison compareRuns(const RunSnapshot& a, const RunSnapshot& b) {
     return out;
 }
 
-QString runLabel(const trace::RunRow& run) {
-    return QString("#%1 %2 · %3 · %4")
-        .arg(run.id)
-        .arg(QString::fromStdString(run.mode.empty() ? "default" : run.mode))
-        .arg(QString::fromStdString(run.backend))
-        .arg(trace::runStatusName(run.status));
+QString runLabel(const trace::RunRow& run, const RunSnapshot* snapshot) {
+    std::string backend = run.backend;
+    if (backend.empty() && snapshot)
+        for (const trace::CompileRow& c : snapshot->compiles)
+            if (!c.backend.empty()) {
+                backend = c.backend;
+                break;
+            }
+    QStringList parts{QString("#%1 %2").arg(run.id).arg(
+        QString::fromStdString(run.mode.empty() ? "default" : run.mode))};
+    if (!backend.empty()) parts << QString::fromStdString(backend);
+    parts << trace::runStatusName(run.status);
+    return parts.join(" · ");
 }
 
 } // namespace kiln::views

@@ -93,7 +93,9 @@ struct RunComparison {
 /// exactly one row.
 RunComparison compareRuns(const RunSnapshot& a, const RunSnapshot& b);
 
-/// "#2 max-autotune · inductor · ok", how Studio names a run in pickers and column headers.
-QString runLabel(const trace::RunRow& run);
+/// "#2 max-autotune · inductor · ok", how Studio names a run in pickers and column headers. A
+/// run started without --backend records none: then the backend its compiles used, when
+/// \p snapshot is given and has compiled something.
+QString runLabel(const trace::RunRow& run, const RunSnapshot* snapshot = nullptr);
 
 } // namespace kiln::views

@@ -13,6 +13,7 @@
 #include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
@@ -100,19 +101,22 @@ ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget*
     bottomLayout->addWidget(m_totals);
     bottomLayout->addWidget(makeChartView(), 1);
 
-    auto* split = new QSplitter(Qt::Vertical);
-    split->addWidget(m_table);
-    split->addWidget(bottom);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    m_split = new QSplitter(Qt::Vertical);
+    m_split->addWidget(m_table);
+    m_split->addWidget(bottom);
+    m_split->installEventFilter(this);
+    connect(m_split, &QSplitter::splitterMoved, this, [this] { m_userSized = true; });
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(makePickers());
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
 
     connect(&session, &TraceSession::runsChanged, this, [this] { fillPickers(); });
     connect(&session, &TraceSession::snapshotReady, this,
-            [this](qint64 runId, const SnapshotPtr& s) { adopt(runId, s); });
+            [this](qint64 runId, const SnapshotPtr& s) {
+                adopt(runId, s);
+                syncPickers();
+            });
     fillPickers();
     catchUp();
 }
@@ -153,7 +157,7 @@ void ComparePanel::compareRuns(qint64 runA, qint64 runB) {
     m_userPicked = true;
     m_runA = runA;
     m_runB = runB;
-    fillPickers();
+    syncPickers();
     readRuns();
 }
 
@@ -161,17 +165,36 @@ void ComparePanel::swapRuns() {
     std::swap(m_runA, m_runB);
     std::swap(m_a, m_b);
     m_userPicked = true;
-    fillPickers();
+    syncPickers();
     recompare();
 }
 
 void ComparePanel::fillPickers() {
     if (!m_userPicked) pickDefaultRuns();
+    syncPickers();
+    // A trace opened again has dropped every snapshot: read the compared runs anew.
+    bool lost = (m_a && !session().snapshot(m_runA)) || (m_b && !session().snapshot(m_runB));
+    if (lost) readRuns();
+}
+
+/// The pickers list every run with its label (a run read since may name its backend now, a
+/// live run its end). They are rebuilt only when the runs differ, so that a live run's many
+/// refreshes leave an open drop-down alone.
+void ComparePanel::syncPickers() {
+    QList<std::pair<QString, qint64>> items;
+    if (const RunRows& runs = session().runs())
+        for (const trace::RunRow& r : *runs)
+            items.append({runLabel(r, session().snapshot(r.id).get()), r.id});
     for (auto [pick, runId] : {std::pair(m_pickA, m_runA), std::pair(m_pickB, m_runB)}) {
-        pick->clear();
-        if (const RunRows& runs = session().runs())
-            for (const trace::RunRow& r : *runs)
-                pick->addItem(runLabel(r), QVariant::fromValue<qint64>(r.id));
+        bool sameRuns = pick->count() == items.size();
+        for (int i = 0; sameRuns && i < pick->count(); ++i)
+            sameRuns = pick->itemData(i).toLongLong() == items[i].second;
+        if (!sameRuns) pick->clear();
+        for (int i = 0; i < items.size(); ++i)
+            if (!sameRuns)
+                pick->addItem(items[i].first, QVariant::fromValue<qint64>(items[i].second));
+            else if (pick->itemText(i) != items[i].first)
+                pick->setItemText(i, items[i].first);
         pick->setCurrentIndex(pick->findData(QVariant::fromValue<qint64>(runId)));
     }
     m_swap->setEnabled(m_runA > 0 && m_runB > 0);
@@ -207,9 +230,9 @@ void ComparePanel::readRuns() {
     m_a = m_runA > 0 ? session().snapshot(m_runA) : nullptr;
     m_b = m_runB > 0 ? session().snapshot(m_runB) : nullptr;
     recompare();
-    // Asked for even when held: the session keeps runs asked for fresh while they grow.
-    for (qint64 id : {m_runA, m_runB})
-        if (id > 0) session().requestSnapshot(id);
+    // A run the session holds was asked for before, and the session keeps those fresh.
+    for (auto [id, held] : {std::pair(m_runA, m_a), std::pair(m_runB, m_b)})
+        if (id > 0 && !held) session().requestSnapshot(id);
 }
 
 void ComparePanel::adopt(qint64 runId, const SnapshotPtr& snapshot) {
@@ -250,8 +273,8 @@ void ComparePanel::selectKernelOfRow(const QModelIndex& proxyIndex) {
 
 void ComparePanel::recompare() {
     if (m_a && m_b) {
-        m_model->setComparison(views::compareRuns(*m_a, *m_b), runLabel(m_a->run),
-                               runLabel(m_b->run));
+        m_model->setComparison(views::compareRuns(*m_a, *m_b), runLabel(m_a->run, m_a.get()),
+                               runLabel(m_b->run, m_b.get()));
     } else {
         m_model->setComparison({}, {}, {});
     }
@@ -261,6 +284,24 @@ void ComparePanel::recompare() {
         m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 240));
     showTotals();
     fillChart();
+    fitTableHeight();
+}
+
+bool ComparePanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_split && event->type() == QEvent::Resize) fitTableHeight();
+    return Panel::eventFilter(watched, event);
+}
+
+/// A few groups do not need half the panel: the table takes what its rows need (within a
+/// quarter and three fifths of the height) and the chart the rest, until the user drags.
+void ComparePanel::fitTableHeight() {
+    int total = m_split->height() - m_split->handleWidth();
+    if (m_userSized || total <= 0) return;
+    int wanted = m_table->verticalHeader()->length() +
+                 m_table->horizontalHeader()->sizeHint().height() + 2 * m_table->frameWidth() +
+                 m_table->horizontalScrollBar()->sizeHint().height();
+    int table = std::clamp(wanted, total / 4, total * 3 / 5);
+    m_split->setSizes({table, total - table});
 }
 
 void ComparePanel::showTotals() {
@@ -304,8 +345,8 @@ void ComparePanel::fillChart() {
     // Microseconds for small workloads, so the axis does not read 0.000 … 0.002.
     const bool micro = maxNs < 1'000'000;
     const double scale = micro ? 1e-3 : 1e-6;
-    auto* setA = new QBarSet("A: " + runLabel(m_a->run));
-    auto* setB = new QBarSet("B: " + runLabel(m_b->run));
+    auto* setA = new QBarSet("A: " + runLabel(m_a->run, m_a.get()));
+    auto* setB = new QBarSet("B: " + runLabel(m_b->run, m_b.get()));
     setA->setColor(QColor(0x5b, 0x8d, 0xd6));
     setB->setColor(QColor(0xf0, 0x9a, 0x3e));
     // A horizontal bar chart draws its first category at the bottom: append smallest first.

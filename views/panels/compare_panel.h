@@ -15,6 +15,7 @@ class QComboBox;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 class QChart;
 class QChartView;
@@ -44,6 +45,7 @@ public Q_SLOTS:
     void swapRuns();
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showSnapshot(const SnapshotPtr& snapshot) override;
     void showSelection(const SelectionState& state) override;
 
@@ -51,6 +53,8 @@ private:
     QWidget* makePickers();
     QWidget* makeChartView();
     void fillPickers();
+    void syncPickers();
+    void fitTableHeight();
     void pickDefaultRuns();
     void onPicked();
     void readRuns();
@@ -69,6 +73,7 @@ private:
     QTableView* m_table = nullptr;
     QChart* m_chart = nullptr;
     QChartView* m_chartView = nullptr;
+    QSplitter* m_split = nullptr;
 
     qint64 m_runA = 0;
     qint64 m_runB = 0;
@@ -76,6 +81,7 @@ private:
     SnapshotPtr m_b;
     bool m_userPicked = false; ///< the user (or compareRuns) chose: new runs do not re-pick
     bool m_following = false;  ///< the table follows the selection: do not select back
+    bool m_userSized = false;  ///< the user moved the table/chart splitter: keep their sizes
 };
 
 } // namespace kiln::views

@@ -45,10 +45,12 @@ private:
     QWidget* makeRunList();
     QWidget* makeTableArea();
     void fillRunList();
+    void syncRunList();
     void onRunToggled(QListWidgetItem* item);
     void readShownRuns();
     void adopt(qint64 runId, const SnapshotPtr& snapshot);
     void rebuild();
+    void fitColumns();
     void showCount();
 
     QListWidget* m_runList = nullptr;
