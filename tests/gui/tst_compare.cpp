@@ -172,6 +172,16 @@ private slots:
         else
             QVERIFY(colour.red() > colour.green());
         QCOMPARE(model.rowOfKernel(matmul->b.kernels.front().kernelId, true), r);
+        // Max-autotune's candidates for the matmul, the kept one marked, in B's tooltip.
+        const views::ComparedKernel& tuned = matmul->b.kernels.front();
+        QVERIFY(!tuned.choices.empty());
+        QCOMPARE(tuned.choices.size(), m_b->choicesOf(tuned.kernelId).size());
+        QString tip =
+            model.index(r, views::CompareModel::KernelsBColumn).data(Qt::ToolTipRole).toString();
+        for (const trace::AutotuneChoiceRow& c : tuned.choices)
+            if (c.chosen)
+                QVERIFY2(tip.contains("✓ " + QString::fromStdString(c.candidate)), qPrintable(tip));
+        QVERIFY(matmul->a.kernels.front().choices.empty()); // default mode does not autotune
         QCOMPARE(
             model.headerData(views::CompareModel::TotalAColumn, Qt::Horizontal, Qt::ToolTipRole)
                 .toString(),

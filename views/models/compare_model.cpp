@@ -16,15 +16,21 @@ double us(int64_t ns) {
     return static_cast<double>(ns) * 1e-3;
 }
 
-/// Each kernel on its own line with its launches and time (the names cell's tooltip).
+/// Each kernel on its own line with its launches and time, then the candidates autotuning
+/// measured for it, the kept one marked (the names cell's tooltip).
 QString kernelLines(const ComparisonSide& side) {
     QStringList lines;
-    for (const ComparedKernel& k : side.kernels)
+    for (const ComparedKernel& k : side.kernels) {
         lines << QString("%1 (%2): %3 launches, %4 ms, %5 µs per call")
                      .arg(QString::fromStdString(k.name), QString::fromStdString(k.kind))
                      .arg(k.launches)
                      .arg(ms(k.totalNs), 0, 'f', 3)
                      .arg(us(k.medianNs), 0, 'f', 1);
+        for (const trace::AutotuneChoiceRow& c : k.choices)
+            lines << QString("    %1 %2: %3 µs")
+                         .arg(c.chosen ? "✓" : "  ", QString::fromStdString(c.candidate))
+                         .arg(us(c.timeNs), 0, 'f', 1);
+    }
     return lines.join('\n');
 }
 

@@ -14,6 +14,7 @@ namespace {
 
 /// A kernel of either run, placed in its graph, with the nodes it computes.
 struct Placed {
+    const RunSnapshot* run = nullptr;
     const KernelRecord* record = nullptr;
     bool inB = false;
     std::vector<std::string> nodes;
@@ -98,7 +99,7 @@ void placeKernels(const RunSnapshot& s, bool inB, std::map<GraphKey, std::vector
         std::vector<std::string> nodes = splitNodes(k.kernel.fusedNodes);
         // A kernel that names no nodes can only match a kernel of the same name.
         if (nodes.empty()) nodes.push_back("[" + k.kernel.name + "]");
-        out[keys.of(k.kernel)].push_back({&k, inB, std::move(nodes)});
+        out[keys.of(k.kernel)].push_back({&s, &k, inB, std::move(nodes)});
     }
 }
 
@@ -132,9 +133,13 @@ std::map<std::string, int32_t> nodeOrder(const RunSnapshot& s, int64_t graphId) 
     return order;
 }
 
-void addKernel(ComparisonSide& side, const KernelRecord& k) {
+void addKernel(ComparisonSide& side, const Placed& p) {
+    const KernelRecord& k = *p.record;
+    std::vector<trace::AutotuneChoiceRow> choices;
+    for (const trace::AutotuneChoiceRow* c : p.run->choicesOf(k.kernel.kernelId))
+        choices.push_back(*c);
     side.kernels.push_back({k.kernel.kernelId, k.kernel.name, k.kernel.kind, k.launches.count,
-                            k.launches.totalNs, k.launches.medianNs});
+                            k.launches.totalNs, k.launches.medianNs, std::move(choices)});
     side.totalNs += k.launches.totalNs;
     side.medianNs += k.launches.medianNs;
 }
@@ -160,7 +165,7 @@ ComparisonRow makeRow(const GraphKey& key, const std::vector<const Placed*>& mem
     row.graph = key;
     std::set<std::string> nodes;
     for (const Placed* p : members) {
-        addKernel(p->inB ? row.b : row.a, *p->record);
+        addKernel(p->inB ? row.b : row.a, *p);
         nodes.insert(p->nodes.begin(), p->nodes.end());
     }
     row.nodes = orderedNodes(nodes, order);

@@ -38,6 +38,8 @@ struct ComparedKernel {
     int64_t launches = 0;
     int64_t totalNs = 0;
     int64_t medianNs = 0;
+    /// The candidates max-autotune measured for it (empty when it was not autotuned).
+    std::vector<trace::AutotuneChoiceRow> choices;
 };
 
 /// The kernels of one run that cover a row's nodes.
