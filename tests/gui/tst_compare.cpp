@@ -7,11 +7,14 @@
 /// row's kernel.
 #include "compare_model.h"
 #include "compare_panel.h"
+#include "kiln_process.h"
 #include "run_comparison.h"
 #include "studio_fixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QColor>
+#include <QDir>
+#include <QFile>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -46,6 +49,36 @@ std::string matmulNode(const views::RunSnapshot& s) {
     for (const trace::GraphNodeRow& n : s.graphNodes)
         if (n.op == "call_function" && n.target.find("matmul") != std::string::npos) return n.name;
     return {};
+}
+
+/// `relu(x @ w) * 2` alone: max-autotune fuses the epilogue into the matmul template, default
+/// mode runs the matmul and a pointwise kernel for relu and mul.
+const char* kEpilogueWorkload = "import torch\n"
+                                "\n"
+                                "def f(x, w):\n"
+                                "    return torch.relu(x @ w) * 2.0\n"
+                                "\n"
+                                "cf = torch.compile(f)\n"
+                                "x, w = torch.randn(64, 32), torch.randn(32, 48)\n"
+                                "for i in range(3):\n"
+                                "    out = cf(x, w)\n";
+
+/// Runs kEpilogueWorkload in default mode (run 1) and max-autotune (run 2); the trace's path.
+QString epilogueTrace(const QString& dir) {
+    QString script = QDir(dir).filePath("epilogue.py");
+    QFile file(script);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    file.write(kEpilogueWorkload);
+    file.close();
+    for (QStringList mode : {QStringList{}, QStringList{"--mode", "max-autotune"}}) {
+        testing::KilnProcess p =
+            testing::runKilnBinary(QStringList{"run", script, "--quiet"} + mode, dir);
+        if (p.exitCode != 0) {
+            qWarning("kiln run failed: %s", qPrintable(p.err));
+            return {};
+        }
+    }
+    return QDir(dir).filePath("epilogue.kiln");
 }
 
 } // namespace
@@ -97,6 +130,26 @@ private slots:
         // Nothing is left unmatched: both modes compute the same nodes of the same graph.
         for (const ComparisonRow& r : c.rows)
             QCOMPARE(r.status, MatchStatus::Matched);
+    }
+
+    void aFusedEpilogueIsComparedWithTheKernelsItReplaced() {
+        QString trace = epilogueTrace(m_dir.path());
+        QVERIFY(!trace.isEmpty());
+        views::SnapshotPtr a = testing::readSnapshot(trace, 1);
+        views::SnapshotPtr b = testing::readSnapshot(trace, 2);
+        QVERIFY(a && b);
+        QCOMPARE(a->kernels.size(), size_t(2)); // extern matmul, then relu and mul
+        QCOMPARE(b->kernels.size(), size_t(1)); // one template with the epilogue
+        views::RunComparison c = views::compareRuns(*a, *b);
+        QCOMPARE(c.rows.size(), size_t(1));
+        const ComparisonRow& row = c.rows.front();
+        QCOMPARE(row.status, MatchStatus::Matched);
+        QCOMPARE(row.nodes, std::vector<std::string>({"matmul", "relu", "mul"})); // graph order
+        QCOMPARE(row.a.kernels.size(), size_t(2));
+        QCOMPARE(row.b.kernels.size(), size_t(1));
+        QCOMPARE(row.b.kernels.front().kind, std::string("template"));
+        QCOMPARE(row.a.totalNs, c.a.kernelNs);
+        QCOMPARE(row.b.totalNs, c.b.kernelNs);
     }
 
     void timesAndRatiosAreTheSumsOfTheGroups() {
