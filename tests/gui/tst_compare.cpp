@@ -3,8 +3,9 @@
 /// Comparing runs on a real trace: a matmul + softmax workload run in default mode (run 1) and
 /// max-autotune (run 2). Kernels are matched by graph and the nodes they compute, not by name;
 /// every kernel lands in exactly one row; times, ratios and run totals are the sums the
-/// snapshots hold; the panel picks the pair itself, charts the matched groups and selects a
-/// row's kernel.
+/// snapshots hold; a fused epilogue is one row against the kernels it replaced; the panel
+/// picks the newest pair of one script itself (skipping another script's run in between),
+/// charts the matched groups and selects a row's kernel.
 #include "compare_model.h"
 #include "compare_panel.h"
 #include "kiln_process.h"
@@ -271,6 +272,36 @@ private slots:
         QCOMPARE(panel.model().comparison().a.kernelCount, expected.b.kernelCount);
         panel.swapRuns();
         QCOMPARE(panel.runA(), qint64(1));
+    }
+
+    void anotherWorkloadInBetweenIsSkipped() {
+        // Runs 1 and 2 of the modes workload, 3 of another script, 4 of the modes one again.
+        QString trace = m_dir.filePath("mixed.kiln");
+        QVERIFY(QFile::copy(m_trace, trace));
+        QString other = m_dir.filePath("epilogue.py");
+        if (!QFile::exists(other)) QVERIFY(!epilogueTrace(m_dir.path()).isEmpty());
+        for (const QString& script : {other, m_dir.filePath("modes.py")})
+            QCOMPARE(testing::runKilnBinary({"run", script, "--quiet", "--db", trace}, m_dir.path())
+                         .exitCode,
+                     0);
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        session.open(trace);
+        QTRY_COMPARE(panel.runB(), qint64(4));
+        QCOMPARE(panel.runA(), qint64(2)); // the newest older run of the same script
+        QTRY_VERIFY(panel.model().rowCount() > 0);
+        // compareRuns picks what it is told, and new runs no longer re-pick.
+        panel.compareRuns(3, 4);
+        QCOMPARE(panel.runA(), qint64(3));
+        QTRY_VERIFY(panel.model().comparison().a.kernelCount == 2);
+        // Both scripts name their function f and its matmul node "matmul": what they share
+        // is matched, whatever the script.
+        const ComparisonRow* matmul = matmulRow(panel.model().comparison(), "matmul");
+        QVERIFY(matmul);
+        QCOMPARE(matmul->status, MatchStatus::Matched);
+        QCOMPARE(matmul->a.names(), QString("extern_mm"));
+        QCOMPARE(matmul->b.names(), QString("extern_mm"));
     }
 
     void selectingARowSelectsTheKernelOfTheSelectedRun() {

@@ -7,6 +7,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 namespace kiln::views {
 

@@ -90,27 +90,10 @@ std::vector<const ComparisonRow*> topMatched(const RunComparison& c, int count) 
 
 ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget* parent)
     : Panel("compare", tr("Compare runs"), session, selection, parent) {
-    m_model = new CompareModel(this);
-    m_proxy = new QSortFilterProxyModel(this);
-    m_proxy->setSourceModel(m_model);
-    m_table = new QTableView;
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(CompareModel::TotalAColumn, Qt::DescendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->setWordWrap(false);
-    m_table->setItemDelegate(new NumberDelegate(m_table));
-    addTableExportMenu(m_table);
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { selectKernelOfRow(current); });
-
     m_totals = new QLabel;
     m_totals->setTextFormat(Qt::RichText);
     m_totals->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
     auto* bottom = new QWidget;
     auto* bottomLayout = new QHBoxLayout(bottom);
     bottomLayout->setContentsMargins(0, 0, 0, 0);
@@ -118,7 +101,7 @@ ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget*
     bottomLayout->addWidget(makeChartView(), 1);
 
     m_split = new QSplitter(Qt::Vertical);
-    m_split->addWidget(m_table);
+    m_split->addWidget(makeTable());
     m_split->addWidget(bottom);
     m_split->installEventFilter(this);
     connect(m_split, &QSplitter::splitterMoved, this, [this] { m_userSized = true; });
@@ -135,6 +118,25 @@ ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget*
             });
     fillPickers();
     catchUp();
+}
+
+QWidget* ComparePanel::makeTable() {
+    m_model = new CompareModel(this);
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_table = new QTableView;
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(CompareModel::TotalAColumn, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->setWordWrap(false);
+    m_table->setItemDelegate(new NumberDelegate(m_table));
+    addTableExportMenu(m_table);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { selectKernelOfRow(current); });
+    return m_table;
 }
 
 QWidget* ComparePanel::makePickers() {
@@ -301,6 +303,7 @@ void ComparePanel::recompare() {
     showTotals();
     fillChart();
     fitTableHeight();
+    showSelection(selection().state()); // a live run's refresh keeps the selected kernel's row
 }
 
 bool ComparePanel::eventFilter(QObject* watched, QEvent* event) {

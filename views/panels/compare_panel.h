@@ -50,6 +50,7 @@ protected:
     void showSelection(const SelectionState& state) override;
 
 private:
+    QWidget* makeTable();
     QWidget* makePickers();
     QWidget* makeChartView();
     void fillPickers();
