@@ -302,6 +302,13 @@ private slots:
         QCOMPARE(matmul->status, MatchStatus::Matched);
         QCOMPARE(matmul->a.names(), QString("extern_mm"));
         QCOMPARE(matmul->b.names(), QString("extern_mm"));
+
+        // Another trace: the pair picked for this one means nothing there.
+        session.open(m_trace);
+        QTRY_COMPARE(panel.runB(), qint64(2));
+        QCOMPARE(panel.runA(), qint64(1));
+        QTRY_COMPARE(panel.model().comparison().b.kernelCount,
+                     static_cast<int64_t>(m_b->kernels.size()));
     }
 
     void selectingARowSelectsTheKernelOfTheSelectedRun() {

@@ -89,7 +89,8 @@ std::vector<const ComparisonRow*> topMatched(const RunComparison& c, int count) 
 } // namespace
 
 ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget* parent)
-    : Panel("compare", tr("Compare runs"), session, selection, parent) {
+    : Panel("compare", tr("Compare runs"), session, selection, parent)
+    , m_tracePath(session.path()) {
     m_totals = new QLabel;
     m_totals->setTextFormat(Qt::RichText);
     m_totals->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -172,6 +173,7 @@ QWidget* ComparePanel::makeChartView() {
 }
 
 void ComparePanel::compareRuns(qint64 runA, qint64 runB) {
+    m_tracePath = session().path();
     m_userPicked = true;
     m_runA = runA;
     m_runB = runB;
@@ -188,6 +190,13 @@ void ComparePanel::swapRuns() {
 }
 
 void ComparePanel::fillPickers() {
+    if (session().path() != m_tracePath) { // another trace: what was picked means nothing there
+        m_tracePath = session().path();
+        m_userPicked = false;
+        m_runA = m_runB = 0;
+        m_a = m_b = nullptr;
+        recompare();
+    }
     if (!m_userPicked) pickDefaultRuns();
     syncPickers();
     // A trace opened again has dropped every snapshot: read the compared runs anew.

@@ -76,6 +76,7 @@ private:
     QChartView* m_chartView = nullptr;
     QSplitter* m_split = nullptr;
 
+    QString m_tracePath; ///< the trace the runs belong to
     qint64 m_runA = 0;
     qint64 m_runB = 0;
     SnapshotPtr m_a;

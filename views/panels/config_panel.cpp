@@ -43,7 +43,8 @@ bool showsTheSame(const RunSnapshot& before, const RunSnapshot& now) {
 } // namespace
 
 ConfigPanel::ConfigPanel(TraceSession& session, Selection& selection, QWidget* parent)
-    : Panel("config", tr("Config"), session, selection, parent) {
+    : Panel("config", tr("Config"), session, selection, parent)
+    , m_tracePath(session.path()) {
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(makeRunList());
     split->addWidget(makeTableArea());
@@ -120,6 +121,7 @@ QWidget* ConfigPanel::makeTableArea() {
 }
 
 void ConfigPanel::showRuns(const QList<qint64>& runIds) {
+    m_tracePath = session().path();
     m_userPicked = true;
     m_shown = runIds;
     std::sort(m_shown.begin(), m_shown.end());
@@ -132,6 +134,11 @@ QList<qint64> ConfigPanel::shownRuns() const {
 }
 
 void ConfigPanel::fillRunList() {
+    if (session().path() != m_tracePath) { // another trace: its runs are other runs
+        m_tracePath = session().path();
+        m_userPicked = false;
+        m_snapshots.clear();
+    }
     const RunRows& runs = session().runs();
     if (!m_userPicked && runs) {
         m_shown.clear();

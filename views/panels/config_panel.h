@@ -61,6 +61,7 @@ private:
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;
 
+    QString m_tracePath;                       ///< the trace the runs belong to
     QList<qint64> m_shown;                     ///< checked runs
     bool m_userPicked = false;                 ///< the user chose: new runs are not added
     std::map<qint64, SnapshotPtr> m_snapshots; ///< of the shown runs, as they arrive
