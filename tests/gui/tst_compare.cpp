@@ -16,6 +16,7 @@
 #include <QColor>
 #include <QDir>
 #include <QFile>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -309,6 +310,27 @@ private slots:
         QCOMPARE(panel.runA(), qint64(1));
         QTRY_COMPARE(panel.model().comparison().b.kernelCount,
                      static_cast<int64_t>(m_b->kernels.size()));
+    }
+
+    void aTraceOfOneRunHasNothingToCompare() {
+        QTemporaryDir dir;
+        QString trace = testing::graphBreaksTrace(dir.path());
+        QVERIFY(!trace.isEmpty());
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        panel.resize(1100, 650);
+        QSignalSpy runs(&session, &views::TraceSession::runsChanged);
+        session.open(trace);
+        QTRY_COMPARE(runs.count(), 1);
+        QCOMPARE(panel.runA(), qint64(1));
+        QCOMPARE(panel.runB(), qint64(0));
+        QCOMPARE(panel.model().rowCount(), 0);
+        QVERIFY(panel.chartCategories().isEmpty());
+        auto* hint = panel.findChild<QLabel*>("compareTotals");
+        QVERIFY(hint);
+        QVERIFY2(hint->text().contains("one run"), qPrintable(hint->text()));
+        QVERIFY(panel.grab().save("/tmp/compare-one-run.png"));
     }
 
     void selectingARowSelectsTheKernelOfTheSelectedRun() {

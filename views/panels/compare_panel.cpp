@@ -92,6 +92,7 @@ ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget*
     : Panel("compare", tr("Compare runs"), session, selection, parent)
     , m_tracePath(session.path()) {
     m_totals = new QLabel;
+    m_totals->setObjectName("compareTotals");
     m_totals->setTextFormat(Qt::RichText);
     m_totals->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -228,11 +229,18 @@ void ComparePanel::syncPickers() {
 }
 
 /// The newest run and the newest older run of the same workload (the same script's bytes);
-/// without such a pair, the two newest runs.
+/// without such a pair, the two newest runs; the only run as A when there is one.
 void ComparePanel::pickDefaultRuns() {
     const RunRows& runs = session().runs();
-    if (!runs || runs->size() < 2) return;
+    if (!runs || runs->empty()) return;
     const trace::RunRow& newest = runs->back();
+    if (runs->size() == 1) { // shown as A, with a word on how to get a B
+        if (m_runA == newest.id && m_runB == 0) return;
+        m_runA = newest.id;
+        m_runB = 0;
+        readRuns();
+        return;
+    }
     qint64 baseline = (*runs)[runs->size() - 2].id;
     for (auto it = runs->rbegin() + 1; it != runs->rend(); ++it)
         if (it->workloadHash == newest.workloadHash) {
@@ -365,8 +373,10 @@ void ComparePanel::fillChart() {
     m_chart->removeAllSeries();
     for (QAbstractAxis* axis : m_chart->axes())
         m_chart->removeAxis(axis);
-    if (!m_a || !m_b) return;
-    std::vector<const ComparisonRow*> rows = topMatched(m_model->comparison(), kChartGroups);
+    std::vector<const ComparisonRow*> rows;
+    if (m_a && m_b) rows = topMatched(m_model->comparison(), kChartGroups);
+    m_chartView->setVisible(!rows.empty()); // an empty chart is a white box that says nothing
+    if (rows.empty()) return;
     int64_t maxNs = 0;
     for (const ComparisonRow* r : rows)
         maxNs = std::max({maxNs, r->a.totalNs, r->b.totalNs});
