@@ -92,6 +92,15 @@ QWidget* ConfigPanel::makeTableArea() {
     m_table->horizontalHeader()->setStretchLastSection(true); // the description
     addTableExportMenu(m_table);
 
+    auto* area = new QWidget;
+    auto* layout = new QVBoxLayout(area);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(makeFilterBar());
+    layout->addWidget(m_table, 1);
+    return area;
+}
+
+QWidget* ConfigPanel::makeFilterBar() {
     m_filter = new QLineEdit;
     m_filter->setPlaceholderText(tr("Filter options by name"));
     m_filter->setClearButtonEnabled(true);
@@ -107,17 +116,13 @@ QWidget* ConfigPanel::makeTableArea() {
         showCount();
     });
     m_count = new QLabel;
-
-    auto* bar = new QHBoxLayout;
-    bar->addWidget(m_filter, 1);
-    bar->addWidget(m_showAll);
-    bar->addWidget(m_count);
-    auto* area = new QWidget;
-    auto* layout = new QVBoxLayout(area);
+    auto* bar = new QWidget;
+    auto* layout = new QHBoxLayout(bar);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(bar);
-    layout->addWidget(m_table, 1);
-    return area;
+    layout->addWidget(m_filter, 1);
+    layout->addWidget(m_showAll);
+    layout->addWidget(m_count);
+    return bar;
 }
 
 void ConfigPanel::showRuns(const QList<qint64>& runIds) {

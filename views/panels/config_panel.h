@@ -44,6 +44,7 @@ protected:
 private:
     QWidget* makeRunList();
     QWidget* makeTableArea();
+    QWidget* makeFilterBar();
     void fillRunList();
     void syncRunList();
     void onRunToggled(QListWidgetItem* item);
