@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "main_window.h"
 
+#include "compare_panel.h"
 #include "compiles_panel.h"
+#include "config_panel.h"
 #include "graph_panel.h"
 #include "guards_panel.h"
 #include "kernels_panel.h"
@@ -107,6 +109,9 @@ void MainWindow::createPanels() {
     // A range picked on the timeline filters the kernels' statistics (hotspot's filter).
     connect(m_timeline, &views::TimelinePanel::rangeSelected, m_kernels,
             &views::KernelsPanel::setTimeRange);
+    m_compare = new views::ComparePanel(m_session, m_selection, this);
+    addPanel(m_compare);
+    addPanel(new views::ConfigPanel(m_session, m_selection, this));
     addPanel(new views::CompilesPanel(m_session, m_selection, this));
     addPanel(new views::GuardsPanel(m_session, m_selection, this));
     addPanel(new views::RunsPanel(m_session, m_selection, this));
@@ -253,7 +258,7 @@ void MainWindow::compareModes() {
     RunRequest tuned = base;
     base.mode = QStringLiteral("default");
     tuned.mode = QStringLiteral("max-autotune");
-    m_startedRuns.clear();
+    m_runsBeforeCompare = m_session.runs() ? m_session.runs()->size() : 0;
     m_comparing = true;
     m_controller.start({base, tuned});
 }
@@ -301,11 +306,16 @@ void MainWindow::onRunsChanged() {
     // A run our child just started takes the selection; otherwise keep what the user picked.
     const qint64 childPid = m_controller.childPid();
     bool ours = childPid && last.pid == childPid;
-    if (ours && !m_startedRuns.contains(last.id)) m_startedRuns << last.id;
     if (ours || m_selection.state().runId == 0) {
         if (m_selection.state().runId != last.id) m_selection.selectRun(last.id);
     }
     if (m_selection.state().runId) m_session.requestSnapshot(m_selection.state().runId);
+    // "Compare modes" recorded its two runs: they are the newest two.
+    if (m_comparing && !m_controller.isRunning() && runs->size() >= m_runsBeforeCompare + 2) {
+        m_comparing = false;
+        m_compare->compareRuns((*runs)[runs->size() - 2].id, last.id);
+        showPanel(QStringLiteral("compare"));
+    }
     updateStatus();
     updatePolling();
 }

@@ -19,6 +19,7 @@ class QMenu;
 
 namespace kiln::views {
 class Panel;
+class ComparePanel;
 class GraphPanel;
 class KernelsPanel;
 class SourcePanel;
@@ -113,9 +114,10 @@ private:
     QString m_workload;
     QString m_tracePath;
     QString m_pendingSelect;
-    QTimer m_traceWatch;         ///< waits for a new trace file a child is creating
-    QList<qint64> m_startedRuns; ///< runs our children recorded, for "Compare modes"
-    bool m_comparing = false;
+    QTimer m_traceWatch;            ///< waits for a new trace file a child is creating
+    bool m_comparing = false;       ///< "Compare modes" runs: compare them when both are in
+    size_t m_runsBeforeCompare = 0; ///< how many runs the trace had before
+    views::ComparePanel* m_compare = nullptr;
     bool m_awaitingTrace = false;
     bool m_arrangeOnShow = false; ///< no saved layout (or asked for the default one) ///< a child
                                   ///< is creating the trace the session opens

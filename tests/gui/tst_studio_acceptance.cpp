@@ -4,6 +4,10 @@
 // graphs; run default and max-autotune and compare them kernel by kernel, with the config diff;
 // export the post-fusion diagram as PNG.
 #include "break_details.h"
+#include "compare_model.h"
+#include "compare_panel.h"
+#include "config_diff_model.h"
+#include "config_panel.h"
 #include "graph_panel.h"
 #include "main_window.h"
 #include "source_panel.h"
@@ -87,6 +91,53 @@ private slots:
         }
         QTest::keyClick(&w, Qt::Key_F8, Qt::ShiftModifier);
         QCOMPARE(w.selection().state().breakOrder, 2);
+    }
+
+    void compareDefaultAndMaxAutotune() {
+        studio::MainWindow w;
+        w.useDefaultLayout();
+        w.resize(1600, 1000);
+        w.show();
+        QString script = m_dir.filePath("attention.py");
+        QFile file(script);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("import torch\n"
+                   "def fn(q, k):\n"
+                   "    return torch.softmax(q @ k.T / 8, dim=-1)\n"
+                   "compiled = torch.compile(fn)\n"
+                   "q, k = torch.randn(64, 32), torch.randn(64, 32)\n"
+                   "for step in range(5):\n"
+                   "    out = compiled(q, k)\n");
+        file.close();
+        QVERIFY(w.openFile(script));
+        QSignalSpy done(&w.controller(), &studio::RunController::sequenceFinished);
+        w.compareModes();
+        QVERIFY(waitFor([&] { return !done.isEmpty(); }, 120000));
+        auto* compare = qobject_cast<views::ComparePanel*>(w.panel("compare"));
+        QVERIFY(compare);
+        QVERIFY(waitFor([&] { return compare->runA() == 1 && compare->runB() == 2; }));
+        QVERIFY(waitFor([&] { return compare->model().rowCount() > 0; }));
+        // The matrix product is matched across modes although its kernels differ by name.
+        bool matchedMatmul = false;
+        for (int r = 0; r < compare->model().rowCount(); ++r) {
+            const views::ComparisonRow* row = compare->model().rowAt(r);
+            if (row->status == views::MatchStatus::Matched && row->nodesText().contains("matmul"))
+                matchedMatmul = true;
+        }
+        QVERIFY(matchedMatmul);
+        QVERIFY(!compare->chartCategories().isEmpty());
+        // The config diff shows what max-autotune changed, with where the value came from.
+        auto* config = qobject_cast<views::ConfigPanel*>(w.panel("config"));
+        QVERIFY(config);
+        QVERIFY(waitFor([&] { return config->model().rowOfOption("max_autotune") >= 0; }));
+        const int row = config->model().rowOfOption("max_autotune");
+        QVERIFY(config->model().columnCount() >= 3);
+        bool sawModeValue = false;
+        for (int c = 0; c < config->model().columnCount(); ++c) {
+            QString cell = config->model().index(row, c).data().toString();
+            if (cell.contains("True") && cell.contains("mode")) sawModeValue = true;
+        }
+        QVERIFY(sawModeValue);
     }
 
     void exportThePostFusionDiagramAsPng() {

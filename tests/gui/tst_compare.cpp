@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Comparing runs on a real trace: a matmul + softmax workload run in default mode (run 1) and
+/// max-autotune (run 2). Kernels are matched by graph and the nodes they compute, not by name;
+/// every kernel lands in exactly one row; times, ratios and run totals are the sums the
+/// snapshots hold; a fused epilogue is one row against the kernels it replaced; the panel
+/// picks the newest pair of one script itself (skipping another script's run in between),
+/// charts the matched groups and selects a row's kernel.
+#include "compare_model.h"
+#include "compare_panel.h"
+#include "kiln_process.h"
+#include "run_comparison.h"
+#include "studio_fixture.h"
+
+#include <QAbstractItemModelTester>
+#include <QColor>
+#include <QDir>
+#include <QFile>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <map>
+
+using namespace kiln;
+using views::ComparisonRow;
+using views::MatchStatus;
+
+namespace {
+
+/// How many rows hold each kernel id of one side.
+std::map<int64_t, int> rowsPerKernel(const views::RunComparison& c, bool inB) {
+    std::map<int64_t, int> count;
+    for (const ComparisonRow& row : c.rows)
+        for (const views::ComparedKernel& k : (inB ? row.b : row.a).kernels)
+            ++count[k.kernelId];
+    return count;
+}
+
+/// The row covering the graph node that computes `x @ w`.
+const ComparisonRow* matmulRow(const views::RunComparison& c, const std::string& node) {
+    for (const ComparisonRow& row : c.rows)
+        if (std::find(row.nodes.begin(), row.nodes.end(), node) != row.nodes.end()) return &row;
+    return nullptr;
+}
+
+/// The name the captured graph gives `x @ w` (its target is the matmul operator).
+std::string matmulNode(const views::RunSnapshot& s) {
+    for (const trace::GraphNodeRow& n : s.graphNodes)
+        if (n.op == "call_function" && n.target.find("matmul") != std::string::npos) return n.name;
+    return {};
+}
+
+/// `relu(x @ w) * 2` alone: max-autotune fuses the epilogue into the matmul template, default
+/// mode runs the matmul and a pointwise kernel for relu and mul.
+const char* kEpilogueWorkload = "import torch\n"
+                                "\n"
+                                "def f(x, w):\n"
+                                "    return torch.relu(x @ w) * 2.0\n"
+                                "\n"
+                                "cf = torch.compile(f)\n"
+                                "x, w = torch.randn(64, 32), torch.randn(32, 48)\n"
+                                "for i in range(3):\n"
+                                "    out = cf(x, w)\n";
+
+/// Runs kEpilogueWorkload in default mode (run 1) and max-autotune (run 2); the trace's path.
+QString epilogueTrace(const QString& dir) {
+    QString script = QDir(dir).filePath("epilogue.py");
+    QFile file(script);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    file.write(kEpilogueWorkload);
+    file.close();
+    for (QStringList mode : {QStringList{}, QStringList{"--mode", "max-autotune"}}) {
+        testing::KilnProcess p =
+            testing::runKilnBinary(QStringList{"run", script, "--quiet"} + mode, dir);
+        if (p.exitCode != 0) {
+            qWarning("kiln run failed: %s", qPrintable(p.err));
+            return {};
+        }
+    }
+    return QDir(dir).filePath("epilogue.kiln");
+}
+
+} // namespace
+
+class CompareTest : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_dir;
+    QString m_trace;
+    views::SnapshotPtr m_a;
+    views::SnapshotPtr m_b;
+
+private slots:
+    void initTestCase() {
+        m_trace = testing::compareModesTrace(m_dir.path());
+        QVERIFY(!m_trace.isEmpty());
+        m_a = testing::readSnapshot(m_trace, 1);
+        m_b = testing::readSnapshot(m_trace, 2);
+        QVERIFY(m_a && m_b);
+        QCOMPARE(m_a->run.mode, std::string("default"));
+        QCOMPARE(m_b->run.mode, std::string("max-autotune"));
+        QVERIFY(!m_a->kernels.empty());
+        QVERIFY(!m_b->kernels.empty());
+    }
+
+    void everyKernelIsInExactlyOneRow() {
+        views::RunComparison c = views::compareRuns(*m_a, *m_b);
+        for (bool inB : {false, true}) {
+            const views::RunSnapshot& s = inB ? *m_b : *m_a;
+            std::map<int64_t, int> count = rowsPerKernel(c, inB);
+            QCOMPARE(count.size(), s.kernels.size());
+            for (const views::KernelRecord& k : s.kernels)
+                QCOMPARE(count[k.kernel.kernelId], 1);
+        }
+    }
+
+    void theMatmulIsMatchedAcrossModesDespiteItsNames() {
+        std::string node = matmulNode(*m_a);
+        QVERIFY(!node.empty());
+        views::RunComparison c = views::compareRuns(*m_a, *m_b);
+        const ComparisonRow* row = matmulRow(c, node);
+        QVERIFY(row);
+        QCOMPARE(row->status, MatchStatus::Matched);
+        QCOMPARE(row->graph.function, std::string("f"));
+        QVERIFY2(row->a.names() != row->b.names(), qPrintable(row->a.names()));
+        QVERIFY2(row->a.names().contains("extern_mm"), qPrintable(row->a.names()));
+        QVERIFY2(row->b.names().contains("kiln_tem"), qPrintable(row->b.names()));
+        // Nothing is left unmatched: both modes compute the same nodes of the same graph.
+        for (const ComparisonRow& r : c.rows)
+            QCOMPARE(r.status, MatchStatus::Matched);
+    }
+
+    void aFusedEpilogueIsComparedWithTheKernelsItReplaced() {
+        QString trace = epilogueTrace(m_dir.path());
+        QVERIFY(!trace.isEmpty());
+        views::SnapshotPtr a = testing::readSnapshot(trace, 1);
+        views::SnapshotPtr b = testing::readSnapshot(trace, 2);
+        QVERIFY(a && b);
+        QCOMPARE(a->kernels.size(), size_t(2)); // extern matmul, then relu and mul
+        QCOMPARE(b->kernels.size(), size_t(1)); // one template with the epilogue
+        views::RunComparison c = views::compareRuns(*a, *b);
+        QCOMPARE(c.rows.size(), size_t(1));
+        const ComparisonRow& row = c.rows.front();
+        QCOMPARE(row.status, MatchStatus::Matched);
+        QCOMPARE(row.nodes, std::vector<std::string>({"matmul", "relu", "mul"})); // graph order
+        QCOMPARE(row.a.kernels.size(), size_t(2));
+        QCOMPARE(row.b.kernels.size(), size_t(1));
+        QCOMPARE(row.b.kernels.front().kind, std::string("template"));
+        QCOMPARE(row.a.totalNs, c.a.kernelNs);
+        QCOMPARE(row.b.totalNs, c.b.kernelNs);
+    }
+
+    void timesAndRatiosAreTheSumsOfTheGroups() {
+        views::RunComparison c = views::compareRuns(*m_a, *m_b);
+        for (const ComparisonRow& row : c.rows) {
+            for (auto [side, s] : {std::pair(&row.a, m_a.get()), std::pair(&row.b, m_b.get())}) {
+                int64_t total = 0;
+                int64_t median = 0;
+                for (const views::ComparedKernel& k : side->kernels) {
+                    const views::KernelRecord* record = s->kernel(k.kernelId);
+                    QVERIFY(record);
+                    QCOMPARE(k.name, record->kernel.name);
+                    total += record->launches.totalNs;
+                    median += record->launches.medianNs;
+                }
+                QCOMPARE(side->totalNs, total);
+                QCOMPARE(side->medianNs, median);
+                QVERIFY(total > 0); // each kernel of the workload ran 5 times
+            }
+            QVERIFY(row.ratio());
+            QCOMPARE(*row.ratio(),
+                     static_cast<double>(row.b.totalNs) / static_cast<double>(row.a.totalNs));
+            QCOMPARE(row.deltaNs(), row.b.totalNs - row.a.totalNs);
+        }
+    }
+
+    void runTotalsAreSumsOverTheSnapshots() {
+        views::RunComparison c = views::compareRuns(*m_a, *m_b);
+        for (auto [totals, s] : {std::pair(c.a, m_a.get()), std::pair(c.b, m_b.get())}) {
+            int64_t launches = 0;
+            for (const trace::KernelLaunchRow& l : s->launches)
+                launches += l.durationNs();
+            int64_t compiles = 0;
+            for (const trace::CompileRow& cr : s->compiles)
+                compiles += cr.durationNs.value_or(0);
+            QCOMPARE(totals.kernelNs, launches);
+            QCOMPARE(totals.compileNs, compiles);
+            QVERIFY(compiles > 0);
+            QCOMPARE(totals.wallNs, std::optional<int64_t>(*s->run.endedAtNs - s->run.startedAtNs));
+            QCOMPARE(totals.kernelCount, static_cast<int64_t>(s->kernels.size()));
+            QCOMPARE(totals.launchCount, static_cast<int64_t>(s->launches.size()));
+        }
+        int64_t rowsA = 0;
+        for (const ComparisonRow& row : c.rows)
+            rowsA += row.a.totalNs;
+        QCOMPARE(rowsA, c.a.kernelNs);
+    }
+
+    void theModelShowsNumbersAndColoursTheRatio() {
+        views::CompareModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        views::RunComparison c = views::compareRuns(*m_a, *m_b);
+        size_t rows = c.rows.size();
+        model.setComparison(std::move(c), "#1 default", "#2 max-autotune");
+        QCOMPARE(model.rowCount(), static_cast<int>(rows));
+        const ComparisonRow* matmul = matmulRow(model.comparison(), matmulNode(*m_a));
+        QVERIFY(matmul);
+        int r = static_cast<int>(matmul - model.comparison().rows.data());
+        QVariant total = model.index(r, views::CompareModel::TotalBColumn).data();
+        QCOMPARE(total.typeId(), QMetaType::Double);
+        QCOMPARE(total.toDouble(), static_cast<double>(matmul->b.totalNs) * 1e-6);
+        QCOMPARE(model.index(r, views::CompareModel::KernelsAColumn).data().toString(),
+                 matmul->a.names());
+        QCOMPARE(model.index(r, views::CompareModel::StatusColumn).data().toString(),
+                 QString("matched"));
+        QModelIndex ratio = model.index(r, views::CompareModel::RatioColumn);
+        QCOMPARE(ratio.data().toDouble(), *matmul->ratio());
+        QColor colour = ratio.data(Qt::ForegroundRole).value<QColor>();
+        QVERIFY(colour.isValid());
+        if (*matmul->ratio() < 1.0)
+            QVERIFY(colour.green() > colour.red());
+        else
+            QVERIFY(colour.red() > colour.green());
+        QCOMPARE(model.rowOfKernel(matmul->b.kernels.front().kernelId, true), r);
+        // Max-autotune's candidates for the matmul, the kept one marked, in B's tooltip.
+        const views::ComparedKernel& tuned = matmul->b.kernels.front();
+        QVERIFY(!tuned.choices.empty());
+        QCOMPARE(tuned.choices.size(), m_b->choicesOf(tuned.kernelId).size());
+        QString tip =
+            model.index(r, views::CompareModel::KernelsBColumn).data(Qt::ToolTipRole).toString();
+        for (const trace::AutotuneChoiceRow& c : tuned.choices)
+            if (c.chosen)
+                QVERIFY2(tip.contains("✓ " + QString::fromStdString(c.candidate)), qPrintable(tip));
+        QVERIFY(matmul->a.kernels.front().choices.empty()); // default mode does not autotune
+        QCOMPARE(
+            model.headerData(views::CompareModel::TotalAColumn, Qt::Horizontal, Qt::ToolTipRole)
+                .toString(),
+            QString("A: #1 default"));
+    }
+
+    void thePanelComparesTheWorkloadsNewestPair() {
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        panel.resize(1100, 650);
+        session.open(m_trace);
+        QTRY_COMPARE(panel.runA(), qint64(1));
+        QCOMPARE(panel.runB(), qint64(2));
+        views::RunComparison expected = views::compareRuns(*m_a, *m_b);
+        QTRY_COMPARE(panel.model().rowCount(), static_cast<int>(expected.rows.size()));
+        QCOMPARE(panel.model().comparison().a.kernelCount, expected.a.kernelCount);
+
+        QStringList categories = panel.chartCategories();
+        QCOMPARE(categories.size(),
+                 std::min(static_cast<int>(expected.rows.size()), panel.kChartGroups));
+        // Largest first: the group with the most time in either run is on top.
+        const ComparisonRow* largest = &expected.rows.front();
+        for (const ComparisonRow& row : expected.rows)
+            if (std::max(row.a.totalNs, row.b.totalNs) >
+                std::max(largest->a.totalNs, largest->b.totalNs))
+                largest = &row;
+        QCOMPARE(categories.front(), largest->nodesText());
+
+        QVERIFY(panel.grab().save("/tmp/compare-panel.png"));
+
+        panel.swapRuns();
+        QCOMPARE(panel.runA(), qint64(2));
+        QCOMPARE(panel.model().comparison().a.kernelCount, expected.b.kernelCount);
+        panel.swapRuns();
+        QCOMPARE(panel.runA(), qint64(1));
+    }
+
+    void anotherWorkloadInBetweenIsSkipped() {
+        // Runs 1 and 2 of the modes workload, 3 of another script, 4 of the modes one again.
+        QString trace = m_dir.filePath("mixed.kiln");
+        QVERIFY(QFile::copy(m_trace, trace));
+        QString other = m_dir.filePath("epilogue.py");
+        if (!QFile::exists(other)) QVERIFY(!epilogueTrace(m_dir.path()).isEmpty());
+        for (const QString& script : {other, m_dir.filePath("modes.py")})
+            QCOMPARE(testing::runKilnBinary({"run", script, "--quiet", "--db", trace}, m_dir.path())
+                         .exitCode,
+                     0);
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        session.open(trace);
+        QTRY_COMPARE(panel.runB(), qint64(4));
+        QCOMPARE(panel.runA(), qint64(2)); // the newest older run of the same script
+        QTRY_VERIFY(panel.model().rowCount() > 0);
+        // compareRuns picks what it is told, and new runs no longer re-pick.
+        panel.compareRuns(3, 4);
+        QCOMPARE(panel.runA(), qint64(3));
+        QTRY_VERIFY(panel.model().comparison().a.kernelCount == 2);
+        // Both scripts name their function f and its matmul node "matmul": what they share
+        // is matched, whatever the script.
+        const ComparisonRow* matmul = matmulRow(panel.model().comparison(), "matmul");
+        QVERIFY(matmul);
+        QCOMPARE(matmul->status, MatchStatus::Matched);
+        QCOMPARE(matmul->a.names(), QString("extern_mm"));
+        QCOMPARE(matmul->b.names(), QString("extern_mm"));
+
+        // Another trace: the pair picked for this one means nothing there.
+        session.open(m_trace);
+        QTRY_COMPARE(panel.runB(), qint64(2));
+        QCOMPARE(panel.runA(), qint64(1));
+        QTRY_COMPARE(panel.model().comparison().b.kernelCount,
+                     static_cast<int64_t>(m_b->kernels.size()));
+    }
+
+    void aTraceOfOneRunHasNothingToCompare() {
+        QTemporaryDir dir;
+        QString trace = testing::graphBreaksTrace(dir.path());
+        QVERIFY(!trace.isEmpty());
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        panel.resize(1100, 650);
+        QSignalSpy runs(&session, &views::TraceSession::runsChanged);
+        session.open(trace);
+        QTRY_COMPARE(runs.count(), 1);
+        QCOMPARE(panel.runA(), qint64(1));
+        QCOMPARE(panel.runB(), qint64(0));
+        QCOMPARE(panel.model().rowCount(), 0);
+        QVERIFY(panel.chartCategories().isEmpty());
+        auto* hint = panel.findChild<QLabel*>("compareTotals");
+        QVERIFY(hint);
+        QVERIFY2(hint->text().contains("one run"), qPrintable(hint->text()));
+        QVERIFY(panel.grab().save("/tmp/compare-one-run.png"));
+    }
+
+    void selectingARowSelectsTheKernelOfTheSelectedRun() {
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        session.open(m_trace);
+        QTRY_VERIFY(panel.model().rowCount() > 0);
+        selection.selectRun(2);
+        selection.setSnapshot(m_b);
+        const ComparisonRow* matmul = matmulRow(panel.model().comparison(), matmulNode(*m_a));
+        QVERIFY(matmul);
+        int sourceRow = static_cast<int>(matmul - panel.model().comparison().rows.data());
+        auto* proxy = qobject_cast<QSortFilterProxyModel*>(panel.table()->model());
+        QVERIFY(proxy);
+        int row = proxy->mapFromSource(panel.model().index(sourceRow, 0)).row();
+        QSignalSpy changed(&selection, &views::Selection::selectionChanged);
+        panel.table()->selectRow(row);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(selection.state().kernelId, matmul->b.kernels.front().kernelId);
+        QCOMPARE(selection.state().runId, qint64(2));
+        // And back: selecting run 2's kernel elsewhere selects its row here.
+        panel.table()->clearSelection();
+        selection.selectKernel(m_b->kernels.back().kernel.kernelId);
+        int expected = panel.model().rowOfKernel(m_b->kernels.back().kernel.kernelId, true);
+        QCOMPARE(proxy->mapToSource(panel.table()->currentIndex()).row(), expected);
+    }
+};
+
+QTEST_MAIN(CompareTest)
+#include "tst_compare.moc"

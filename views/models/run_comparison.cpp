@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+#include "run_comparison.h"
+
+#include <QStringList>
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <numeric>
+#include <set>
+#include <tuple>
+
+namespace kiln::views {
+
+namespace {
+
+/// A kernel of either run, placed in its graph, with the nodes it computes.
+struct Placed {
+    const RunSnapshot* run = nullptr;
+    const KernelRecord* record = nullptr;
+    bool inB = false;
+    std::vector<std::string> nodes;
+};
+
+std::vector<std::string> splitNodes(const std::string& fusedNodes) {
+    std::vector<std::string> nodes;
+    for (const QString& part : QString::fromStdString(fusedNodes).split(',', Qt::SkipEmptyParts))
+        if (QString name = part.trimmed(); !name.isEmpty()) nodes.push_back(name.toStdString());
+    return nodes;
+}
+
+/// Each frame's (function, ordinal among the run's frames of that name by definition line).
+std::map<int64_t, std::pair<std::string, int32_t>> frameIdentities(const RunSnapshot& s) {
+    std::map<std::string, std::vector<const trace::FrameRow*>> byName;
+    for (const trace::FrameRow& f : s.frames)
+        byName[f.function].push_back(&f);
+    std::map<int64_t, std::pair<std::string, int32_t>> out;
+    for (auto& [name, frames] : byName) {
+        std::sort(frames.begin(), frames.end(), [](const auto* x, const auto* y) {
+            return std::pair(x->line, x->frameId) < std::pair(y->line, y->frameId);
+        });
+        for (size_t i = 0; i < frames.size(); ++i)
+            out[frames[i]->frameId] = {name, static_cast<int32_t>(i)};
+    }
+    return out;
+}
+
+/// The graph indices of each compile, sorted (from the graphs and from the kernels, since a
+/// live run reports kernels before their graph).
+std::map<std::string, std::vector<int32_t>> graphIndicesByCompile(const RunSnapshot& s) {
+    std::map<std::string, std::set<int32_t>> sets;
+    for (const trace::GraphRow& g : s.graphs)
+        sets[g.compileId].insert(g.graphIndex);
+    for (const KernelRecord& k : s.kernels)
+        sets[k.kernel.compileId].insert(k.kernel.graphIndex);
+    std::map<std::string, std::vector<int32_t>> out;
+    for (auto& [compileId, indices] : sets)
+        out[compileId] = {indices.begin(), indices.end()};
+    return out;
+}
+
+/// Why these fields: compile ids ("f/c") number frames in the order they were first compiled
+/// and graph indices count graphs across the whole run, so one extra break or recompile early
+/// in one mode shifts every id after it. What the user wrote does not shift: the function's
+/// name (same-named functions told apart by where they are defined, not the line itself, which
+/// an edit between runs moves), which cache entry of it, and which graph of that compile.
+/// Graph row ids are database ids and differ between any two runs.
+class GraphKeys {
+public:
+    explicit GraphKeys(const RunSnapshot& s)
+        : m_snapshot(s)
+        , m_frames(frameIdentities(s))
+        , m_graphIndices(graphIndicesByCompile(s)) {}
+
+    GraphKey of(const trace::KernelRow& k) const {
+        GraphKey key{"compile " + k.compileId, 0, 0, graphInCompile(k)};
+        const trace::CompileRow* c = m_snapshot.compile(k.compileId);
+        if (!c) return key; // a live run: the compile row is not committed yet
+        key.compileIndex = c->compileIndex;
+        if (auto f = m_frames.find(c->frameId); f != m_frames.end())
+            std::tie(key.function, key.functionOrdinal) = f->second;
+        return key;
+    }
+
+private:
+    int32_t graphInCompile(const trace::KernelRow& k) const {
+        auto it = m_graphIndices.find(k.compileId);
+        if (it == m_graphIndices.end()) return 0;
+        auto at = std::lower_bound(it->second.begin(), it->second.end(), k.graphIndex);
+        return static_cast<int32_t>(at - it->second.begin());
+    }
+
+    const RunSnapshot& m_snapshot;
+    std::map<int64_t, std::pair<std::string, int32_t>> m_frames;
+    std::map<std::string, std::vector<int32_t>> m_graphIndices;
+};
+
+void placeKernels(const RunSnapshot& s, bool inB, std::map<GraphKey, std::vector<Placed>>& out) {
+    GraphKeys keys(s);
+    for (const KernelRecord& k : s.kernels) {
+        std::vector<std::string> nodes = splitNodes(k.kernel.fusedNodes);
+        // A kernel that names no nodes can only match a kernel of the same name.
+        if (nodes.empty()) nodes.push_back("[" + k.kernel.name + "]");
+        out[keys.of(k.kernel)].push_back({&s, &k, inB, std::move(nodes)});
+    }
+}
+
+/// Union-find over the kernels of one graph: two kernels that compute a common node (in either
+/// run) end up in the same component.
+class Components {
+public:
+    explicit Components(const std::vector<Placed>& items)
+        : m_parent(items.size()) {
+        std::iota(m_parent.begin(), m_parent.end(), size_t(0));
+        std::map<std::string, size_t> owner;
+        for (size_t i = 0; i < items.size(); ++i)
+            for (const std::string& node : items[i].nodes)
+                if (auto [it, fresh] = owner.emplace(node, i); !fresh) unite(it->second, i);
+    }
+    size_t root(size_t i) {
+        while (m_parent[i] != i)
+            i = m_parent[i] = m_parent[m_parent[i]];
+        return i;
+    }
+
+private:
+    void unite(size_t x, size_t y) { m_parent[root(x)] = root(y); }
+    std::vector<size_t> m_parent;
+};
+
+std::map<std::string, int32_t> nodeOrder(const RunSnapshot& s, int64_t graphId) {
+    std::map<std::string, int32_t> order;
+    for (const trace::GraphNodeRow& n : s.nodesOf(graphId))
+        order[n.name] = n.order;
+    return order;
+}
+
+void addKernel(ComparisonSide& side, const Placed& p) {
+    const KernelRecord& k = *p.record;
+    std::vector<trace::AutotuneChoiceRow> choices;
+    for (const trace::AutotuneChoiceRow* c : p.run->choicesOf(k.kernel.kernelId))
+        choices.push_back(*c);
+    side.kernels.push_back({k.kernel.kernelId, k.kernel.name, k.kernel.kind, k.launches.count,
+                            k.launches.totalNs, k.launches.medianNs, std::move(choices)});
+    side.totalNs += k.launches.totalNs;
+    side.medianNs += k.launches.medianNs;
+}
+
+/// A node's position in its graph; nodes the graph does not list (e.g. "[kernel]") go last.
+int32_t positionIn(const std::map<std::string, int32_t>& order, const std::string& node) {
+    auto it = order.find(node);
+    return it == order.end() ? std::numeric_limits<int32_t>::max() : it->second;
+}
+
+std::vector<std::string> orderedNodes(const std::set<std::string>& nodes,
+                                      const std::map<std::string, int32_t>& order) {
+    std::vector<std::string> out(nodes.begin(), nodes.end());
+    std::stable_sort(out.begin(), out.end(), [&](const std::string& x, const std::string& y) {
+        return positionIn(order, x) < positionIn(order, y);
+    });
+    return out;
+}
+
+ComparisonRow makeRow(const GraphKey& key, const std::vector<const Placed*>& members,
+                      const std::map<std::string, int32_t>& order) {
+    ComparisonRow row;
+    row.graph = key;
+    std::set<std::string> nodes;
+    for (const Placed* p : members) {
+        addKernel(p->inB ? row.b : row.a, *p);
+        nodes.insert(p->nodes.begin(), p->nodes.end());
+    }
+    row.nodes = orderedNodes(nodes, order);
+    for (ComparisonSide* side : {&row.a, &row.b})
+        std::stable_sort(side->kernels.begin(), side->kernels.end(),
+                         [](const auto& x, const auto& y) { return x.totalNs > y.totalNs; });
+    row.status = !row.b.present()   ? MatchStatus::OnlyInA
+                 : !row.a.present() ? MatchStatus::OnlyInB
+                                    : MatchStatus::Matched;
+    return row;
+}
+
+std::vector<ComparisonRow> matchGraph(const GraphKey& key, const std::vector<Placed>& items,
+                                      const RunSnapshot& a, const RunSnapshot& b) {
+    Components components(items);
+    std::map<size_t, std::vector<const Placed*>> byRoot;
+    std::vector<size_t> roots; // in the order components first appear (ties in graph order)
+    for (size_t i = 0; i < items.size(); ++i) {
+        size_t r = components.root(i);
+        if (byRoot[r].empty()) roots.push_back(r);
+        byRoot[r].push_back(&items[i]);
+    }
+    const Placed& first = items.front();
+    std::map<std::string, int32_t> order =
+        nodeOrder(first.inB ? b : a, first.record->kernel.graphId);
+    std::vector<ComparisonRow> rows;
+    for (size_t r : roots)
+        rows.push_back(makeRow(key, byRoot[r], order));
+    std::stable_sort(rows.begin(), rows.end(), [&](const auto& x, const auto& y) {
+        return positionIn(order, x.nodes.front()) < positionIn(order, y.nodes.front());
+    });
+    return rows;
+}
+
+} // namespace
+
+QString GraphKey::label() const {
+    QString name = QString::fromStdString(function);
+    if (functionOrdinal > 0) name += QString("#%1").arg(functionOrdinal + 1);
+    return QString("%1 · entry %2 · graph %3").arg(name).arg(compileIndex).arg(graphInCompile);
+}
+
+QString ComparisonSide::names() const {
+    QStringList list;
+    for (const ComparedKernel& k : kernels)
+        list << QString::fromStdString(k.name);
+    return list.join(" + ");
+}
+
+QString matchStatusName(MatchStatus status) {
+    switch (status) {
+    case MatchStatus::Matched:
+        return QStringLiteral("matched");
+    case MatchStatus::OnlyInA:
+        return QStringLiteral("only in A");
+    case MatchStatus::OnlyInB:
+        return QStringLiteral("only in B");
+    }
+    return {};
+}
+
+std::optional<double> ComparisonRow::ratio() const {
+    if (status != MatchStatus::Matched || a.totalNs <= 0) return std::nullopt;
+    return static_cast<double>(b.totalNs) / static_cast<double>(a.totalNs);
+}
+
+QString ComparisonRow::nodesText() const {
+    QStringList list;
+    for (const std::string& n : nodes)
+        list << QString::fromStdString(n);
+    return list.join(", ");
+}
+
+RunTotals runTotals(const RunSnapshot& run) {
+    RunTotals t;
+    if (run.run.endedAtNs) t.wallNs = *run.run.endedAtNs - run.run.startedAtNs;
+    t.kernelNs = run.totalKernelNs();
+    for (const trace::CompileRow& c : run.compiles)
+        t.compileNs += c.durationNs.value_or(0);
+    t.kernelCount = static_cast<int64_t>(run.kernels.size());
+    t.launchCount = static_cast<int64_t>(run.launches.size());
+    return t;
+}
+
+RunComparison compareRuns(const RunSnapshot& a, const RunSnapshot& b) {
+    std::map<GraphKey, std::vector<Placed>> byGraph;
+    placeKernels(a, false, byGraph);
+    placeKernels(b, true, byGraph);
+    RunComparison out{runTotals(a), runTotals(b), {}};
+    for (const auto& [key, items] : byGraph)
+        for (ComparisonRow& row : matchGraph(key, items, a, b))
+            out.rows.push_back(std::move(row));
+    return out;
+}
+
+QString runLabel(const trace::RunRow& run, const RunSnapshot* snapshot) {
+    std::string backend = run.backend;
+    if (backend.empty() && snapshot)
+        for (const trace::CompileRow& c : snapshot->compiles)
+            if (!c.backend.empty()) {
+                backend = c.backend;
+                break;
+            }
+    QStringList parts{QString("#%1 %2").arg(run.id).arg(
+        QString::fromStdString(run.mode.empty() ? "default" : run.mode))};
+    if (!backend.empty()) parts << QString::fromStdString(backend);
+    parts << trace::runStatusName(run.status);
+    return parts.join(" · ");
+}
+
+} // namespace kiln::views

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Two runs of one workload side by side (default vs max-autotune, say): their kernels matched
+/// by the graph they belong to and the graph nodes they compute, never by name, because a mode
+/// changes the names (`extern_mm` becomes `kiln_tem_mm_…`) and the fusion groups (a template
+/// swallows the epilogue that default mode ran as a separate pointwise kernel). Each comparison
+/// row is "these kernels of A vs these kernels of B, covering the same nodes of the same graph".
+#pragma once
+
+#include "run_snapshot.h"
+
+#include <QString>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kiln::views {
+
+/// A graph's identity across runs of the same workload; see graphKeyOf in the .cpp for why
+/// these fields and not the compile id or the graph's row id.
+struct GraphKey {
+    std::string function;    ///< the frame's function ("f", "torch_dynamo_resume_in_f_at_7")
+    int32_t functionOrdinal; ///< among same-named frames of the run, by definition line
+    int32_t compileIndex;    ///< the frame's cache entry
+    int32_t graphInCompile;  ///< the graph's position among its compile's graphs
+
+    auto operator<=>(const GraphKey&) const = default;
+    /// "f · entry 0 · graph 0", what the comparison table shows.
+    QString label() const;
+};
+
+/// One kernel of one side of a comparison row.
+struct ComparedKernel {
+    int64_t kernelId = 0;
+    std::string name;
+    std::string kind;
+    int64_t launches = 0;
+    int64_t totalNs = 0;
+    int64_t medianNs = 0;
+    /// The candidates max-autotune measured for it (empty when it was not autotuned).
+    std::vector<trace::AutotuneChoiceRow> choices;
+};
+
+/// The kernels of one run that cover a row's nodes.
+struct ComparisonSide {
+    std::vector<ComparedKernel> kernels; ///< largest total time first
+    int64_t totalNs = 0;                 ///< sum of the kernels' launch totals
+    int64_t medianNs = 0;                ///< sum of their per-call medians: one call of the group
+
+    bool present() const { return !kernels.empty(); }
+    /// "extern_mm + kiln_poi_fused_mul_relu_1".
+    QString names() const;
+};
+
+enum class MatchStatus { Matched, OnlyInA, OnlyInB };
+
+/// "matched", "only in A", "only in B".
+QString matchStatusName(MatchStatus status);
+
+struct ComparisonRow {
+    GraphKey graph;
+    /// The graph nodes the row's kernels compute, in graph order.
+    std::vector<std::string> nodes;
+    ComparisonSide a;
+    ComparisonSide b;
+    MatchStatus status = MatchStatus::Matched;
+
+    int64_t deltaNs() const { return b.totalNs - a.totalNs; }
+    /// B/A of the total times; empty unless both sides ran (A's total above zero).
+    std::optional<double> ratio() const;
+    /// "mm, relu, mul", the row's short name (chart categories, table).
+    QString nodesText() const;
+};
+
+/// What one run cost, end to end.
+struct RunTotals {
+    std::optional<int64_t> wallNs; ///< run end − start; empty while the run has not ended
+    int64_t kernelNs = 0;          ///< sum of every kernel launch
+    int64_t compileNs = 0;         ///< sum of the compile durations
+    int64_t kernelCount = 0;
+    int64_t launchCount = 0;
+};
+
+RunTotals runTotals(const RunSnapshot& run);
+
+struct RunComparison {
+    RunTotals a;
+    RunTotals b;
+    /// By graph, then by the position of the first covered node in the graph.
+    std::vector<ComparisonRow> rows;
+};
+
+/// Matches \p a's kernels (the baseline) with \p b's. Every kernel of either run lands in
+/// exactly one row.
+RunComparison compareRuns(const RunSnapshot& a, const RunSnapshot& b);
+
+/// "#2 max-autotune · inductor · ok", how Studio names a run in pickers and column headers. A
+/// run started without --backend records none: then the backend its compiles used, when
+/// \p snapshot is given and has compiled something.
+QString runLabel(const trace::RunRow& run, const RunSnapshot* snapshot = nullptr);
+
+} // namespace kiln::views
