@@ -27,6 +27,7 @@
 #include <QSettings>
 #include <QShowEvent>
 #include <QStatusBar>
+#include <utility>
 
 namespace kiln::studio {
 
@@ -121,6 +122,9 @@ void MainWindow::createPanels() {
 void MainWindow::addPanel(views::Panel* panel) {
     auto* dock = new QDockWidget(panel->title(), this);
     dock->setObjectName(panel->objectName() + QStringLiteral("Dock"));
+    // Panels with toolbars and legends would otherwise add up to a window larger than a laptop
+    // screen: let a dock squeeze its panel (it clips) rather than grow the window.
+    panel->setMinimumSize(160, 90);
     dock->setWidget(panel);
     m_docks.insert(panel->objectName(), dock);
     m_panels.insert(panel->objectName(), panel);
@@ -155,13 +159,14 @@ void MainWindow::arrangeDocks() {
     tab(dock("timeline"), dock("output"));
     for (const char* front : {"compiles", "graph", "timeline"})
         if (QDockWidget* d = dock(front)) d->raise();
+    if (QDockWidget* d = m_docks.value(m_raisedPanel)) d->raise();
     for (QDockWidget* d : std::as_const(m_docks))
         d->show();
     const int w = width(), h = height();
     if (dock("source") && dock("graph"))
         resizeDocks({dock("source"), dock("graph")}, {w * 45 / 100, w * 55 / 100}, Qt::Horizontal);
     if (dock("source") && dock("compiles"))
-        resizeDocks({dock("source"), dock("compiles")}, {h * 40 / 100, h * 25 / 100}, Qt::Vertical);
+        resizeDocks({dock("source"), dock("compiles")}, {h * 50 / 100, h * 20 / 100}, Qt::Vertical);
     if (dock("graph") && dock("kernels"))
         resizeDocks({dock("graph"), dock("kernels")}, {h * 40 / 100, h * 25 / 100}, Qt::Vertical);
     if (dock("timeline")) resizeDocks({dock("timeline")}, {h * 22 / 100}, Qt::Vertical);
@@ -306,7 +311,9 @@ void MainWindow::onRunsChanged() {
     // A run our child just started takes the selection; otherwise keep what the user picked.
     const qint64 childPid = m_controller.childPid();
     bool ours = childPid && last.pid == childPid;
-    if (ours || m_selection.state().runId == 0) {
+    if (m_pendingRun) {
+        m_selection.selectRun(std::exchange(m_pendingRun, 0));
+    } else if (ours || m_selection.state().runId == 0) {
         if (m_selection.state().runId != last.id) m_selection.selectRun(last.id);
     }
     if (m_selection.state().runId) m_session.requestSnapshot(m_selection.state().runId);
@@ -325,9 +332,23 @@ void MainWindow::onSnapshotReady(qint64 runId, const views::SnapshotPtr& snapsho
     m_selection.setSnapshot(snapshot);
     if (snapshot->running()) m_toolbar->showProgress(*snapshot);
     applyPendingSelection();
+    selectFirstCompileIfNothingIs();
     updateStatus();
     updatePolling();
     if (!snapshot->running() && !m_controller.isRunning()) Q_EMIT ready();
+}
+
+void MainWindow::selectFirstCompileIfNothingIs() {
+    // A run on its own shows empty graph, kernel and guard views: start at its first compile
+    // that produced a graph, as a debugger starts at the first frame.
+    const views::SelectionState& s = m_selection.state();
+    if (!s.compileId.isEmpty() || s.breakOrder || s.kernelId >= 0 || s.sourceLine) return;
+    for (const trace::CompileRow& c : m_selection.snapshot()->compiles) {
+        if (!m_selection.snapshot()->graphsOf(c.compileId).empty()) {
+            m_selection.selectCompile(QString::fromStdString(c.compileId));
+            return;
+        }
+    }
 }
 
 void MainWindow::updatePolling() {
@@ -339,6 +360,7 @@ void MainWindow::updatePolling() {
 bool MainWindow::showPanel(const QString& id) {
     QDockWidget* dock = m_docks.value(id);
     if (!dock) return false;
+    m_raisedPanel = id; // raised again if the docks are arranged after this
     dock->show();
     dock->raise();
     return true;
@@ -355,11 +377,11 @@ views::Panel* MainWindow::panel(const QString& id) const {
 bool MainWindow::selectItem(const QString& spec) {
     static const QStringList kinds{"run", "compile", "graph", "kernel", "break", "line"};
     if (!kinds.contains(spec.section(':', 0, 0)) || spec.section(':', 1).isEmpty()) return false;
-    m_pendingSelect = spec;
-    if (spec.startsWith("run:")) {
-        m_selection.selectRun(spec.section(':', 1).toLongLong());
-        m_pendingSelect.clear();
-    }
+    // Applied once the trace's runs (run:N) or the selected run's snapshot (the rest) are in.
+    if (spec.startsWith("run:"))
+        m_pendingRun = spec.section(':', 1).toLongLong();
+    else
+        m_pendingSelect = spec;
     applyPendingSelection();
     return true;
 }
@@ -390,15 +412,15 @@ void MainWindow::updateStatus() {
     const trace::RunRow& run = snap->run;
     QString status =
         snap->looksCrashed ? QStringLiteral("crashed") : QString(trace::runStatusName(run.status));
-    QString mode = run.mode.empty() ? QStringLiteral("default") : QString::fromStdString(run.mode);
-    m_statusRun->setText(tr("run #%1 · %2 · %3 · %4 · %5 compiles · %6 graph breaks · %7 kernels "
-                            "· %8 launches")
-                             .arg(run.id)
-                             .arg(mode, QString::fromStdString(run.backend), status)
-                             .arg(snap->compiles.size())
-                             .arg(snap->graphBreaks.size())
-                             .arg(snap->kernels.size())
-                             .arg(snap->launches.size()));
+    QStringList parts{tr("run #%1").arg(run.id), run.mode.empty()
+                                                     ? QStringLiteral("default")
+                                                     : QString::fromStdString(run.mode)};
+    if (!run.backend.empty()) parts << QString::fromStdString(run.backend);
+    parts << status << tr("%1 compiles").arg(snap->compiles.size())
+          << tr("%1 graph breaks").arg(snap->graphBreaks.size())
+          << tr("%1 kernels").arg(snap->kernels.size())
+          << tr("%1 launches").arg(snap->launches.size());
+    m_statusRun->setText(parts.join(QStringLiteral(" · ")));
 }
 
 void MainWindow::showProblem(const QString& message) {
@@ -450,6 +472,11 @@ void MainWindow::showEvent(QShowEvent* event) {
     // Dock sizes are proportions of the window, which has its final size only now.
     if (m_arrangeOnShow) arrangeDocks();
     m_arrangeOnShow = false;
+    // A dock raised before the window was shown loses to the tab order set while showing.
+    if (!m_raisedPanel.isEmpty())
+        QTimer::singleShot(0, this, [this] {
+            if (QDockWidget* d = m_docks.value(m_raisedPanel)) d->raise();
+        });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -95,6 +95,7 @@ private:
     void onRunStarted(qint64 pid, const RunRequest& request);
     void onRunFinished(const RunOutcome& outcome);
     void applyPendingSelection();
+    void selectFirstCompileIfNothingIs();
     void showProblem(const QString& message);
 
     views::TraceSession m_session;
@@ -114,6 +115,8 @@ private:
     QString m_workload;
     QString m_tracePath;
     QString m_pendingSelect;
+    qint64 m_pendingRun = 0;
+    QString m_raisedPanel;          ///< the panel the user (or --panel) raised last
     QTimer m_traceWatch;            ///< waits for a new trace file a child is creating
     bool m_comparing = false;       ///< "Compare modes" runs: compare them when both are in
     size_t m_runsBeforeCompare = 0; ///< how many runs the trace had before

@@ -25,16 +25,12 @@ cp "$root/resources/workloads/graph_breaks.py" "$root/resources/workloads/demo.p
 cp "$root/resources/workloads/bench/attention_scores.py" "$work/"
 
 # Graph breaks: stepping (F8) at the second break, the ended and resumed graphs below the code.
-kiln run "$work/graph_breaks.py" --quiet
+kiln run "$work/graph_breaks.py" --quiet >/dev/null
 shot studio-graph-breaks "$work/graph_breaks.kiln" --panel compiles --select break:2
 # Recompiles: why entry 4/2 was compiled, the guards that failed for the older entries.
 shot studio-recompiles "$work/graph_breaks.kiln" --panel guards --select compile:4/2
 
 # Default against max-autotune on one workload: a script that calls the benchmark's fn.
-cat > "$work/attention.py" <<'PY'
-import torch
-exec_globals = {}
-PY
 cat "$work/attention_scores.py" > "$work/attention.py"
 cat >> "$work/attention.py" <<'PY'
 
@@ -45,8 +41,8 @@ for step in range(20):
     out = compiled(q, k)
 print("attention:", tuple(out.shape), round(out.sum().item(), 2))
 PY
-kiln run "$work/attention.py" --quiet --mode default
-kiln run "$work/attention.py" --quiet --mode max-autotune
+kiln run "$work/attention.py" --quiet --mode default >/dev/null
+kiln run "$work/attention.py" --quiet --mode max-autotune >/dev/null
 shot studio-compare "$work/attention.kiln" --panel compare --select run:2
 shot studio-config "$work/attention.kiln" --panel config --select run:2
 shot studio-kernels "$work/attention.kiln" --panel kernels --select kernel:1

@@ -55,6 +55,25 @@ R tRule(OpCall& c) {
     return c.b().rank(*x) < 2 ? *x : c.b().transpose(*x, 0, 1);
 }
 
+/// Tensor properties Dynamo records as getattr(x, name): x.T reverses every dim, x.mT swaps the
+/// last two. Other attributes fall back.
+R getattrRule(OpCall& c) {
+    if (!c.bind({"input", "name"})) return {};
+    auto x = c.tensor("input");
+    auto name = c.text("name");
+    if (!x || !name) return {};
+    const int64_t rank = c.b().rank(*x);
+    if (*name == "T") {
+        if (rank < 2) return *x;
+        std::vector<int64_t> dims;
+        for (int64_t d = rank - 1; d >= 0; --d)
+            dims.push_back(d);
+        return c.b().permute(*x, std::move(dims));
+    }
+    if (*name == "mT" && rank >= 2) return c.b().transpose(*x, rank - 2, rank - 1);
+    return {};
+}
+
 R unsqueezeRule(OpCall& c) {
     if (!c.bind({"input", "dim"})) return {};
     auto x = c.tensor("input");
@@ -285,6 +304,7 @@ void addShapeRules(RuleTable& t) {
     t["permute"] = permuteRule;
     t["transpose"] = transposeRule;
     t["t"] = tRule;
+    t["getattr"] = getattrRule;
     t["unsqueeze"] = unsqueezeRule;
     t["squeeze"] = squeezeRule;
     t["flatten"] = flattenRule;

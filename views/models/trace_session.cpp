@@ -127,6 +127,7 @@ SnapshotPtr TraceSession::snapshot(qint64 runId) const {
 }
 
 void TraceSession::requestSnapshot(qint64 runId) {
+    if (!isOpen() || runId <= 0) return;
     m_wanted.insert(runId);
     startSnapshotRead(runId);
 }
@@ -142,6 +143,7 @@ void TraceSession::startSnapshotRead(qint64 runId) {
 }
 
 void TraceSession::requestDiagram(qint64 graphId, const QString& kind) {
+    if (!isOpen()) return;
     QMetaObject::invokeMethod(m_worker, "loadDiagram", Qt::QueuedConnection, Q_ARG(qint64, graphId),
                               Q_ARG(QString, kind));
 }

@@ -119,6 +119,8 @@ const char* kShapes = R"(
 def views(x):
     y = x.t() * 2
     return y.reshape(-1) + 1, x.permute(1, 0)[1:, ::2] - 1, x.unsqueeze(0).expand(2, -1, -1) * x
+def properties(x):
+    return x.T * 2, x.mT + 1, x.unsqueeze(0).T.sum(0)
 def indexing(x):
     return x[0] * 2, x[:, 1] + 1, x[None, ..., 2:] * 3, x[-1:, :3].flatten()
 def reshapes(x):
@@ -301,9 +303,11 @@ except IndexError as e:
                           "[torch.float32], dynamic=True)");
     }
     void viewsAndIndexing() {
-        check(kShapes, "check([views, indexing, reshapes, broadcasting, joins, pieces, creation, "
-                       "fallback_mixed], "
-                       "[(6, 10), (9, 4)], [torch.float32, torch.float64])");
+        check(
+            kShapes,
+            "check([views, properties, indexing, reshapes, broadcasting, joins, pieces, creation, "
+            "fallback_mixed], "
+            "[(6, 10), (9, 4)], [torch.float32, torch.float64])");
     }
     void matrixProducts() {
         check(kMatmul,
