@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
-// Kiln Studio's trace models on a fixture trace from a real `kiln run` (a compiled workload
-// with a graph break): loaded on a worker thread, checked by QAbstractItemModelTester, and
-// showing what the CLI shows.
+// Kiln Studio's table models on a fixture trace from a real `kiln run` (a compiled workload
+// with a graph break and a recompile), fed the way Studio feeds them: the run list and the run's
+// snapshot come from a TraceSession's worker thread. Each model is checked by
+// QAbstractItemModelTester and shows what the CLI shows.
 #include "kiln_process.h"
 #include "trace_models.h"
+#include "trace_session.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTemporaryDir>
-#include <QThread>
 #include <QtTest>
-#include <atomic>
 
 using namespace kiln;
 
@@ -28,10 +28,10 @@ const char* kWorkload = "import torch\n"
                         "g(torch.ones(3))\n"
                         "g(torch.ones(5))\n";
 
-/// Whether the spy has caught its signal, waiting up to 5 s. The loader's thread may emit
-/// before wait() starts, and wait() counts only what arrives while it waits.
+/// Whether the spy has caught its signal, waiting up to 10 s (the worker may emit before
+/// wait() starts, and wait() counts only what arrives while it waits).
 bool arrived(QSignalSpy& spy) {
-    return !spy.isEmpty() || spy.wait(5000) || !spy.isEmpty();
+    return !spy.isEmpty() || spy.wait(10000) || !spy.isEmpty();
 }
 
 } // namespace
@@ -41,48 +41,32 @@ class TraceModelsTest : public QObject {
 
 private:
     QTemporaryDir m_dir;
-    QString m_trace;
-    QThread m_worker;
-    views::TraceLoader* m_loader = nullptr;
-
-    /// Loads one table of run 1 through `load` and returns the snapshot the signal carried.
-    template <typename Rows, typename Signal>
-    Rows loadRun1(const char* load, Signal signal) {
-        QSignalSpy spy(m_loader, signal);
-        QMetaObject::invokeMethod(m_loader, load, Qt::QueuedConnection, Q_ARG(qint64, 1));
-        if (!arrived(spy)) return {};
-        return spy.at(0).at(1).template value<Rows>();
-    }
+    views::TraceSession m_session;
+    views::SnapshotPtr m_run1;
 
 private slots:
     void initTestCase() {
-        views::registerTraceTypes();
         QFile script(m_dir.filePath("w.py"));
         QVERIFY(script.open(QIODevice::WriteOnly));
         script.write(kWorkload);
         script.close();
         testing::KilnProcess run = testing::runKilnBinary({"run", "w.py", "--quiet"}, m_dir.path());
         QVERIFY2(run.exitCode == 0, qPrintable(run.err));
-        m_trace = m_dir.filePath("w.kiln");
-        m_loader = new views::TraceLoader(m_trace);
-        m_loader->moveToThread(&m_worker);
-        connect(&m_worker, &QThread::finished, m_loader, &QObject::deleteLater);
-        m_worker.start();
-    }
-
-    void cleanupTestCase() {
-        m_worker.quit();
-        m_worker.wait();
+        QSignalSpy runs(&m_session, &views::TraceSession::runsChanged);
+        m_session.open(m_dir.filePath("w.kiln"));
+        QVERIFY(arrived(runs));
+        QSignalSpy ready(&m_session, &views::TraceSession::snapshotReady);
+        m_session.requestSnapshot(1);
+        QVERIFY(arrived(ready));
+        m_run1 = m_session.snapshot(1);
+        QVERIFY(m_run1);
     }
 
     void runsModel() {
-        QSignalSpy spy(m_loader, &views::TraceLoader::runsLoaded);
-        QMetaObject::invokeMethod(m_loader, "loadRuns", Qt::QueuedConnection);
-        QVERIFY(arrived(spy));
         views::RunsModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRows(spy.at(0).at(0).value<views::RunRows>());
+        model.setRows(m_session.runs());
         QCOMPARE(model.rowCount(), 1);
         QCOMPARE(model.data(model.index(0, 1)).toString(), QString("w.py"));
         QCOMPARE(model.data(model.index(0, 4)).toString(), QString("cpu"));
@@ -91,21 +75,10 @@ private slots:
     }
 
     void kernelsModelJoinsLaunchStatistics() {
-        // The probe is connected before the spy, so it has run when the spy wakes us.
-        std::atomic<QThread*> loadedOn{nullptr};
-        auto probe = connect(
-            m_loader, &views::TraceLoader::kernelsLoaded, m_loader,
-            [&] { loadedOn = QThread::currentThread(); }, Qt::DirectConnection);
-        QSignalSpy spy(m_loader, &views::TraceLoader::kernelsLoaded);
-        QMetaObject::invokeMethod(m_loader, "loadKernels", Qt::QueuedConnection, Q_ARG(qint64, 1));
-        QVERIFY(arrived(spy));
-        disconnect(probe);
-        QVERIFY2(loadedOn.load() && loadedOn.load() != QCoreApplication::instance()->thread(),
-                 "the trace was read on the GUI thread");
         views::KernelsModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setKernels(spy.at(0).at(1).value<views::KernelRecords>());
+        model.setKernels(views::shareRows(m_run1->kernels));
         QStringList names;
         double share = 0;
         for (int r = 0; r < model.rowCount(); ++r) {
@@ -121,14 +94,10 @@ private slots:
     }
 
     void graphBreaksModelInExecutionOrder() {
-        QSignalSpy spy(m_loader, &views::TraceLoader::graphBreaksLoaded);
-        QMetaObject::invokeMethod(m_loader, "loadGraphBreaks", Qt::QueuedConnection,
-                                  Q_ARG(qint64, 1));
-        QVERIFY(arrived(spy));
         views::GraphBreaksModel model;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        model.setRows(spy.at(0).at(1).value<views::GraphBreakRows>());
+        model.setRows(views::shareRows(m_run1->graphBreaks));
         QVERIFY(model.rowCount() >= 1);
         QCOMPARE(model.data(model.index(0, 0)).toInt(), 1);
         QCOMPARE(model.data(model.index(0, 2)).toString(), QString("w.py:5:5"));
@@ -140,8 +109,7 @@ private slots:
         views::CompilesModel compiles;
         QAbstractItemModelTester t1(&compiles,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-        compiles.setRows(
-            loadRun1<views::CompileRows>("loadCompiles", &views::TraceLoader::compilesLoaded));
+        compiles.setRows(views::shareRows(m_run1->compiles));
         QStringList ids;
         for (int r = 0; r < compiles.rowCount(); ++r)
             ids << compiles.data(compiles.index(r, 0)).toString();
@@ -149,7 +117,7 @@ private slots:
         views::GuardsModel guards;
         QAbstractItemModelTester t2(&guards,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-        guards.setRows(loadRun1<views::GuardRows>("loadGuards", &views::TraceLoader::guardsLoaded));
+        guards.setRows(views::shareRows(m_run1->guards));
         bool tensorMatch = false;
         for (int r = 0; r < guards.rowCount(); ++r)
             tensorMatch =
@@ -158,8 +126,7 @@ private slots:
         views::RecompilesModel recompiles;
         QAbstractItemModelTester t3(&recompiles,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-        recompiles.setRows(loadRun1<views::RecompileRows>("loadRecompiles",
-                                                          &views::TraceLoader::recompilesLoaded));
+        recompiles.setRows(views::shareRows(m_run1->recompiles));
         QCOMPARE(recompiles.rowCount(), 1);
         QCOMPARE(recompiles.data(recompiles.index(0, 0)).toString(), QString("2/1"));
         QCOMPARE(recompiles.data(recompiles.index(0, 3)).toString(), QString("torch.float32 [3]"));
@@ -170,8 +137,7 @@ private slots:
         views::ConfigModel config;
         QAbstractItemModelTester t1(&config,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-        config.setRows(
-            loadRun1<views::ConfigRows>("loadConfig", &views::TraceLoader::configLoaded));
+        config.setRows(views::shareRows(m_run1->config));
         bool maxAutotune = false;
         for (int r = 0; r < config.rowCount(); ++r)
             if (config.data(config.index(r, 0)).toString() == "max_autotune") {
@@ -183,18 +149,17 @@ private slots:
         views::OutputModel output;
         QAbstractItemModelTester t2(&output,
                                     QAbstractItemModelTester::FailureReportingMode::QtTest);
-        output.setRows(
-            loadRun1<views::OutputRows>("loadOutput", &views::TraceLoader::outputLoaded));
+        output.setRows(views::shareRows(m_run1->output));
         QCOMPARE(output.rowCount(), 3);
         QCOMPARE(output.data(output.index(0, 0)).toString(), QString("stdout"));
         QCOMPARE(output.data(output.index(0, 2)).toString(), QString("between graphs"));
     }
 
     void unreadableTraceIsReportedNotFatal() {
-        views::TraceLoader loader(m_dir.filePath("missing.kiln"));
-        QSignalSpy spy(&loader, &views::TraceLoader::failed);
-        loader.loadRuns();
-        QCOMPARE(spy.count(), 1);
+        views::TraceSession session;
+        QSignalSpy spy(&session, &views::TraceSession::failed);
+        session.open(m_dir.filePath("missing.kiln"));
+        QVERIFY(arrived(spy));
         QVERIFY(!spy.at(0).at(0).toString().isEmpty());
     }
 };

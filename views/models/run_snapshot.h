@@ -8,7 +8,7 @@
 #pragma once
 
 #include "trace/trace_reader.h"
-#include "trace_loader.h"
+#include "trace_rows.h"
 
 #include <QString>
 #include <memory>

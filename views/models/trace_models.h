@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// The models of the trace tables Kiln Studio's panels show, one per table: runs, kernels (with
-/// their launch statistics) and graph breaks. They hold snapshots a TraceLoader produced.
+/// their launch statistics) and graph breaks. They hold row snapshots (trace_rows.h).
 #pragma once
 
 #include "snapshot_table_model.h"
-#include "trace_loader.h"
+#include "trace_rows.h"
 
 namespace kiln::views {
 

@@ -14,7 +14,7 @@ QString qs(const std::string& text) {
 }
 
 void registerSessionTypes() {
-    registerTraceTypes();
+    qRegisterMetaType<RunRows>();
     qRegisterMetaType<SnapshotPtr>();
     qRegisterMetaType<SelectionState>();
 }

@@ -12,7 +12,7 @@
 #pragma once
 
 #include "run_snapshot.h"
-#include "trace_loader.h"
+#include "trace_rows.h"
 
 #include <QObject>
 #include <QSet>
