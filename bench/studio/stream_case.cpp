@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "stream_case.h"
 
+#include "event_profiler.h"
 #include "selection.h"
 #include "support/clock.h"
 #include "timeline_panel.h"
@@ -25,128 +26,103 @@ constexpr int64_t kCompileEveryNs = 250'000'000;
 constexpr int64_t kOutputEveryNs = 50'000'000;
 constexpr int kCallsPerTick = 5;
 
-/// The live run: compiles a new graph every 250 ms, calls the compiled graphs a few times every
-/// millisecond (about 20,000 launches a second) and prints a line every 50 ms, until \p stop.
-class StreamingWriter {
-public:
-    StreamingWriter(std::string path, SyntheticShape shape, double seconds)
-        : m_path(std::move(path))
-        , m_shape(shape)
-        , m_seconds(seconds) {}
+} // namespace
 
-    void start() {
-        m_thread = std::thread([this] { run(); });
-    }
-    void join() {
-        if (m_thread.joinable()) m_thread.join();
-    }
-    bool started() const { return m_started; }
-    bool finished() const { return m_finished; }
-    int64_t launches() const { return m_launches; }
-    const std::string& error() const { return m_error; }
+StreamingWriter::StreamingWriter(std::string path, SyntheticShape shape, double seconds,
+                                 int preloadGraphs)
+    : m_path(std::move(path))
+    , m_shape(shape)
+    , m_seconds(seconds)
+    , m_preloadGraphs(std::min(preloadGraphs, shape.graphs)) {}
 
-private:
-    void run() {
-        try {
-            stream();
-        } catch (const std::exception& e) {
-            m_error = e.what();
-        }
-        m_started = true;
-        m_finished = true;
-    }
-
-    void stream() {
-        auto opened = trace::TraceWriter::open(m_path);
-        if (!opened) throw std::runtime_error(opened.error().render());
-        trace::TraceWriter& w = **opened;
-        auto run = w.beginRun({"streaming_model.py",
-                               "",
-                               "default",
-                               "inductor",
-                               "{}",
-                               "cpu",
-                               {"kiln", "run", "streaming_model.py"},
-                               0,
-                               0});
-        if (!run) throw std::runtime_error(run.error().render());
-        m_started = true;
-        std::mt19937 rng(3);
-        const int64_t deadline = monotonicNs() + static_cast<int64_t>(m_seconds * 1e9);
-        int graphs = 0;
-        int64_t t = monotonicNs(), nextCompile = 0, nextOutput = 0;
-        for (int64_t now = monotonicNs(); now < deadline; now = monotonicNs()) {
-            if (now >= nextCompile && graphs < m_shape.graphs) {
-                t = emitCompiledGraph(w, m_shape, graphs, kernelBase(graphs), std::max(t, now));
-                ++graphs;
-                nextCompile = now + kCompileEveryNs;
-            }
-            for (int c = 0; c < kCallsPerTick; ++c) {
-                int g = static_cast<int>(rng() % static_cast<uint32_t>(graphs));
-                t = emitGraphCall(w, m_shape, g, kernelBase(g), std::max(t, now));
-                m_launches += m_shape.kernelsPerGraph;
-            }
-            if (now >= nextOutput) {
-                w.output(OutputStream::Stdout, "step " + std::to_string(m_launches) + "\n");
-                nextOutput = now + kOutputEveryNs;
-            }
-            std::this_thread::sleep_for(std::chrono::milliseconds(1));
-        }
-        if (auto done = w.finishRun(trace::RunStatus::Ok, 0); !done)
-            throw std::runtime_error(done.error().render());
-    }
-
-    int64_t kernelBase(int graph) const { return 1 + int64_t(graph) * m_shape.kernelsPerGraph; }
-
-    std::string m_path;
-    SyntheticShape m_shape;
-    double m_seconds;
-    std::thread m_thread;
-    std::atomic<bool> m_started{false};
-    std::atomic<bool> m_finished{false};
-    std::atomic<int64_t> m_launches{0};
-    std::string m_error;
-};
-
-/// Records the gaps between ticks of a 5 ms timer on the GUI thread while the event loop runs.
-class Heartbeat {
-public:
-    Heartbeat() {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            m_gaps.push_back(static_cast<double>(m_since.nsecsElapsed()) / 1e6);
-            m_since.start();
-        });
-    }
-    void start() {
-        m_gaps.clear();
-        m_since.start();
-        m_timer.start(kHeartbeatMs);
-    }
-    std::vector<double> stop() {
-        m_timer.stop();
-        return m_gaps;
-    }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_since;
-    std::vector<double> m_gaps;
-};
-
-/// Runs the event loop until \p done() holds, checking every 20 ms.
-template <typename Done>
-void runEventLoopUntil(Done done) {
-    QEventLoop loop;
-    QTimer check;
-    QObject::connect(&check, &QTimer::timeout, [&] {
-        if (done()) loop.quit();
-    });
-    check.start(20);
-    loop.exec();
+void StreamingWriter::start() {
+    m_thread = std::thread([this] { run(); });
 }
 
-} // namespace
+void StreamingWriter::join() {
+    if (m_thread.joinable()) m_thread.join();
+}
+
+void StreamingWriter::run() {
+    try {
+        stream();
+    } catch (const std::exception& e) {
+        m_error = e.what();
+    }
+    m_started = true;
+    m_finished = true;
+}
+
+void StreamingWriter::stream() {
+    auto opened = trace::TraceWriter::open(m_path);
+    if (!opened) throw std::runtime_error(opened.error().render());
+    trace::TraceWriter& w = **opened;
+    auto run = w.beginRun({"streaming_model.py",
+                           "",
+                           "default",
+                           "inductor",
+                           "{}",
+                           "cpu",
+                           {"kiln", "run", "streaming_model.py"},
+                           0,
+                           0});
+    if (!run) throw std::runtime_error(run.error().render());
+    m_started = true;
+    std::mt19937 rng(3);
+    const int64_t deadline = monotonicNs() + static_cast<int64_t>(m_seconds * 1e9);
+    int graphs = 0;
+    int64_t t = monotonicNs(), nextCompile = 0, nextOutput = 0;
+    // A large model compiles its layers first, as fast as the compiler goes.
+    for (; graphs < m_preloadGraphs; ++graphs)
+        t = emitCompiledGraph(w, m_shape, graphs, kernelBase(graphs), std::max(t, monotonicNs()));
+    for (int64_t now = monotonicNs(); now < deadline; now = monotonicNs()) {
+        if (now >= nextCompile && graphs < m_shape.graphs) {
+            t = emitCompiledGraph(w, m_shape, graphs, kernelBase(graphs), std::max(t, now));
+            ++graphs;
+            nextCompile = now + kCompileEveryNs;
+        }
+        for (int c = 0; c < kCallsPerTick; ++c) {
+            int g = static_cast<int>(rng() % static_cast<uint32_t>(graphs));
+            t = emitGraphCall(w, m_shape, g, kernelBase(g), std::max(t, now));
+            m_launches += m_shape.kernelsPerGraph;
+        }
+        if (now >= nextOutput) {
+            w.output(OutputStream::Stdout, "step " + std::to_string(m_launches) + "\n");
+            nextOutput = now + kOutputEveryNs;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    if (auto done = w.finishRun(trace::RunStatus::Ok, 0); !done)
+        throw std::runtime_error(done.error().render());
+}
+
+Heartbeat::Heartbeat() {
+    m_timer.setTimerType(Qt::PreciseTimer);
+    QObject::connect(&m_timer, &QTimer::timeout, [this] {
+        const int64_t now = benchNowNs();
+        m_gaps.push_back({static_cast<double>(now - m_lastNs) / 1e6, now});
+        m_lastNs = now;
+    });
+}
+
+void Heartbeat::start() {
+    m_gaps.clear();
+    m_lastNs = benchNowNs();
+    m_timer.start(kHeartbeatMs);
+}
+
+std::vector<Heartbeat::Gap> Heartbeat::stop() {
+    m_timer.stop();
+    return std::move(m_gaps);
+}
+
+std::vector<double> Heartbeat::millis(const std::vector<Gap>& gaps) {
+    std::vector<double> out;
+    out.reserve(gaps.size());
+    for (const Gap& g : gaps)
+        out.push_back(g.ms);
+    return out;
+}
 
 std::vector<Result> streamCase(const std::string& path, const SyntheticShape& shape,
                                double seconds) {
@@ -167,7 +143,7 @@ std::vector<Result> streamCase(const std::string& path, const SyntheticShape& sh
     QElapsedTimer idle;
     idle.start();
     runEventLoopUntil([&] { return idle.elapsed() >= 1000; });
-    Spread idleGaps = spreadOf(heartbeat.stop());
+    Spread idleGaps = spreadOf(Heartbeat::millis(heartbeat.stop()));
 
     StreamingWriter writer(path, shape, seconds);
     writer.start();
@@ -204,7 +180,7 @@ std::vector<Result> streamCase(const std::string& path, const SyntheticShape& sh
     runEventLoopUntil([&] {
         return launchesSeen >= static_cast<size_t>(writer.launches()) || settle.elapsed() > 5000;
     });
-    Spread gaps = spreadOf(heartbeat.stop());
+    Spread gaps = spreadOf(Heartbeat::millis(heartbeat.stop()));
     session.setPolling(false);
     if (!writer.error().empty()) throw std::runtime_error(writer.error());
     Spread adopt = spreadOf(adoptions);

@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// kiln-bench-studio [--json FILE] [--graphs N] [--launches N] [--stream-seconds S]
-///                   [--trace PATH] [--screenshot PNG]
+///                   [--trace PATH] [--screenshot PNG] [--window-screenshot PNG]
 /// Kiln Studio against a large trace: (a) writes a synthetic run of 1,000 graphs and 100,000
 /// launches through the real TraceWriter, (b) the time from opening it to the first view (the
 /// snapshot adopted, the timeline and a kernels table painted once), (c) timeline paint times
 /// over a sequence of zooms, pans and scrolls, against an empty paint of the same widget, and
 /// (d) the GUI thread's longest stall while another thread streams a live run into the trace
-/// and Studio follows it. Prints a table and writes JSON (default kiln-bench-studio.json).
+/// and Studio follows it; then the same as a whole: the real MainWindow (default layout,
+/// 1600x1000) opening the trace, picking a graph and a kernel, scrolling its timeline and
+/// following a streaming run, with each panel's share of the GUI thread (window_cases.h).
+/// Prints a table and writes JSON (default kiln-bench-studio.json).
 #include "stream_case.h"
 #include "studio_cases.h"
 #include "synthetic_trace.h"
+#include "window_cases.h"
 
 #include <QApplication>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <cstdio>
 #include <cstring>
@@ -30,7 +35,8 @@ namespace {
 struct Options {
     std::string jsonPath = "kiln-bench-studio.json";
     std::string tracePath;
-    std::string screenshot; ///< the first view's timeline as a PNG
+    std::string screenshot;       ///< the first view's timeline as a PNG
+    std::string windowScreenshot; ///< the whole window's first view (graph and kernel picked)
     SyntheticShape shape;
     double streamSeconds = 5;
 };
@@ -45,6 +51,8 @@ bool parse(int argc, char** argv, Options& o) {
             o.tracePath = v;
         else if (!std::strcmp(argv[i], "--screenshot") && (v = value()))
             o.screenshot = v;
+        else if (!std::strcmp(argv[i], "--window-screenshot") && (v = value()))
+            o.windowScreenshot = v;
         else if (!std::strcmp(argv[i], "--graphs") && (v = value()))
             o.shape.graphs = std::atoi(v);
         else if (!std::strcmp(argv[i], "--launches") && (v = value()))
@@ -64,8 +72,10 @@ void printRow(const Result& r) {
         std::snprintf(ratio, sizeof ratio, "%.2f", r.ratio());
     }
     if (r.goal > 0) std::snprintf(goal, sizeof goal, "< %.0f", r.goal);
-    std::printf("%-26s %11.2f %-3s %14s %8s %9s  %s\n", r.name.c_str(), r.value, r.unit.c_str(),
+    std::printf("%-36s %11.2f %-3s %14s %8s %9s  %s\n", r.name.c_str(), r.value, r.unit.c_str(),
                 baseline, ratio, goal, r.goal <= 0 ? "" : (r.value <= r.goal ? "ok" : "OVER GOAL"));
+    for (const std::string& note : r.notes)
+        std::printf("    %s\n", note.c_str());
 }
 
 std::string jsonEscape(const std::string& s) {
@@ -94,7 +104,9 @@ void writeJson(const Options& o, const SyntheticCounts& counts, double writeSeco
             << "\", \"unit\": \"" << r.unit << "\", \"value\": " << r.value
             << ", \"baseline\": " << r.baseline << ", \"baseline_what\": \""
             << jsonEscape(r.baselineWhat) << "\", \"ratio\": " << r.ratio()
-            << ", \"goal\": " << r.goal << "}" << (i + 1 < results.size() ? "," : "") << "\n";
+            << ", \"goal\": " << r.goal;
+        if (!r.detailsJson.empty()) out << ", \"details\": " << r.detailsJson;
+        out << "}" << (i + 1 < results.size() ? "," : "") << "\n";
     }
     out << "  ]\n}\n";
 }
@@ -103,11 +115,13 @@ void writeJson(const Options& o, const SyntheticCounts& counts, double writeSeco
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    BenchApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true); // the window's QSettings stay out of the user's
     Options o;
     if (!parse(argc, argv, o)) {
         std::fprintf(stderr, "usage: kiln-bench-studio [--json FILE] [--graphs N] [--launches N] "
-                             "[--stream-seconds S] [--trace PATH] [--screenshot PNG]\n");
+                             "[--stream-seconds S] [--trace PATH] [--screenshot PNG] "
+                             "[--window-screenshot PNG]\n");
         return 2;
     }
     QTemporaryDir dir;
@@ -124,7 +138,7 @@ int main(int argc, char** argv) {
         double writeSeconds = written.nsecsElapsed() / 1e9;
         std::printf("  %lld launches over %.1f s of run time, written in %.1f s\n\n",
                     static_cast<long long>(counts.launches), counts.extentNs / 1e9, writeSeconds);
-        std::printf("%-26s %15s %14s %8s %9s  %s\n", "measure", "value", "baseline", "ratio",
+        std::printf("%-36s %15s %14s %8s %9s  %s\n", "measure", "value", "baseline", "ratio",
                     "goal", "verdict");
         std::vector<Result> results;
         auto add = [&](std::vector<Result> more) {
@@ -133,10 +147,21 @@ int main(int argc, char** argv) {
                 results.push_back(std::move(r));
             }
         };
+        auto valueOf = [&](const char* name) {
+            for (const Result& r : results)
+                if (r.name == name) return r.value;
+            return 0.0;
+        };
         add(firstViewCase(path, counts.runId, o.screenshot));
         add(timelinePaintCase(path, counts.runId));
         add(chromeExportCase(path, counts.runId));
+        WindowBaselines baselines{valueOf("first_view"), valueOf("timeline.paint.median"),
+                                  valueOf("timeline.paint.p95"), valueOf("timeline.paint.max")};
+        add(windowViewCases(path, counts.runId, baselines, o.windowScreenshot));
         add(streamCase(path, o.shape, o.streamSeconds));
+        add(windowStreamCase("window.stream", path, o.shape, o.streamSeconds, 0));
+        add(windowStreamCase("window.stream_large", path, o.shape, o.streamSeconds,
+                             o.shape.graphs));
         writeJson(o, counts, writeSeconds, results);
         std::printf("\nwrote %s\n", o.jsonPath.c_str());
     } catch (const std::exception& e) {

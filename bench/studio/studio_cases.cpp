@@ -33,43 +33,41 @@ double paintMs(views::TimelineView& view, QImage& image) {
     return msSince(t);
 }
 
-/// A user's tour of the timeline: fitted, zooming in around the middle, panning, zooming out,
-/// scrolling the lanes, then jumping to short windows across the run. Each step is one frame.
-std::vector<double> tour(views::TimelineView& view, QImage& image) {
+} // namespace
+
+std::vector<double> timelineTour(views::TimelineView& view, const std::function<double()>& frame) {
     std::vector<double> frames;
     view.fit();
     for (int i = 0; i < 10; ++i)
-        frames.push_back(paintMs(view, image));
+        frames.push_back(frame());
     for (int i = 0; i < 30; ++i) {
         view.zoomIn();
-        frames.push_back(paintMs(view, image));
+        frames.push_back(frame());
     }
     for (int i = 0; i < 60; ++i) {
         double width = view.visibleEndNs() - view.visibleStartNs();
         view.setVisibleRange(view.visibleStartNs() + width / 8, view.visibleEndNs() + width / 8);
-        frames.push_back(paintMs(view, image));
+        frames.push_back(frame());
     }
     for (int i = 0; i < 30; ++i) {
         view.zoomOut();
-        frames.push_back(paintMs(view, image));
+        frames.push_back(frame());
     }
     view.fit();
     QScrollBar* lanes = view.verticalScrollBar();
     for (int i = 0; i <= 40; ++i) {
         lanes->setValue(lanes->maximum() * i / 40);
-        frames.push_back(paintMs(view, image));
+        frames.push_back(frame());
     }
     lanes->setValue(0);
     double extent = view.timeline() ? static_cast<double>(view.timeline()->extentNs()) : 1e9;
     for (int i = 0; i < 40; ++i) {
         double start = extent * i / 40;
         view.setVisibleRange(start, start + extent / (i % 2 ? 1000 : 20));
-        frames.push_back(paintMs(view, image));
+        frames.push_back(frame());
     }
     return frames;
 }
-
-} // namespace
 
 Spread spreadOf(std::vector<double> samples) {
     if (samples.empty()) return {};
@@ -166,8 +164,8 @@ std::vector<Result> timelinePaintCase(const std::string& path, int64_t runId) {
     empty.show();
     QApplication::processEvents();
     QImage image(view.viewport()->size(), QImage::Format_ARGB32_Premultiplied);
-    Spread frames = spreadOf(tour(view, image));
-    Spread baseline = spreadOf(tour(empty, image));
+    Spread frames = spreadOf(timelineTour(view, [&] { return paintMs(view, image); }));
+    Spread baseline = spreadOf(timelineTour(empty, [&] { return paintMs(empty, image); }));
     const std::string emptyWhat = "the same tour of an empty timeline (ruler, labels, background)";
     return {
         {"timeline.layout", "TimelineLayout of the run (lanes, sorted spans, indexes), median",

@@ -7,8 +7,13 @@
 #include "run_snapshot.h"
 
 #include <QObject>
+#include <functional>
 #include <string>
 #include <vector>
+
+namespace kiln::views {
+class TimelineView;
+}
 
 namespace kiln::bench {
 
@@ -20,6 +25,10 @@ struct Result {
     std::string baselineWhat; ///< empty when the row has no baseline
     double baseline = 0;
     double goal = 0; ///< 0 when there is no absolute goal
+    /// Extra facts for the JSON (the stalls' causes, per-panel times): a JSON value or "".
+    std::string detailsJson;
+    /// Lines printed under the row (what the time went to).
+    std::vector<std::string> notes;
     double ratio() const { return baseline > 0 ? value / baseline : 0; }
 };
 
@@ -44,6 +53,11 @@ std::vector<Result> firstViewCase(const std::string& path, int64_t runId,
 std::vector<Result> timelinePaintCase(const std::string& path, int64_t runId);
 /// Writing the run as Chrome trace JSON.
 std::vector<Result> chromeExportCase(const std::string& path, int64_t runId);
+
+/// A user's tour of the timeline: fitted, zooming in around the middle, panning, zooming out,
+/// scrolling the lanes, then jumping to short windows across the run. Each step is one frame:
+/// \p frame paints it and returns its ms.
+std::vector<double> timelineTour(views::TimelineView& view, const std::function<double()>& frame);
 
 /// Reads one run's snapshot on the calling thread (the baseline of the first view).
 views::SnapshotPtr readSnapshotDirect(const std::string& path, int64_t runId);
