@@ -80,7 +80,8 @@ MainWindow::MainWindow(QWidget* parent)
     connect(&m_selection, &views::Selection::selectionChanged, this,
             [this](const views::SelectionState& s) {
                 if (s.runId && !m_session.snapshot(s.runId)) m_session.requestSnapshot(s.runId);
-                if (auto snap = m_session.snapshot(s.runId)) m_selection.setSnapshot(snap);
+                if (auto snap = m_session.snapshot(s.runId); snap && snap != m_selection.snapshot())
+                    m_selection.setSnapshot(snap);
                 updateStatus();
                 updatePolling();
             });

@@ -68,8 +68,28 @@ void CompileTreeModel::setSnapshot(const SnapshotPtr& snapshot) {
 
 bool CompileTreeModel::mergeTree(Node& fresh) {
     if (!growsInto(*m_root, fresh)) return false;
+    // A view answers each dataChanged by searching its rows for the index (QTreeView::
+    // dataChanged → viewIndex): many changed rows at once cost one relayout instead.
+    if (countChanged(*m_root, fresh, kManyChanges) >= kManyChanges) {
+        Q_EMIT layoutAboutToBeChanged();
+        copyData(*m_root, fresh);
+        Q_EMIT layoutChanged();
+    }
     mergeNode(*m_root, fresh);
     return true;
+}
+
+int CompileTreeModel::countChanged(const Node& current, const Node& fresh, int enough) const {
+    int n = &current != m_root.get() && !(current.data == fresh.data) ? 1 : 0;
+    for (size_t i = 0; i < current.children.size() && n < enough; ++i)
+        n += countChanged(*current.children[i], *fresh.children[i], enough - n);
+    return n;
+}
+
+void CompileTreeModel::copyData(Node& current, const Node& fresh) {
+    if (&current != m_root.get()) current.data = fresh.data;
+    for (size_t i = 0; i < current.children.size(); ++i)
+        copyData(*current.children[i], *fresh.children[i]);
 }
 
 void CompileTreeModel::mergeNode(Node& current, Node& fresh) {

@@ -88,6 +88,10 @@ private:
     /// Adopts \p fresh into the current tree by inserting rows; false when it cannot.
     bool mergeTree(Node& fresh);
     void mergeNode(Node& current, Node& fresh);
+    /// Changed rows under \p current, counting up to \p enough.
+    int countChanged(const Node& current, const Node& fresh, int enough) const;
+    void copyData(Node& current, const Node& fresh);
+    static constexpr int kManyChanges = 64;
     void rebuildKeys();
 
     std::unique_ptr<Node> m_root;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 namespace kiln::views {
 
@@ -67,31 +68,47 @@ void KernelTableModel::setTimeRange(qint64 startNs, qint64 endNs) {
 }
 
 void KernelTableModel::recompute() {
+    // EXPERIMENT: the loader's per-kernel statistics without a range; strings once per kernel
     m_stats.clear();
     m_rangeTotalNs = 0;
     m_launchesInRange = 0;
     if (!m_snapshot) return;
-    std::map<qint64, size_t> rowOf;
-    for (size_t i = 0; i < m_snapshot->kernels.size(); ++i)
-        rowOf[m_snapshot->kernels[i].kernel.kernelId] = i;
-    m_stats.resize(m_snapshot->kernels.size());
-    std::vector<std::vector<qint64>> durations(m_stats.size());
+    const auto& kernels = m_snapshot->kernels;
+    std::unordered_map<qint64, size_t> rowOf;
+    rowOf.reserve(kernels.size());
+    for (size_t i = 0; i < kernels.size(); ++i)
+        rowOf[kernels[i].kernel.kernelId] = i;
+    m_stats.resize(kernels.size());
+    std::vector<const trace::KernelLaunchRow*> last(kernels.size(), nullptr);
+    std::vector<std::vector<qint64>> durations(hasTimeRange() ? m_stats.size() : 0);
     for (const trace::KernelLaunchRow& l : m_snapshot->launches) {
         if (hasTimeRange() && (l.startNs < m_startNs || l.startNs >= m_endNs)) continue;
         auto it = rowOf.find(l.kernelId);
         if (it == rowOf.end()) continue;
+        last[it->second] = &l;
+        if (!hasTimeRange()) continue;
         KernelRangeStats& s = m_stats[it->second];
         ++s.count;
         s.totalNs += l.durationNs();
-        s.grid = text(l.grid);
-        s.block = text(l.block);
-        s.registers = l.registers;
         durations[it->second].push_back(l.durationNs());
-        m_rangeTotalNs += l.durationNs();
-        ++m_launchesInRange;
     }
-    for (size_t i = 0; i < m_stats.size(); ++i)
-        m_stats[i].medianNs = medianOf(durations[i]);
+    for (size_t i = 0; i < m_stats.size(); ++i) {
+        KernelRangeStats& s = m_stats[i];
+        if (hasTimeRange()) {
+            s.medianNs = medianOf(durations[i]);
+        } else {
+            s.count = kernels[i].launches.count;
+            s.totalNs = kernels[i].launches.totalNs;
+            s.medianNs = kernels[i].launches.medianNs;
+        }
+        m_rangeTotalNs += s.totalNs;
+        m_launchesInRange += s.count;
+        if (const trace::KernelLaunchRow* l = last[i]) {
+            s.grid = text(l->grid);
+            s.block = text(l->block);
+            s.registers = l->registers;
+        }
+    }
 }
 
 bool KernelTableModel::columnHasValues(int column) const {

@@ -7,7 +7,8 @@ Selection::Selection(QObject* parent)
     : QObject(parent) {}
 
 void Selection::setSnapshot(SnapshotPtr snapshot) {
-    if (!snapshot || snapshot->run.id != m_state.runId) return;
+    // The same snapshot again changes nothing; re-adopting it costs every panel a redraw.
+    if (!snapshot || snapshot->run.id != m_state.runId || snapshot == m_snapshot) return;
     m_snapshot = std::move(snapshot);
     SelectionState resolved = m_state;
     resolveParents(resolved);
