@@ -150,10 +150,15 @@ void stampFirstView(studio::MainWindow& window, FirstViewClock& c) {
 }
 
 /// The kernel most often launched, so the graph and kernels panels show a busy one.
-int64_t hottestKernel(const views::RunSnapshot& snapshot) {
+/// The most launched kernel outside graph \p shownGraph (the window opens on the first compile's
+/// graph: picking that one again would change nothing).
+int64_t hottestKernel(const views::RunSnapshot& snapshot, int64_t shownGraph) {
+    std::map<int64_t, int64_t> graphOf;
+    for (const views::KernelRecord& k : snapshot.kernels)
+        graphOf[k.kernel.kernelId] = k.kernel.graphId;
     std::map<int64_t, int> counts;
     for (const trace::KernelLaunchRow& l : snapshot.launches)
-        ++counts[l.kernelId];
+        if (graphOf[l.kernelId] != shownGraph) ++counts[l.kernelId];
     auto best = std::max_element(counts.begin(), counts.end(),
                                  [](auto& a, auto& b) { return a.second < b.second; });
     if (best == counts.end()) throw std::runtime_error("the run has no launches");
@@ -240,7 +245,7 @@ std::vector<Result> windowViewCases(const std::string& path, int64_t runId,
 
     // The user picks the hottest kernel's graph, then the kernel: a diagram and code appear.
     views::SnapshotPtr snapshot = window.selection().snapshot();
-    const int64_t kernelId = hottestKernel(*snapshot);
+    const int64_t kernelId = hottestKernel(*snapshot, window.selection().state().graphId);
     const int64_t graphId = snapshot->kernel(kernelId)->kernel.graphId;
     const size_t emissionsBefore = clock.emissions().size();
     const int64_t pickNs = benchNowNs();

@@ -8,6 +8,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QHorizontalBarSeries>
@@ -19,8 +20,10 @@
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QValueAxis>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace kiln::views {
 
@@ -134,6 +137,8 @@ QWidget* ComparePanel::makeTable() {
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
+    // Fitting columns measures rows: the first hundred show what the widths need.
+    m_table->horizontalHeader()->setResizeContentsPrecision(100);
     m_table->setItemDelegate(new NumberDelegate(m_table));
     addTableExportMenu(m_table);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
@@ -307,12 +312,37 @@ void ComparePanel::selectKernelOfRow(const QModelIndex& proxyIndex) {
 }
 
 void ComparePanel::recompare() {
-    if (m_a && m_b) {
-        m_model->setComparison(views::compareRuns(*m_a, *m_b), runLabel(m_a->run, m_a.get()),
-                               runLabel(m_b->run, m_b.get()));
-    } else {
-        m_model->setComparison({}, {}, {});
+    // Matching two runs of thousands of kernels takes long enough to stall the window while a
+    // run streams: it runs on a pool thread over the immutable snapshots, one at a time.
+    if (m_comparing) {
+        m_recomparePending = true;
+        return;
     }
+    if (!m_a || !m_b) return applyComparison({}, nullptr, nullptr);
+    m_comparing = true;
+    SnapshotPtr a = m_a, b = m_b;
+    auto* watcher = new QFutureWatcher<RunComparison>(this);
+    connect(watcher, &QFutureWatcher<RunComparison>::finished, this, [this, watcher, a, b] {
+        watcher->deleteLater();
+        m_comparing = false;
+        if (std::exchange(m_recomparePending, false)) return recompare();
+        // Behind another tab of a shown window nobody sees the table: fill it when shown.
+        if (window()->isVisible() && !isVisible()) {
+            m_deferred = Deferred{watcher->result(), a, b};
+            return;
+        }
+        applyComparison(watcher->result(), a, b);
+    });
+    watcher->setFuture(QtConcurrent::run([a, b] { return views::compareRuns(*a, *b); }));
+}
+
+void ComparePanel::applyComparison(RunComparison comparison, const SnapshotPtr& a,
+                                   const SnapshotPtr& b) {
+    if (a && b)
+        m_model->setComparison(std::move(comparison), runLabel(a->run, a.get()),
+                               runLabel(b->run, b.get()));
+    else
+        m_model->setComparison({}, {}, {});
     m_table->resizeColumnsToContents();
     for (int c :
          {CompareModel::NodesColumn, CompareModel::KernelsAColumn, CompareModel::KernelsBColumn})
@@ -321,6 +351,15 @@ void ComparePanel::recompare() {
     fillChart();
     fitTableHeight();
     showSelection(selection().state()); // a live run's refresh keeps the selected kernel's row
+}
+
+void ComparePanel::showEvent(QShowEvent* event) {
+    Panel::showEvent(event);
+    if (m_deferred) {
+        Deferred d = std::move(*m_deferred);
+        m_deferred.reset();
+        applyComparison(std::move(d.comparison), d.a, d.b);
+    }
 }
 
 bool ComparePanel::eventFilter(QObject* watched, QEvent* event) {

@@ -11,6 +11,8 @@
 #include "compare_model.h"
 #include "panel.h"
 
+#include <optional>
+
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -48,6 +50,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void showSnapshot(const SnapshotPtr& snapshot) override;
     void showSelection(const SelectionState& state) override;
+    void showEvent(QShowEvent* event) override;
 
 private:
     QWidget* makeTable();
@@ -61,6 +64,7 @@ private:
     void readRuns();
     void adopt(qint64 runId, const SnapshotPtr& snapshot);
     void recompare();
+    void applyComparison(RunComparison comparison, const SnapshotPtr& a, const SnapshotPtr& b);
     void showTotals();
     void fillChart();
     void selectKernelOfRow(const QModelIndex& proxyIndex);
@@ -81,9 +85,16 @@ private:
     qint64 m_runB = 0;
     SnapshotPtr m_a;
     SnapshotPtr m_b;
-    bool m_userPicked = false; ///< the user (or compareRuns) chose: new runs do not re-pick
-    bool m_following = false;  ///< the table follows the selection: do not select back
-    bool m_userSized = false;  ///< the user moved the table/chart splitter: keep their sizes
+    bool m_userPicked = false;       ///< the user (or compareRuns) chose: new runs do not re-pick
+    bool m_following = false;        ///< the table follows the selection: do not select back
+    bool m_comparing = false;        ///< a comparison is being computed on the pool
+    bool m_recomparePending = false; ///< the runs changed meanwhile: compare again after it
+    struct Deferred {
+        RunComparison comparison;
+        SnapshotPtr a, b;
+    };
+    std::optional<Deferred> m_deferred; ///< computed while hidden behind a tab
+    bool m_userSized = false; ///< the user moved the table/chart splitter: keep their sizes
 };
 
 } // namespace kiln::views

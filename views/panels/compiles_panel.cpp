@@ -11,6 +11,7 @@
 #include <QSortFilterProxyModel>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <utility>
 
 namespace kiln::views {
 
@@ -35,6 +36,7 @@ CompilesPanel::CompilesPanel(TraceSession& session, Selection& selection, QWidge
     m_tree->setIconSize(QSize(10, 10));
     QHeaderView* header = m_tree->header();
     header->setStretchLastSection(true);
+    header->setResizeContentsPrecision(100); // a thousand frames: measure a page of them
     header->resizeSection(CompileTreeModel::NameColumn, 330);
     header->resizeSection(CompileTreeModel::StatusColumn, 105);
     for (int c : {CompileTreeModel::CompileMsColumn, CompileTreeModel::KernelMsColumn})
@@ -91,7 +93,9 @@ QModelIndex CompilesPanel::currentItem() const {
 
 void CompilesPanel::showSnapshot(const SnapshotPtr& snapshot) {
     m_model->setSnapshot(snapshot);
-    fitNameColumn();
+    // Fitted once per run: a live run's refreshes keep the width (and the user's).
+    const qint64 runId = snapshot ? snapshot->run.id : 0;
+    if (std::exchange(m_fittedRun, runId) != runId) fitNameColumn();
     showSelection(selection().state());
 }
 

@@ -47,6 +47,7 @@ private:
     QTreeView* m_tree = nullptr;
     QLineEdit* m_filter = nullptr;
     bool m_following = false;   ///< moving the current item to follow the selection
+    qint64 m_fittedRun = 0;     ///< the run the name column was fitted to
     QStringList m_expandedKeys; ///< items open before a model reset (KeyRole), opened after
 };
 

@@ -68,6 +68,7 @@ KernelsPanel::KernelsPanel(TraceSession& session, Selection& selection, QWidget*
     m_table->setAlternatingRowColors(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setResizeContentsPrecision(100); // 4,000 kernels: measure a page
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     addTableExportMenu(m_table);
