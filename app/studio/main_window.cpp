@@ -169,7 +169,7 @@ void MainWindow::arrangeDocks() {
     if (dock("source") && dock("compiles"))
         resizeDocks({dock("source"), dock("compiles")}, {h * 50 / 100, h * 20 / 100}, Qt::Vertical);
     if (dock("graph") && dock("kernels"))
-        resizeDocks({dock("graph"), dock("kernels")}, {h * 40 / 100, h * 25 / 100}, Qt::Vertical);
+        resizeDocks({dock("graph"), dock("kernels")}, {h * 35 / 100, h * 35 / 100}, Qt::Vertical);
     if (dock("timeline")) resizeDocks({dock("timeline")}, {h * 22 / 100}, Qt::Vertical);
 }
 

@@ -77,7 +77,13 @@ KernelsPanel::KernelsPanel(TraceSession& session, Selection& selection, QWidget*
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(m_table);
-    splitter->addWidget(makeDetails());
+    QWidget* details = makeDetails();
+    // The details (code, candidates) may shrink to a few lines: the table is what a short dock
+    // should keep showing.
+    details->setMinimumHeight(80);
+    splitter->addWidget(details);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 2);
     splitter->setSizes({330, 270});
 
     auto* layout = new QVBoxLayout(this);
