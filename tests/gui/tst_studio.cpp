@@ -13,11 +13,18 @@ using kiln::testing::binaryDir;
 
 namespace {
 
-kiln::testing::KilnProcess runStudio(const QStringList& args, const QString& workDir) {
+/// Runs kiln-studio offscreen, or with no display at all when \p headless.
+kiln::testing::KilnProcess runStudio(const QStringList& args, const QString& workDir,
+                                     bool headless = false) {
     QProcess p;
     p.setWorkingDirectory(workDir);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("QT_QPA_PLATFORM", "offscreen");
+    if (headless) {
+        for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
+            env.remove(name);
+    } else {
+        env.insert("QT_QPA_PLATFORM", "offscreen");
+    }
     p.setProcessEnvironment(env);
     p.start(binaryDir() + "/bin/kiln-studio", args);
     kiln::testing::KilnProcess r;
@@ -27,6 +34,7 @@ kiln::testing::KilnProcess runStudio(const QStringList& args, const QString& wor
         return r;
     }
     r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
     r.err = QString::fromUtf8(p.readAllStandardError());
     return r;
 }
@@ -58,6 +66,24 @@ private slots:
             for (int x = 0; x < image.width(); x += 7)
                 colours.insert(image.pixel(x, y));
         QVERIFY(colours.size() > 8);
+    }
+
+    void withoutADisplayRunRunsTheWorkloadHeadless() {
+        // The README's first command on a server: kiln-studio falls back to `kiln run`.
+        QTemporaryDir dir;
+        QVERIFY(
+            QFile::copy(qEnvironmentVariable("KILN_SOURCE_DIR") + "/resources/workloads/demo.py",
+                        dir.filePath("demo.py")));
+        auto run = runStudio({"demo.py", "--run"}, dir.path(), true);
+        QCOMPARE(run.exitCode, 0);
+        QVERIFY2(run.err.contains("no display"), qPrintable(run.err));
+        QVERIFY(run.out.contains("parameters: 1,348"));
+        QVERIFY2(run.err.contains("recorded as run 1 in " + dir.filePath("demo.kiln")),
+                 qPrintable(run.err));
+        // Without --run there is nothing it can do headless: a usage error, not a crash.
+        auto open = runStudio({"demo.py"}, dir.path(), true);
+        QCOMPARE(open.exitCode, 2);
+        QVERIFY(open.err.contains("QT_QPA_PLATFORM=offscreen"));
     }
 
     void unreadableTraceFailsCleanly() {
