@@ -2,6 +2,7 @@
 #include "chrome_trace.h"
 
 #include "timeline_layout.h"
+#include "trace/json_text.h"
 
 #include <QSaveFile>
 #include <cinttypes>
@@ -20,37 +21,10 @@ constexpr int kPassesTid = 2;
 constexpr int kEventsTid = 3;
 constexpr int kFirstLaunchTid = 10;
 
-/// Appends \p text as a JSON string literal.
+/// Appends \p text as a JSON string literal (the trace layer's quoting).
 void appendString(QByteArray& out, const QByteArray& text) {
-    out += '"';
-    for (char c : text) {
-        switch (c) {
-        case '"':
-            out += "\\\"";
-            break;
-        case '\\':
-            out += "\\\\";
-            break;
-        case '\n':
-            out += "\\n";
-            break;
-        case '\r':
-            out += "\\r";
-            break;
-        case '\t':
-            out += "\\t";
-            break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char escaped[8];
-                std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-                out += escaped;
-            } else {
-                out += c;
-            }
-        }
-    }
-    out += '"';
+    out += QByteArray::fromStdString(
+        trace::jsonQuoted(std::string_view(text.constData(), static_cast<size_t>(text.size()))));
 }
 void appendString(QByteArray& out, const QString& text) {
     appendString(out, text.toUtf8());

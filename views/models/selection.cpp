@@ -35,33 +35,25 @@ void Selection::selectFrame(qint64 frameId) {
 }
 
 void Selection::selectCompile(const QString& compileId) {
-    SelectionState next;
-    next.runId = m_state.runId;
-    next.compileId = compileId;
-    resolveParents(next);
-    apply(next);
+    selectWithParents([&](SelectionState& s) { s.compileId = compileId; });
 }
 
 void Selection::selectGraph(qint64 graphId) {
-    SelectionState next;
-    next.runId = m_state.runId;
-    next.graphId = graphId;
-    resolveParents(next);
-    apply(next);
+    selectWithParents([&](SelectionState& s) { s.graphId = graphId; });
 }
 
 void Selection::selectKernel(qint64 kernelId) {
-    SelectionState next;
-    next.runId = m_state.runId;
-    next.kernelId = kernelId;
-    resolveParents(next);
-    apply(next);
+    selectWithParents([&](SelectionState& s) { s.kernelId = kernelId; });
 }
 
 void Selection::selectBreak(int order) {
+    selectWithParents([&](SelectionState& s) { s.breakOrder = order; });
+}
+
+void Selection::selectWithParents(const std::function<void(SelectionState&)>& pick) {
     SelectionState next;
     next.runId = m_state.runId;
-    next.breakOrder = order;
+    pick(next);
     resolveParents(next);
     apply(next);
 }

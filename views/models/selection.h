@@ -11,6 +11,7 @@
 
 #include <QObject>
 #include <QString>
+#include <functional>
 
 namespace kiln::views {
 
@@ -57,6 +58,8 @@ Q_SIGNALS:
     void snapshotChanged(const kiln::views::SnapshotPtr& snapshot);
 
 private:
+    /// A fresh selection in the same run with what \p pick sets, and that item's parents.
+    void selectWithParents(const std::function<void(SelectionState&)>& pick);
     void apply(SelectionState next);
     /// Fills the parents of the deepest item set in `s` from the snapshot.
     void resolveParents(SelectionState& s) const;
