@@ -8,11 +8,13 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QProcess>
 #include <QTimer>
 #include <cstdio>
 #include <cstdlib>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -24,45 +26,7 @@ bool displayAvailable() {
     return false;
 }
 
-/// No display: do what `kiln run` does, in this terminal.
-int runHeadless(int argc, char** argv) {
-    std::string script;
-    bool run = false;
-    for (int i = 1; i < argc; ++i) {
-        std::string arg = argv[i];
-        if (arg == "--run") run = true;
-        if (arg == "--open" && i + 1 < argc) script = argv[++i];
-        if (!arg.empty() && arg[0] != '-') script = arg;
-    }
-    std::fprintf(stderr, "kiln-studio: no display (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM "
-                         "are unset)");
-    if (!run || script.size() < 3 || script.substr(script.size() - 3) != ".py") {
-        std::fprintf(stderr, "; open it on a desktop, or set QT_QPA_PLATFORM=offscreen with "
-                             "--screenshot\n");
-        return 2;
-    }
-    std::fprintf(stderr, "; running the workload headless: kiln run %s\n", script.c_str());
-    std::string kiln = QCoreApplication::applicationDirPath().toStdString();
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        kiln = std::string(self);
-        kiln = kiln.substr(0, kiln.rfind('/')) + "/kiln";
-    }
-    execl(kiln.c_str(), kiln.c_str(), "run", script.c_str(), static_cast<char*>(nullptr));
-    std::perror(("kiln-studio: cannot start " + kiln).c_str());
-    return 2;
-}
-
-} // namespace
-
-int main(int argc, char** argv) {
-    if (!displayAvailable()) return runHeadless(argc, argv);
-    QApplication app(argc, argv);
-    QApplication::setApplicationName("Kiln Studio");
-    QApplication::setOrganizationName("Kiln");
-    QCommandLineParser parser;
+void addOptions(QCommandLineParser& parser) {
     parser.setApplicationDescription("Kiln Studio: what torch.compile did, run by run.");
     parser.addHelpOption();
     parser.addPositionalArgument("FILE", "A workload (.py) or a trace (.kiln) to open.");
@@ -75,11 +39,60 @@ int main(int argc, char** argv) {
         {"select", "Select run:N, compile:F/C, graph:ID, kernel:ID, break:N or line:N.", "ITEM"});
     parser.addOption({"screenshot", "Save the window as PNG once shown, then quit.", "PNG"});
     parser.addOption({"size", "Window size, WxH.", "WxH", "1600x1000"});
-    parser.process(app);
+}
 
+QString fileArgument(const QCommandLineParser& parser) {
     QString file = parser.value("open");
     if (file.isEmpty() && !parser.positionalArguments().isEmpty())
         file = parser.positionalArguments().front();
+    return file;
+}
+
+/// No display: `--run` does what `kiln run` does, in this terminal; the rest needs a window.
+int runHeadless(int argc, char** argv) {
+    QCoreApplication app(argc, argv);
+    QCommandLineParser parser;
+    addOptions(parser);
+    parser.process(app);
+    const QString script = fileArgument(parser);
+    std::fprintf(stderr, "kiln-studio: no display (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM "
+                         "are unset)");
+    const bool windowOnly = parser.isSet("compare-modes") || parser.isSet("select") ||
+                            parser.isSet("panel") || parser.isSet("screenshot");
+    if (!parser.isSet("run") || windowOnly || !script.endsWith(".py")) {
+        std::fprintf(stderr, "; open it on a desktop, or set QT_QPA_PLATFORM=offscreen with "
+                             "--screenshot (without a display only `--run SCRIPT.py [--mode M]` "
+                             "works, through kiln run)\n");
+        return 2;
+    }
+    QStringList args{"run", script};
+    if (parser.isSet("mode")) args << "--mode" << parser.value("mode");
+    std::fprintf(stderr, "; running the workload headless: kiln %s\n", qPrintable(args.join(' ')));
+    const QString kiln = QDir(QCoreApplication::applicationDirPath()).filePath("kiln");
+    std::vector<QByteArray> bytes{kiln.toLocal8Bit()};
+    for (const QString& a : args)
+        bytes.push_back(a.toLocal8Bit());
+    std::vector<char*> cargs;
+    for (QByteArray& b : bytes)
+        cargs.push_back(b.data());
+    cargs.push_back(nullptr);
+    execv(cargs[0], cargs.data());
+    std::perror(("kiln-studio: cannot start " + kiln.toStdString()).c_str());
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    if (!displayAvailable()) return runHeadless(argc, argv);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName("Kiln Studio");
+    QApplication::setOrganizationName("Kiln");
+    QCommandLineParser parser;
+    addOptions(parser);
+    parser.process(app);
+
+    const QString file = fileArgument(parser);
     kiln::studio::MainWindow window;
     QStringList size = parser.value("size").split('x');
     if (size.size() == 2) window.resize(size[0].toInt(), size[1].toInt());
@@ -91,7 +104,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "kiln-studio: %s\n", qPrintable(m));
         if (screenshot) {
             status = 1;
-            app.quit();
+            // Queued: a problem can come before the event loop runs, when quit() does nothing.
+            QMetaObject::invokeMethod(
+                &app, [&app] { app.exit(1); }, Qt::QueuedConnection);
         }
     });
     if (parser.isSet("panel") && !window.showPanel(parser.value("panel"))) {

@@ -75,6 +75,12 @@ MainWindow::MainWindow(QWidget* parent)
         // until the child has written it (or ended).
         if (m_awaitingTrace && m_controller.isRunning())
             return QTimer::singleShot(100, this, [this] { m_session.open(m_tracePath); });
+        if (!m_session.runs()) {
+            // The file could not be opened at all: show nothing of the previous one.
+            m_selection.selectRun(0);
+            m_session.close();
+            m_recentOnceRead.clear();
+        }
         showProblem(message);
     });
     connect(&m_selection, &views::Selection::selectionChanged, this,
@@ -97,7 +103,10 @@ MainWindow::MainWindow(QWidget* parent)
     updateStatus();
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow() {
+    // The panels refer to the session and the selection, which are members: they go first.
+    qDeleteAll(m_docks);
+}
 
 void MainWindow::createPanels() {
     m_source = new views::SourcePanel(m_session, m_selection, this);
@@ -221,17 +230,23 @@ bool MainWindow::openFile(const QString& path) {
         m_workload = info.absoluteFilePath();
         addRecent(m_workload);
         QString trace = traceNextTo(m_workload);
-        m_tracePath = trace;
-        if (QFileInfo::exists(trace))
+        if (QFileInfo::exists(trace)) {
             openTrace(trace);
-        else
+        } else {
+            // Nothing recorded yet: an empty window that says "press F5".
+            m_tracePath = trace;
             m_selection.selectRun(0);
+            m_session.close();
+            QTimer::singleShot(0, this, [this] {
+                if (!m_controller.isRunning() && !m_session.isOpen()) Q_EMIT ready();
+            });
+        }
         updateStatus();
         return true;
     }
     if (isTrace(path)) {
         m_workload.clear(); // taken from the trace's last run when the runs arrive
-        addRecent(info.absoluteFilePath());
+        m_recentOnceRead = info.absoluteFilePath(); // remembered once it proves readable
         openTrace(info.absoluteFilePath());
         return true;
     }
@@ -294,6 +309,9 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
     if (!m_controller.isRunning()) m_toolbar->setRunning(false);
     statusBar()->clearMessage();
     if (outcome.kind == RunOutcome::Kind::Failed) showProblem(outcome.message);
+    // The script's own error (exit 1): its `kiln:` summary names the error and where it is.
+    if (outcome.kind == RunOutcome::Kind::Finished && outcome.exitCode != 0)
+        statusBar()->showMessage(outcome.message, 30000);
     if (outcome.kind == RunOutcome::Kind::Crashed || outcome.kind == RunOutcome::Kind::Stopped)
         statusBar()->showMessage(outcome.message, 15000);
     if (m_session.path() != m_tracePath && QFileInfo::exists(m_tracePath))
@@ -306,7 +324,12 @@ void MainWindow::onRunFinished(const RunOutcome& outcome) {
 void MainWindow::onRunsChanged() {
     m_awaitingTrace = false;
     const views::RunRows& runs = m_session.runs();
-    if (!runs || runs->empty()) return updateStatus();
+    if (runs && !m_recentOnceRead.isEmpty()) addRecent(std::exchange(m_recentOnceRead, {}));
+    if (!runs || runs->empty()) {
+        updateStatus();
+        if (runs && !m_controller.isRunning()) Q_EMIT ready(); // a trace without runs
+        return;
+    }
     const trace::RunRow& last = runs->back();
     if (m_workload.isEmpty()) m_workload = QString::fromStdString(last.workloadPath);
     // A run our child just started takes the selection; otherwise keep what the user picked.
@@ -392,11 +415,20 @@ void MainWindow::applyPendingSelection() {
     const QString kind = m_pendingSelect.section(':', 0, 0);
     const QString value = m_pendingSelect.section(':', 1);
     m_pendingSelect.clear();
-    if (kind == "compile") m_selection.selectCompile(value);
-    if (kind == "graph") m_selection.selectGraph(value.toLongLong());
-    if (kind == "kernel") m_selection.selectKernel(value.toLongLong());
-    if (kind == "break") m_selection.selectBreak(value.toInt());
-    if (kind == "line") m_selection.selectSourceLine(value.toInt());
+    const views::RunSnapshot& run = *m_selection.snapshot();
+    bool found = false;
+    if (kind == "compile" && (found = run.compile(value.toStdString()) != nullptr))
+        m_selection.selectCompile(value);
+    if (kind == "graph" && (found = run.graph(value.toLongLong()) != nullptr))
+        m_selection.selectGraph(value.toLongLong());
+    if (kind == "kernel" && (found = run.kernel(value.toLongLong()) != nullptr))
+        m_selection.selectKernel(value.toLongLong());
+    if (kind == "break" && (found = run.graphBreak(value.toInt()) != nullptr))
+        m_selection.selectBreak(value.toInt());
+    if (kind == "line" &&
+        (found = value.toInt() > 0 && value.toInt() <= run.source.count('\n') + 1))
+        m_selection.selectSourceLine(value.toInt());
+    if (!found) showProblem(tr("run #%1 has no %2 %3").arg(run.run.id).arg(kind, value));
 }
 
 void MainWindow::updateStatus() {

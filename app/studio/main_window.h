@@ -116,7 +116,9 @@ private:
     QString m_tracePath;
     QString m_pendingSelect;
     qint64 m_pendingRun = 0;
-    QString m_raisedPanel;          ///< the panel the user (or --panel) raised last
+    QString m_raisedPanel;
+    QString m_recentOnceRead; ///< a trace to add to the recent files once it proved readable ///<
+                              ///< the panel the user (or --panel) raised last
     QTimer m_traceWatch;            ///< waits for a new trace file a child is creating
     bool m_comparing = false;       ///< "Compare modes" runs: compare them when both are in
     size_t m_runsBeforeCompare = 0; ///< how many runs the trace had before

@@ -91,13 +91,13 @@ void RunController::startNext() {
         if (m_stderrTail.size() > kStderrTailBytes)
             m_stderrTail = m_stderrTail.right(kStderrTailBytes);
     });
+    connect(m_process, &QProcess::started, this, [this] {
+        m_pid = m_process->processId();
+        Q_EMIT started(m_pid, m_current);
+    });
     connect(m_process, &QProcess::finished, this, &RunController::onFinished);
     connect(m_process, &QProcess::errorOccurred, this, &RunController::onError);
     m_process->start();
-    if (m_process->waitForStarted(5000)) {
-        m_pid = m_process->processId();
-        Q_EMIT started(m_pid, m_current);
-    }
 }
 
 void RunController::stop() {

@@ -6,6 +6,7 @@
 // and drop and land in the recent files.
 #include "main_window.h"
 #include "run_toolbar.h"
+#include "studio_fixture.h"
 
 #include <QDropEvent>
 #include <QMimeData>
@@ -199,6 +200,70 @@ private slots:
         QVERIFY(!w.openFile(writeScript(m_dir, "notes.txt", "hello")));
         QCOMPARE(problem.count(), 1);
         QVERIFY(problem.at(0).at(0).toString().contains("neither a workload"));
+    }
+
+    void openingAnotherTraceShowsOnlyIt() {
+        // Reads queued for the first file must not land in the second (run ids restart at 1).
+        QTemporaryDir a, b;
+        QString first = testing::graphBreaksTrace(a.path());
+        QString second = testing::compareModesTrace(b.path());
+        QVERIFY(!first.isEmpty() && !second.isEmpty());
+        views::SnapshotPtr expected = testing::readSnapshot(second, 1);
+        QVERIFY(expected);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(first));
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot&) { return true; }));
+        QVERIFY(w.openFile(second)); // while the first file's refreshes may still be queued
+        views::SnapshotPtr s = waitForSnapshot(w, [&](const views::RunSnapshot& s) {
+            return s.run.workloadPath == expected->run.workloadPath;
+        });
+        QVERIFY(s);
+        QTest::qWait(300); // anything still queued for the first file arrives (and is dropped)
+        s = w.selection().snapshot();
+        QCOMPARE(s->frames.size(), expected->frames.size());
+        QCOMPARE(s->launches.size(), expected->launches.size());
+        QCOMPARE(s->graphs.size(), expected->graphs.size());
+        QCOMPARE(w.session().runs()->size(), size_t(2));
+    }
+
+    void aFileThatCannotBeReadClearsTheWindow() {
+        QTemporaryDir dir;
+        QString good = testing::graphBreaksTrace(dir.path());
+        QVERIFY(!good.isEmpty());
+        studio::MainWindow w;
+        QVERIFY(w.openFile(good));
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot&) { return true; }));
+        QSignalSpy snapshots(&w.selection(), &views::Selection::snapshotChanged);
+        QSignalSpy problem(&w, &studio::MainWindow::problem);
+        QVERIFY(w.openFile(writeScript(m_dir, "junk.kiln", "not a database")));
+        QVERIFY(waitFor([&] { return !problem.isEmpty(); }));
+        QVERIFY(problem.at(0).at(0).toString().contains("not a Kiln trace"));
+        QVERIFY(!w.selection().snapshot());
+        QVERIFY(!snapshots.isEmpty()); // the panels were told to drop the previous run
+        QVERIFY(!snapshots.last().at(0).value<views::SnapshotPtr>());
+        QVERIFY(!w.session().runs());
+        // A workload without a trace next to it shows nothing of what was open before either.
+        QVERIFY(w.openFile(good));
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot&) { return true; }));
+        QSignalSpy ready(&w, &studio::MainWindow::ready);
+        QVERIFY(w.openFile(writeScript(m_dir, "fresh.py", kQuickWorkload)));
+        QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
+        QVERIFY(!w.selection().snapshot());
+        QVERIFY(!w.session().runs());
+    }
+
+    void aKilnThatCannotStartIsReported() {
+        qputenv("KILN_EXECUTABLE", "/nonexistent/kiln");
+        studio::MainWindow w;
+        QVERIFY(w.openFile(writeScript(m_dir, "nostart.py", kQuickWorkload)));
+        QSignalSpy problem(&w, &studio::MainWindow::problem);
+        w.runWorkload();
+        QVERIFY(waitFor([&] { return !problem.isEmpty(); }));
+        qputenv("KILN_EXECUTABLE", qgetenv("KILN_BINARY_DIR") + "/bin/kiln");
+        QVERIFY2(problem.at(0).at(0).toString().contains("cannot start"),
+                 qPrintable(problem.at(0).at(0).toString()));
+        QVERIFY(!w.controller().isRunning());
     }
 
     void selectItemAcceptsOnlyKnownKinds() {

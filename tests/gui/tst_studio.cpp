@@ -15,10 +15,12 @@ namespace {
 
 /// Runs kiln-studio offscreen, or with no display at all when \p headless.
 kiln::testing::KilnProcess runStudio(const QStringList& args, const QString& workDir,
-                                     bool headless = false) {
+                                     bool headless = false, const QString& kilnExecutable = {}) {
     QProcess p;
     p.setWorkingDirectory(workDir);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert("XDG_CONFIG_HOME", workDir + "/config"); // the user's settings stay untouched
+    if (!kilnExecutable.isEmpty()) env.insert("KILN_EXECUTABLE", kilnExecutable);
     if (headless) {
         for (const char* name : {"QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"})
             env.remove(name);
@@ -84,6 +86,29 @@ private slots:
         auto open = runStudio({"demo.py"}, dir.path(), true);
         QCOMPARE(open.exitCode, 2);
         QVERIFY(open.err.contains("QT_QPA_PLATFORM=offscreen"));
+    }
+
+    void screenshotsEndWithAnExitStatusWhateverHappens() {
+        QTemporaryDir dir;
+        QFile script(dir.filePath("w.py"));
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("import torch\nprint(torch.ones(2).sum().item())\n");
+        script.close();
+        // kiln cannot start: a problem, exit 1 (not a window waiting forever).
+        auto noKiln = runStudio({"w.py", "--run", "--screenshot", "a.png"}, dir.path(), false,
+                                "/nonexistent/kiln");
+        QCOMPARE(noKiln.exitCode, 1);
+        QVERIFY2(noKiln.err.contains("cannot start"), qPrintable(noKiln.err));
+        // A workload never run: the empty window is the screenshot.
+        auto fresh = runStudio({"w.py", "--screenshot", "b.png"}, dir.path());
+        QCOMPARE(fresh.exitCode, 0);
+        QVERIFY(!QImage(dir.filePath("b.png")).isNull());
+        // Something to select that the run does not have.
+        QCOMPARE(kiln::testing::runKilnBinary({"run", "w.py", "--quiet"}, dir.path()).exitCode, 0);
+        auto missing =
+            runStudio({"w.kiln", "--select", "break:9", "--screenshot", "c.png"}, dir.path());
+        QCOMPARE(missing.exitCode, 1);
+        QVERIFY2(missing.err.contains("has no break 9"), qPrintable(missing.err));
     }
 
     void unreadableTraceFailsCleanly() {

@@ -76,7 +76,11 @@ Expected<RunSnapshot> readRunSnapshot(const trace::TraceReader& reader, int64_t 
     RunSnapshot s;
     KILN_TAKE(s.run, reader.run(runId));
     s.looksCrashed = trace::TraceReader::runLooksCrashed(s.run);
-    const RunSnapshot* p = previous && previous->run.id == runId ? previous : nullptr;
+    // Tail only from an older read of this very run (ids restart at 1 in every trace file).
+    const bool sameRun = previous && previous->run.id == runId &&
+                         previous->run.startedAtNs == s.run.startedAtNs &&
+                         previous->run.workloadPath == s.run.workloadPath;
+    const RunSnapshot* p = sameRun ? previous : nullptr;
     KILN_TAKE(s.frames, tailed<trace::FrameRow>(p ? &p->frames : nullptr, [&](int64_t after) {
                   return reader.frames(runId, after);
               }));

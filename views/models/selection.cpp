@@ -18,7 +18,12 @@ void Selection::setSnapshot(SnapshotPtr snapshot) {
 
 void Selection::selectRun(qint64 runId) {
     if (runId == m_state.runId) return;
-    m_snapshot.reset();
+    // The panels drop the previous run's data first; the new run's snapshot follows when read
+    // (or at once, from the selectionChanged handlers, when it is already held).
+    if (m_snapshot) {
+        m_snapshot.reset();
+        Q_EMIT snapshotChanged(m_snapshot);
+    }
     SelectionState next;
     next.runId = runId;
     apply(next);

@@ -41,6 +41,7 @@ public:
     /// Selected items the snapshot does not have yet stay selected: a live run will catch up.
     void setSnapshot(SnapshotPtr snapshot);
 
+    /// Another run (0: none): the deeper selection and the snapshot are dropped.
     void selectRun(qint64 runId);
     void selectFrame(qint64 frameId);
     void selectCompile(const QString& compileId);

@@ -32,8 +32,11 @@ public:
     explicit TraceSession(QObject* parent = nullptr);
     ~TraceSession() override;
 
-    /// Opens \p tracePath (closing what was open): runsChanged follows, or failed.
+    /// Opens \p tracePath (closing what was open): runsChanged follows, or failed. Nothing read
+    /// from the previous file arrives after this call.
     void open(const QString& tracePath);
+    /// Closes the trace: no runs, no snapshots (runsChanged follows at once).
+    void close();
     const QString& path() const { return m_path; }
     bool isOpen() const { return !m_path.isEmpty(); }
 
@@ -61,14 +64,20 @@ Q_SIGNALS:
     void failed(const QString& message);
 
 private:
-    void onRuns(RunRows rows);
-    void onSnapshot(qint64 runId, SnapshotPtr snapshot);
-    void onChanged();
+    void onRuns(quint64 epoch, RunRows rows);
+    void onSnapshot(quint64 epoch, qint64 runId, SnapshotPtr snapshot);
+    void onDiagram(quint64 epoch, qint64 graphId, const QString& kind, const QString& dot);
+    void onChanged(quint64 epoch);
+    void onFailed(quint64 epoch, const QString& message);
+    /// Whether a refresh should read \p runId again: a run not read yet, or still running.
+    bool mayHaveChanged(qint64 runId) const;
     void startSnapshotRead(qint64 runId);
 
     QThread m_thread;
     SessionWorker* m_worker = nullptr;
     QString m_path;
+    /// Counts opens: what the worker read for an older open is dropped when it arrives.
+    quint64 m_epoch = 0;
     RunRows m_runs;
     std::map<qint64, SnapshotPtr> m_snapshots;
     QSet<qint64> m_wanted;   ///< runs asked for (refreshed on changes)
@@ -84,18 +93,20 @@ public:
     using QObject::QObject;
 
 public Q_SLOTS:
-    void open(const QString& path);
+    /// Serves \p path from now on; every signal carries \p epoch.
+    void open(const QString& path, quint64 epoch);
+    void close();
     void loadRuns();
     void loadSnapshot(qint64 runId, const kiln::views::SnapshotPtr& previous);
     void loadDiagram(qint64 graphId, const QString& kind);
     void setPolling(bool on, int intervalMs);
 
 Q_SIGNALS:
-    void runsLoaded(kiln::views::RunRows rows);
-    void snapshotLoaded(qint64 runId, const kiln::views::SnapshotPtr& snapshot);
-    void diagramLoaded(qint64 graphId, const QString& kind, const QString& dot);
-    void changed();
-    void failed(const QString& message);
+    void runsLoaded(quint64 epoch, kiln::views::RunRows rows);
+    void snapshotLoaded(quint64 epoch, qint64 runId, const kiln::views::SnapshotPtr& snapshot);
+    void diagramLoaded(quint64 epoch, qint64 graphId, const QString& kind, const QString& dot);
+    void changed(quint64 epoch);
+    void failed(quint64 epoch, const QString& message);
 
 private:
     bool ensureReader();
@@ -105,6 +116,7 @@ private:
     std::unique_ptr<trace::TraceReader> m_reader;
     QTimer* m_timer = nullptr;
     int64_t m_dataVersion = -1;
+    quint64 m_epoch = 0;
 };
 
 } // namespace kiln::views
