@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Source panel on the graph-break example's trace: gutter markers and their tooltips, F8 /
 // Shift+F8 through the three breaks with each break's reason and the graphs before and after
-// it, clicks on the gutter and the text, Python highlighting, and a screenshot.
+// it, clicks on the gutter and the text, Python highlighting, and a screenshot; a live run's
+// refresh that keeps what is shown; the actions' tips and messages; a dark palette.
 #include "break_details.h"
 #include "python_highlighter.h"
 #include "selection.h"
@@ -11,11 +12,15 @@
 
 #include <QAction>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTextLayout>
 #include <QtTest>
+#include <map>
+#include <set>
 
 using namespace kiln;
 using views::MarkerKind;
@@ -41,6 +46,38 @@ QTextCharFormat formatAt(const QTextDocument& document, int line, int column) {
     for (const QTextLayout::FormatRange& r : block.layout()->formats())
         if (column >= r.start && column < r.start + r.length) return r.format;
     return {};
+}
+
+/// \p final as it was while running, before the compiles of \p laterFrames began: no
+/// frames, compiles, graphs, guards or recompiles of theirs, and half of the output.
+std::shared_ptr<views::RunSnapshot> earlier(const views::RunSnapshot& final,
+                                            const std::set<int64_t>& laterFrames) {
+    auto s = std::make_shared<views::RunSnapshot>(final);
+    s->run.status = trace::RunStatus::Running;
+    std::set<std::string> later;
+    for (const trace::CompileRow& c : s->compiles)
+        if (laterFrames.count(c.frameId)) later.insert(c.compileId);
+    std::erase_if(s->frames, [&](const auto& f) { return laterFrames.count(f.frameId) > 0; });
+    std::erase_if(s->compiles, [&](const auto& c) { return later.count(c.compileId) > 0; });
+    std::erase_if(s->graphs, [&](const auto& g) { return later.count(g.compileId) > 0; });
+    std::erase_if(s->guards, [&](const auto& g) { return later.count(g.compileId) > 0; });
+    std::erase_if(s->recompiles, [&](const auto& r) { return later.count(r.compileId) > 0; });
+    s->output.resize(s->output.size() / 2);
+    return s;
+}
+
+/// Scrolls every scrollable view of \p details to the middle; returns their positions.
+std::map<QPlainTextEdit*, std::pair<int, int>> scrollViews(views::BreakDetails& details) {
+    std::map<QPlainTextEdit*, std::pair<int, int>> scrolled;
+    for (QPlainTextEdit* view : details.findChildren<QPlainTextEdit*>()) {
+        QScrollBar* h = view->horizontalScrollBar();
+        QScrollBar* v = view->verticalScrollBar();
+        if (h->maximum() == 0 && v->maximum() == 0) continue;
+        h->setValue(h->maximum() / 2 + 1);
+        v->setValue(v->maximum() / 2 + 1);
+        scrolled[view] = {h->value(), v->value()};
+    }
+    return scrolled;
 }
 
 } // namespace
@@ -319,10 +356,183 @@ private slots:
         panel.grab().save("/tmp/source-banner.png");
         QVERIFY(!panel.changedBanner()->isHidden());
         QVERIFY(panel.changedBanner()->text().contains("markers may be off"));
-        QVERIFY(!panel.nextBreakAction()->isEnabled());
-        QVERIFY(!panel.previousBreakAction()->isEnabled());
+        // F8 stays enabled so that it can say why it does not move.
+        QSignalSpy messages(&panel, &views::SourcePanel::statusMessage);
+        panel.nextBreakAction()->trigger();
+        QCOMPARE(messages.takeFirst().at(0).toString(),
+                 QString("Run 1 has no graph breaks: there is nothing to step through."));
+        QCOMPARE(selection.state().breakOrder, 0);
         for (const views::LineMarker& m : panel.editor()->markersAt(9))
             QVERIFY(m.kind != MarkerKind::Break);
+    }
+
+    void aLiveRefreshKeepsWhatIsShown() {
+        // The run while break 3's resume frame and `scaled` were not compiled yet, then all of it.
+        std::set<int64_t> laterFrames;
+        for (const trace::CompileRow& c : m_snapshot->compiles)
+            if (c.compileId.starts_with("3/") || c.compileId.starts_with("4/"))
+                laterFrames.insert(c.frameId);
+        QCOMPARE(laterFrames.size(), size_t(2));
+        auto first = earlier(*m_snapshot, laterFrames);
+        auto grown = std::make_shared<views::RunSnapshot>(*m_snapshot);
+        grown->run.status = trace::RunStatus::Running;
+        views::TraceSession session;
+        views::Selection selection;
+        prepare(selection, first);
+        views::SourcePanel panel(session, selection);
+        panel.resize(600, 380);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        views::CodeEditor& editor = *panel.editor();
+        views::BreakDetails& details = *panel.details();
+        QVERIFY(editor.markersAt(17).empty());
+        for (int i = 0; i < 4; ++i) // the walk ends at break 3 and says so
+            panel.nextBreakAction()->trigger();
+        QCOMPARE(details.resumedSummary(),
+                 QString("no graph yet: the run is still going and no compiled code has resumed "
+                         "after this break so far"));
+        QCoreApplication::processEvents();
+        auto scrolled = scrollViews(details);
+        QVERIFY(!scrolled.empty());
+        editor.verticalScrollBar()->setValue(0); // the user scrolls up, away from line 13
+        QVERIFY(editor.lineRect(13).top() > editor.viewport()->height());
+        QSignalSpy textSet(&editor, &QPlainTextEdit::textChanged);
+
+        selection.setSnapshot(grown); // rows appended: the resume compile and `scaled`
+        QCOMPARE(textSet.count(), 0);
+        QCOMPARE(editor.verticalScrollBar()->value(), 0);
+        QVERIFY(!editor.markersAt(17).empty()); // the new frame's markers are in the gutter
+        QVERIFY(editor.toolTipAt(17).contains("Recompiled scaled"));
+        QVERIFY(details.headerText().endsWith("(the last break: no more breaks after it)"));
+        QCOMPARE(details.resumedSummary(), QString("Graph 3/0 · 3 ops"));
+        // The ended side and the stack did not change: the same views at the same positions.
+        for (auto [view, position] : scrolled) {
+            QVERIFY(details.findChildren<QPlainTextEdit*>().contains(view));
+            QCOMPARE(
+                std::pair(view->horizontalScrollBar()->value(), view->verticalScrollBar()->value()),
+                position);
+        }
+
+        // A fourth break appears: "3 of 4", the note is no longer true, the graphs stay.
+        auto more = std::make_shared<views::RunSnapshot>(*grown);
+        trace::GraphBreakRow fourth = more->graphBreaks.back();
+        fourth.order = 4;
+        fourth.line = 18;
+        more->graphBreaks.push_back(fourth);
+        auto views = details.findChildren<QPlainTextEdit*>();
+        selection.setSnapshot(more);
+        QCOMPARE(details.headerText(), QString("Graph break 3 of 4 · item · graph_breaks.py:13:9"));
+        QCOMPARE(details.findChildren<QPlainTextEdit*>(), views);
+        QCOMPARE(editor.verticalScrollBar()->value(), 0);
+        QVERIFY(!editor.markersAt(18).empty());
+        panel.nextBreakAction()->trigger();
+        QCOMPARE(selection.state().breakOrder, 4);
+    }
+
+    void actionsSayTheirKeysAndWhyTheyDoNotMove() {
+        views::TraceSession session;
+        views::Selection selection;
+        views::SourcePanel panel(session, selection);
+        QAction* next = panel.nextBreakAction();
+        QAction* previous = panel.previousBreakAction();
+        QSignalSpy messages(&panel, &views::SourcePanel::statusMessage);
+        // The Go menu adds the key to the text; tooltips and status tips name it.
+        QCOMPARE(next->text(), QString("Next graph break"));
+        QCOMPARE(next->toolTip(), QString("Next graph break (F8)"));
+        QCOMPARE(previous->toolTip(), QString("Previous graph break (Shift+F8)"));
+        const QString noRun("No run is selected: select a run to step through its graph breaks.");
+        QCOMPARE(next->statusTip(), "Next graph break (F8). " + noRun);
+        next->trigger();
+        QCOMPARE(messages.takeFirst().at(0).toString(), noRun);
+
+        selection.selectRun(1);
+        previous->trigger();
+        QCOMPARE(messages.takeFirst().at(0).toString(),
+                 QString("Run 1 is still being read; its graph breaks show once it is loaded."));
+
+        selection.setSnapshot(m_snapshot);
+        QCOMPARE(previous->statusTip(),
+                 QString("Previous graph break (Shift+F8): selects the break before the selected "
+                         "one, in execution order (3 in this run)"));
+        previous->trigger(); // from none: the last break
+        QCOMPARE(selection.state().breakOrder, 3);
+        QVERIFY(messages.isEmpty());
+        next->trigger();
+        QCOMPARE(messages.takeFirst().at(0).toString(),
+                 QString("Graph break 3 of 3 is the last: no more breaks after it."));
+    }
+
+    void darkPaletteKeepsTheColoursReadable() {
+        views::TraceSession session;
+        views::Selection selection;
+        prepare(selection);
+        views::SourcePanel panel(session, selection);
+        panel.resize(1000, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        selection.selectBreak(3);
+        QCoreApplication::processEvents();
+        panel.grab().save("/tmp/source-break3.png");
+        QCOMPARE(qRound(views::contrastRatio(Qt::black, Qt::white)), 21);
+        using T = views::PythonHighlighter::Token;
+        const std::vector<T> tokens = {T::Keyword, T::Builtin,   T::String,    T::Comment,
+                                       T::Number,  T::Decorator, T::Definition};
+        auto readable = [&](const views::PythonHighlighter& h, const QColor& base) {
+            for (T t : tokens) {
+                double ratio = views::contrastRatio(h.format(t).foreground().color(), base);
+                if (ratio < 3) {
+                    qWarning() << "contrast" << ratio << h.format(t).foreground().color().name()
+                               << "on" << base.name();
+                    return false;
+                }
+            }
+            return true;
+        };
+        auto* highlighter = panel.editor()->document()->findChild<views::PythonHighlighter*>();
+        QVERIFY(!highlighter->usesDarkColours());
+        QVERIFY(readable(*highlighter, panel.editor()->palette().color(QPalette::Base)));
+
+        QPalette dark(QColor(0x45, 0x45, 0x45), QColor(0x35, 0x35, 0x35)); // derived roles
+        for (auto [role, rgb] : {std::pair{QPalette::Window, 0x353535},
+                                 {QPalette::Base, 0x2b2b2b},
+                                 {QPalette::AlternateBase, 0x323232},
+                                 {QPalette::Button, 0x353535},
+                                 {QPalette::Text, 0xe0e0e0},
+                                 {QPalette::WindowText, 0xe0e0e0},
+                                 {QPalette::ButtonText, 0xe0e0e0},
+                                 {QPalette::PlaceholderText, 0x9e9e9e}})
+            dark.setColor(role, QColor(QRgb(rgb)));
+        panel.setPalette(dark);
+        const QColor base = panel.editor()->palette().color(QPalette::Base);
+        QVERIFY(highlighter->usesDarkColours());
+        QVERIFY(readable(*highlighter, base));
+        for (T t : {T::Keyword, T::Comment, T::String}) // the brief's three, named in a failure
+            QVERIFY2(views::contrastRatio(highlighter->format(t).foreground().color(), base) >= 3,
+                     qPrintable(highlighter->format(t).foreground().color().name()));
+        // The document was highlighted again: `def` on line 6 has the dark keyword colour.
+        QCOMPARE(formatAt(*panel.editor()->document(), 6, 0).foreground(),
+                 highlighter->format(T::Keyword).foreground());
+        // The selected break's line keeps the light text readable.
+        QCOMPARE(panel.editor()->extraSelections().size(), 1);
+        QColor tint = panel.editor()->extraSelections().front().format.background().color();
+        QVERIFY2(views::contrastRatio(tint, dark.color(QPalette::Text)) >= 4.5,
+                 qPrintable(tint.name()));
+        // The graph code below follows, both the views already shown and those made later.
+        auto graphHighlighters = [&] {
+            QList<views::PythonHighlighter*> all;
+            for (QPlainTextEdit* view : panel.details()->findChildren<QPlainTextEdit*>())
+                all += view->document()->findChildren<views::PythonHighlighter*>();
+            return all;
+        };
+        QCOMPARE(graphHighlighters().size(), 2);
+        for (views::PythonHighlighter* h : graphHighlighters())
+            QVERIFY(h->usesDarkColours());
+        QCoreApplication::processEvents();
+        panel.grab().save("/tmp/source-break3-dark.png");
+        panel.previousBreakAction()->trigger();
+        QCOMPARE(panel.details()->shownBreak(), 2);
+        for (views::PythonHighlighter* h : graphHighlighters())
+            QVERIFY(h->usesDarkColours());
     }
 };
 

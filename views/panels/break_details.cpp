@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 namespace kiln::views {
 
@@ -40,7 +41,7 @@ QPlainTextEdit* codeView(const QString& text) {
     view->setReadOnly(true);
     view->setLineWrapMode(QPlainTextEdit::NoWrap);
     view->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    new PythonHighlighter(view->document());
+    new PythonHighlighter(view);
     return view;
 }
 
@@ -52,6 +53,32 @@ int64_t rootFrame(const RunSnapshot& snapshot, int64_t frameId) {
         frameId = f->parentFrameId;
     }
     return frameId;
+}
+
+} // namespace
+
+namespace {
+
+QString endedWhy(const trace::GraphBreakRow& brk, const trace::CompileRow* broken) {
+    if (!broken)
+        return QString("no graph: compile %1 is not in the trace (yet)").arg(qs(brk.compileId));
+    return QString("no graph: compile %1 captured no ops before the break (status %2)")
+        .arg(qs(brk.compileId), qs(broken->status));
+}
+
+QString resumedWhy(const ResumeTarget& resume, bool running) {
+    // A live run may still compile the resume frame: "ran eagerly" is only known at its end.
+    if (running && !resume.compile)
+        return "no graph yet: the run is still going and no compiled code has resumed after "
+               "this break so far";
+    if (!resume.frame)
+        return "no graph: no resume frame continues at this line; the rest of the function ran "
+               "eagerly";
+    if (!resume.compile)
+        return QString("no graph: the resume frame %1 was not compiled; it ran eagerly")
+            .arg(qs(resume.frame->function));
+    return QString("no graph: compile %1 captured no ops (status %2); the frame ran eagerly")
+        .arg(qs(resume.compile->compileId), qs(resume.compile->status));
 }
 
 } // namespace
@@ -82,6 +109,39 @@ ResumeTarget resumeAfter(const RunSnapshot& snapshot, const trace::GraphBreakRow
     return target;
 }
 
+namespace {
+
+/// What one side shows, as plain values: a refresh with equal content keeps the side's widgets
+/// and with them the scroll positions of its code views.
+struct SideContent {
+    struct Graph {
+        qint64 id = 0;
+        QString compileId;
+        QString title;
+        QString code;
+        bool operator==(const Graph&) const = default;
+    };
+    QString caption; ///< the compile: frame, id, status, time; empty without a compile
+    std::vector<Graph> graphs;
+    QString why; ///< why there is no graph; shown when graphs is empty
+    bool operator==(const SideContent&) const = default;
+};
+
+SideContent sideContent(const RunSnapshot& snapshot, const trace::CompileRow* compile,
+                        const QString& why) {
+    SideContent content;
+    content.why = why;
+    if (!compile) return content;
+    content.caption = compileCaption(snapshot, *compile);
+    auto graphs = snapshot.graphsOf(compile->compileId);
+    for (const trace::GraphRow* g : graphs)
+        content.graphs.push_back({g->id, qs(g->compileId), graphTitle(*g, graphs.size()),
+                                  qs(g->readableCode).trimmed()});
+    return content;
+}
+
+} // namespace
+
 /// One side of the break: a title, what compile it is, and each of its graphs with a header
 /// that selects the graph.
 class GraphSide final : public QFrame {
@@ -102,77 +162,89 @@ public:
         layout->addLayout(m_graphs, 1);
     }
 
-    /// Shows \p compile's graphs, or \p why there is none.
-    void showCompile(const RunSnapshot& snapshot, const trace::CompileRow* compile,
-                     const QString& why) {
+    /// Shows \p content; the graphs' widgets are rebuilt only when the graphs (or why there
+    /// is none) changed: a compile that finished changes the caption only.
+    void show(const SideContent& content) {
+        m_caption->setText(content.caption);
+        m_caption->setVisible(!content.caption.isEmpty());
+        bool same = m_content && m_content->graphs == content.graphs &&
+                    (!content.graphs.empty() || m_content->why == content.why);
+        m_content = content;
+        if (same) return;
         clear();
-        auto graphs =
-            compile ? snapshot.graphsOf(compile->compileId) : std::vector<const trace::GraphRow*>{};
-        m_caption->setText(compile ? compileCaption(snapshot, *compile) : QString());
-        m_caption->setVisible(compile);
-        if (graphs.empty()) {
-            auto* none = new QLabel("<i>" + why.toHtmlEscaped() + "</i>");
+        if (content.graphs.empty()) {
+            auto* none = new QLabel("<i>" + content.why.toHtmlEscaped() + "</i>");
             none->setWordWrap(true);
             none->setAlignment(Qt::AlignTop | Qt::AlignLeft);
             m_graphs->addWidget(none, 1);
-            m_summary = why;
             return;
         }
-        QStringList titles;
-        for (const trace::GraphRow* g : graphs)
-            addGraph(*g, graphs.size(), titles);
-        m_summary = titles.join('\n');
+        for (const SideContent::Graph& g : content.graphs)
+            addGraph(g);
     }
 
     void markSelected(qint64 graphId) {
-        for (size_t i = 0; i < m_headers.size(); ++i)
-            m_headers[i]->setChecked(m_graphIds[i] == graphId);
+        for (QPushButton* header : m_headers)
+            header->setChecked(header->property("graphId").toLongLong() == graphId);
     }
     bool shows(qint64 graphId) const {
-        return std::find(m_graphIds.begin(), m_graphIds.end(), graphId) != m_graphIds.end();
+        return m_content && std::any_of(m_content->graphs.begin(), m_content->graphs.end(),
+                                        [&](const auto& g) { return g.id == graphId; });
     }
-    QString code() const { return m_code; }
-    QString summary() const { return m_summary; }
+    QString code() const {
+        QStringList codes;
+        for (const SideContent::Graph& g : graphs())
+            codes << g.code;
+        return codes.join("\n\n");
+    }
+    QString summary() const {
+        if (m_content && m_content->graphs.empty()) return m_content->why;
+        QStringList titles;
+        for (const SideContent::Graph& g : graphs())
+            titles << g.title;
+        return titles.join('\n');
+    }
 
 private:
+    const std::vector<SideContent::Graph>& graphs() const {
+        static const std::vector<SideContent::Graph> none;
+        return m_content ? m_content->graphs : none;
+    }
+
     void clear() {
         while (QLayoutItem* item = m_graphs->takeAt(0)) {
             delete item->widget();
             delete item;
         }
         m_headers.clear();
-        m_graphIds.clear();
-        m_code.clear();
-        m_summary.clear();
     }
 
-    void addGraph(const trace::GraphRow& g, size_t graphCount, QStringList& titles) {
-        QString title = graphTitle(g, graphCount);
-        auto* header = new QPushButton(title);
+    void addGraph(const SideContent::Graph& g) {
+        auto* header = new QPushButton(g.title);
         header->setObjectName("graphHeader");
+        header->setProperty("graphId", g.id);
         header->setCheckable(true);
         header->setFlat(true);
         header->setCursor(Qt::PointingHandCursor);
-        header->setStyleSheet("text-align: left; font-weight: bold; padding: 2px 4px;");
-        header->setToolTip(QString("Select graph %1 (compile %2)").arg(g.id).arg(qs(g.compileId)));
+        // The selected graph in the theme's selection colours (a plain checked button is a light
+        // grey slab with dark text under a dark theme).
+        header->setStyleSheet("QPushButton { text-align: left; font-weight: bold; padding: 2px 4px;"
+                              " border: none; }"
+                              "QPushButton:checked { background: palette(highlight);"
+                              " color: palette(highlighted-text); }");
+        header->setToolTip(QString("Select graph %1 (compile %2)").arg(g.id).arg(g.compileId));
         qint64 id = g.id;
         connect(header, &QPushButton::clicked, this, [this, id] { m_onGraphClicked(id); });
-        QString code = qs(g.readableCode).trimmed();
         m_graphs->addWidget(header);
-        m_graphs->addWidget(codeView(code), 1);
+        m_graphs->addWidget(codeView(g.code), 1);
         m_headers.push_back(header);
-        m_graphIds.push_back(g.id);
-        m_code += (m_code.isEmpty() ? "" : "\n\n") + code;
-        titles << title;
     }
 
     std::function<void(qint64)> m_onGraphClicked;
     QLabel* m_caption;
     QVBoxLayout* m_graphs;
     std::vector<QPushButton*> m_headers;
-    std::vector<qint64> m_graphIds;
-    QString m_code;
-    QString m_summary;
+    std::optional<SideContent> m_content;
 };
 
 BreakDetails::BreakDetails(QWidget* parent)
@@ -202,38 +274,30 @@ BreakDetails::BreakDetails(QWidget* parent)
 }
 
 void BreakDetails::showBreak(const RunSnapshot& snapshot, const trace::GraphBreakRow& brk) {
-    m_order = brk.order;
-    m_note.clear();
-    m_headerText = QString("Graph break %1 of %2 · %3 · %4:%5:%6")
-                       .arg(brk.order)
-                       .arg(snapshot.graphBreaks.size())
-                       .arg(qs(brk.reasonKind), QFileInfo(qs(brk.file)).fileName())
-                       .arg(brk.line)
-                       .arg(brk.column);
-    updateHeader();
-    m_reason->setText(qs(brk.reason));
-    m_stack->setPlainText(qs(brk.userStack).trimmed());
-    fitStackHeight();
-
+    QString header = QString("Graph break %1 of %2 · %3 · %4:%5:%6")
+                         .arg(brk.order)
+                         .arg(snapshot.graphBreaks.size())
+                         .arg(qs(brk.reasonKind), QFileInfo(qs(brk.file)).fileName())
+                         .arg(brk.line)
+                         .arg(brk.column);
+    // A live run's refresh of the same break keeps the note; another break, or more breaks in
+    // the run, can make "the last break" untrue.
+    if (header != m_headerText) {
+        m_order = brk.order;
+        m_headerText = header;
+        m_note.clear();
+        updateHeader();
+    }
+    if (m_reason->text() != qs(brk.reason)) m_reason->setText(qs(brk.reason));
+    // Setting the same text again would scroll the stack back to its top.
+    if (QString stack = qs(brk.userStack).trimmed(); stack != m_stack->toPlainText()) {
+        m_stack->setPlainText(stack);
+        fitStackHeight();
+    }
     const trace::CompileRow* broken = snapshot.compile(brk.compileId);
-    m_ended->showCompile(
-        snapshot, broken,
-        broken ? QString("no graph: compile %1 captured no ops before the break "
-                         "(status %2)")
-                     .arg(qs(brk.compileId), qs(broken->status))
-               : QString("no graph: compile %1 is not in the trace (yet)").arg(qs(brk.compileId)));
+    m_ended->show(sideContent(snapshot, broken, endedWhy(brk, broken)));
     ResumeTarget resume = resumeAfter(snapshot, brk);
-    QString why;
-    if (!resume.frame)
-        why = "no graph: no resume frame continues at this line; the rest of the function ran "
-              "eagerly";
-    else if (!resume.compile)
-        why = QString("no graph: the resume frame %1 was not compiled; it ran eagerly")
-                  .arg(qs(resume.frame->function));
-    else
-        why = QString("no graph: compile %1 captured no ops (status %2); the frame ran eagerly")
-                  .arg(qs(resume.compile->compileId), qs(resume.compile->status));
-    m_resumed->showCompile(snapshot, resume.compile, why);
+    m_resumed->show(sideContent(snapshot, resume.compile, resumedWhy(resume, snapshot.running())));
 }
 
 void BreakDetails::fitStackHeight() {

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "code_editor.h"
 
+#include "python_highlighter.h"
+
 #include <QFontDatabase>
 #include <QHelpEvent>
 #include <QMouseEvent>
@@ -67,6 +69,16 @@ CodeEditor::CodeEditor(QWidget* parent)
     setViewportMargins(gutterWidth(), 0, 0, 0);
 }
 
+bool CodeEditor::setSourceText(const QString& text) {
+    if (text == m_source) return false;
+    m_source = text;
+    setPlainText(text);
+    // The new text starts at its top: the highlighted lines must be scrolled to again.
+    m_line = 0;
+    m_breakLine = 0;
+    return true;
+}
+
 void CodeEditor::setMarkers(LineMarkers markers) {
     m_markers = std::move(markers);
     m_gutter->update();
@@ -87,9 +99,11 @@ QString CodeEditor::toolTipAt(int line) const {
 }
 
 void CodeEditor::highlightLines(int line, int breakLine) {
+    bool moved = line != m_line || breakLine != m_breakLine;
     m_line = line;
     m_breakLine = breakLine;
     applyHighlights();
+    if (!moved) return;
     int target = breakLine > 0 ? breakLine : line;
     QTextBlock block = document()->findBlockByNumber(target - 1);
     if (!block.isValid()) return;
@@ -112,9 +126,9 @@ void CodeEditor::applyHighlights() {
         selections << s;
     };
     // On a dark palette the light tints would leave light text unreadable: darker ones there.
-    bool dark = palette().color(QPalette::Base).lightness() < 128;
-    if (m_line != m_breakLine) add(m_line, dark ? kLineHighlight.darker(400) : kLineHighlight);
-    add(m_breakLine, dark ? kBreakHighlight.darker(400) : kBreakHighlight);
+    bool dark = isDarkPalette(palette());
+    if (m_line != m_breakLine) add(m_line, dark ? kLineHighlight.darker(300) : kLineHighlight);
+    add(m_breakLine, dark ? kBreakHighlight.darker(300) : kBreakHighlight);
     setExtraSelections(selections);
 }
 
@@ -150,6 +164,13 @@ void CodeEditor::mouseReleaseEvent(QMouseEvent* event) {
     QPlainTextEdit::mouseReleaseEvent(event);
     if (event->button() != Qt::LeftButton || textCursor().hasSelection()) return;
     Q_EMIT lineClicked(cursorForPosition(event->position().toPoint()).blockNumber() + 1);
+}
+
+void CodeEditor::changeEvent(QEvent* event) {
+    QPlainTextEdit::changeEvent(event);
+    // The line tints are chosen for the palette: a light tint under a dark theme's light text
+    // would leave the highlighted line unreadable.
+    if (event->type() == QEvent::PaletteChange) applyHighlights();
 }
 
 void CodeEditor::updateGutter(const QRect& rect, int dy) {

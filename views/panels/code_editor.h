@@ -28,13 +28,19 @@ class CodeEditor final : public QPlainTextEdit {
 public:
     explicit CodeEditor(QWidget* parent = nullptr);
 
+    /// Shows \p text unless it is the text already shown: setting it again would reset the
+    /// scroll position, the cursor and the highlighting. Returns whether the text changed.
+    bool setSourceText(const QString& text);
+
     void setMarkers(LineMarkers markers);
     const std::vector<LineMarker>& markersAt(int line) const;
     /// Every marker's tooltip on \p line, one paragraph each; empty when it has none.
     QString toolTipAt(int line) const;
 
-    /// Highlights \p line (0: none) and the selected break's \p breakLine (0: none) and scrolls
-    /// the first of them into view.
+    /// Highlights \p line (0: none) and the selected break's \p breakLine (0: none). When they
+    /// differ from the lines highlighted before (or the text is new), scrolls the break line, or
+    /// else \p line, into view; the same lines again (a live run's refresh) leave the scroll
+    /// position where the user put it.
     void highlightLines(int line, int breakLine);
     int highlightedLine() const { return m_line; }
     int highlightedBreakLine() const { return m_breakLine; }
@@ -52,6 +58,7 @@ Q_SIGNALS:
 protected:
     void resizeEvent(QResizeEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     friend class LineGutter;
@@ -64,6 +71,7 @@ private:
     void applyHighlights();
 
     QWidget* m_gutter;
+    QString m_source; ///< the text last given to setSourceText
     LineMarkers m_markers;
     int m_line = 0;
     int m_breakLine = 0;

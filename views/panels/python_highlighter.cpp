@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "python_highlighter.h"
 
+#include <QEvent>
 #include <QFont>
+#include <QPlainTextEdit>
 #include <QStringList>
+#include <algorithm>
+#include <cmath>
 
 namespace kiln::views {
 
@@ -42,17 +46,47 @@ const QStringList& builtins() {
     return words;
 }
 
+/// One colour per token, in Token order. Each has a contrast ratio of at least 4.5 against
+/// white (light) or against bases as light as #3c3f41 (dark), comments at least 3.9.
+struct ColourSet {
+    QRgb keyword, builtin, string, comment, number, decorator, definition;
+};
+constexpr ColourSet kLightColours{0x7a1fa2, 0x1a5fb4, 0x2e7d32, 0x6a737d,
+                                  0xc25b00, 0xad1457, 0x006d77};
+constexpr ColourSet kDarkColours{0xc792ea, 0x82aaff, 0xa5d6a7, 0x9e9e9e,
+                                 0xf78c6c, 0xffcb6b, 0x4dd0e1};
+
+double linearChannel(double c) {
+    return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
+}
+
 } // namespace
 
-PythonHighlighter::PythonHighlighter(QTextDocument* document)
+double relativeLuminance(const QColor& colour) {
+    QColor rgb = colour.toRgb();
+    return 0.2126 * linearChannel(rgb.redF()) + 0.7152 * linearChannel(rgb.greenF()) +
+           0.0722 * linearChannel(rgb.blueF());
+}
+
+double contrastRatio(const QColor& a, const QColor& b) {
+    double la = relativeLuminance(a);
+    double lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
+}
+
+bool isDarkPalette(const QPalette& palette) {
+    // Mid grey (luminance 0.179) contrasts as much with black as with white.
+    return relativeLuminance(palette.color(QPalette::Base)) < 0.179;
+}
+
+PythonHighlighter::PythonHighlighter(QPlainTextEdit* view)
+    : PythonHighlighter(view->document(), view->palette()) {
+    view->installEventFilter(this);
+}
+
+PythonHighlighter::PythonHighlighter(QTextDocument* document, const QPalette& palette)
     : QSyntaxHighlighter(document) {
-    m_formats[int(Token::Keyword)] = makeFormat(QColor(0x7a, 0x1f, 0xa2), true);
-    m_formats[int(Token::Builtin)] = makeFormat(QColor(0x1a, 0x5f, 0xb4));
-    m_formats[int(Token::String)] = makeFormat(QColor(0x2e, 0x7d, 0x32));
-    m_formats[int(Token::Comment)] = makeFormat(QColor(0x80, 0x80, 0x80), false, true);
-    m_formats[int(Token::Number)] = makeFormat(QColor(0xc2, 0x5b, 0x00));
-    m_formats[int(Token::Decorator)] = makeFormat(QColor(0xad, 0x14, 0x57));
-    m_formats[int(Token::Definition)] = makeFormat(QColor(0x00, 0x6d, 0x77), true);
+    setColours(isDarkPalette(palette));
     m_rules = {
         {QRegularExpression(wordsPattern(keywords())), Token::Keyword},
         // Not after a dot: `a.sum()` calls a method, not the builtin.
@@ -62,6 +96,31 @@ PythonHighlighter::PythonHighlighter(QTextDocument* document)
         {QRegularExpression(R"(^\s*(@[\w.]+))"), Token::Decorator, 1},
         {QRegularExpression(R"(\b(?:def|class)\s+(\w+))"), Token::Definition, 1},
     };
+}
+
+void PythonHighlighter::setColours(bool dark) {
+    m_dark = dark;
+    const ColourSet& c = dark ? kDarkColours : kLightColours;
+    m_formats[int(Token::Keyword)] = makeFormat(QColor(c.keyword), true);
+    m_formats[int(Token::Builtin)] = makeFormat(QColor(c.builtin));
+    m_formats[int(Token::String)] = makeFormat(QColor(c.string));
+    m_formats[int(Token::Comment)] = makeFormat(QColor(c.comment), false, true);
+    m_formats[int(Token::Number)] = makeFormat(QColor(c.number));
+    m_formats[int(Token::Decorator)] = makeFormat(QColor(c.decorator));
+    m_formats[int(Token::Definition)] = makeFormat(QColor(c.definition), true);
+}
+
+void PythonHighlighter::usePalette(const QPalette& palette) {
+    bool dark = isDarkPalette(palette);
+    if (dark == m_dark) return;
+    setColours(dark);
+    rehighlight();
+}
+
+bool PythonHighlighter::eventFilter(QObject* watched, QEvent* event) {
+    if (event->type() == QEvent::PaletteChange)
+        usePalette(static_cast<QWidget*>(watched)->palette());
+    return QSyntaxHighlighter::eventFilter(watched, event);
 }
 
 QTextCharFormat PythonHighlighter::format(Token token) const {

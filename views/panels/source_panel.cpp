@@ -101,7 +101,7 @@ LineMarkers sourceMarkers(const RunSnapshot& snapshot) {
 SourcePanel::SourcePanel(TraceSession& session, Selection& selection, QWidget* parent)
     : Panel("source", "Source", session, selection, parent)
     , m_editor(new CodeEditor)
-    , m_highlighter(new PythonHighlighter(m_editor->document()))
+    , m_highlighter(new PythonHighlighter(m_editor))
     , m_details(new BreakDetails)
     , m_splitter(new QSplitter(Qt::Vertical))
     , m_banner(new QLabel)
@@ -109,9 +109,7 @@ SourcePanel::SourcePanel(TraceSession& session, Selection& selection, QWidget* p
     , m_next(new QAction("Next graph break", this))
     , m_previous(new QAction("Previous graph break", this)) {
     m_next->setShortcut(QKeySequence(Qt::Key_F8));
-    m_next->setToolTip("Next graph break in execution order (F8)");
     m_previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
-    m_previous->setToolTip("Previous graph break in execution order (Shift+F8)");
     addAction(m_next);
     addAction(m_previous);
     connect(m_next, &QAction::triggered, this, [this] { stepBreak(+1); });
@@ -159,12 +157,10 @@ QWidget* SourcePanel::makeToolbar() {
 
 void SourcePanel::showSnapshot(const SnapshotPtr& snapshot) {
     m_shown = snapshot;
-    bool hasBreaks = snapshot && !snapshot->graphBreaks.empty();
-    m_next->setEnabled(hasBreaks);
-    m_previous->setEnabled(hasBreaks);
+    updateActionTips();
     m_banner->setVisible(snapshot && snapshot->sourceChanged);
     if (!snapshot) {
-        m_editor->clear();
+        m_editor->setSourceText({});
         m_editor->setMarkers({});
         m_editor->setPlaceholderText("No run is selected.");
         m_details->hide();
@@ -173,8 +169,9 @@ void SourcePanel::showSnapshot(const SnapshotPtr& snapshot) {
     }
     m_editor->setPlaceholderText(
         QString("The workload %1 could not be read.").arg(qs(snapshot->run.workloadPath)));
-    // A live run's refresh keeps the text: resetting it would lose the scroll position.
-    if (m_editor->toPlainText() != snapshot->source) m_editor->setPlainText(snapshot->source);
+    // A live run's refresh keeps the text (the editor compares it): setting it again would lose
+    // the scroll position; the markers repaint the gutter only.
+    m_editor->setSourceText(snapshot->source);
     m_editor->setMarkers(sourceMarkers(*snapshot));
     updateSummary();
     showSelection(selection().state());
@@ -199,7 +196,44 @@ void SourcePanel::updateSummary() {
                            .arg(recompiles == 1 ? "" : "s"));
 }
 
+QString SourcePanel::whyNoStep() const {
+    if (!m_shown) {
+        return selection().state().runId > 0
+                   ? QString("Run %1 is still being read; its graph breaks show once it is loaded.")
+                         .arg(selection().state().runId)
+                   : QStringLiteral("No run is selected: select a run to step through its graph "
+                                    "breaks.");
+    }
+    if (!m_shown->graphBreaks.empty()) return {};
+    return m_shown->running()
+               ? QString("Run %1 has no graph breaks so far (it is still running).")
+                     .arg(m_shown->run.id)
+               : QString("Run %1 has no graph breaks: there is nothing to step through.")
+                     .arg(m_shown->run.id);
+}
+
+void SourcePanel::updateActionTips() {
+    // The Go menu shows the text and the shortcut; tooltips and status tips repeat the key.
+    auto tip = [](QAction* action, const QString& name, const QString& what) {
+        QString withKey =
+            QString("%1 (%2)").arg(name, action->shortcut().toString(QKeySequence::NativeText));
+        action->setText(name);
+        action->setToolTip(withKey);
+        action->setStatusTip(withKey + what);
+    };
+    QString why = whyNoStep();
+    size_t count = m_shown ? m_shown->graphBreaks.size() : 0;
+    QString order = QString(" one, in execution order (%1 in this run)").arg(count);
+    tip(m_next, "Next graph break",
+        why.isEmpty() ? ": selects the break after the selected" + order : ". " + why);
+    tip(m_previous, "Previous graph break",
+        why.isEmpty() ? ": selects the break before the selected" + order : ". " + why);
+}
+
 void SourcePanel::showSelection(const SelectionState& state) {
+    // Another run was selected and is still being read: the old run's code and breaks would
+    // mislead, and stepping would select its break numbers in the new run.
+    if (m_shown && m_shown->run.id != state.runId) showSnapshot(nullptr);
     if (!m_shown) return;
     const trace::GraphBreakRow* brk =
         state.breakOrder > 0 ? m_shown->graphBreak(state.breakOrder) : nullptr;
@@ -226,11 +260,15 @@ void SourcePanel::showBreakOf(const SelectionState& state) {
         m_details->markSelectedGraph(state.graphId);
         return;
     }
+    m_details->setNote({}); // said of a walk that the user has left
     m_details->hide();
 }
 
 void SourcePanel::stepBreak(int direction) {
-    if (!m_shown || m_shown->graphBreaks.empty()) return;
+    if (QString why = whyNoStep(); !why.isEmpty()) {
+        Q_EMIT statusMessage(why);
+        return;
+    }
     std::vector<int> orders;
     for (const trace::GraphBreakRow& b : m_shown->graphBreaks)
         orders.push_back(b.order);
@@ -251,6 +289,11 @@ void SourcePanel::stepBreak(int direction) {
         if (selection().state().breakOrder != current) selection().selectBreak(current);
         m_details->setNote(direction > 0 ? "the last break: no more breaks after it"
                                          : "the first break: no breaks before it");
+        Q_EMIT statusMessage(
+            QString("Graph break %1 of %2 is the %3: no more breaks %4 it.")
+                .arg(current)
+                .arg(orders.size())
+                .arg(direction > 0 ? "last" : "first", direction > 0 ? "after" : "before"));
         return;
     }
     selection().selectBreak(target);

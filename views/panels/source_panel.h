@@ -28,7 +28,8 @@ class SourcePanel final : public Panel {
 public:
     SourcePanel(TraceSession& session, Selection& selection, QWidget* parent = nullptr);
 
-    /// Selects the next graph break in execution order (F8); disabled when the run has none.
+    /// Selects the next graph break in execution order (F8). It stays enabled without breaks
+    /// (or without a run) so that F8 can say why it does nothing (statusMessage).
     QAction* nextBreakAction() const { return m_next; }
     /// Selects the previous graph break (Shift+F8).
     QAction* previousBreakAction() const { return m_previous; }
@@ -37,6 +38,11 @@ public:
     BreakDetails* details() const { return m_details; }
     /// The "file changed since this run" banner.
     QLabel* changedBanner() const { return m_banner; }
+
+Q_SIGNALS:
+    /// A short message for the window's status bar, e.g. why F8 did not move (no run, no breaks,
+    /// the last break). The main window shows it for a few seconds.
+    void statusMessage(const QString& message);
 
 protected:
     void showSnapshot(const SnapshotPtr& snapshot) override;
@@ -50,6 +56,10 @@ private:
     void selectAtGutter(int line);
     void showBreakOf(const SelectionState& state);
     void updateSummary();
+    /// The actions' tooltips and status tips for the shown run (how many breaks, or none).
+    void updateActionTips();
+    /// Why stepping cannot move at all; empty when the shown run has breaks.
+    QString whyNoStep() const;
 
     CodeEditor* m_editor;
     PythonHighlighter* m_highlighter;
