@@ -62,6 +62,9 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("Kiln Studio");
     QApplication::setOrganizationName("Kiln");
+    // The installed launcher (packaging/kiln-studio.desktop): on Wayland this is the window's
+    // app id, so the desktop shows the launcher's name and icon for it.
+    QGuiApplication::setDesktopFileName("kiln-studio");
     QCommandLineParser parser;
     parser.setApplicationDescription("Kiln Studio: what torch.compile did, run by run.");
     parser.addHelpOption();
