@@ -14,6 +14,9 @@ packages=(
   libgraphviz-dev graphviz
   # screenshots of the GUI under a virtual display
   xvfb xauth imagemagick
+  # packaging: the .deb (CPack runs dpkg-shlibdeps and file), and the install test's checks of the
+  # .desktop file, the AppStream metainfo and the MIME type
+  dpkg-dev file desktop-file-utils appstream shared-mime-info
 )
 
 missing=()

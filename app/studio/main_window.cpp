@@ -209,6 +209,8 @@ void MainWindow::createMenus() {
     run->addAction(m_toolbar->stopAction());
     run->addAction(m_toolbar->compareModesAction());
 
+    connect(m_source, &views::SourcePanel::statusMessage, this,
+            [this](const QString& m) { statusBar()->showMessage(m, 5000); });
     QMenu* go = menuBar()->addMenu(tr("&Go"));
     go->addAction(m_source->nextBreakAction());
     go->addAction(m_source->previousBreakAction());
