@@ -257,6 +257,8 @@ bool MainWindow::openFile(const QString& path) {
 }
 
 void MainWindow::openTrace(const QString& tracePath) {
+    m_traceWatch.stop(); // whoever opens the trace first, it is opened once
+    m_childStarted = m_controller.isRunning();
     m_tracePath = tracePath;
     m_selection.selectRun(0);
     m_session.open(tracePath);
@@ -295,6 +297,7 @@ void MainWindow::stopRun() {
 }
 
 void MainWindow::onRunStarted(qint64 pid, const RunRequest& request) {
+    m_childStarted = true;
     m_toolbar->setRunning(true);
     statusBar()->showMessage(
         tr("running %1 (pid %2)").arg(QFileInfo(request.script).fileName()).arg(pid));
@@ -329,7 +332,9 @@ void MainWindow::onRunsChanged() {
     if (runs && !m_recentOnceRead.isEmpty()) addRecent(std::exchange(m_recentOnceRead, {}));
     if (!runs || runs->empty()) {
         updateStatus();
-        if (runs && !m_controller.isRunning()) Q_EMIT ready(); // a trace without runs
+        // A trace without runs is all there is to show, unless a child of ours is about to
+        // record one (this list may have been read before its run began).
+        if (runs && !m_controller.isRunning() && !m_childStarted) Q_EMIT ready();
         return;
     }
     const trace::RunRow& last = runs->back();

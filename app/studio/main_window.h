@@ -119,11 +119,12 @@ private:
     QString m_raisedPanel;
     QString m_recentOnceRead; ///< a trace to add to the recent files once it proved readable ///<
                               ///< the panel the user (or --panel) raised last
-    QTimer m_traceWatch;            ///< waits for a new trace file a child is creating
-    bool m_comparing = false;       ///< "Compare modes" runs: compare them when both are in
+    QTimer m_traceWatch;      ///< waits for a new trace file a child is creating
+    bool m_comparing = false; ///< "Compare modes" runs: compare them when both are in
     size_t m_runsBeforeCompare = 0; ///< how many runs the trace had before
     views::ComparePanel* m_compare = nullptr;
     bool m_awaitingTrace = false;
+    bool m_childStarted = false;  ///< a child recorded (or is recording) into the open trace
     bool m_arrangeOnShow = false; ///< no saved layout (or asked for the default one) ///< a child
                                   ///< is creating the trace the session opens
 };

@@ -312,6 +312,7 @@ void ComparePanel::selectKernelOfRow(const QModelIndex& proxyIndex) {
 }
 
 void ComparePanel::recompare() {
+    m_deferred.reset(); // whatever was computed while hidden is older than this
     // Matching two runs of thousands of kernels takes long enough to stall the window while a
     // run streams: it runs on a pool thread over the immutable snapshots, one at a time.
     if (m_comparing) {

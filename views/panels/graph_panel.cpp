@@ -63,6 +63,7 @@ bool writeFile(const QString& path, const QByteArray& bytes, QString* error) {
 
 GraphPanel::GraphPanel(TraceSession& session, Selection& selection, QWidget* parent)
     : Panel(QStringLiteral("graph"), tr("Graph"), session, selection, parent) {
+    m_renderPool.setMaxThreadCount(1);
     m_view = new DiagramView(this);
     m_message = new QLabel(this);
     m_message->setAlignment(Qt::AlignCenter);
@@ -217,7 +218,10 @@ void GraphPanel::render(const QString& dot) {
         watcher->deleteLater();
         onRendered(generation, dot, r.svg, r.error);
     });
-    watcher->setFuture(QtConcurrent::run(renderSvg, dot));
+    // One render at a time on the panel's own thread, newest first: Graphviz renders are
+    // serialised anyway, and a stale one still queued is dropped (clear()) rather than run.
+    m_renderPool.clear();
+    watcher->setFuture(QtConcurrent::run(&m_renderPool, renderSvg, dot));
 }
 
 void GraphPanel::onRendered(quint64 generation, const QString& dot, const QByteArray& svg,

@@ -11,6 +11,7 @@
 #include "panel.h"
 
 #include <QList>
+#include <QThreadPool>
 
 class QLabel;
 class QLineEdit;
@@ -96,6 +97,7 @@ private:
     enum class State { Idle, LoadingDot, Rendering, Shown, Missing, Failed };
     State m_state = State::Idle;
     bool m_keepGraph = false; ///< a pre-fusion click is selecting a source line
+    QThreadPool m_renderPool; ///< one thread: diagram layouts off the GUI thread
     QString m_dot;            ///< the text of the diagram shown now
     QByteArray m_svg;
     QStringList m_matches;

@@ -189,9 +189,9 @@ void KernelsPanel::showSnapshot(const SnapshotPtr& snapshot) {
                                 std::min(m_table->columnWidth(KernelTableModel::Name), 320));
     }
     updateBanner();
-    selectRowOf(selection().state().kernelId);
-    m_shownKernel = -1; // a live run may have added candidates to the kernel shown
-    showKernel(selection().state().kernelId);
+    // A refresh keeps where the user scrolled: the row is selected again, not scrolled to.
+    selectRowOf(selection().state().kernelId, false);
+    showKernel(selection().state().kernelId, true);
 }
 
 void KernelsPanel::showSelection(const SelectionState& state) {
@@ -221,7 +221,7 @@ void KernelsPanel::onRowActivated(const QModelIndex& proxyIndex) {
     if (kernelId != selection().state().kernelId) selection().selectKernel(kernelId);
 }
 
-void KernelsPanel::selectRowOf(qint64 kernelId) {
+void KernelsPanel::selectRowOf(qint64 kernelId, bool scroll) {
     const int sourceRow = m_model->rowOfKernel(kernelId);
     const QModelIndex proxy =
         sourceRow >= 0 ? m_filter->mapFromSource(m_model->index(sourceRow, 0)) : QModelIndex();
@@ -229,17 +229,18 @@ void KernelsPanel::selectRowOf(qint64 kernelId) {
     if (proxy.isValid()) {
         m_table->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::ClearAndSelect |
                                                               QItemSelectionModel::Rows);
-        m_table->scrollTo(proxy);
+        if (scroll) m_table->scrollTo(proxy);
     } else {
         m_table->selectionModel()->clearSelection();
     }
     m_followingSelection = false;
 }
 
-void KernelsPanel::showKernel(qint64 kernelId) {
+void KernelsPanel::showKernel(qint64 kernelId, bool refresh) {
     const SnapshotPtr& snap = m_model->snapshot();
     const KernelRecord* k = snap && kernelId >= 0 ? snap->kernel(kernelId) : nullptr;
-    if (k && k->kernel.kernelId == m_shownKernel) return;
+    const bool sameKernel = k && k->kernel.kernelId == m_shownKernel;
+    if (sameKernel && !refresh) return;
     m_shownKernel = k ? k->kernel.kernelId : -1;
     if (!k) {
         m_codeHeader->setText(snap && !snap->kernels.empty()
@@ -248,9 +249,11 @@ void KernelsPanel::showKernel(qint64 kernelId) {
         m_code->clear();
     } else {
         m_codeHeader->setText(kernelHeader(*k));
-        m_code->setPlainText(text(k->kernel.sourceCode));
+        // Re-setting the same code would scroll the view back to its first line.
+        const QString code = text(k->kernel.sourceCode);
+        if (!sameKernel || m_code->toPlainText() != code) m_code->setPlainText(code);
     }
-    showCandidates(k);
+    showCandidates(k); // a live run may have added candidates to the kernel shown
 }
 
 void KernelsPanel::showCandidates(const KernelRecord* kernel) {

@@ -57,8 +57,8 @@ private:
     QWidget* makeDetails();
     void refillKinds();
     void onRowActivated(const QModelIndex& proxyIndex);
-    void selectRowOf(qint64 kernelId);
-    void showKernel(qint64 kernelId);
+    void selectRowOf(qint64 kernelId, bool scroll = true);
+    void showKernel(qint64 kernelId, bool refresh = false);
     void showCandidates(const KernelRecord* kernel);
     void updateBanner();
 
