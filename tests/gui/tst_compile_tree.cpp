@@ -3,7 +3,7 @@
 /// The compile tree on the graph-break example's trace (0/0..3/0 end in graph breaks, scaled()
 /// is recompiled as 4/1..4/4): its shape and statuses against the snapshot, a live run's
 /// snapshots adopted by inserting rows, and the Compiles panel following the selection both
-/// ways (rendered offscreen to /tmp/compiles-tree.png).
+/// ways (rendered offscreen to /tmp/compiles-tree.png), its trees built on a pool thread.
 #include "compiles_panel.h"
 #include "studio_fixture.h"
 
@@ -50,6 +50,12 @@ const views::KernelRecord* kernelOf(const views::RunSnapshot& s, const std::stri
     for (const views::KernelRecord& k : s.kernels)
         if (k.kernel.compileId == compileId) return &k;
     return nullptr;
+}
+
+/// Waits until \p panel has shown \p count trees since \p shown began to count.
+bool waitForTrees(QSignalSpy& shown, int count) {
+    return QTest::qWaitFor([&] { return shown.count() >= count; }, 10'000) &&
+           shown.count() == count;
 }
 
 } // namespace
@@ -216,10 +222,12 @@ private slots:
         selection.selectRun(1);
         selection.setSnapshot(m_full);
         views::CompilesPanel panel(session, selection);
+        QSignalSpy trees(&panel, &views::CompilesPanel::treeShown);
         QCOMPARE(panel.objectName(), QString("compiles"));
         panel.resize(900, 600);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(waitForTrees(trees, 1));
         QTreeView* tree = panel.tree();
         // Frames open by default: their cache entries show.
         QVERIFY(tree->isExpanded(tree->model()->index(4, 0)));
@@ -272,11 +280,17 @@ private slots:
         selection.selectRun(1);
         selection.setSnapshot(earlier(*m_full, {"0/0", "1/0", "2/0", "3/0"}, 3));
         views::CompilesPanel panel(session, selection);
+        QSignalSpy shown(&panel, &views::CompilesPanel::treeShown);
+        QVERIFY(waitForTrees(shown, 1));
+        QCOMPARE(panel.model()->rowCount(), 4);
         selection.selectCompile("1/0");
         QTreeView* tree = panel.tree();
         auto* proxy = static_cast<QSortFilterProxyModel*>(tree->model());
         QSignalSpy resets(panel.model(), &QAbstractItemModel::modelReset);
         selection.setSnapshot(m_full);
+        QCOMPARE(panel.model()->rowCount(), 4); // built on a pool thread, adopted later
+        QVERIFY(waitForTrees(shown, 2));
+        QCOMPARE(panel.model()->rowCount(), 5);
         QCOMPARE(resets.count(), 0);
         // Still on the entry's graph (the deepest item selectCompile selects).
         QCOMPARE(panel.currentItem().data(CompileTreeModel::GraphIdRole).toLongLong(),
@@ -291,6 +305,8 @@ private slots:
         selection.selectRun(1);
         selection.setSnapshot(m_full);
         views::CompilesPanel panel(session, selection);
+        QSignalSpy shown(&panel, &views::CompilesPanel::treeShown);
+        QVERIFY(waitForTrees(shown, 1));
         panel.resize(900, 600);
         QTreeView* tree = panel.tree();
         auto* proxy = static_cast<QSortFilterProxyModel*>(tree->model());
@@ -302,10 +318,54 @@ private slots:
         reordered->frames.erase(reordered->frames.begin());
         QSignalSpy resets(panel.model(), &QAbstractItemModel::modelReset);
         selection.setSnapshot(reordered);
+        QVERIFY(waitForTrees(shown, 2));
         QCOMPARE(resets.count(), 1);
         QCOMPARE(panel.currentItem().data(CompileTreeModel::GraphIdRole).toLongLong(), g->id);
         QVERIFY(tree->isExpanded(proxy->mapFromSource(panel.model()->indexOfCompile("4/2"))));
         QVERIFY(!tree->isExpanded(proxy->mapFromSource(panel.model()->indexOfCompile("4/0"))));
+    }
+
+    void theNewestSnapshotWins() {
+        views::TraceSession session;
+        views::Selection selection;
+        selection.selectRun(1);
+        selection.setSnapshot(earlier(*m_full, {"0/0"}, 0));
+        views::CompilesPanel panel(session, selection);
+        QSignalSpy shown(&panel, &views::CompilesPanel::treeShown);
+        // Snapshots arriving while the first tree builds: only the newest waits for the next
+        // build, the ones in between are never built.
+        selection.setSnapshot(earlier(*m_full, {"0/0", "1/0"}, 1));
+        selection.setSnapshot(earlier(*m_full, {"0/0", "1/0", "2/0"}, 2));
+        selection.setSnapshot(m_full);
+        QVERIFY(waitForTrees(shown, 2));
+        QCOMPARE(panel.model()->rowCount(), 5);
+        QCOMPARE(panel.model()->rowCount(panel.model()->indexOfFrame(4)), 5); // 4/0..4/4
+
+        // Another run arriving while this one's tree builds: the stale tree is never shown.
+        auto otherRun = std::make_shared<views::RunSnapshot>(*earlier(*m_full, {"0/0"}, 0));
+        otherRun->run.id = 2;
+        QSignalSpy resets(panel.model(), &QAbstractItemModel::modelReset);
+        selection.setSnapshot(earlier(*m_full, {"0/0", "1/0"}, 1));
+        selection.selectRun(2);
+        selection.setSnapshot(otherRun);
+        QVERIFY(waitForTrees(shown, 3));
+        QCOMPARE(panel.model()->rowCount(), 1);
+        QCOMPARE(resets.count(), 1);
+    }
+
+    void aPanelClosedDuringABuildIsSafe() {
+        views::TraceSession session;
+        views::Selection selection;
+        selection.selectRun(1);
+        auto snapshot = std::make_shared<views::RunSnapshot>(*m_full);
+        std::weak_ptr<views::RunSnapshot> held = snapshot;
+        selection.setSnapshot(std::move(snapshot));
+        {
+            views::CompilesPanel panel(session, selection); // starts a build
+        }
+        selection.selectRun(2); // lets go of the snapshot
+        // The build still reads the snapshot it holds, and lets it go when it is done.
+        QTRY_VERIFY(held.expired());
     }
 };
 

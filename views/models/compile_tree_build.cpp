@@ -35,12 +35,14 @@ QString kernelKey(qint64 kernelId) {
     return QStringLiteral("k:%1").arg(kernelId);
 }
 
-bool growsInto(const Node& shown, const Node& fresh) {
+bool growsInto(Node& shown, Node& fresh, std::vector<ChangedNode>& changed) {
     if (fresh.children.size() < shown.children.size()) return false;
     for (size_t i = 0; i < shown.children.size(); ++i) {
-        if (shown.children[i]->key != fresh.children[i]->key ||
-            !growsInto(*shown.children[i], *fresh.children[i]))
-            return false;
+        Node& s = *shown.children[i];
+        Node& f = *fresh.children[i];
+        if (s.key != f.key) return false;
+        if (!(s.data == f.data)) changed.push_back({&s, &f});
+        if (!growsInto(s, f, changed)) return false;
     }
     return true;
 }

@@ -47,8 +47,16 @@ QString kernelKey(qint64 kernelId);
 
 /// The whole tree of \p snapshot under an empty root.
 std::unique_ptr<CompileTreeModel::Node> buildCompileTree(const RunSnapshot& snapshot);
+/// An item whose row a newer tree changed: the shown node and its fresh twin.
+struct ChangedNode {
+    CompileTreeModel::Node* shown;
+    CompileTreeModel::Node* fresh;
+};
+
 /// True when \p fresh holds every item of \p shown at the same position (and maybe more after
-/// them): the shown tree can grow into it by inserting rows.
-bool growsInto(const CompileTreeModel::Node& shown, const CompileTreeModel::Node& fresh);
+/// them): the shown tree can grow into it by inserting rows. Then \p changed lists the shown
+/// items whose row data differ (one walk does both: a live run's tree has thousands of rows).
+bool growsInto(CompileTreeModel::Node& shown, CompileTreeModel::Node& fresh,
+               std::vector<ChangedNode>& changed);
 
 } // namespace kiln::views

@@ -53,70 +53,65 @@ CompileTreeModel::CompileTreeModel(QObject* parent)
 CompileTreeModel::~CompileTreeModel() = default;
 
 void CompileTreeModel::setSnapshot(const SnapshotPtr& snapshot) {
-    std::unique_ptr<Node> fresh = snapshot ? buildCompileTree(*snapshot) : std::make_unique<Node>();
+    adoptTree(snapshot, snapshot ? buildCompileTree(*snapshot) : std::make_unique<Node>());
+}
+
+std::unique_ptr<Node> CompileTreeModel::adoptTree(const SnapshotPtr& snapshot,
+                                                  std::unique_ptr<Node> tree) {
+    if (!tree) tree = std::make_unique<Node>();
     const qint64 runId = snapshot ? snapshot->run.id : 0;
-    if (runId == m_runId && mergeTree(*fresh)) {
-        rebuildKeys();
-        return;
-    }
+    if (runId == m_runId && mergeTree(*tree)) return tree;
     beginResetModel();
-    m_root = std::move(fresh);
+    std::swap(m_root, tree);
     m_runId = runId;
     rebuildKeys();
     endResetModel();
+    return tree;
 }
 
 bool CompileTreeModel::mergeTree(Node& fresh) {
-    if (!growsInto(*m_root, fresh)) return false;
+    std::vector<ChangedNode> changed;
+    if (!growsInto(*m_root, fresh, changed)) return false;
     // A view answers each dataChanged by searching its rows for the index (QTreeView::
     // dataChanged → viewIndex): many changed rows at once cost one relayout instead.
-    if (countChanged(*m_root, fresh, kManyChanges) >= kManyChanges) {
-        Q_EMIT layoutAboutToBeChanged();
-        copyData(*m_root, fresh);
-        Q_EMIT layoutChanged();
+    const bool many = changed.size() >= kManyChanges;
+    if (many) Q_EMIT layoutAboutToBeChanged();
+    for (const ChangedNode& c : changed) {
+        c.shown->data = std::move(c.fresh->data);
+        if (!many) Q_EMIT dataChanged(indexOf(c.shown), indexOf(c.shown, ColumnCount - 1));
     }
-    mergeNode(*m_root, fresh);
+    if (many) Q_EMIT layoutChanged();
+    insertNew(*m_root, fresh);
     return true;
 }
 
-int CompileTreeModel::countChanged(const Node& current, const Node& fresh, int enough) const {
-    int n = &current != m_root.get() && !(current.data == fresh.data) ? 1 : 0;
-    for (size_t i = 0; i < current.children.size() && n < enough; ++i)
-        n += countChanged(*current.children[i], *fresh.children[i], enough - n);
-    return n;
-}
-
-void CompileTreeModel::copyData(Node& current, const Node& fresh) {
-    if (&current != m_root.get()) current.data = fresh.data;
-    for (size_t i = 0; i < current.children.size(); ++i)
-        copyData(*current.children[i], *fresh.children[i]);
-}
-
-void CompileTreeModel::mergeNode(Node& current, Node& fresh) {
-    if (&current != m_root.get() && !(current.data == fresh.data)) {
-        current.data = fresh.data;
-        Q_EMIT dataChanged(indexOf(&current), indexOf(&current, ColumnCount - 1));
-    }
+void CompileTreeModel::insertNew(Node& current, Node& fresh) {
     const size_t shown = current.children.size();
     for (size_t i = 0; i < shown; ++i)
-        mergeNode(*current.children[i], *fresh.children[i]);
+        insertNew(*current.children[i], *fresh.children[i]);
     if (fresh.children.size() == shown) return;
     const QModelIndex parent = &current == m_root.get() ? QModelIndex() : indexOf(&current);
     beginInsertRows(parent, static_cast<int>(shown), static_cast<int>(fresh.children.size()) - 1);
     for (size_t i = shown; i < fresh.children.size(); ++i) {
         fresh.children[i]->parent = &current;
         current.children.push_back(std::move(fresh.children[i]));
+        addKeys(current.children.back().get());
     }
     endInsertRows();
 }
 
 void CompileTreeModel::rebuildKeys() {
     m_byKey.clear();
-    std::vector<Node*> todo{m_root.get()};
+    for (auto& c : m_root->children)
+        addKeys(c.get());
+}
+
+void CompileTreeModel::addKeys(Node* subtree) {
+    std::vector<Node*> todo{subtree};
     while (!todo.empty()) {
         Node* n = todo.back();
         todo.pop_back();
-        if (n != m_root.get()) m_byKey.insert(n->key, n);
+        m_byKey.insert(n->key, n);
         for (auto& c : n->children)
             todo.push_back(c.get());
     }

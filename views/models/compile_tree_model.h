@@ -57,12 +57,21 @@ public:
         KeyRole,                     ///< QString unique in the tree ("c:4/1"); survives resets
     };
 
+    /// One item of the tree (compile_tree_build.h), built whole from a snapshot.
+    struct Node;
+
     explicit CompileTreeModel(QObject* parent = nullptr);
     ~CompileTreeModel() override;
 
-    /// Shows \p snapshot (null: nothing). A newer snapshot of the same run that only added
-    /// items inserts them; anything else resets the model.
+    /// Shows \p snapshot (null: nothing), its tree built here: adoptTree(snapshot,
+    /// buildCompileTree(*snapshot)).
     void setSnapshot(const SnapshotPtr& snapshot);
+    /// Shows \p tree, which buildCompileTree made of \p snapshot (on any thread: the snapshot is
+    /// immutable). A newer tree of the same run that only added items inserts them; anything
+    /// else resets the model. Returns the nodes the model no longer needs (the fresh twins of
+    /// rows already shown, or the tree a reset replaced) for the caller to free where it likes:
+    /// thousands of rows take milliseconds to free.
+    std::unique_ptr<Node> adoptTree(const SnapshotPtr& snapshot, std::unique_ptr<Node> tree);
 
     QModelIndex indexOfFrame(qint64 frameId) const;
     QModelIndex indexOfCompile(const QString& compileId) const;
@@ -81,18 +90,15 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation,
                         int role = Qt::DisplayRole) const override;
 
-    struct Node;
-
 private:
     QModelIndex indexOf(const Node* node, int column = 0) const;
     /// Adopts \p fresh into the current tree by inserting rows; false when it cannot.
     bool mergeTree(Node& fresh);
-    void mergeNode(Node& current, Node& fresh);
-    /// Changed rows under \p current, counting up to \p enough.
-    int countChanged(const Node& current, const Node& fresh, int enough) const;
-    void copyData(Node& current, const Node& fresh);
+    /// Moves the items of \p fresh that \p current lacks (after its own) under it.
+    void insertNew(Node& current, Node& fresh);
     static constexpr int kManyChanges = 64;
     void rebuildKeys();
+    void addKeys(Node* subtree);
 
     std::unique_ptr<Node> m_root;
     qint64 m_runId = 0;

@@ -4,23 +4,33 @@
 /// mapping between tree items and the shared selection.
 #include "compiles_panel.h"
 
+#include "compile_tree_build.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QThreadPool>
 #include <QTreeView>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 #include <utility>
 
 namespace kiln::views {
+
+struct CompilesPanel::BuiltTree {
+    SnapshotPtr snapshot;
+    std::unique_ptr<CompileTreeModel::Node> tree;
+};
 
 CompilesPanel::CompilesPanel(TraceSession& session, Selection& selection, QWidget* parent)
     : Panel("compiles", tr("Compiles"), session, selection, parent)
     , m_model(new CompileTreeModel(this))
     , m_proxy(new QSortFilterProxyModel(this))
     , m_tree(new QTreeView(this))
-    , m_filter(new QLineEdit(this)) {
+    , m_filter(new QLineEdit(this))
+    , m_build(new QFutureWatcher<BuiltTreePtr>(this)) {
     m_proxy->setSourceModel(m_model);
     m_proxy->setRecursiveFilteringEnabled(true);
     m_proxy->setAutoAcceptChildRows(true);
@@ -55,6 +65,7 @@ CompilesPanel::CompilesPanel(TraceSession& session, Selection& selection, QWidge
     layout->addWidget(m_tree, 1);
 
     connect(m_filter, &QLineEdit::textChanged, this, &CompilesPanel::applyFilter);
+    connect(m_build, &QFutureWatcherBase::finished, this, &CompilesPanel::adoptBuiltTree);
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this,
             [this](const QModelIndex& current) { selectItem(current); });
     connect(m_model, &QAbstractItemModel::modelAboutToBeReset, this,
@@ -91,12 +102,60 @@ QModelIndex CompilesPanel::currentItem() const {
     return m_proxy->mapToSource(m_tree->currentIndex());
 }
 
+namespace {
+
+qint64 runOf(const SnapshotPtr& snapshot) {
+    return snapshot ? snapshot->run.id : 0;
+}
+
+/// Drops \p held on a pool thread: a snapshot or a tree of a thousand graphs takes
+/// milliseconds to free, and this may be its last owner.
+template <typename T>
+void releaseOnPool(std::shared_ptr<T> held) {
+    if (held) QThreadPool::globalInstance()->start([held = std::move(held)] {});
+}
+
+} // namespace
+
 void CompilesPanel::showSnapshot(const SnapshotPtr& snapshot) {
-    m_model->setSnapshot(snapshot);
-    // Fitted once per run: a live run's refreshes keep the width (and the user's).
-    const qint64 runId = snapshot ? snapshot->run.id : 0;
-    if (std::exchange(m_fittedRun, runId) != runId) fitNameColumn();
-    showSelection(selection().state());
+    // One build at a time; a snapshot arriving meanwhile replaces the one waiting.
+    releaseOnPool(std::exchange(m_pending, snapshot));
+    m_hasPending = true;
+    if (!m_building) startBuild();
+}
+
+void CompilesPanel::startBuild() {
+    m_building = m_hasPending;
+    if (!m_hasPending) return;
+    m_hasPending = false;
+    // The task holds the snapshot (immutable, shared) and not the panel: a panel destroyed
+    // during a build takes its watcher along, and the task's result is simply dropped.
+    m_build->setFuture(QtConcurrent::run([snapshot = std::exchange(m_pending, nullptr)] {
+        auto built = std::make_shared<BuiltTree>();
+        built->snapshot = snapshot;
+        built->tree =
+            snapshot ? buildCompileTree(*snapshot) : std::make_unique<CompileTreeModel::Node>();
+        return built;
+    }));
+}
+
+void CompilesPanel::adoptBuiltTree() {
+    BuiltTreePtr built = m_build->result();
+    // Taken out of the result the watcher keeps, so that the pool frees it below.
+    SnapshotPtr snapshot = std::move(built->snapshot);
+    const qint64 runId = runOf(snapshot);
+    // A live run's older tree still shows progress; another run's would only flash by.
+    const bool superseded = m_hasPending && runOf(m_pending) != runId;
+    startBuild(); // the next one, if any, builds while this one is adopted
+    if (!superseded) {
+        releaseOnPool(std::shared_ptr(m_model->adoptTree(snapshot, std::move(built->tree))));
+        // Fitted once per run: a live run's refreshes keep the width (and the user's).
+        if (std::exchange(m_fittedRun, runId) != runId) fitNameColumn();
+        showSelection(selection().state());
+    }
+    releaseOnPool(std::move(snapshot));
+    releaseOnPool(std::move(built)); // a superseded tree
+    if (!superseded) Q_EMIT treeShown();
 }
 
 void CompilesPanel::fitNameColumn() {
