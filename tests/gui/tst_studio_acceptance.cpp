@@ -70,7 +70,9 @@ private slots:
         QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
         auto* source = qobject_cast<views::SourcePanel*>(w.panel("source"));
         QVERIFY(source);
-        const views::RunSnapshot& run = *w.selection().snapshot();
+        const views::SnapshotPtr held = w.selection().snapshot(); // kept across event loops
+        QVERIFY(held);
+        const views::RunSnapshot& run = *held;
         QCOMPARE(run.graphBreaks.size(), size_t(3));
         const char* reasons[] = {"print", "generic_jump", "Tensor.item"};
         for (int order = 1; order <= 3; ++order) {
@@ -116,6 +118,8 @@ private slots:
         auto* compare = qobject_cast<views::ComparePanel*>(w.panel("compare"));
         QVERIFY(compare);
         QVERIFY(waitFor([&] { return compare->runA() == 1 && compare->runB() == 2; }));
+        // "Compare modes" brings the comparison to the front (it is tabbed behind the graph).
+        QVERIFY(waitFor([&] { return compare->isVisible(); }));
         QVERIFY(waitFor([&] { return compare->model().rowCount() > 0; }));
         // The matrix product is matched across modes although its kernels differ by name.
         bool matchedMatmul = false;
@@ -152,7 +156,9 @@ private slots:
         QVERIFY(graph);
         QSignalSpy shown(graph, &views::GraphPanel::diagramShown);
         // The first graph of fn: a matrix product and a sine, more than one kernel.
-        const views::RunSnapshot& run = *w.selection().snapshot();
+        const views::SnapshotPtr held = w.selection().snapshot(); // kept across event loops
+        QVERIFY(held);
+        const views::RunSnapshot& run = *held;
         w.selection().selectCompile("0/0"); // already selected when the run opened: no change
         QVERIFY(waitFor([&] {
             return !shown.isEmpty() || (graph->message().isEmpty() && !graph->dot().isEmpty());

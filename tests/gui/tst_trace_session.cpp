@@ -4,6 +4,7 @@
 // selects its parents.
 #include "selection.h"
 #include "studio_fixture.h"
+#include "trace/trace_writer.h"
 #include "trace_session.h"
 
 #include <QSignalSpy>
@@ -70,16 +71,72 @@ private slots:
     }
 
     void refreshTailsFromThePreviousSnapshot() {
-        views::SnapshotPtr first = testing::readSnapshot(m_trace, 1);
-        QVERIFY(first);
-        auto reader = trace::TraceReader::open(m_trace.toStdString());
+        // A run that grows between two reads: the tailed read equals a full read, row by row.
+        const std::string path = m_dir.filePath("growing.kiln").toStdString();
+        auto opened = trace::TraceWriter::open(path);
+        QVERIFY(opened.ok());
+        trace::TraceWriter& w = *opened.value();
+        QVERIFY(w.beginRun({"grow.py", "", "default", "inductor", "{}", "cpu", {}}).ok());
+        auto addGraph = [&](int frame, int graph) {
+            std::string id = std::to_string(frame) + "/0";
+            w.frame({frame, "f" + std::to_string(frame), "grow.py", 1 + frame, "function", -1, 0});
+            w.compile(
+                {id, frame, 0, "first", 1000L * graph, 500, "ok", "", "inductor", "default", {}});
+            GraphEvent g;
+            g.compileId = id;
+            g.graphIndex = graph;
+            g.nodeCount = 2;
+            g.nodes.push_back({"x", "placeholder", "x", "", "[4]", "torch.float32", 0});
+            g.nodes.push_back(
+                {"y", "call_function", "torch.sin", "(x,)", "[4]", "torch.float32", 2 + frame});
+            w.kernel({graph, id, graph, "k" + std::to_string(graph), "pointwise", "y", "code", ""});
+            w.graph(g);
+            for (int l = 0; l < 10; ++l) {
+                KernelLaunchEvent e;
+                e.kernelId = graph;
+                e.startNs = 100L * l;
+                e.endNs = 100L * l + 50;
+                w.kernelLaunch(e);
+            }
+            w.output(OutputStream::Stdout, "graph " + std::to_string(graph) + "\n");
+        };
+        addGraph(0, 0);
+        QVERIFY(w.flush().ok());
+        auto reader = trace::TraceReader::open(path);
         QVERIFY(reader.ok());
-        auto again = views::readRunSnapshot(*reader.value(), 1, first.get());
-        QVERIFY(again.ok());
-        QCOMPARE(again.value().launches.size(), first->launches.size());
-        QCOMPARE(again.value().output.size(), first->output.size());
-        QCOMPARE(again.value().graphNodes.size(), first->graphNodes.size());
-        QCOMPARE(again.value().graphs.size(), first->graphs.size());
+        auto first = views::readRunSnapshot(*reader.value(), 1);
+        QVERIFY(first.ok());
+        QCOMPARE(first.value().launches.size(), size_t(10));
+        addGraph(1, 1);
+        addGraph(2, 2);
+        QVERIFY(w.flush().ok());
+        auto tailed = views::readRunSnapshot(*reader.value(), 1, &first.value());
+        auto full = views::readRunSnapshot(*reader.value(), 1);
+        QVERIFY(tailed.ok() && full.ok());
+        const views::RunSnapshot& t = tailed.value();
+        const views::RunSnapshot& f = full.value();
+        auto ids = [](const auto& rows) {
+            QList<qint64> out;
+            for (const auto& r : rows)
+                out << r.id;
+            return out;
+        };
+        QCOMPARE(t.launches.size(), size_t(30));
+        QCOMPARE(ids(t.launches), ids(f.launches));
+        QCOMPARE(ids(t.frames), ids(f.frames));
+        QCOMPARE(ids(t.graphs), ids(f.graphs));
+        QCOMPARE(ids(t.graphNodes), ids(f.graphNodes));
+        QCOMPARE(ids(t.output), ids(f.output));
+        QCOMPARE(t.kernels.size(), size_t(3));
+        QCOMPARE(t.nodesOf(t.graphs.back().id).size(), size_t(2));
+        // Another file's run 1 is never tailed onto: ids restart in every trace.
+        views::SnapshotPtr other = testing::readSnapshot(m_trace, 1);
+        QVERIFY(other);
+        auto notTailed = views::readRunSnapshot(*reader.value(), 1, other.get());
+        QVERIFY(notTailed.ok());
+        QCOMPARE(ids(notTailed.value().launches), ids(f.launches));
+        QCOMPARE(ids(notTailed.value().frames), ids(f.frames));
+        QVERIFY(w.finishRun(trace::RunStatus::Ok, 0).ok());
     }
 
     void selectingAKernelSelectsItsParents() {
