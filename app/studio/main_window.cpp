@@ -2,30 +2,17 @@
 #include "main_window.h"
 
 #include "compare_panel.h"
-#include "compiles_panel.h"
-#include "config_panel.h"
 #include "graph_panel.h"
-#include "guards_panel.h"
-#include "kernels_panel.h"
-#include "output_panel.h"
 #include "run_toolbar.h"
-#include "runs_panel.h"
 #include "source_panel.h"
 #include "timeline_panel.h"
 
 #include <QApplication>
-#include <QCloseEvent>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QSettings>
-#include <QShowEvent>
 #include <QStatusBar>
 #include <utility>
 
@@ -33,20 +20,9 @@ namespace kiln::studio {
 
 namespace {
 
-constexpr int kMaxRecent = 10;
-constexpr int kStateVersion = 1; // bump when the dock layout changes incompatibly
-
 QString traceNextTo(const QString& script) {
     QFileInfo info(script);
     return info.absoluteDir().filePath(info.completeBaseName() + QStringLiteral(".kiln"));
-}
-
-bool isWorkload(const QString& path) {
-    return path.endsWith(QStringLiteral(".py"), Qt::CaseInsensitive);
-}
-
-bool isTrace(const QString& path) {
-    return path.endsWith(QStringLiteral(".kiln"), Qt::CaseInsensitive);
 }
 
 } // namespace
@@ -106,80 +82,6 @@ MainWindow::MainWindow(QWidget* parent)
 MainWindow::~MainWindow() {
     // The panels refer to the session and the selection, which are members: they go first.
     qDeleteAll(m_docks);
-}
-
-void MainWindow::createPanels() {
-    m_source = new views::SourcePanel(m_session, m_selection, this);
-    addPanel(m_source);
-    m_graph = new views::GraphPanel(m_session, m_selection, this);
-    addPanel(m_graph);
-    m_kernels = new views::KernelsPanel(m_session, m_selection, this);
-    addPanel(m_kernels);
-    m_timeline = new views::TimelinePanel(m_session, m_selection, this);
-    addPanel(m_timeline);
-    // A range picked on the timeline filters the kernels' statistics (hotspot's filter).
-    connect(m_timeline, &views::TimelinePanel::rangeSelected, m_kernels,
-            &views::KernelsPanel::setTimeRange);
-    m_compare = new views::ComparePanel(m_session, m_selection, this);
-    addPanel(m_compare);
-    addPanel(new views::ConfigPanel(m_session, m_selection, this));
-    addPanel(new views::CompilesPanel(m_session, m_selection, this));
-    addPanel(new views::GuardsPanel(m_session, m_selection, this));
-    addPanel(new views::RunsPanel(m_session, m_selection, this));
-    addPanel(new views::OutputPanel(m_session, m_selection, this));
-}
-
-void MainWindow::addPanel(views::Panel* panel) {
-    auto* dock = new QDockWidget(panel->title(), this);
-    dock->setObjectName(panel->objectName() + QStringLiteral("Dock"));
-    // Panels with toolbars and legends would otherwise add up to a window larger than a laptop
-    // screen: let a dock squeeze its panel (it clips) rather than grow the window.
-    panel->setMinimumSize(160, 90);
-    dock->setWidget(panel);
-    m_docks.insert(panel->objectName(), dock);
-    m_panels.insert(panel->objectName(), panel);
-}
-
-void MainWindow::arrangeDocks() {
-    // Source and its break details on the left over the compile tree; the graph and the
-    // kernels on the right; time along the bottom. Tabs share a place.
-    for (QDockWidget* dock : std::as_const(m_docks)) {
-        removeDockWidget(dock);
-        dock->setFloating(false);
-    }
-    auto dock = [this](const char* id) { return m_docks.value(QString::fromLatin1(id)); };
-    auto place = [this](QDockWidget* d, Qt::DockWidgetArea area) {
-        if (d) addDockWidget(area, d);
-    };
-    auto below = [this](QDockWidget* above, QDockWidget* d) {
-        if (above && d) splitDockWidget(above, d, Qt::Vertical);
-    };
-    auto tab = [this](QDockWidget* first, QDockWidget* d) {
-        if (first && d) tabifyDockWidget(first, d);
-    };
-    place(dock("source"), Qt::LeftDockWidgetArea);
-    place(dock("graph"), Qt::RightDockWidgetArea);
-    place(dock("timeline"), Qt::BottomDockWidgetArea);
-    below(dock("source"), dock("compiles"));
-    tab(dock("compiles"), dock("guards"));
-    tab(dock("compiles"), dock("runs"));
-    below(dock("graph"), dock("kernels"));
-    tab(dock("graph"), dock("compare"));
-    tab(dock("graph"), dock("config"));
-    tab(dock("timeline"), dock("output"));
-    for (const char* front : {"compiles", "graph", "timeline"})
-        if (QDockWidget* d = dock(front)) d->raise();
-    if (QDockWidget* d = m_docks.value(m_raisedPanel)) d->raise();
-    for (QDockWidget* d : std::as_const(m_docks))
-        d->show();
-    const int w = width(), h = height();
-    if (dock("source") && dock("graph"))
-        resizeDocks({dock("source"), dock("graph")}, {w * 45 / 100, w * 55 / 100}, Qt::Horizontal);
-    if (dock("source") && dock("compiles"))
-        resizeDocks({dock("source"), dock("compiles")}, {h * 50 / 100, h * 20 / 100}, Qt::Vertical);
-    if (dock("graph") && dock("kernels"))
-        resizeDocks({dock("graph"), dock("kernels")}, {h * 35 / 100, h * 35 / 100}, Qt::Vertical);
-    if (dock("timeline")) resizeDocks({dock("timeline")}, {h * 22 / 100}, Qt::Vertical);
 }
 
 void MainWindow::createMenus() {
@@ -388,23 +290,6 @@ void MainWindow::updatePolling() {
     m_session.setPolling(live);
 }
 
-bool MainWindow::showPanel(const QString& id) {
-    QDockWidget* dock = m_docks.value(id);
-    if (!dock) return false;
-    m_raisedPanel = id; // raised again if the docks are arranged after this
-    dock->show();
-    dock->raise();
-    return true;
-}
-
-QStringList MainWindow::panelIds() const {
-    return m_panels.keys();
-}
-
-views::Panel* MainWindow::panel(const QString& id) const {
-    return m_panels.value(id);
-}
-
 bool MainWindow::selectItem(const QString& spec) {
     static const QStringList kinds{"run", "compile", "graph", "kernel", "break", "line"};
     if (!kinds.contains(spec.section(':', 0, 0)) || spec.section(':', 1).isEmpty()) return false;
@@ -468,84 +353,12 @@ void MainWindow::showProblem(const QString& message) {
     Q_EMIT problem(message);
 }
 
-void MainWindow::addRecent(const QString& path) {
-    QSettings settings;
-    QStringList recent = settings.value("recentFiles").toStringList();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > kMaxRecent)
-        recent.removeLast();
-    settings.setValue("recentFiles", recent);
-    updateRecentMenu();
+bool MainWindow::isWorkload(const QString& path) {
+    return path.endsWith(QStringLiteral(".py"), Qt::CaseInsensitive);
 }
 
-void MainWindow::updateRecentMenu() {
-    m_recentMenu->clear();
-    const QStringList recent = QSettings().value("recentFiles").toStringList();
-    for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName() + "  —  " + path, this,
-                                [this, path] { openFile(path); });
-    m_recentMenu->setEnabled(!recent.isEmpty());
-}
-
-void MainWindow::restoreSettings() {
-    QSettings settings;
-    restoreGeometry(settings.value("window/geometry").toByteArray());
-    m_arrangeOnShow = !restoreState(settings.value("window/state").toByteArray(), kStateVersion);
-    m_toolbar->setMode(settings.value("run/mode").toString());
-    updateRecentMenu();
-}
-
-void MainWindow::saveSettings() const {
-    QSettings settings;
-    settings.setValue("window/geometry", saveGeometry());
-    settings.setValue("window/state", saveState(kStateVersion));
-    settings.setValue("run/mode", m_toolbar->mode());
-}
-
-void MainWindow::useDefaultLayout() {
-    m_arrangeOnShow = true;
-}
-
-void MainWindow::showEvent(QShowEvent* event) {
-    QMainWindow::showEvent(event);
-    // Dock sizes are proportions of the window, which has its final size only now.
-    if (m_arrangeOnShow) arrangeDocks();
-    m_arrangeOnShow = false;
-    // A dock raised before the window was shown loses to the tab order set while showing.
-    if (!m_raisedPanel.isEmpty())
-        QTimer::singleShot(0, this, [this] {
-            if (QDockWidget* d = m_docks.value(m_raisedPanel)) d->raise();
-        });
-}
-
-void MainWindow::closeEvent(QCloseEvent* event) {
-    if (m_controller.isRunning() &&
-        QMessageBox::question(this, tr("Kiln Studio"),
-                              tr("A workload is running. Stop it and quit?")) != QMessageBox::Yes) {
-        event->ignore();
-        return;
-    }
-    saveSettings();
-    event->accept();
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    for (const QUrl& url : event->mimeData()->urls()) {
-        if (isWorkload(url.toLocalFile()) || isTrace(url.toLocalFile())) {
-            event->acceptProposedAction();
-            return;
-        }
-    }
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    for (const QUrl& url : event->mimeData()->urls()) {
-        if (openFile(url.toLocalFile())) {
-            event->acceptProposedAction();
-            return;
-        }
-    }
+bool MainWindow::isTrace(const QString& path) {
+    return path.endsWith(QStringLiteral(".kiln"), Qt::CaseInsensitive);
 }
 
 } // namespace kiln::studio

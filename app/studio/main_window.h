@@ -59,6 +59,10 @@ public:
     QStringList panelIds() const;
     views::Panel* panel(const QString& id) const;
 
+    /// A workload script (.py) or a trace (.kiln), by name.
+    static bool isWorkload(const QString& path);
+    static bool isTrace(const QString& path);
+
     views::TraceSession& session() { return m_session; }
     views::Selection& selection() { return m_selection; }
     RunController& controller() { return m_controller; }
