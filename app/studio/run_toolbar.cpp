@@ -137,6 +137,10 @@ void RunToolBar::setRunning(bool running) {
     if (running) m_progressText->setText(tr("starting…"));
 }
 
+QString RunToolBar::progressText() const {
+    return m_stop->isEnabled() ? m_progressText->text() : QString();
+}
+
 void RunToolBar::showProgress(const views::RunSnapshot& snapshot) {
     // The newest unfinished compile says what the run waits for; an autotune event inside it
     // names the kernel being tuned.

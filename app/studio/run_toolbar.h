@@ -42,6 +42,8 @@ public:
     void setRunning(bool running);
     /// What the live run is doing now, from its newest snapshot.
     void showProgress(const views::RunSnapshot& snapshot);
+    /// The progress text shown now (empty when idle).
+    QString progressText() const;
 
 private:
     void editOptions();

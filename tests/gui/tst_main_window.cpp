@@ -113,6 +113,9 @@ private slots:
         }));
         const qint64 pid = w.controller().childPid();
         QVERIFY(pid > 0);
+        // The toolbar says what the live run does (compiling, or running with counts).
+        auto* toolbar = w.findChild<studio::RunToolBar*>();
+        QVERIFY(waitFor([&] { return toolbar->progressText().contains("kernel launches"); }));
         QCOMPARE(::kill(static_cast<pid_t>(pid), SIGKILL), 0);
         QVERIFY(waitFor([&] { return !finished.isEmpty(); }));
         auto outcome = finished.at(0).at(0).value<studio::RunOutcome>();
