@@ -8,6 +8,7 @@
 #include "run_toolbar.h"
 #include "studio_fixture.h"
 
+#include <QDockWidget>
 #include <QDropEvent>
 #include <QMimeData>
 #include <QSettings>
@@ -267,6 +268,27 @@ private slots:
         QVERIFY2(problem.at(0).at(0).toString().contains("cannot start"),
                  qPrintable(problem.at(0).at(0).toString()));
         QVERIFY(!w.controller().isRunning());
+    }
+
+    void theLayoutIsRememberedAcrossSessions() {
+        QSettings().remove("window");
+        {
+            studio::MainWindow w;
+            w.resize(1300, 850);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            auto* timeline = w.findChild<QDockWidget*>("timelineDock");
+            QVERIFY(timeline && timeline->isVisible());
+            timeline->hide();
+            w.close(); // saves the geometry and the dock state
+        }
+        studio::MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), QSize(1300, 850));
+        QVERIFY(!again.findChild<QDockWidget*>("timelineDock")->isVisible());
+        QVERIFY(again.findChild<QDockWidget*>("sourceDock")->isVisible());
+        QSettings().remove("window");
     }
 
     void selectItemAcceptsOnlyKnownKinds() {
