@@ -3,8 +3,8 @@
 /// Everything Kiln Studio shows of one run, read in one go on the loader thread and shared with
 /// the GUI thread as an immutable snapshot. A live run is read again as it grows: the tables
 /// that only ever gain rows are tailed from the previous snapshot's last ids, the ones that
-/// change rows in place (runs, compiles, kernels, config) are read whole, so a refresh costs
-/// what is new, not what the run has recorded so far.
+/// change rows in place (runs, compiles, kernels, config) are read whole, so a refresh queries
+/// what is new (the rows already read are copied over, on the reader's thread).
 #pragma once
 
 #include "trace/trace_reader.h"
