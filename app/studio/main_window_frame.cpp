@@ -103,7 +103,7 @@ void MainWindow::arrangeDocks() {
     if (dock("source") && dock("graph"))
         resizeDocks({dock("source"), dock("graph")}, {w * 45 / 100, w * 55 / 100}, Qt::Horizontal);
     if (dock("source") && dock("compiles"))
-        resizeDocks({dock("source"), dock("compiles")}, {h * 50 / 100, h * 20 / 100}, Qt::Vertical);
+        resizeDocks({dock("source"), dock("compiles")}, {h * 38 / 100, h * 32 / 100}, Qt::Vertical);
     if (dock("graph") && dock("kernels"))
         resizeDocks({dock("graph"), dock("kernels")}, {h * 35 / 100, h * 35 / 100}, Qt::Vertical);
     if (dock("timeline")) resizeDocks({dock("timeline")}, {h * 22 / 100}, Qt::Vertical);
