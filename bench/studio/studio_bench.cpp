@@ -162,6 +162,7 @@ int main(int argc, char** argv) {
         add(windowStreamCase("window.stream", path, o.shape, o.streamSeconds, 0));
         add(windowStreamCase("window.stream_large", path, o.shape, o.streamSeconds,
                              o.shape.graphs));
+        add(windowChildRunCase(100'000));
         writeJson(o, counts, writeSeconds, results);
         std::printf("\nwrote %s\n", o.jsonPath.c_str());
     } catch (const std::exception& e) {

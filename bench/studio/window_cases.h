@@ -38,6 +38,10 @@ std::vector<Result> windowStreamCase(const std::string& name, const std::string&
                                      const SyntheticShape& shape, double seconds,
                                      int preloadGraphs);
 
+/// GUI stalls while the window runs a real `kiln run` child (F5) of a workload that compiles and
+/// launches kernels for \p iterations calls, from the run's start to its end.
+std::vector<Result> windowChildRunCase(int iterations);
+
 /// A main window as the app shows it: the default dock layout, 1600x1000, shown.
 void showLikeTheApp(studio::MainWindow& window);
 
