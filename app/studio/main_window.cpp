@@ -8,24 +8,19 @@
 #include "timeline_panel.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <utility>
 
 namespace kiln::studio {
 
-namespace {
-
-QString traceNextTo(const QString& script) {
-    QFileInfo info(script);
-    return info.absoluteDir().filePath(info.completeBaseName() + QStringLiteral(".kiln"));
-}
-
-} // namespace
+namespace {} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent) {
@@ -133,7 +128,7 @@ bool MainWindow::openFile(const QString& path) {
     if (isWorkload(path)) {
         m_workload = info.absoluteFilePath();
         addRecent(m_workload);
-        QString trace = traceNextTo(m_workload);
+        QString trace = tracePathFor(m_workload, QFileInfo(info.absolutePath()).isWritable());
         if (QFileInfo::exists(trace)) {
             openTrace(trace);
         } else {
@@ -351,6 +346,17 @@ void MainWindow::updateStatus() {
 void MainWindow::showProblem(const QString& message) {
     statusBar()->showMessage(message, 15000);
     Q_EMIT problem(message);
+}
+
+QString MainWindow::tracePathFor(const QString& script, bool directoryWritable) {
+    QFileInfo info(script);
+    const QString name = info.completeBaseName() + QStringLiteral(".kiln");
+    if (directoryWritable) return info.absoluteDir().filePath(name);
+    // An installed example (/usr/share/kiln/workloads) cannot have its trace next to it.
+    QDir traces(QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                QStringLiteral("/traces"));
+    traces.mkpath(QStringLiteral("."));
+    return traces.filePath(name);
 }
 
 bool MainWindow::isWorkload(const QString& path) {

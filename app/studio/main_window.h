@@ -59,6 +59,9 @@ public:
     QStringList panelIds() const;
     views::Panel* panel(const QString& id) const;
 
+    /// Where runs of \p script are recorded: next to it (as `kiln run` does) when its directory
+    /// is writable, else in Studio's data directory (traces/NAME.kiln).
+    static QString tracePathFor(const QString& script, bool directoryWritable);
     /// A workload script (.py) or a trace (.kiln), by name.
     static bool isWorkload(const QString& path);
     static bool isTrace(const QString& path);

@@ -291,6 +291,16 @@ private slots:
         QSettings().remove("window");
     }
 
+    void tracesOfReadOnlyWorkloadsGoToTheDataDirectory() {
+        QCOMPARE(studio::MainWindow::tracePathFor("/home/u/models/mlp.py", true),
+                 QString("/home/u/models/mlp.kiln"));
+        const QString installed =
+            studio::MainWindow::tracePathFor("/usr/share/kiln/workloads/demo.py", false);
+        QCOMPARE(installed, QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) +
+                                "/traces/demo.kiln");
+        QVERIFY(QFileInfo(QFileInfo(installed).absolutePath()).isDir());
+    }
+
     void selectItemAcceptsOnlyKnownKinds() {
         studio::MainWindow w;
         QVERIFY(w.selectItem("break:1"));
