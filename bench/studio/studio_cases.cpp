@@ -15,6 +15,7 @@
 #include <QScrollBar>
 #include <QTableView>
 #include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace kiln::bench {
@@ -67,6 +68,14 @@ std::vector<double> timelineTour(views::TimelineView& view, const std::function<
         frames.push_back(frame());
     }
     return frames;
+}
+
+std::string fixed(double v, int decimals) {
+    std::ostringstream out;
+    out.setf(std::ios::fixed);
+    out.precision(decimals);
+    out << v;
+    return out.str();
 }
 
 Spread spreadOf(std::vector<double> samples) {

@@ -41,6 +41,9 @@ struct Spread {
 };
 Spread spreadOf(std::vector<double> samples);
 
+/// \p v with \p decimals digits after the point, for the table's notes.
+std::string fixed(double v, int decimals = 1);
+
 /// Runs the event loop until \p sender emits \p signal or \p timeoutMs pass; false on timeout.
 template <typename Sender, typename Signal>
 bool waitForSignal(Sender* sender, Signal signal, int timeoutMs);

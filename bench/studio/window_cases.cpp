@@ -28,14 +28,6 @@ double msBetween(int64_t fromNs, int64_t toNs) {
     return static_cast<double>(toNs - fromNs) / 1e6;
 }
 
-std::string fixed(double v, int decimals = 1) {
-    std::ostringstream out;
-    out.setf(std::ios::fixed);
-    out.precision(decimals);
-    out << v;
-    return out.str();
-}
-
 /// "kernels 12.3 ms, compiles 4.5 ms, ..." and the same as a JSON object.
 std::string listMs(const std::vector<std::pair<std::string, double>>& parts) {
     std::string out;

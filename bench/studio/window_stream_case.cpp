@@ -24,14 +24,6 @@ struct Stall {
     std::vector<std::pair<std::string, double>> paints;       ///< per panel, ms
 };
 
-std::string fixed(double v, int decimals = 1) {
-    std::ostringstream out;
-    out.setf(std::ios::fixed);
-    out.precision(decimals);
-    out << v;
-    return out.str();
-}
-
 bool overlaps(int64_t start, int64_t end, int64_t from, int64_t to) {
     return start < to && end > from;
 }
