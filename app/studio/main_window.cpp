@@ -301,8 +301,9 @@ void MainWindow::applyPendingSelection() {
     if (m_pendingSelect.isEmpty() || !m_selection.snapshot()) return;
     const QString kind = m_pendingSelect.section(':', 0, 0);
     const QString value = m_pendingSelect.section(':', 1);
-    m_pendingSelect.clear();
     const views::RunSnapshot& run = *m_selection.snapshot();
+    // A run still going (or one a child of ours is about to record) may record it later.
+    const bool mayComeLater = run.running() || m_controller.isRunning();
     bool found = false;
     if (kind == "compile" && (found = run.compile(value.toStdString()) != nullptr))
         m_selection.selectCompile(value);
@@ -315,7 +316,9 @@ void MainWindow::applyPendingSelection() {
     if (kind == "line" &&
         (found = value.toInt() > 0 && value.toInt() <= run.source.count('\n') + 1))
         m_selection.selectSourceLine(value.toInt());
-    if (!found) showProblem(tr("run #%1 has no %2 %3").arg(run.run.id).arg(kind, value));
+    if (found || !mayComeLater) m_pendingSelect.clear();
+    if (!found && !mayComeLater)
+        showProblem(tr("run #%1 has no %2 %3").arg(run.run.id).arg(kind, value));
 }
 
 void MainWindow::updateStatus() {

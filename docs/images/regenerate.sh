@@ -13,7 +13,6 @@ trap 'rm -rf "$work"' EXIT
 export QT_QPA_PLATFORM=offscreen
 export XDG_CONFIG_HOME="$work/config" # the user's saved layout and recent files stay out of it
 
-kiln() { "$build/bin/kiln" "$@"; }
 shot() {
     local name=$1
     shift
@@ -24,13 +23,14 @@ shot() {
 cp "$root/resources/workloads/graph_breaks.py" "$root/resources/workloads/demo.py" "$work/"
 cp "$root/resources/workloads/bench/attention_scores.py" "$work/"
 
-# Graph breaks: stepping (F8) at the second break, the ended and resumed graphs below the code.
-kiln run "$work/graph_breaks.py" --quiet >/dev/null
-shot studio-graph-breaks "$work/graph_breaks.kiln" --panel compiles --select break:2
+# Graph breaks: Studio runs the example (F5) and steps (F8) to the second break: the ended and
+# resumed graphs below the code.
+shot studio-graph-breaks "$work/graph_breaks.py" --run --panel compiles --select break:2
 # Recompiles: why entry 4/2 was compiled, the guards that failed for the older entries.
 shot studio-recompiles "$work/graph_breaks.kiln" --panel guards --select compile:4/2
 
-# Default against max-autotune on one workload: a script that calls the benchmark's fn.
+# Default against max-autotune on one workload (a script that calls the benchmark's fn):
+# Studio's "Compare modes" runs both and brings the comparison to the front.
 cat "$work/attention_scores.py" > "$work/attention.py"
 cat >> "$work/attention.py" <<'PY'
 
@@ -41,8 +41,6 @@ for step in range(20):
     out = compiled(q, k)
 print("attention:", tuple(out.shape), round(out.sum().item(), 2))
 PY
-kiln run "$work/attention.py" --quiet --mode default >/dev/null
-kiln run "$work/attention.py" --quiet --mode max-autotune >/dev/null
-shot studio-compare "$work/attention.kiln" --panel compare --select run:2
+shot studio-compare "$work/attention.py" --compare-modes
 shot studio-config "$work/attention.kiln" --panel config --select run:2
 shot studio-kernels "$work/attention.kiln" --panel kernels --select kernel:1
