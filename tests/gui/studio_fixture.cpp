@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QtGlobal>
 
 namespace kiln::testing {
@@ -54,6 +55,22 @@ QString compareModesTrace(const QString& dir) {
     if (!run({"run", script, "--quiet"}, dir)) return {};
     if (!run({"run", script, "--quiet", "--mode", "max-autotune"}, dir)) return {};
     return QDir(dir).filePath("modes.kiln");
+}
+
+QString scriptTrace(const QString& dir, const QString& fileName, const QString& source,
+                    const QStringList& extraArgs) {
+    QString script = QDir(dir).filePath(fileName);
+    QFile file(script);
+    if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate)) return {};
+    file.write(source.toUtf8());
+    file.close();
+    QString trace = QFileInfo(script).path() + "/" + QFileInfo(script).completeBaseName() + ".kiln";
+    KilnProcess p = runKilnBinary(QStringList{"run", script, "--quiet"} + extraArgs, dir);
+    if (!QFileInfo::exists(trace)) {
+        qWarning("kiln run %s wrote no trace: %s", qPrintable(script), qPrintable(p.err));
+        return {};
+    }
+    return trace;
 }
 
 views::SnapshotPtr readSnapshot(const QString& trace, qint64 runId) {

@@ -7,6 +7,7 @@
 #include "run_snapshot.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace kiln::testing {
 
@@ -16,6 +17,11 @@ QString graphBreaksTrace(const QString& dir);
 /// Runs a small matmul + softmax workload twice into `dir`/modes.kiln: run 1 in default mode,
 /// run 2 in max-autotune mode. Returns the trace path; empty when a run failed.
 QString compareModesTrace(const QString& dir);
+/// Writes \p source to `dir`/\p fileName and runs `kiln run` on it once with \p extraArgs into
+/// the trace next to it, which it returns whether the run succeeded or not (a script error is
+/// a fixture too); empty when no trace was written.
+QString scriptTrace(const QString& dir, const QString& fileName, const QString& source,
+                    const QStringList& extraArgs = {});
 /// Reads one run's snapshot on the calling thread (tests only; Studio reads on its worker).
 views::SnapshotPtr readSnapshot(const QString& trace, qint64 runId);
 

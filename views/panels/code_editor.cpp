@@ -16,12 +16,15 @@ namespace kiln::views {
 namespace {
 
 constexpr int kMarkerSlot = 13; // one slot per marker kind, left of the line numbers
+// Frame, recompile and break slots; the error's slot only when the run ended with one.
 constexpr int kMarkerSlots = 3;
 const QColor kBreakColour(0xd3, 0x2f, 0x2f);
 const QColor kFrameColour(0x19, 0x76, 0xd2);
 const QColor kRecompileColour(0xef, 0x8c, 0x00);
 const QColor kLineHighlight(0xff, 0xf3, 0xb0);
 const QColor kBreakHighlight(0xff, 0xcd, 0xd2);
+const QColor kErrorColour(0xb7, 0x1c, 0x1c);
+const QColor kErrorHighlight(0xfd, 0xe4, 0xe4);
 
 } // namespace
 
@@ -76,11 +79,22 @@ bool CodeEditor::setSourceText(const QString& text) {
     // The new text starts at its top: the highlighted lines must be scrolled to again.
     m_line = 0;
     m_breakLine = 0;
+    m_errorLine = 0;
     return true;
 }
 
 void CodeEditor::setMarkers(LineMarkers markers) {
     m_markers = std::move(markers);
+    bool errorSlot = false;
+    for (const auto& [line, list] : m_markers)
+        for (const LineMarker& m : list)
+            errorSlot = errorSlot || m.kind == MarkerKind::Error;
+    if (errorSlot != m_errorSlot) {
+        m_errorSlot = errorSlot;
+        setViewportMargins(gutterWidth(), 0, 0, 0);
+        QRect r = contentsRect();
+        m_gutter->setGeometry(QRect(r.left(), r.top(), gutterWidth(), r.height()));
+    }
     m_gutter->update();
 }
 
@@ -92,10 +106,14 @@ const std::vector<LineMarker>& CodeEditor::markersAt(int line) const {
 
 QString CodeEditor::toolTipAt(int line) const {
     QStringList parts;
-    for (const LineMarker& m : markersAt(line))
-        parts << m.toolTip.toHtmlEscaped().replace('\n', "<br>");
-    return parts.isEmpty() ? QString()
-                           : "<p style='white-space:pre'>" + parts.join("</p><p>") + "</p>";
+    for (const LineMarker& m : markersAt(line)) {
+        // A traceback's carets point at columns: they line up in a fixed-width font only.
+        QString style = m.kind == MarkerKind::Error ? "white-space:pre; font-family:monospace"
+                                                    : "white-space:pre";
+        parts << QString("<p style='%1'>%2</p>")
+                     .arg(style, m.toolTip.toHtmlEscaped().replace('\n', "<br>"));
+    }
+    return parts.join(QString());
 }
 
 void CodeEditor::highlightLines(int line, int breakLine) {
@@ -103,12 +121,22 @@ void CodeEditor::highlightLines(int line, int breakLine) {
     m_line = line;
     m_breakLine = breakLine;
     applyHighlights();
-    if (!moved) return;
-    int target = breakLine > 0 ? breakLine : line;
-    QTextBlock block = document()->findBlockByNumber(target - 1);
-    if (!block.isValid()) return;
+    if (moved) revealLine(breakLine > 0 ? breakLine : line);
+}
+
+bool CodeEditor::setErrorLine(int line) {
+    if (line == m_errorLine) return false;
+    m_errorLine = line;
+    applyHighlights();
+    m_gutter->update();
+    return true;
+}
+
+void CodeEditor::revealLine(int line) {
+    QTextBlock block = document()->findBlockByNumber(line - 1);
+    if (line <= 0 || !block.isValid()) return;
     // A line already in view stays where it is: a click must not make the text jump.
-    QRect shown = lineRect(target);
+    QRect shown = lineRect(line);
     if (!shown.isEmpty() && shown.top() >= 0 && shown.bottom() <= viewport()->height()) return;
     setTextCursor(QTextCursor(block));
     centerCursor();
@@ -127,9 +155,31 @@ void CodeEditor::applyHighlights() {
     };
     // On a dark palette the light tints would leave light text unreadable: darker ones there.
     bool dark = isDarkPalette(palette());
+    if (m_errorLine != m_line && m_errorLine != m_breakLine)
+        add(m_errorLine, dark ? kErrorHighlight.darker(400) : kErrorHighlight);
     if (m_line != m_breakLine) add(m_line, dark ? kLineHighlight.darker(300) : kLineHighlight);
     add(m_breakLine, dark ? kBreakHighlight.darker(300) : kBreakHighlight);
+    // Last: a full-width tint painted after it would hide the squiggle.
+    addErrorUnderline(selections, dark);
     setExtraSelections(selections);
+}
+
+void CodeEditor::addErrorUnderline(QList<QTextEdit::ExtraSelection>& selections, bool dark) {
+    QTextBlock block = document()->findBlockByNumber(m_errorLine - 1);
+    if (m_errorLine <= 0 || !block.isValid()) return;
+    // The squiggle runs under the code, from its indentation to the end of the line.
+    QString text = block.text();
+    int start = 0;
+    while (start < text.size() && text[start].isSpace())
+        ++start;
+    if (start == text.size()) return;
+    QTextEdit::ExtraSelection s;
+    s.format.setUnderlineStyle(QTextCharFormat::WaveUnderline);
+    s.format.setUnderlineColor(dark ? kErrorColour.lighter(170) : kErrorColour);
+    s.cursor = QTextCursor(block);
+    s.cursor.setPosition(block.position() + start);
+    s.cursor.setPosition(block.position() + text.size(), QTextCursor::KeepAnchor);
+    selections << s;
 }
 
 QRect CodeEditor::lineRect(int line) const {
@@ -139,9 +189,13 @@ QRect CodeEditor::lineRect(int line) const {
     return QRect(0, qRound(r.top()), viewport()->width(), qRound(r.height()));
 }
 
+int CodeEditor::markerSlots() const {
+    return kMarkerSlots + (m_errorSlot ? 1 : 0);
+}
+
 int CodeEditor::gutterWidth() const {
     int digits = QString::number(qMax(1, blockCount())).size();
-    return kMarkerSlot * kMarkerSlots + 8 +
+    return kMarkerSlot * markerSlots() + 8 +
            fontMetrics().horizontalAdvance(QLatin1Char('9')) * qMax(3, digits);
 }
 
@@ -184,14 +238,14 @@ void CodeEditor::paintGutter(QPaintEvent* event) {
     QPainter painter(m_gutter);
     painter.fillRect(event->rect(), palette().color(QPalette::AlternateBase));
     painter.setRenderHint(QPainter::Antialiasing);
-    const int numberLeft = kMarkerSlot * kMarkerSlots;
+    const int numberLeft = kMarkerSlot * markerSlots();
     const int numberWidth = m_gutter->width() - numberLeft - 6;
     for (QTextBlock block = firstVisibleBlock(); block.isValid(); block = block.next()) {
         QRectF geometry = blockBoundingGeometry(block).translated(contentOffset());
         if (geometry.top() > event->rect().bottom()) break;
         int line = block.blockNumber() + 1;
         QRect row(0, qRound(geometry.top()), m_gutter->width(), qRound(geometry.height()));
-        bool current = line == m_line || line == m_breakLine;
+        bool current = line == m_line || line == m_breakLine || line == m_errorLine;
         painter.setPen(current ? palette().color(QPalette::Text)
                                : palette().color(QPalette::PlaceholderText));
         painter.drawText(QRect(numberLeft, row.top(), numberWidth, row.height()),
@@ -211,6 +265,8 @@ void CodeEditor::paintMarkers(QPainter& painter, const QRect& row,
         if (m.kind == MarkerKind::Break) {
             painter.setBrush(kBreakColour);
             painter.drawEllipse(box);
+        } else if (m.kind == MarkerKind::Error) {
+            paintErrorMarker(painter, box);
         } else if (m.kind == MarkerKind::Frame) {
             // A play-like triangle: compiled code starts here.
             QPainterPath path;
@@ -229,6 +285,19 @@ void CodeEditor::paintMarkers(QPainter& painter, const QRect& row,
             painter.fillPath(diamond, kRecompileColour);
         }
     }
+}
+
+void CodeEditor::paintErrorMarker(QPainter& painter, const QRectF& box) {
+    // A square with a white cross, not the break's round dot: the run stopped here.
+    painter.setBrush(kErrorColour);
+    painter.drawRoundedRect(box, 2, 2);
+    QPen cross(Qt::white, qMax(1.5, box.width() / 6.0), Qt::SolidLine, Qt::RoundCap);
+    painter.setPen(cross);
+    QRectF inner = box.adjusted(box.width() * 0.28, box.height() * 0.28, -box.width() * 0.28,
+                                -box.height() * 0.28);
+    painter.drawLine(inner.topLeft(), inner.bottomRight());
+    painter.drawLine(inner.topRight(), inner.bottomLeft());
+    painter.setPen(Qt::NoPen);
 }
 
 } // namespace kiln::views

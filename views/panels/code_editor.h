@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// A read-only code view with a gutter: line numbers and markers (graph breaks, compiled frame
-/// starts, recompile sites) with tooltips. It highlights the line the user asked to see and the
-/// selected graph break's line, and reports clicks on the gutter and on the text by line.
+/// starts, recompile sites, the error that ended the run) with tooltips. It highlights the line
+/// the user asked to see, the selected graph break's line and the error's line, and reports
+/// clicks on the gutter and on the text by line.
 #pragma once
 
 #include <QPlainTextEdit>
@@ -11,7 +12,7 @@
 
 namespace kiln::views {
 
-enum class MarkerKind { Frame, Recompile, Break };
+enum class MarkerKind { Frame, Recompile, Break, Error };
 
 struct LineMarker {
     MarkerKind kind = MarkerKind::Frame;
@@ -44,6 +45,12 @@ public:
     void highlightLines(int line, int breakLine);
     int highlightedLine() const { return m_line; }
     int highlightedBreakLine() const { return m_breakLine; }
+    /// Marks \p line (0: none) as where the run stopped with an error: a red tint and a wavy
+    /// underline that the other highlights do not hide. Returns whether the line changed.
+    bool setErrorLine(int line);
+    int errorLine() const { return m_errorLine; }
+    /// Scrolls \p line into the middle of the view unless it is already in view.
+    void revealLine(int line);
 
     /// \p line's rectangle in viewport (and gutter) coordinates; empty when it is not shown.
     QRect lineRect(int line) const;
@@ -63,18 +70,23 @@ protected:
 private:
     friend class LineGutter;
 
+    int markerSlots() const;
     int gutterWidth() const;
     int lineAtY(int y) const;
     void paintGutter(QPaintEvent* event);
     void paintMarkers(QPainter& painter, const QRect& row, const std::vector<LineMarker>& markers);
     void updateGutter(const QRect& rect, int dy);
     void applyHighlights();
+    void addErrorUnderline(QList<QTextEdit::ExtraSelection>& selections, bool dark);
+    void paintErrorMarker(QPainter& painter, const QRectF& box);
 
     QWidget* m_gutter;
     QString m_source; ///< the text last given to setSourceText
     LineMarkers m_markers;
     int m_line = 0;
     int m_breakLine = 0;
+    int m_errorLine = 0;
+    bool m_errorSlot = false; ///< some marker is an error's: the gutter has room for it
 };
 
 } // namespace kiln::views

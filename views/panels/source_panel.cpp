@@ -8,6 +8,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -91,6 +92,9 @@ LineMarkers sourceMarkers(const RunSnapshot& snapshot) {
     for (const trace::GraphBreakRow& b : snapshot.graphBreaks) {
         if (inWorkload(snapshot, b.file) && b.line > 0) markers[b.line].push_back(breakMarker(b));
     }
+    if (RunEndNotice end = runEndNotice(snapshot);
+        end.kind == RunEndNotice::Kind::Error && end.line > 0)
+        markers[end.line].push_back({MarkerKind::Error, end.toolTip, 0});
     for (auto& [line, list] : markers) {
         std::stable_sort(list.begin(), list.end(),
                          [](const LineMarker& a, const LineMarker& b) { return a.kind < b.kind; });
@@ -105,6 +109,7 @@ SourcePanel::SourcePanel(TraceSession& session, Selection& selection, QWidget* p
     , m_details(new BreakDetails)
     , m_splitter(new QSplitter(Qt::Vertical))
     , m_banner(new QLabel)
+    , m_endBanner(new QLabel)
     , m_summary(new QLabel)
     , m_next(new QAction("Next graph break", this))
     , m_previous(new QAction("Previous graph break", this)) {
@@ -118,6 +123,10 @@ SourcePanel::SourcePanel(TraceSession& session, Selection& selection, QWidget* p
     m_banner->setText("⚠ The file changed since this run; markers may be off.");
     m_banner->setStyleSheet("background: #fff3cd; color: #664d03; padding: 4px 8px;");
     m_banner->hide();
+    m_endBanner->setWordWrap(true);
+    m_endBanner->setTextFormat(Qt::PlainText);
+    m_endBanner->installEventFilter(this);
+    m_endBanner->hide();
     m_details->hide();
     m_splitter->addWidget(m_editor);
     m_splitter->addWidget(m_details);
@@ -129,6 +138,7 @@ SourcePanel::SourcePanel(TraceSession& session, Selection& selection, QWidget* p
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(makeToolbar());
+    layout->addWidget(m_endBanner);
     layout->addWidget(m_banner);
     layout->addWidget(m_splitter, 1);
 
@@ -159,7 +169,9 @@ void SourcePanel::showSnapshot(const SnapshotPtr& snapshot) {
     m_shown = snapshot;
     updateActionTips();
     m_banner->setVisible(snapshot && snapshot->sourceChanged);
+    m_end = snapshot ? runEndNotice(*snapshot) : RunEndNotice{};
     if (!snapshot) {
+        showRunEnd();
         m_editor->setSourceText({});
         m_editor->setMarkers({});
         m_editor->setPlaceholderText("No run is selected.");
@@ -175,6 +187,37 @@ void SourcePanel::showSnapshot(const SnapshotPtr& snapshot) {
     m_editor->setMarkers(sourceMarkers(*snapshot));
     updateSummary();
     showSelection(selection().state());
+    showRunEnd();
+}
+
+void SourcePanel::showRunEnd() {
+    using Kind = RunEndNotice::Kind;
+    m_endBanner->setVisible(m_end.kind != Kind::None);
+    m_endBanner->setText(m_end.text);
+    // Fixed-width, so that the traceback's carets point at their columns; escaped, since
+    // `<module>` must not be taken for a tag.
+    m_endBanner->setToolTip(
+        m_end.toolTip.isEmpty() ? QString() : "<pre>" + m_end.toolTip.toHtmlEscaped() + "</pre>");
+    m_endBanner->setCursor(m_end.line > 0 ? Qt::PointingHandCursor : Qt::ArrowCursor);
+    m_endBanner->setStyleSheet(m_end.kind == Kind::Error
+                                   ? "background: #f8d7da; color: #842029; padding: 4px 8px;"
+                                   : "background: #e2e3e5; color: #2b2f32; padding: 4px 8px;");
+    int errorLine = m_end.kind == Kind::Error ? m_end.line : 0;
+    const SelectionState& state = selection().state();
+    // A debugger shows where the program stopped, unless the user already chose what to see.
+    if (m_editor->setErrorLine(errorLine) && state.sourceLine == 0 && state.breakOrder == 0)
+        m_editor->revealLine(errorLine);
+}
+
+bool SourcePanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_endBanner && event->type() == QEvent::MouseButtonRelease &&
+        static_cast<QMouseEvent*>(event)->button() == Qt::LeftButton && m_end.line > 0) {
+        selection().selectSourceLine(m_end.line);
+        // The line may already be the selected one, scrolled out of view since.
+        m_editor->revealLine(m_end.line);
+        return true;
+    }
+    return Panel::eventFilter(watched, event);
 }
 
 void SourcePanel::updateSummary() {

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// The Source panel: the selected run's workload with Python highlighting, line numbers and
-/// gutter markers for graph breaks, compiled frame starts and recompile sites. Next/Previous
+/// gutter markers for graph breaks, compiled frame starts, recompile sites and the line where a
+/// run stopped with an error (with a banner that says how the run ended). Next/Previous
 /// graph break (F8 / Shift+F8) walk the breaks in execution order; the selected break's reason,
 /// user stack and the graphs before and after it show below the code.
 #pragma once
 
 #include "code_editor.h"
 #include "panel.h"
+#include "run_error.h"
 
 class QAction;
 class QLabel;
@@ -19,7 +21,8 @@ class BreakDetails;
 class PythonHighlighter;
 
 /// The gutter markers of \p snapshot's workload: its graph breaks, the lines where compiled
-/// frames start (resume frames at the line they resume) and the frames that were recompiled.
+/// frames start (resume frames at the line they resume), the frames that were recompiled and,
+/// when the run ended with an error, the innermost traceback line in the workload.
 LineMarkers sourceMarkers(const RunSnapshot& snapshot);
 
 class SourcePanel final : public Panel {
@@ -38,6 +41,9 @@ public:
     BreakDetails* details() const { return m_details; }
     /// The "file changed since this run" banner.
     QLabel* changedBanner() const { return m_banner; }
+    /// How the run ended, when not well: "The run ended with ZeroDivisionError: division by zero
+    /// at line 7" (red), or a crash or cancellation (neutral). Clicking it shows that line.
+    QLabel* endBanner() const { return m_endBanner; }
 
 Q_SIGNALS:
     /// A short message for the window's status bar, e.g. why F8 did not move (no run, no breaks,
@@ -45,6 +51,7 @@ Q_SIGNALS:
     void statusMessage(const QString& message);
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showSnapshot(const SnapshotPtr& snapshot) override;
     void showSelection(const SelectionState& state) override;
 
@@ -56,6 +63,8 @@ private:
     void selectAtGutter(int line);
     void showBreakOf(const SelectionState& state);
     void updateSummary();
+    /// The end banner and the error line for the shown run.
+    void showRunEnd();
     /// The actions' tooltips and status tips for the shown run (how many breaks, or none).
     void updateActionTips();
     /// Why stepping cannot move at all; empty when the shown run has breaks.
@@ -66,6 +75,8 @@ private:
     BreakDetails* m_details;
     QSplitter* m_splitter;
     QLabel* m_banner;
+    QLabel* m_endBanner;
+    RunEndNotice m_end; ///< how the shown run ended
     QLabel* m_summary;
     QAction* m_next;
     QAction* m_previous;
