@@ -209,9 +209,17 @@ int CodeEditor::lineAtY(int y) const {
 }
 
 void CodeEditor::resizeEvent(QResizeEvent* event) {
+    // The highlighted line in view before stays in view when the editor shrinks (the break
+    // details opening below it take most of the panel).
+    const int focus = m_breakLine > 0 ? m_breakLine : m_line;
+    const QRect before = focus > 0 ? lineRect(focus) : QRect();
+    // (The viewport has its new size already: the old one is the widget's old height.)
+    const bool wasShown = !before.isEmpty() && before.top() >= 0 &&
+                          before.bottom() <= event->oldSize().height() - 2 * frameWidth();
     QPlainTextEdit::resizeEvent(event);
     QRect r = contentsRect();
     m_gutter->setGeometry(QRect(r.left(), r.top(), gutterWidth(), r.height()));
+    if (wasShown) revealLine(focus);
 }
 
 void CodeEditor::mouseReleaseEvent(QMouseEvent* event) {
