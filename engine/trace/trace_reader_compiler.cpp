@@ -18,6 +18,21 @@ constexpr const char* kLaunchColumns =
 constexpr const char* kDiagramColumns =
     "SELECT id, run_id, graph_id, compile_id, graph_index, kind, dot FROM diagrams ";
 
+/// The choices of run ?1; the caller adds the second condition on ?2 and the order.
+constexpr const char* kChoiceColumns = "SELECT id, run_id, kernel_id, candidate, time_ns, chosen "
+                                       "FROM autotune_choices WHERE run_id = ?1 ";
+
+/// \p sql with ?1 and ?2 bound.
+Expected<Statement> prepareTwoKeys(const Connection& db, const std::string& sql, int64_t first,
+                                   int64_t second) {
+    auto stmt = Statement::prepare(db, sql);
+    if (stmt) {
+        stmt->bindInt(1, first);
+        stmt->bindInt(2, second);
+    }
+    return stmt;
+}
+
 // Steps \p stmt to its end, turning each result row into a Row with \p fill.
 template <typename Row, typename Fill>
 Expected<std::vector<Row>> collectRows(Expected<Statement> stmt, Fill fill) {
@@ -144,26 +159,18 @@ Expected<std::vector<KernelRow>> TraceReader::graphKernels(int64_t graphId) cons
 
 Expected<std::vector<AutotuneChoiceRow>> TraceReader::autotuneChoices(int64_t runId,
                                                                       int64_t kernelId) const {
-    auto stmt = Statement::prepare(m_db, "SELECT id, run_id, kernel_id, candidate, time_ns, "
-                                         "chosen FROM autotune_choices "
-                                         "WHERE run_id = ?1 AND kernel_id = ?2 ORDER BY id");
-    if (stmt) {
-        stmt->bindInt(1, runId);
-        stmt->bindInt(2, kernelId);
-    }
-    return collectRows<AutotuneChoiceRow>(std::move(stmt), autotuneChoiceRow);
+    return collectRows<AutotuneChoiceRow>(
+        prepareTwoKeys(m_db, std::string(kChoiceColumns) + "AND kernel_id = ?2 ORDER BY id", runId,
+                       kernelId),
+        autotuneChoiceRow);
 }
 
 Expected<std::vector<AutotuneChoiceRow>> TraceReader::autotuneChoicesOfRun(int64_t runId,
                                                                            int64_t afterId) const {
-    auto stmt = Statement::prepare(m_db, "SELECT id, run_id, kernel_id, candidate, time_ns, "
-                                         "chosen FROM autotune_choices "
-                                         "WHERE run_id = ?1 AND id > ?2 ORDER BY id");
-    if (stmt) {
-        stmt->bindInt(1, runId);
-        stmt->bindInt(2, afterId);
-    }
-    return collectRows<AutotuneChoiceRow>(std::move(stmt), autotuneChoiceRow);
+    return collectRows<AutotuneChoiceRow>(
+        prepareTwoKeys(m_db, std::string(kChoiceColumns) + "AND id > ?2 ORDER BY id", runId,
+                       afterId),
+        autotuneChoiceRow);
 }
 
 Expected<std::vector<KernelLaunchRow>> TraceReader::kernelLaunches(int64_t runId, int64_t afterId,
