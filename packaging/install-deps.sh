@@ -7,8 +7,11 @@ set -euo pipefail
 packages=(
   # toolchain
   build-essential cmake ninja-build pkg-config git
-  # engine: SQLite trace database, OpenBLAS for eager matrix products, LLVM 19 for CPU codegen
-  libsqlite3-dev libopenblas-dev llvm-19-dev libzstd-dev libedit-dev libffi-dev
+  # engine: SQLite trace database, LLVM 19 for CPU codegen; the CPU math libraries (see
+  # docs/compiler.md): oneDNN (float32/bf16 products), BLIS's OpenMP build (float64 products),
+  # SLEEF (vectorised elementary functions)
+  libsqlite3-dev llvm-19-dev libzstd-dev libedit-dev libffi-dev
+  libdnnl-dev libblis-openmp-dev libsleef-dev
   # Kiln Studio and its tests: Qt 6 (Widgets, Svg, Charts, Test), Graphviz for graph diagrams
   qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   libgraphviz-dev graphviz

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "inductor/autotune.h"
 
-#include "runtime/thread_pool.h"
+#include "support/parallel.h"
 #include "support/clock.h"
 #include "tensor/ops.h"
 #include "tensor/random.h"
@@ -56,7 +56,7 @@ int64_t timeKernel(const codegen::CompiledKernel& k, const compiler::ScheduledKe
     int64_t outer =
         kernel.outerRanges.empty() ? 1 : compiler::evaluate(kernel.outerRanges[0], {}, syms);
     return timeMedian([&] {
-        runtime::ThreadPool::instance().parallelFor(
+        parallelFor(
             outer, 1, [&](int64_t b, int64_t e) { k.entry(pointers.data(), syms.data(), b, e); });
     });
 }

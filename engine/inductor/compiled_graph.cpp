@@ -5,7 +5,7 @@
 #include "lang/objects.h"
 #include "lang/tensor_bridge.h"
 #include "lang/types.h"
-#include "runtime/thread_pool.h"
+#include "support/parallel.h"
 #include "support/clock.h"
 #include "tensor/convert.h"
 #include "tensor/ops.h"
@@ -179,7 +179,7 @@ private:
             e.kernelId = m_a.kernels[k].kernelId;
             e.startNs = start;
             e.endNs = monotonicNs();
-            e.grid = "threads=" + std::to_string(runtime::ThreadPool::instance().threadCount());
+            e.grid = "threads=" + std::to_string(parallelThreads());
             m_sink->kernelLaunch(e);
         }
     }
@@ -205,7 +205,7 @@ private:
         char** bufs = pointers.data();
         const int64_t* syms = m_syms.data();
         codegen::KernelEntry entry = code.entry;
-        runtime::ThreadPool::instance().parallelFor(
+        parallelFor(
             outer, minChunk, [&](int64_t b, int64_t e) { entry(bufs, syms, b, e); });
     }
 
@@ -238,7 +238,7 @@ private:
         const int64_t* syms = m_syms.data();
         codegen::KernelEntry entry = code.entry;
         int64_t blocks = compiler::evaluate(kernel.outerRanges.at(0), {}, m_syms);
-        runtime::ThreadPool::instance().parallelFor(
+        parallelFor(
             blocks, 1, [&](int64_t begin, int64_t end) { entry(bufs, syms, begin, end); });
     }
 

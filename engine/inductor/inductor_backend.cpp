@@ -9,7 +9,7 @@
 #include "inductor/repro_script.h"
 #include "lang/objects.h"
 #include "lang/types.h"
-#include "runtime/thread_pool.h"
+#include "support/parallel.h"
 #include "trace/json_text.h"
 
 #include <atomic>
@@ -39,7 +39,7 @@ Value callEager(lang::Interpreter& interp, const lang::CallArgs& args, void* dat
 }
 
 std::string launchConfig(const compiler::ScheduledKernel& k, const compiler::LoopProgram& p) {
-    std::string text = "threads=" + std::to_string(runtime::ThreadPool::instance().threadCount());
+    std::string text = "threads=" + std::to_string(parallelThreads());
     text += " outer=[";
     for (size_t i = 0; i < k.outerRanges.size(); ++i)
         text += (i ? ", " : "") + compiler::toString(k.outerRanges[i], nullptr, &p.symbolNames);

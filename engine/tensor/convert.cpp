@@ -19,9 +19,14 @@ void copyInto(const Tensor& dst, const Tensor& src) {
     auto g = makeLoopGeometry<2>(dst.sizes(), {IntList(dst.strides()), IntList(srcStrides)},
                                  {itemSize(dst.dtype()), itemSize(src.dtype())});
     std::array<char*, 2> base{dst.rawData(), src.rawData()};
+    // A copy within one storage keeps memmove's order: its ranges may overlap.
+    const bool parallel = dst.storage().get() != src.storage().get();
+    auto run = [&](auto&& fn) {
+        parallel ? forEachRunParallel(g, base, fn) : forEachRun(g, base, fn);
+    };
     if (dst.dtype() == src.dtype()) {
         const int64_t item = itemSize(dst.dtype());
-        forEachRun(g, base, [&](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
+        run([&](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
             if (s[0] == item && s[1] == item) {
                 std::memmove(p[0], p[1], static_cast<size_t>(n * item));
                 return;
@@ -35,7 +40,7 @@ void copyInto(const Tensor& dst, const Tensor& src) {
         dispatchDType(src.dtype(), [&]<DType DI>() {
             using TO = CType<DO>;
             using TI = CType<DI>;
-            forEachRun(g, base, [](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
+            run([](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
                 unaryRun<TO, TI>(p, s, n, [](TI v) { return castValue<TO>(v); });
             });
         });

@@ -43,22 +43,32 @@ private:
     alignas(8) char m_scalar[8] = {};
 };
 
-/// out[i] = fn(a[i]) over out's shape (out may be any strided tensor).
+/// out[i] = fn(a[i]) over out's shape (out may be any strided tensor), split over the threads
+/// for large tensors: fn must be a pure function of its arguments.
 template <typename TO, typename TA, typename Fn>
 void runUnary(const Tensor& out, const LoopInput& a, Fn&& fn) {
     auto g = makeLoopGeometry<2>(out.sizes(), {IntList(out.strides()), a.strides()},
                                  {int64_t(sizeof(TO)), int64_t(sizeof(TA))});
-    forEachRun(g, {out.rawData(), a.data()},
+    forEachRunParallel(g, {out.rawData(), a.data()},
                [&](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
                    unaryRun<TO, TA>(p, s, n, fn);
                });
+}
+
+/// run(pointers, byteStrides, n) over each run of out[i] = f(a[i]): for kernels that take a
+/// whole run at a time (the vectorised functions of vec_math.h). Split over the threads.
+template <typename TO, typename TA, typename RunFn>
+void runUnaryRuns(const Tensor& out, const LoopInput& a, RunFn&& run) {
+    auto g = makeLoopGeometry<2>(out.sizes(), {IntList(out.strides()), a.strides()},
+                                 {int64_t(sizeof(TO)), int64_t(sizeof(TA))});
+    forEachRunParallel(g, {out.rawData(), a.data()}, run);
 }
 
 template <typename TO, typename TA, typename TB, typename Fn>
 void runBinary(const Tensor& out, const LoopInput& a, const LoopInput& b, Fn&& fn) {
     auto g = makeLoopGeometry<3>(out.sizes(), {IntList(out.strides()), a.strides(), b.strides()},
                                  {int64_t(sizeof(TO)), int64_t(sizeof(TA)), int64_t(sizeof(TB))});
-    forEachRun(g, {out.rawData(), a.data(), b.data()},
+    forEachRunParallel(g, {out.rawData(), a.data(), b.data()},
                [&](std::array<char*, 3> p, std::array<int64_t, 3> s, int64_t n) {
                    binaryRun<TO, TA, TB>(p, s, n, fn);
                });
@@ -70,7 +80,7 @@ void runTernary(const Tensor& out, const LoopInput& a, const LoopInput& b, const
     auto g = makeLoopGeometry<4>(
         out.sizes(), {IntList(out.strides()), a.strides(), b.strides(), c.strides()},
         {int64_t(sizeof(TO)), int64_t(sizeof(TA)), int64_t(sizeof(TB)), int64_t(sizeof(TC))});
-    forEachRun(g, {out.rawData(), a.data(), b.data(), c.data()},
+    forEachRunParallel(g, {out.rawData(), a.data(), b.data(), c.data()},
                [&](std::array<char*, 4> p, std::array<int64_t, 4> s, int64_t n) {
                    ternaryRun<TO, TA, TB, TC>(p, s, n, fn);
                });

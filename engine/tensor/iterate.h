@@ -10,9 +10,11 @@
 /// broadcast scalar) as plain counted loops the compiler vectorises, and keep a strided fallback.
 #pragma once
 
+#include "support/parallel.h"
 #include "tensor/dim_vector.h"
 #include "tensor/tensor.h"
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -82,6 +84,60 @@ void forEachRun(const LoopGeometry<N>& g, std::array<char*, N> ptrs, Fn&& fn) {
             counter[d] = 0;
         }
     }
+}
+
+/// Elements per thread below which a parallel loop is not worth waking a thread for (PyTorch's
+/// at::internal::GRAIN_SIZE).
+inline constexpr int64_t kParallelGrain = 32768;
+
+/// forEachRun over the positions [begin, end) of the loop in row-major order: the first and
+/// last runs may be partial.
+template <size_t N, typename Fn>
+void forEachRunInRange(const LoopGeometry<N>& g, std::array<char*, N> ptrs, int64_t begin,
+                       int64_t end, Fn&& fn) {
+    const size_t rank = g.sizes.size();
+    DimVector counter(rank, 0);
+    int64_t position = begin;
+    for (size_t d = rank; d-- > 0;) {
+        counter[d] = position % g.sizes[d];
+        position /= g.sizes[d];
+        for (size_t k = 0; k < N; ++k)
+            ptrs[k] += counter[d] * g.strides[k][d];
+    }
+    std::array<int64_t, N> inner{};
+    for (size_t k = 0; k < N; ++k)
+        inner[k] = g.strides[k][rank - 1];
+    for (int64_t remaining = end - begin;;) {
+        const int64_t n = std::min(remaining, g.sizes[rank - 1] - counter[rank - 1]);
+        fn(ptrs, inner, n);
+        remaining -= n;
+        if (remaining == 0) return;
+        // The run reached the end of the innermost dimension: rewind it and carry.
+        for (size_t k = 0; k < N; ++k)
+            ptrs[k] -= counter[rank - 1] * inner[k];
+        counter[rank - 1] = 0;
+        for (size_t d = rank - 1; d-- > 0;) {
+            for (size_t k = 0; k < N; ++k)
+                ptrs[k] += g.strides[k][d];
+            if (++counter[d] < g.sizes[d]) break;
+            for (size_t k = 0; k < N; ++k)
+                ptrs[k] -= g.strides[k][d] * g.sizes[d];
+            counter[d] = 0;
+        }
+    }
+}
+
+/// forEachRun split over the threads: every position is visited once, in contiguous ranges of
+/// the loop's row-major order. For kernels whose runs are independent (elementwise ops writing
+/// each output element once, from inputs it does not overlap).
+template <size_t N, typename Fn>
+void forEachRunParallel(const LoopGeometry<N>& g, std::array<char*, N> ptrs, Fn&& fn) {
+    int64_t total = 1;
+    for (int64_t s : g.sizes)
+        total *= s;
+    if (total < 2 * kParallelGrain || g.sizes.empty()) return forEachRun(g, ptrs, fn);
+    parallelFor(total, kParallelGrain,
+                [&](int64_t begin, int64_t end) { forEachRunInRange(g, ptrs, begin, end, fn); });
 }
 
 /// out[i] = fn(a[i]) over one run.

@@ -58,6 +58,14 @@ Tensor unsafeView(const Tensor& t, IntList sizes) {
 /// shape (beta * bias + alpha * a @ b).
 Tensor product2d(const Tensor& a, const Tensor& b, const Tensor* bias, Scalar beta, Scalar alpha) {
     Tensor out = Tensor::empty(DimVector{a.sizes()[0], b.sizes()[1]}, a.dtype());
+    // A linear layer's bias (one value per column, beta = alpha = 1): added by the product.
+    bool rowBias = bias && beta.toDouble() == 1.0 && alpha.toDouble() == 1.0 &&
+                   isFloating(a.dtype()) && bias->dim() >= 1 && bias->numel() == b.sizes()[1] &&
+                   (bias->dim() == 1 || bias->sizes()[0] == 1);
+    if (rowBias) {
+        detail::gemmBiasEpilogue(a, b, bias, detail::GemmEpilogue::None, out);
+        return out;
+    }
     bool useBias = bias && beta.toDouble() != 0.0;
     if (useBias) copyInto(out, expand(*bias, out.sizes()));
     detail::batchedGemm(asBatch(a), asBatch(b), asBatch(out), alpha,

@@ -7,6 +7,7 @@
 #include "tensor/error.h"
 #include "tensor/fast_math.h"
 #include "tensor/ops.h"
+#include "tensor/vec_math.h"
 
 #include <cmath>
 #include <numbers>
@@ -174,6 +175,15 @@ void unaryTyped(const Tensor& out, const LoopInput& a) {
     using C = ComputeType<T>;
     using R = decltype(unaryScalar<Op, C>(C{}));
     using TO = std::conditional_t<std::is_same_v<R, bool>, bool, T>;
+    if constexpr (std::is_floating_point_v<C> && std::is_same_v<TO, T>) {
+        if (std::optional<detail::VecMath> vm = detail::vecMathFor(Op)) {
+            auto kernel = detail::vecMath().forType<T>();
+            return detail::runUnaryRuns<T, T>(
+                out, a, [&](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
+                    kernel(*vm, p[1], s[1], p[0], s[0], n);
+                });
+        }
+    }
     runUnary<TO, T>(out, a, [](T x) { return TO(unaryScalar<Op, C>(C(x))); });
 }
 

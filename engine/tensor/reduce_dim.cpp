@@ -204,21 +204,25 @@ void softmaxColumns(const T* x, T* out, DimLines l, ComputeType<T>* scratch, Com
     }
 }
 
+/// The lines of each outer block are independent: the blocks are split over the threads.
 template <bool Log, typename T>
 void softmaxLines(const T* x, T* out, DimLines l) {
     using C = ComputeType<T>;
     const int64_t block = l.size * l.inner;
-    std::unique_ptr<C[]> scratch(new C[std::max<int64_t>(block, 1)]);
-    if (l.inner == 1) {
-        for (int64_t o = 0; o < l.outer; ++o)
-            softmaxRow<Log>(x + o * block, out + o * block, l.size, scratch.get());
-        return;
-    }
-    std::unique_ptr<C[]> maxes(new C[l.inner]);
-    std::unique_ptr<double[]> totals(new double[l.inner]);
-    for (int64_t o = 0; o < l.outer; ++o)
-        softmaxColumns<Log>(x + o * block, out + o * block, l, scratch.get(), maxes.get(),
-                            totals.get());
+    parallelFor(l.outer, std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(block, 1)),
+                [&](int64_t begin, int64_t end) {
+                    std::unique_ptr<C[]> scratch(new C[std::max<int64_t>(block, 1)]);
+                    if (l.inner == 1) {
+                        for (int64_t o = begin; o < end; ++o)
+                            softmaxRow<Log>(x + o * block, out + o * block, l.size, scratch.get());
+                        return;
+                    }
+                    std::unique_ptr<C[]> maxes(new C[l.inner]);
+                    std::unique_ptr<double[]> totals(new double[l.inner]);
+                    for (int64_t o = begin; o < end; ++o)
+                        softmaxColumns<Log>(x + o * block, out + o * block, l, scratch.get(),
+                                            maxes.get(), totals.get());
+                });
 }
 
 template <bool Log>

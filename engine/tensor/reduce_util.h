@@ -123,6 +123,42 @@ typename Op::Acc foldRun(const Op& op, const char* p, int64_t stride, int64_t n)
     return result;
 }
 
+/// The loop dimension to split over threads: the outermost one that keeps (each accumulator
+/// lies in one slice, and sees its elements in the same order as a serial loop, so the result
+/// does not depend on the number of threads); -1 when none is worth splitting.
+template <size_t N>
+int parallelReduceDim(const LoopGeometry<N>& g) {
+    int64_t total = 1;
+    for (int64_t s : g.sizes)
+        total *= s;
+    if (total < 2 * kParallelGrain) return -1;
+    for (size_t d = 0; d < g.sizes.size(); ++d)
+        if (g.strides[0][d] != 0) return g.sizes[d] >= 2 ? static_cast<int>(d) : -1;
+    return -1;
+}
+
+/// forEachRun over the loop with dimension d split over the threads.
+template <size_t N, typename Fn>
+void forEachRunSplitting(const LoopGeometry<N>& g, int d, std::array<char*, N> ptrs, Fn&& fn) {
+    const size_t dim = static_cast<size_t>(d);
+    int64_t perIndex = 1;
+    for (size_t e = 0; e < g.sizes.size(); ++e)
+        if (e != dim) perIndex *= g.sizes[e];
+    parallelFor(g.sizes[dim], std::max<int64_t>(1, kParallelGrain / perIndex),
+                [&](int64_t begin, int64_t end) {
+                    LoopGeometry<N> slice = g;
+                    slice.sizes[dim] = end - begin;
+                    std::array<char*, N> p = ptrs;
+                    for (size_t k = 0; k < N; ++k)
+                        p[k] += begin * g.strides[k][dim];
+                    forEachRun(slice, p, fn);
+                });
+}
+
+/// Positions per partial result when a reduction to one value is split: fixed, so the result
+/// is the same whatever the number of threads.
+inline constexpr int64_t kReductionChunk = 65536;
+
 template <typename T, typename Op>
 void accumulate(typename Op::Acc* acc, const Tensor& in, const ReduceLayout& layout, const Op& op) {
     using Acc = typename Op::Acc;
@@ -150,7 +186,25 @@ void accumulate(typename Op::Acc* acc, const Tensor& in, const ReduceLayout& lay
             }
         }
     };
-    forEachRun(g, {reinterpret_cast<char*>(acc), in.rawData()}, body);
+    std::array<char*, 2> ptrs{reinterpret_cast<char*>(acc), in.rawData()};
+    if (int d = parallelReduceDim(g); d >= 0) return forEachRunSplitting(g, d, ptrs, body);
+    if (layout.outNumel == 1 && in.numel() >= 4 * kReductionChunk) {
+        // One value: partial results over fixed chunks, combined in order.
+        const int64_t chunks = (in.numel() + kReductionChunk - 1) / kReductionChunk;
+        std::unique_ptr<Acc[]> partial(new Acc[static_cast<size_t>(chunks)]);
+        parallelFor(chunks, 1, [&](int64_t begin, int64_t end) {
+            for (int64_t c = begin; c < end; ++c) {
+                partial[c] = op.identity();
+                std::array<char*, 2> p{reinterpret_cast<char*>(&partial[c]), in.rawData()};
+                forEachRunInRange(g, p, c * kReductionChunk,
+                                  std::min(in.numel(), (c + 1) * kReductionChunk), body);
+            }
+        });
+        for (int64_t c = 0; c < chunks; ++c)
+            acc[0] = op.combine(acc[0], partial[c]);
+        return;
+    }
+    forEachRun(g, ptrs, body);
 }
 
 /// Reduces `in` (element type T) over `mask` with `op` into a new tensor of dtype Op::Out.

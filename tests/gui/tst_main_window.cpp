@@ -212,7 +212,7 @@ private slots:
         QString first = testing::graphBreaksTrace(a.path());
         QString second = testing::compareModesTrace(b.path());
         QVERIFY(!first.isEmpty() && !second.isEmpty());
-        views::SnapshotPtr expected = testing::readSnapshot(second, 1);
+        views::SnapshotPtr expected = testing::readSnapshot(second, 2); // the newest run is shown
         QVERIFY(expected);
         studio::MainWindow w;
         w.show();

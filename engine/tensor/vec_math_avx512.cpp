@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// The vectorised elementary functions for AVX-512 (built with -mavx512f/bw/dq/vl): one SLEEF
+// call per 16 floats or 8 doubles.
+#include "tensor/vec_math_targets.h"
+
+#include <immintrin.h>
+#include <sleef.h>
+
+#define KILN_VEC_NAMESPACE avx512
+
+namespace kiln::tensor::detail::avx512 {
+using vec::VD;
+using vec::VF;
+struct Isa {
+#define KILN_VEC_WRAP(name, ulp)                                                                   \
+    static VF name(VF x) { return VF(Sleef_##name##f16_##ulp##avx512f(__m512(x))); }                \
+    static VD name(VD x) { return VD(Sleef_##name##d8_##ulp##avx512f(__m512d(x))); }
+    KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
+#undef KILN_VEC_WRAP
+    static VD expD(VD x) { return VD(Sleef_expd8_u10avx512f(__m512d(x))); }
+};
+} // namespace kiln::tensor::detail::avx512
+
+#include "tensor/vec_math_impl.h"
+
+namespace kiln::tensor::detail {
+const VecMathKernels& vecMathAvx512() {
+    return avx512::kKernels;
+}
+} // namespace kiln::tensor::detail

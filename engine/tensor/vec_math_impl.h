@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// The body of the vectorised elementary functions, included once per instruction set by
+/// vec_math_{baseline,avx2,avx512}.cpp. Each of those defines, before including this file,
+///   KILN_VEC_NAMESPACE  a namespace name of its own (the code below differs per target), and
+///   struct Isa          in it, with one static member per SLEEF function over VF (16 floats)
+///                       and VD (8 doubles): sin, cos, ... (KILN_VEC_SLEEF_FUNCTIONS), and expD.
+/// The logical vector is 16 floats / 8 doubles on every target (an AVX2 target computes it as
+/// two registers), so each lane sees the same operations everywhere.
+#pragma once
+
+#include "tensor/fast_math.h"
+#include "tensor/half.h"
+#include "tensor/vec_math.h"
+#include "tensor/vec_math_targets.h"
+
+#include <cstring>
+#include <numbers>
+
+namespace kiln::tensor::detail::KILN_VEC_NAMESPACE {
+
+using vec::VD;
+using vec::VF;
+using vec::VF8;
+using VI = int32_t __attribute__((vector_size(64)));
+using VI8 = int32_t __attribute__((vector_size(32)));
+using VL = int64_t __attribute__((vector_size(64)));
+constexpr int kFloatLanes = 16;
+constexpr int kDoubleLanes = 8;
+
+template <typename V>
+inline V splat(decltype(V{}[0]) x) {
+    return V{} + x;
+}
+
+/// mask (all ones or all zeros per lane) ? a : b, on the bits.
+inline VF selectF(VI mask, VF a, VF b) {
+    return reinterpret_cast<VF>((mask & reinterpret_cast<VI>(a)) | (~mask & reinterpret_cast<VI>(b)));
+}
+inline VD selectD(VL mask, VD a, VD b) {
+    return reinterpret_cast<VD>((mask & reinterpret_cast<VL>(a)) | (~mask & reinterpret_cast<VL>(b)));
+}
+
+inline VF8 lowerHalf(VF x) {
+    return __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+inline VF8 upperHalf(VF x) {
+    return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+inline VI8 lowerHalf(VI x) {
+    return __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+inline VI8 upperHalf(VI x) {
+    return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+inline VF join(VF8 lo, VF8 hi) {
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+}
+
+/// expFloat (fast_math.h) on 16 lanes: the same operations, so the same bits.
+inline VF8 expHalf(VF8 clamped, VF8 x, VI8 isNan) {
+    constexpr double kLog2e = 1.4426950408889634074;
+    constexpr double kLn2Hi = 6.93147180369123816490e-01;
+    constexpr double kLn2Lo = 1.90821492927058770002e-10;
+    constexpr double kRound = 6755399441055744.0;
+    const VD c = __builtin_convertvector(clamped, VD);
+    const VD t = c * kLog2e + kRound;
+    const VL n = reinterpret_cast<VL>(t) - std::bit_cast<int64_t>(kRound);
+    const VD nd = t - kRound;
+    const VD r = (c - nd * kLn2Hi) - nd * kLn2Lo;
+    VD p = splat<VD>(1.0 / 39916800.0);
+    for (double coefficient : {1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0,
+                               1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0})
+        p = p * r + coefficient;
+    const VD scale = reinterpret_cast<VD>((n + 1023) << 52);
+    const VL nanMask = __builtin_convertvector(isNan, VL);
+    return __builtin_convertvector(selectD(nanMask, __builtin_convertvector(x, VD), p * scale), VF8);
+}
+
+inline VF expF(VF x) {
+    const VI bits = reinterpret_cast<VI>(x);
+    const VI magnitude = bits & 0x7fffffff;
+    const VI isNan = magnitude > 0x7f800000;
+    const VI negative = bits >> 31;
+    const VI tooLow = negative & (magnitude > std::bit_cast<int32_t>(104.0f));
+    const VI tooHigh = ~negative & (magnitude > std::bit_cast<int32_t>(89.0f));
+    const VF c = selectF(tooLow, splat<VF>(-104.0f), selectF(tooHigh, splat<VF>(89.0f), x));
+    return join(expHalf(lowerHalf(c), lowerHalf(x), lowerHalf(isNan)),
+                expHalf(upperHalf(c), upperHalf(x), upperHalf(isNan)));
+}
+
+/// The function itself on one vector; the operations mirror pointwise_unary.cpp's scalars.
+template <VecMath Op, typename V>
+inline V apply(V x) {
+    constexpr bool kFloat = std::is_same_v<V, VF>;
+    using C = std::conditional_t<kFloat, float, double>;
+    auto exp = [](V v) {
+        if constexpr (kFloat) return expF(v);
+        else return Isa::expD(v);
+    };
+    using enum VecMath;
+    if constexpr (Op == Exp) return exp(x);
+    else if constexpr (Op == Sigmoid) return C(1) / (C(1) + exp(-x));
+    else if constexpr (Op == Silu) return x / (C(1) + exp(-x));
+    else if constexpr (Op == Gelu) return x * C(0.5) * (C(1) + Isa::erf(x * C(std::numbers::sqrt2 / 2)));
+    else if constexpr (Op == GeluTanh) {
+        constexpr C kBeta = C(std::numbers::sqrt2 * std::numbers::inv_sqrtpi);
+        constexpr C kKappa = C(0.044715);
+        V inner = kBeta * (x + kKappa * x * x * x);
+        return C(0.5) * x * (C(1) + Isa::tanh(inner));
+    }
+    else if constexpr (Op == Sin) return Isa::sin(x);
+    else if constexpr (Op == Cos) return Isa::cos(x);
+    else if constexpr (Op == Tan) return Isa::tan(x);
+    else if constexpr (Op == Tanh) return Isa::tanh(x);
+    else if constexpr (Op == Erf) return Isa::erf(x);
+    else if constexpr (Op == Erfc) return Isa::erfc(x);
+    else if constexpr (Op == Log) return Isa::log(x);
+    else if constexpr (Op == Log2) return Isa::log2(x);
+    else if constexpr (Op == Log10) return Isa::log10(x);
+    else if constexpr (Op == Log1p) return Isa::log1p(x);
+    else if constexpr (Op == Expm1) return Isa::expm1(x);
+    else if constexpr (Op == Exp2) return Isa::exp2(x);
+    else if constexpr (Op == Asin) return Isa::asin(x);
+    else if constexpr (Op == Acos) return Isa::acos(x);
+    else if constexpr (Op == Atan) return Isa::atan(x);
+    else if constexpr (Op == Sinh) return Isa::sinh(x);
+    else return Isa::cosh(x);
+}
+
+/// Storage element <-> compute lane.
+template <typename T>
+inline auto load(const char* p) {
+    T v;
+    std::memcpy(&v, p, sizeof(T));
+    if constexpr (std::is_same_v<T, BFloat16> || std::is_same_v<T, Half>) return float(v);
+    else return v;
+}
+template <typename T, typename C>
+inline void store(char* p, C v) {
+    T t = T(v);
+    std::memcpy(p, &t, sizeof(T));
+}
+
+/// f over n elements: whole vectors straight from memory when both sides are dense, else
+/// (strided, broadcast, 16-bit storage, the tail) through a block of one vector.
+template <VecMath Op, typename T>
+void run(const char* in, int64_t inStride, char* out, int64_t outStride, int64_t n) {
+    constexpr bool kFloatLanes16 = !std::is_same_v<T, double>;
+    using V = std::conditional_t<kFloatLanes16, VF, VD>;
+    using C = std::conditional_t<kFloatLanes16, float, double>;
+    constexpr int kLanes = kFloatLanes16 ? kFloatLanes : kDoubleLanes;
+    int64_t i = 0;
+    if constexpr (std::is_same_v<T, C>) {
+        constexpr int64_t kItem = sizeof(C);
+        if (inStride == kItem && outStride == kItem) {
+            for (; i + kLanes <= n; i += kLanes) {
+                V x;
+                std::memcpy(&x, in + i * sizeof(C), sizeof(V));
+                V y = apply<Op>(x);
+                std::memcpy(out + i * sizeof(C), &y, sizeof(V));
+            }
+        }
+    }
+    for (; i < n; i += kLanes) {
+        const int count = static_cast<int>(std::min<int64_t>(kLanes, n - i));
+        V x{};
+        for (int k = 0; k < count; ++k)
+            x[k] = load<T>(in + (i + k) * inStride);
+        V y = apply<Op>(x);
+        for (int k = 0; k < count; ++k)
+            store<T>(out + (i + k) * outStride, C(y[k]));
+    }
+}
+
+template <typename T>
+void kernel(VecMath op, const char* in, int64_t inStride, char* out, int64_t outStride,
+            int64_t n) {
+    switch (op) {
+#define KILN_VEC_DISPATCH(E)                                                                       \
+    case VecMath::E: return run<VecMath::E, T>(in, inStride, out, outStride, n);
+        KILN_VEC_DISPATCH(Exp)
+        KILN_VEC_DISPATCH(Sigmoid)
+        KILN_VEC_DISPATCH(Silu)
+        KILN_VEC_DISPATCH(Sin)
+        KILN_VEC_DISPATCH(Cos)
+        KILN_VEC_DISPATCH(Tan)
+        KILN_VEC_DISPATCH(Tanh)
+        KILN_VEC_DISPATCH(Erf)
+        KILN_VEC_DISPATCH(Erfc)
+        KILN_VEC_DISPATCH(Log)
+        KILN_VEC_DISPATCH(Log2)
+        KILN_VEC_DISPATCH(Log10)
+        KILN_VEC_DISPATCH(Log1p)
+        KILN_VEC_DISPATCH(Expm1)
+        KILN_VEC_DISPATCH(Exp2)
+        KILN_VEC_DISPATCH(Asin)
+        KILN_VEC_DISPATCH(Acos)
+        KILN_VEC_DISPATCH(Atan)
+        KILN_VEC_DISPATCH(Sinh)
+        KILN_VEC_DISPATCH(Cosh)
+        KILN_VEC_DISPATCH(Gelu)
+        KILN_VEC_DISPATCH(GeluTanh)
+#undef KILN_VEC_DISPATCH
+    }
+}
+
+inline const VecMathKernels kKernels{&kernel<float>, &kernel<double>, &kernel<BFloat16>,
+                                     &kernel<Half>};
+
+} // namespace kiln::tensor::detail::KILN_VEC_NAMESPACE
