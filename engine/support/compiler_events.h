@@ -29,6 +29,15 @@ struct AutotuneChoiceEvent {
     std::string candidate; ///< "extern_mm (BLAS)", "template tile=64x64x32 +epilogue", ...
     int64_t timeNs = 0;    ///< median measured time of one call
     bool chosen = false;
+    int runs = 0;          ///< timed runs behind timeNs (after a warm-up run); 0: not known
+    int64_t minNs = 0;     ///< the fastest timed run
+    int64_t maxNs = 0;     ///< the slowest timed run
+    /// Timing stopped after the first run: it was already far slower than the best so far, so
+    /// the candidate could not win (timeNs is that run).
+    bool stoppedEarly = false;
+    /// The times come from the tuning cache: measured by an earlier run on this CPU for the
+    /// same kernel and sizes, not measured again in this run.
+    bool fromCache = false;
 };
 
 /// One execution of a kernel. Reported from the calling thread at high rates: sinks must only

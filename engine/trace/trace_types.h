@@ -26,6 +26,10 @@ inline constexpr const char* kHost = "host";
 inline constexpr const char* kDevice = "device";
 inline constexpr const char* kCudaDriver = "cuda_driver";
 inline constexpr const char* kCupti = "cupti";
+inline constexpr const char* kCpu = "cpu";                 ///< the CPU's model name
+inline constexpr const char* kCpuIsa = "cpu_isa";          ///< the eager kernels' instruction set
+inline constexpr const char* kThreads = "threads";         ///< threads of parallel loops
+inline constexpr const char* kMatmulLibrary = "matmul_library"; ///< per dtype, with code path
 } // namespace metakeys
 
 /// A run's lifecycle state; stored in runs.status as the lower-case names below.
@@ -46,6 +50,10 @@ struct RunInfo {
     std::string backend;      ///< "inductor", "eager", ...
     std::string optionsJson;  ///< the user's options dict as JSON text
     std::string device;       ///< "cpu", "cuda:0", ...
+    /// Where the run ran, as a JSON object: {"cpu": model name, "isa": the eager kernels'
+    /// instruction set, "threads": N, "matmul": {"float32": ..., "bfloat16": ..., "float64":
+    /// ...}} (library, version and code path), so runs from two machines compare knowingly.
+    std::string machineJson;
     std::vector<std::string> argv;
     int64_t pid = 0;         ///< 0: the calling process
     int64_t startedAtNs = 0; ///< wall clock, Unix epoch ns; 0: now
