@@ -8,8 +8,11 @@
 #include "lang/traceback.h"
 #include "runtime/device_probe.h"
 #include "support/clock.h"
+#include "support/cpu_info.h"
+#include "support/parallel.h"
 #include "support/sha256.h"
 #include "support/torch_logger.h"
+#include "tensor/gemm.h"
 #include "torchapi/install.h"
 #include "trace/json_text.h"
 #include "trace/trace_writer.h"
@@ -99,6 +102,18 @@ Expected<std::string> readScript(const std::string& path) {
 }
 
 /// The run's --options as a JSON object of strings (the runs table's options column).
+/// Where this run runs (RunInfo::machineJson): the CPU, the eager kernels' instruction set,
+/// the thread count and the matrix-product libraries with their code paths.
+std::string machineJson() {
+    const tensor::MatmulLibraries& m = tensor::matmulLibraries();
+    return "{\"cpu\": " + trace::jsonQuoted(cpuModelName()) +
+           ", \"isa\": " + trace::jsonQuoted(isaName(activeIsa())) +
+           ", \"threads\": " + std::to_string(parallelThreads()) +
+           ", \"matmul\": {\"float32\": " + trace::jsonQuoted(m.float32) +
+           ", \"bfloat16\": " + trace::jsonQuoted(m.bfloat16) +
+           ", \"float64\": " + trace::jsonQuoted(m.float64) + "}}";
+}
+
 std::string optionsJson(const CompileOverrides& overrides) {
     std::string json = "{";
     for (const auto& [key, value] : overrides.options)
@@ -229,6 +244,13 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
                         config.device == "cuda" ? cuda.describe() : "cpu");
     (void)trace.setMeta(trace::metakeys::kCudaDriver, cuda.describe());
     (void)trace.setMeta(trace::metakeys::kCupti, "unavailable");
+    const tensor::MatmulLibraries& matmul = tensor::matmulLibraries();
+    (void)trace.setMeta(trace::metakeys::kCpu, cpuModelName());
+    (void)trace.setMeta(trace::metakeys::kCpuIsa, isaName(activeIsa()));
+    (void)trace.setMeta(trace::metakeys::kThreads, std::to_string(parallelThreads()));
+    (void)trace.setMeta(trace::metakeys::kMatmulLibrary,
+                        "float32: " + matmul.float32 + "; bfloat16: " + matmul.bfloat16 +
+                            "; float64: " + matmul.float64);
     trace::RunInfo info;
     info.workloadPath = scriptPath;
     info.workloadHash = sha256Hex(text.value());
@@ -237,6 +259,7 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     info.optionsJson = optionsJson(config.compile);
     info.device = config.device;
     info.argv = config.argv;
+    info.machineJson = machineJson();
     auto runId = trace.beginRun(info);
     if (!runId.ok()) return runId.error();
     result.runId = runId.value();

@@ -5,10 +5,16 @@
 /// inputs of the graph's example sizes; the fastest is kept. coordinate_descent_tuning then
 /// walks from the winner one knob at a time while that helps. Every candidate and its time is
 /// kept for the trace's autotune_choices; progress goes to TORCH_LOGS=autotuning.
+///
+/// Benchmarking is what makes max-autotune slow, so it does no more than it must: a candidate
+/// whose code is identical to one already timed takes that time, a candidate already far
+/// slower than the best stops after one run (it cannot win), and a kernel tuned before on this
+/// CPU takes its results from the tuning cache (tuning_cache.h) without running at all.
 #pragma once
 
 #include "codegen/cpu/cpu_codegen.h"
 #include "compiler/schedule.h"
+#include "support/compiler_events.h"
 #include "support/expected.h"
 #include "tensor/random.h"
 #include "tensor/tensor.h"
@@ -20,15 +26,20 @@
 
 namespace kiln::inductor {
 
-struct TunedCandidate {
-    std::string description; ///< "vector width 16, interleave 2"
-    int64_t timeNs = 0;
-    bool chosen = false;
+/// How long a candidate took: the median of its timed runs and their spread.
+struct Timing {
+    int64_t medianNs = 0, minNs = 0, maxNs = 0;
+    int runs = 0;
+    bool stoppedEarly = false; ///< one run only: it was already far slower than the best
 };
+
+/// A candidate as the trace records it (kernelId is filled in by the wrapper).
+AutotuneChoiceEvent choiceOf(std::string description, const Timing& t, bool chosen);
 
 struct TuneResult {
     codegen::CompiledKernel kernel;
-    std::vector<TunedCandidate> candidates;
+    std::vector<AutotuneChoiceEvent> candidates;
+    bool fromCache = false; ///< the tuning cache decided; nothing was benchmarked
 };
 
 struct TuneOptions {
@@ -50,12 +61,17 @@ private:
     tensor::Generator m_gen{1234};
 };
 
-/// Median time of a compiled kernel over a few runs on the pool (after one warm-up run).
-int64_t timeKernel(const codegen::CompiledKernel& k, const compiler::ScheduledKernel& kernel,
-                   const std::vector<int64_t>& syms, BenchmarkWorkspace& ws);
+/// Times fn: one warm-up run, then up to 7 timed runs within about 0.2 s (at least 3). With
+/// bestNs > 0 (the best candidate so far), a warm-up run over 2x bestNs or a first timed run
+/// over 1.5x bestNs ends the timing there: the candidate cannot win.
+Timing timeRuns(const std::function<void()>& fn, int64_t bestNs = 0);
 
-/// Median time of `fn` over a few runs (after one warm-up run).
-int64_t timeMedian(const std::function<void()>& fn);
+/// timeRuns of a compiled kernel on the pool, over its whole outer range.
+Timing timeKernel(const codegen::CompiledKernel& k, const compiler::ScheduledKernel& kernel,
+                  const std::vector<int64_t>& syms, BenchmarkWorkspace& ws, int64_t bestNs = 0);
+
+/// Whether two compiled kernels have the same code (their optimized IR, names aside).
+bool sameCode(const codegen::CompiledKernel& a, const codegen::CompiledKernel& b);
 
 /// Tunes kernel `index` of `schedule`; `symbols` are the example values of the size symbols.
 Expected<TuneResult> autotuneKernel(const compiler::LoopProgram& program,

@@ -107,8 +107,14 @@ Status tuneKernels(const PipelineContext& c, GraphArtifacts& a,
         auto tuned = autotuneKernel(a.lowered.program, a.schedule, k, syms, options);
         if (!tuned) return tuned.error();
         a.kernels[k].code = tuned->kernel;
-        for (const TunedCandidate& cand : tuned->candidates)
-            a.kernels[k].choices.push_back({0, cand.description, cand.timeNs, cand.chosen});
+        if (tuned->fromCache)
+            KILN_TORCH_ARTIFACT(c.logger, Artifact::Autotuning, c.compileId,
+                                "autotuning " + a.schedule.kernels[k].name + ": " +
+                                    std::to_string(tuned->candidates.size()) +
+                                    " candidates from the tuning cache (measured by an earlier "
+                                    "run on this CPU)");
+        for (AutotuneChoiceEvent& cand : tuned->candidates)
+            a.kernels[k].choices.push_back(std::move(cand));
     }
     return {};
 }

@@ -2,11 +2,15 @@
 #include "inductor/select_templates.h"
 
 #include "inductor/autotune.h"
+#include "inductor/tuning_cache.h"
 #include "support/clock.h"
+#include "support/parallel.h"
+#include "tensor/gemm.h"
 #include "tensor/ops.h"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <set>
 
 namespace kiln::inductor {
@@ -102,24 +106,192 @@ std::set<std::string> backends(const OptionValues& o) {
     return out;
 }
 
-/// BLAS on random operands of the product's layout, plus the separate epilogue kernel.
-Expected<int64_t> timeBlas(const compiler::LoopProgram& p, const compiler::Schedule& s,
-                           const GemmSite& site, const std::vector<int64_t>& syms) {
+/// The library product on random operands of the product's layout, plus the separate
+/// epilogue kernel.
+Expected<Timing> timeBlas(const compiler::LoopProgram& p, const compiler::Schedule& s,
+                          const GemmSite& site, const std::vector<int64_t>& syms) {
     tensor::Generator gen(99);
     tensor::Tensor a = tensor::randn(std::vector<int64_t>{site.M, site.K}, {}, gen);
     tensor::Tensor b = tensor::randn(std::vector<int64_t>{site.N, site.K}, {}, gen);
     tensor::Tensor bt = tensor::transpose(b, 0, 1); // linear layers multiply by w.t()
     tensor::Tensor bias = tensor::randn(std::vector<int64_t>{site.N}, {}, gen);
     bool addmm = site.mm->externName == "addmm";
-    int64_t ns = timeMedian([&] {
+    Timing product = timeRuns([&] {
         tensor::Tensor c =
             addmm ? tensor::addmm(bias, a, bt, site.mm->beta, site.mm->alpha) : tensor::mm(a, bt);
     });
-    if (!site.epilogue) return ns;
+    if (!site.epilogue) return product;
     auto compiled = codegen::compileKernels(p, s, {site.kernel + 1}, {});
     if (!compiled) return compiled.error();
     BenchmarkWorkspace ws(p, syms);
-    return ns + timeKernel((*compiled)[0], s.kernels[site.kernel + 1], syms, ws);
+    Timing epilogue = timeKernel((*compiled)[0], s.kernels[site.kernel + 1], syms, ws);
+    return Timing{product.medianNs + epilogue.medianNs, product.minNs + epilogue.minNs,
+                  product.maxNs + epilogue.maxNs, std::min(product.runs, epilogue.runs), false};
+}
+
+/// Kiln's template for the product with a tile of tm x tn (and the epilogue when fusible).
+ScheduledKernel templateKernel(const compiler::Schedule& schedule, const GemmSite& site, int tm,
+                               int tn, int templateCount) {
+    ScheduledKernel tem;
+    tem.kind = ScheduledKernel::Kind::Template;
+    tem.tileM = tm;
+    tem.tileN = tn;
+    tem.outerRanges = {compiler::constant((site.N + tn - 1) / tn)};
+    tem.stages = schedule.kernels[site.kernel].stages;
+    std::set<std::string> ops(site.mm->originOps.begin(), site.mm->originOps.end());
+    std::set<std::string> origins(site.mm->origins.begin(), site.mm->origins.end());
+    if (site.epilogue) {
+        tem.stages.push_back(schedule.kernels[site.kernel + 1].stages[0]);
+        ops.insert(site.epilogue->originOps.begin(), site.epilogue->originOps.end());
+        origins.insert(site.epilogue->origins.begin(), site.epilogue->origins.end());
+    }
+    std::string joined;
+    for (const std::string& op : ops)
+        joined += (joined.empty() ? "" : "_") + op;
+    tem.name = "kiln_tem_fused_" + joined + "_" + std::to_string(templateCount);
+    tem.origins.assign(origins.begin(), origins.end());
+    return tem;
+}
+
+/// One candidate of a product: the library call (empty kernel name) or a template.
+struct Candidate {
+    std::string description;
+    std::string choice; ///< "blas" or "tile=4x64", what the tuning cache keeps
+    Timing timing;
+    ScheduledKernel kernel;
+};
+
+/// The tile shapes tried, and whether each needs shape_padding.
+std::vector<std::pair<int, int>> tiles(const GemmSite& site, bool padding) {
+    std::vector<std::pair<int, int>> out;
+    for (auto [tm, tn] : {std::pair{4, 32}, std::pair{4, 64}, std::pair{8, 32}, std::pair{2, 64}})
+        if (padding || (site.M % tm == 0 && site.N % tn == 0)) out.push_back({tm, tn});
+    return out;
+}
+
+std::string describeTile(const GemmSite& site, int tm, int tn) {
+    bool divides = site.M % tm == 0 && site.N % tn == 0;
+    std::string padded = divides ? ""
+                                 : ", padded to " + std::to_string((site.M + tm - 1) / tm * tm) +
+                                       "x" + std::to_string((site.N + tn - 1) / tn * tn);
+    return "template " + std::to_string(tm) + "x" + std::to_string(tn) + " tile" + padded +
+           (site.epilogue ? ", epilogue fused" : "");
+}
+
+/// Everything that decides a product's candidates and their speed, for the tuning cache.
+std::string gemmKey(const compiler::LoopProgram& p, const compiler::Schedule& s,
+                    const GemmSite& site, const std::set<std::string>& backends, bool padding) {
+    std::string key = "gemm-v1;threads=" + std::to_string(parallelThreads()) + ";backends=";
+    for (const std::string& b : backends)
+        key += b + ",";
+    key += padding ? ";padding" : ";no-padding";
+    key += ";" + tensor::matmulLibraries().float32;
+    key += ";product=" + codegen::kernelIdentity(p, s.kernels[site.kernel]);
+    if (site.epilogue) key += ";epilogue=" + codegen::kernelIdentity(p, s.kernels[site.kernel + 1]);
+    return key;
+}
+
+/// The candidates of one product, measured now (each timed against the best so far).
+Expected<std::vector<Candidate>> measureSite(const PipelineContext& c, const GraphArtifacts& a,
+                                             const GemmSite& site, bool blas, bool templates,
+                                             const std::vector<int64_t>& syms,
+                                             int templateCount) {
+    const compiler::LoopProgram& p = a.lowered.program;
+    const std::string& externName = a.schedule.kernels[site.kernel].name;
+    std::vector<Candidate> candidates;
+    auto bestNs = [&] {
+        int64_t b = 0;
+        for (const Candidate& cand : candidates)
+            if (b == 0 || cand.timing.medianNs < b) b = cand.timing.medianNs;
+        return b;
+    };
+    auto progress = [&](const Candidate& cand) {
+        KILN_TORCH_ARTIFACT(c.logger, Artifact::Autotuning, c.compileId,
+                            "autotuning " + externName + ": candidate " +
+                                std::to_string(candidates.size()) + " (" + cand.description +
+                                ") " + std::to_string(cand.timing.medianNs / 1000) + " us" +
+                                (cand.timing.stoppedEarly ? ", stopped: cannot win" : ""));
+        TimelineEvent e;
+        e.category = "autotune";
+        e.name = externName + ": " + cand.description;
+        e.compileId = c.compileId;
+        e.startNs = monotonicNs();
+        e.detailJson = "{\"candidates_done\": " + std::to_string(candidates.size()) + "}";
+        c.sink.timeline(e);
+    };
+    if (blas) {
+        auto timing = timeBlas(p, a.schedule, site, syms);
+        if (!timing) return timing.error();
+        std::string what = externName + " (" + tensor::matmulLibraries().float32 + ")";
+        if (site.epilogue) what += " + " + a.schedule.kernels[site.kernel + 1].name;
+        candidates.push_back({what, "blas", *timing, {}});
+        progress(candidates.back());
+    }
+    if (templates)
+        for (auto [tm, tn] : tiles(site, c.options.flag("shape_padding"))) {
+            ScheduledKernel tem = templateKernel(a.schedule, site, tm, tn, templateCount);
+            compiler::Schedule one{{tem}};
+            auto compiled = codegen::compileKernels(p, one, {0}, {});
+            if (!compiled) return compiled.error();
+            BenchmarkWorkspace ws(p, syms);
+            Timing t = timeKernel((*compiled)[0], tem, syms, ws, bestNs());
+            candidates.push_back({describeTile(site, tm, tn),
+                                  "tile=" + std::to_string(tm) + "x" + std::to_string(tn), t, tem});
+            progress(candidates.back());
+        }
+    return candidates;
+}
+
+/// A product's candidates and the one kept.
+struct SiteChoice {
+    std::vector<Candidate> candidates;
+    size_t chosen = 0;
+    bool fromCache = false;
+};
+
+/// The candidates of one product from the tuning cache, the chosen one rebuilt.
+std::optional<SiteChoice> cachedSite(const GraphArtifacts& a, const GemmSite& site,
+                                     const std::string& key, int templateCount) {
+    auto cached = loadTuning(key);
+    if (!cached) return std::nullopt;
+    SiteChoice out;
+    out.fromCache = true;
+    for (const CachedCandidate& cc : *cached) {
+        Candidate cand{cc.description, cc.choice,
+                       {cc.timeNs, cc.minNs, cc.maxNs, cc.runs, cc.stoppedEarly}, {}};
+        if (cc.choice != "blas") {
+            int tm = 0, tn = 0;
+            if (std::sscanf(cc.choice.c_str(), "tile=%dx%d", &tm, &tn) != 2 || tm <= 0 || tn <= 0)
+                return std::nullopt;
+            if (cc.chosen) cand.kernel = templateKernel(a.schedule, site, tm, tn, templateCount);
+        }
+        if (cc.chosen) out.chosen = out.candidates.size();
+        out.candidates.push_back(std::move(cand));
+    }
+    return out;
+}
+
+/// Measures a product's candidates, keeps the fastest, and stores the result in the cache.
+Expected<SiteChoice> measuredSite(const PipelineContext& c, const GraphArtifacts& a,
+                                  const GemmSite& site, bool blas, bool templates,
+                                  const std::vector<int64_t>& syms, const std::string& key,
+                                  int templateCount) {
+    auto measured = measureSite(c, a, site, blas, templates, syms, templateCount);
+    if (!measured) return measured.error();
+    SiteChoice out;
+    out.candidates = std::move(*measured);
+    for (size_t i = 1; i < out.candidates.size(); ++i)
+        if (out.candidates[i].timing.medianNs < out.candidates[out.chosen].timing.medianNs)
+            out.chosen = i;
+    std::vector<CachedCandidate> entry;
+    for (size_t i = 0; i < out.candidates.size(); ++i) {
+        const Candidate& cand = out.candidates[i];
+        const Timing& t = cand.timing;
+        entry.push_back({cand.description, cand.choice, t.medianNs, t.minNs, t.maxNs, t.runs,
+                         t.stoppedEarly, i == out.chosen});
+    }
+    if (!entry.empty()) storeTuning(key, entry);
+    return out;
 }
 
 } // namespace
@@ -137,79 +309,31 @@ Status selectTemplates(const PipelineContext& c, GraphArtifacts& a,
     for (GemmSite& site : sites) {
         if (c.options.flag("epilogue_fusion"))
             site.epilogue = fusibleEpilogue(p, a.schedule, site, a.lowered.outputs);
-        struct Candidate {
-            std::string description;
-            int64_t ns = 0;
-            ScheduledKernel kernel; ///< empty name: the BLAS call
-        };
-        std::vector<Candidate> candidates;
-        const std::string& externName = a.schedule.kernels[site.kernel].name;
-        auto progress = [&](const Candidate& cand) {
+        if (!blas && !templates) continue;
+        const std::string key =
+            gemmKey(p, a.schedule, site, allowed, c.options.flag("shape_padding"));
+        std::optional<SiteChoice> choice = cachedSite(a, site, key, templateCount);
+        if (choice) {
             KILN_TORCH_ARTIFACT(c.logger, Artifact::Autotuning, c.compileId,
-                                "autotuning " + externName + ": candidate " +
-                                    std::to_string(candidates.size()) + " (" + cand.description +
-                                    ") " + std::to_string(cand.ns / 1000) + " us");
-            TimelineEvent e;
-            e.category = "autotune";
-            e.name = externName + ": " + cand.description;
-            e.compileId = c.compileId;
-            e.startNs = monotonicNs();
-            e.detailJson = "{\"candidates_done\": " + std::to_string(candidates.size()) + "}";
-            c.sink.timeline(e);
-        };
-        if (blas) {
-            auto ns = timeBlas(p, a.schedule, site, syms);
-            if (!ns) return ns.error();
-            std::string what = externName + " (OpenBLAS)";
-            if (site.epilogue) what += " + " + a.schedule.kernels[site.kernel + 1].name;
-            candidates.push_back({what, *ns, {}});
-            progress(candidates.back());
+                                "autotuning " + a.schedule.kernels[site.kernel].name + ": " +
+                                    std::to_string(choice->candidates.size()) +
+                                    " candidates from the tuning cache (measured by an earlier "
+                                    "run on this CPU)");
+        } else {
+            auto measured = measuredSite(c, a, site, blas, templates, syms, key, templateCount);
+            if (!measured) return measured.error();
+            choice = std::move(*measured);
         }
-        if (templates) {
-            bool padding = c.options.flag("shape_padding");
-            for (auto [tm, tn] :
-                 {std::pair{4, 32}, std::pair{4, 64}, std::pair{8, 32}, std::pair{2, 64}}) {
-                bool divides = site.M % tm == 0 && site.N % tn == 0;
-                if (!divides && !padding) continue; // without shape_padding the tile must divide
-                ScheduledKernel tem;
-                tem.kind = ScheduledKernel::Kind::Template;
-                tem.tileM = tm;
-                tem.tileN = tn;
-                tem.outerRanges = {compiler::constant((site.N + tn - 1) / tn)};
-                tem.stages = a.schedule.kernels[site.kernel].stages;
-                std::set<std::string> ops(site.mm->originOps.begin(), site.mm->originOps.end());
-                std::set<std::string> origins(site.mm->origins.begin(), site.mm->origins.end());
-                if (site.epilogue) {
-                    tem.stages.push_back(a.schedule.kernels[site.kernel + 1].stages[0]);
-                    ops.insert(site.epilogue->originOps.begin(), site.epilogue->originOps.end());
-                    origins.insert(site.epilogue->origins.begin(), site.epilogue->origins.end());
-                }
-                std::string joined;
-                for (const std::string& op : ops)
-                    joined += (joined.empty() ? "" : "_") + op;
-                tem.name = "kiln_tem_fused_" + joined + "_" + std::to_string(templateCount);
-                tem.origins.assign(origins.begin(), origins.end());
-                compiler::Schedule one{{tem}};
-                auto compiled = codegen::compileKernels(p, one, {0}, {});
-                if (!compiled) return compiled.error();
-                BenchmarkWorkspace ws(p, syms);
-                std::string padded =
-                    divides ? ""
-                            : ", padded to " + std::to_string((site.M + tm - 1) / tm * tm) + "x" +
-                                  std::to_string((site.N + tn - 1) / tn * tn);
-                std::string what = "template " + std::to_string(tm) + "x" + std::to_string(tn) +
-                                   " tile" + padded + (site.epilogue ? ", epilogue fused" : "");
-                candidates.push_back({what, timeKernel((*compiled)[0], tem, syms, ws), tem});
-                progress(candidates.back());
-            }
-        }
+        const std::vector<Candidate>& candidates = choice->candidates;
         if (candidates.empty()) continue;
-        size_t best = 0;
-        for (size_t i = 1; i < candidates.size(); ++i)
-            if (candidates[i].ns < candidates[best].ns) best = i;
+        const size_t best = choice->chosen;
         std::vector<AutotuneChoiceEvent> choices;
-        for (size_t i = 0; i < candidates.size(); ++i)
-            choices.push_back({0, candidates[i].description, candidates[i].ns, i == best});
+        for (size_t i = 0; i < candidates.size(); ++i) {
+            AutotuneChoiceEvent e =
+                choiceOf(candidates[i].description, candidates[i].timing, i == best);
+            e.fromCache = choice->fromCache;
+            choices.push_back(std::move(e));
+        }
         a.scheduleChoices[site.kernel] = choices;
         if (candidates[best].kernel.name.empty()) continue;
         a.schedule.kernels[site.kernel] = candidates[best].kernel;

@@ -164,15 +164,19 @@ Tensor dotProduct(const Tensor& a, const Tensor& b) {
     return out;
 }
 
+} // namespace kiln::tensor::detail
+
+namespace kiln::tensor {
+
 const MatmulLibraries& matmulLibraries() {
     static const MatmulLibraries libraries = [] {
         MatmulLibraries l;
-        l.float32 = onednnDescription();
-        l.bfloat16 = l.float32 + (onednnNativeHalf(DType::BFloat16) ? ", native" : ", through float32");
-        l.float64 = blisDescription();
+        l.float32 = detail::onednnDescription();
+        l.bfloat16 = l.float32 + (detail::onednnNativeHalf(DType::BFloat16) ? ", native" : ", through float32");
+        l.float64 = detail::blisDescription();
         return l;
     }();
     return libraries;
 }
 
-} // namespace kiln::tensor::detail
+} // namespace kiln::tensor

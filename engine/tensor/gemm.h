@@ -37,6 +37,10 @@ void gemmBiasEpilogue(const Tensor& a, const Tensor& b, const Tensor* bias, Gemm
 /// Sum of a[i] * b[i] over two 1-D tensors of one dtype and equal length, as a 0-dim tensor.
 Tensor dotProduct(const Tensor& a, const Tensor& b);
 
+} // namespace kiln::tensor::detail
+
+namespace kiln::tensor {
+
 /// Which library computes products of each floating dtype here, with its version and the code
 /// path it dispatched to on this CPU ("oneDNN 2.6.3 (avx512_core_bf16)").
 struct MatmulLibraries {
@@ -46,4 +50,5 @@ struct MatmulLibraries {
 };
 const MatmulLibraries& matmulLibraries();
 
-} // namespace kiln::tensor::detail
+
+} // namespace kiln::tensor

@@ -50,13 +50,13 @@ struct RunInfo {
     std::string backend;      ///< "inductor", "eager", ...
     std::string optionsJson;  ///< the user's options dict as JSON text
     std::string device;       ///< "cpu", "cuda:0", ...
+    std::vector<std::string> argv;
+    int64_t pid = 0;         ///< 0: the calling process
+    int64_t startedAtNs = 0; ///< wall clock, Unix epoch ns; 0: now
     /// Where the run ran, as a JSON object: {"cpu": model name, "isa": the eager kernels'
     /// instruction set, "threads": N, "matmul": {"float32": ..., "bfloat16": ..., "float64":
     /// ...}} (library, version and code path), so runs from two machines compare knowingly.
     std::string machineJson;
-    std::vector<std::string> argv;
-    int64_t pid = 0;         ///< 0: the calling process
-    int64_t startedAtNs = 0; ///< wall clock, Unix epoch ns; 0: now
 };
 
 /// The script's uncaught exception (or Kiln's own failure) when a run ends with an error.

@@ -50,6 +50,12 @@ Expected<std::vector<CompiledKernel>> compileKernels(const compiler::LoopProgram
                                                      const std::vector<LoopTuning>& tuning,
                                                      CodegenStats* stats = nullptr);
 
+/// What decides a kernel's machine code, before tuning: its IR, its buffers' layouts and
+/// dtypes, the emitter's version, the host CPU and its features, LLVM's version. Equal texts
+/// compile to equal code; the tuning cache keys its measurements by it.
+std::string kernelIdentity(const compiler::LoopProgram& program,
+                           const compiler::ScheduledKernel& kernel);
+
 /// Turns kernel reuse (memory and disk caches) on or off for this process: benchmarks measure
 /// cold compiles with it off.
 void setKernelCacheEnabled(bool enabled);

@@ -327,6 +327,13 @@ void setKernelCacheEnabled(bool enabled) {
     jit.cacheEnabled = enabled;
 }
 
+std::string kernelIdentity(const compiler::LoopProgram& program,
+                           const compiler::ScheduledKernel& kernel) {
+    Jit& jit = Jit::instance();
+    return describeForHash(program, kernel, {}) + ";" + kEmitterVersion + ";" + jit.cpu + ";" +
+           jit.features + ";" + LLVM_VERSION_STRING + (jit.target.vectorMath ? ";mvec" : "");
+}
+
 std::string hostCpuName() {
     return Jit::instance().cpu;
 }
