@@ -45,6 +45,9 @@ struct CompilerBenchRow {
     int kernels = 0;
     double ratioToEager = 0;     ///< median over the eager row's median (0 without an eager row)
     double maxRelativeError = 0; ///< ||compiled - eager|| / ||eager||
+    /// max-autotune modes: compileMs is measured with an empty tuning cache, this with the
+    /// entries that compile wrote (a second run of the workload); -1 for other modes.
+    double warmCompileMs = -1;
     /// Why the row has no numbers, on one line: "file:line: Type: message" for an error in
     /// the workload, "file: message" when it does not define fn or make_inputs.
     std::string error;

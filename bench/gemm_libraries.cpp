@@ -162,8 +162,10 @@ std::string dnnlIsaName(dnnl::cpu_isa isa) {
 }
 
 /// oneDNN's matmul primitive C = A x B (+ bias, GELU) in float32 or bf16 (accumulating and
-/// storing in float32 for bf16 inputs, as PyTorch's bf16 linear accumulates).
-Result timeDnnlMatmul(const Shape& s, dnnl::memory::data_type in, bool biasGelu) {
+/// storing in float32 for bf16 inputs, as PyTorch's bf16 linear accumulates). With avoidAmx,
+/// the first implementation oneDNN offers that does not use AMX (where it offers one first).
+Result timeDnnlMatmul(const Shape& s, dnnl::memory::data_type in, bool biasGelu,
+                      bool avoidAmx = false) {
     using namespace dnnl;
     using dt = memory::data_type;
     engine eng(engine::kind::cpu, 0);
@@ -180,6 +182,10 @@ Result timeDnnlMatmul(const Shape& s, dnnl::memory::data_type in, bool biasGelu)
     }
     auto pd = biasGelu ? matmul::primitive_desc(matmul::desc(aMd, bMd, biasMd, cMd), attr, eng)
                        : matmul::primitive_desc(matmul::desc(aMd, bMd, cMd), attr, eng);
+    if (avoidAmx)
+        while (std::string(pd.impl_info_str()).find("amx") != std::string::npos && pd.next_impl()) {
+        }
+    const std::string impl = pd.impl_info_str();
     matmul prim(pd);
     memory a(aMd, eng), b(bMd, eng), bias(biasMd, eng), c(cMd, eng);
     size_t inBytes = in == dt::bf16 ? 2 : 4;
@@ -194,7 +200,7 @@ Result timeDnnlMatmul(const Shape& s, dnnl::memory::data_type in, bool biasGelu)
         strm.wait();
     });
     return {s.name, in == dt::bf16 ? "bfloat16" : "float32",
-            biasGelu ? "matmul+bias+gelu fused" : "matmul", sec,
+            std::string(biasGelu ? "matmul+bias+gelu fused" : "matmul") + " [" + impl + "]", sec,
             2.0 * s.m * s.n * s.k / sec * 1e-9};
 }
 
@@ -228,6 +234,8 @@ std::string dnnlChild(const std::string& config, bool quick, bool bf16Capable) {
         });
         emit(config, isa, {s.name, "float32", "gemm", sec, 2.0 * s.m * s.n * s.k / sec * 1e-9});
         emit(config, isa, timeDnnlMatmul(s, dnnl::memory::data_type::f32, false));
+        if (isa == "avx512_core_amx")
+            emit(config, isa, timeDnnlMatmul(s, dnnl::memory::data_type::f32, false, true));
         if (s.transB) {
             emit(config, isa, timeDnnlMatmul(s, dnnl::memory::data_type::f32, true));
             emit(config, isa, timeDnnlSgemmThenGelu(s));
@@ -363,7 +371,7 @@ int parent(const std::string& self, bool quick, int threads, const std::string& 
     }
     std::map<std::string, double> best; // shape|dtype -> fastest GFLOP/s of plain products
     for (const Row& r : all)
-        if (r.variant == "gemm" || r.variant == "matmul")
+        if (r.variant == "gemm" || r.variant.rfind("matmul [", 0) == 0)
             best[r.shape + "|" + r.dtype] = std::max(best[r.shape + "|" + r.dtype], r.gflops);
     std::printf("%-34s %-9s %-28s %-30s %-18s %10s %9s %8s\n", "shape", "dtype", "configuration",
                 "variant", "code path", "ms", "GFLOP/s", "vs best");

@@ -167,9 +167,11 @@ Expected<TuneResult> autotuneKernel(const compiler::LoopProgram& p, const compil
                                     const TuneOptions& options) {
     const compiler::ScheduledKernel& kernel = s.kernels.at(index);
     const std::string key = pointwiseKey(p, kernel, syms, options.coordinateDescent);
-    auto cached = fromTuningCache(p, s, index, key);
-    if (!cached) return cached.error();
-    if (*cached) return std::move(**cached);
+    if (options.useCache) {
+        auto cached = fromTuningCache(p, s, index, key);
+        if (!cached) return cached.error();
+        if (*cached) return std::move(**cached);
+    }
 
     BenchmarkWorkspace ws(p, syms);
     std::vector<LoopTuning> tried;
@@ -246,7 +248,7 @@ Expected<TuneResult> autotuneKernel(const compiler::LoopProgram& p, const compil
         entry.push_back({measured[i].description, choiceText(tried[i]), t.medianNs, t.minNs,
                          t.maxNs, t.runs, t.stoppedEarly, i == winner});
     }
-    storeTuning(key, entry);
+    if (options.useCache) storeTuning(key, entry);
     return result;
 }
 

@@ -44,6 +44,7 @@ struct TuneResult {
 
 struct TuneOptions {
     bool coordinateDescent = false;
+    bool useCache = true; ///< use_autotune_local_cache: read and write the tuning cache
     std::function<void(const std::string&)> progress; ///< one line per candidate measured
 };
 

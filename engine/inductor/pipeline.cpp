@@ -89,6 +89,7 @@ Status tuneKernels(const PipelineContext& c, GraphArtifacts& a,
                    const std::vector<size_t>& compiled) {
     TuneOptions options;
     options.coordinateDescent = c.options.flag("coordinate_descent_tuning");
+    options.useCache = c.options.flag("use_autotune_local_cache");
     size_t done = 0;
     options.progress = [&](const std::string& line) {
         ++done;

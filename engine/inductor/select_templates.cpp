@@ -290,7 +290,7 @@ Expected<SiteChoice> measuredSite(const PipelineContext& c, const GraphArtifacts
         entry.push_back({cand.description, cand.choice, t.medianNs, t.minNs, t.maxNs, t.runs,
                          t.stoppedEarly, i == out.chosen});
     }
-    if (!entry.empty()) storeTuning(key, entry);
+    if (!entry.empty() && !key.empty()) storeTuning(key, entry);
     return out;
 }
 
@@ -312,7 +312,9 @@ Status selectTemplates(const PipelineContext& c, GraphArtifacts& a,
         if (!blas && !templates) continue;
         const std::string key =
             gemmKey(p, a.schedule, site, allowed, c.options.flag("shape_padding"));
-        std::optional<SiteChoice> choice = cachedSite(a, site, key, templateCount);
+        const bool useCache = c.options.flag("use_autotune_local_cache");
+        std::optional<SiteChoice> choice =
+            useCache ? cachedSite(a, site, key, templateCount) : std::nullopt;
         if (choice) {
             KILN_TORCH_ARTIFACT(c.logger, Artifact::Autotuning, c.compileId,
                                 "autotuning " + a.schedule.kernels[site.kernel].name + ": " +
@@ -320,7 +322,8 @@ Status selectTemplates(const PipelineContext& c, GraphArtifacts& a,
                                     " candidates from the tuning cache (measured by an earlier "
                                     "run on this CPU)");
         } else {
-            auto measured = measuredSite(c, a, site, blas, templates, syms, key, templateCount);
+            auto measured = measuredSite(c, a, site, blas, templates, syms,
+                                         useCache ? key : std::string(), templateCount);
             if (!measured) return measured.error();
             choice = std::move(*measured);
         }

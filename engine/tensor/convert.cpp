@@ -21,8 +21,17 @@ void copyInto(const Tensor& dst, const Tensor& src) {
     std::array<char*, 2> base{dst.rawData(), src.rawData()};
     // A copy within one storage keeps memmove's order: its ranges may overlap.
     const bool parallel = dst.storage().get() != src.storage().get();
+    // A transposing copy goes tile by tile, so that neither side streams through memory with a
+    // stride of a whole row.
+    const bool tiled =
+        parallel && innerDimsTransposed(g, {itemSize(dst.dtype()), itemSize(src.dtype())});
     auto run = [&](auto&& fn) {
-        parallel ? forEachRunParallel(g, base, fn) : forEachRun(g, base, fn);
+        if (tiled)
+            forEachRunTiled(g, base, fn);
+        else if (parallel)
+            forEachRunParallel(g, base, fn);
+        else
+            forEachRun(g, base, fn);
     };
     if (dst.dtype() == src.dtype()) {
         const int64_t item = itemSize(dst.dtype());

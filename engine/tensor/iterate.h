@@ -140,6 +140,62 @@ void forEachRunParallel(const LoopGeometry<N>& g, std::array<char*, N> ptrs, Fn&
                 [&](int64_t begin, int64_t end) { forEachRunInRange(g, ptrs, begin, end, fn); });
 }
 
+/// Whether operands 0 and 1 walk the innermost two loop dimensions in opposite orders (each is
+/// dense along a different one), as a transposing copy does: forEachRunTiled keeps both in cache.
+template <size_t N>
+bool innerDimsTransposed(const LoopGeometry<N>& g, const std::array<int64_t, N>& itemSizes) {
+    const size_t rank = g.sizes.size();
+    if (rank < 2) return false;
+    const auto& s0 = g.strides[0];
+    const auto& s1 = g.strides[1];
+    return s0[rank - 1] == itemSizes[0] && s1[rank - 2] == itemSizes[1] &&
+           s1[rank - 1] != itemSizes[1] && g.sizes[rank - 1] >= 16 && g.sizes[rank - 2] >= 16;
+}
+
+/// forEachRun with the innermost two dimensions visited in square tiles (runs of at most a
+/// tile's width), split over the threads by rows of tiles. Every position is visited once.
+template <size_t N, typename Fn>
+void forEachRunTiled(const LoopGeometry<N>& g, std::array<char*, N> ptrs, Fn&& fn) {
+    constexpr int64_t kTile = 32;
+    const size_t rank = g.sizes.size();
+    const int64_t rows = g.sizes[rank - 2], cols = g.sizes[rank - 1];
+    LoopGeometry<N> outer;
+    for (size_t d = 0; d + 2 < rank; ++d) {
+        outer.sizes.push_back(g.sizes[d]);
+        for (size_t k = 0; k < N; ++k)
+            outer.strides[k].push_back(g.strides[k][d]);
+    }
+    int64_t outerCount = 1;
+    for (int64_t s : outer.sizes)
+        outerCount *= s;
+    const int64_t tileRows = (rows + kTile - 1) / kTile;
+    std::array<int64_t, N> inner{};
+    for (size_t k = 0; k < N; ++k)
+        inner[k] = g.strides[k][rank - 1];
+    parallelFor(outerCount * tileRows, std::max<int64_t>(1, kParallelGrain / (kTile * cols)),
+                [&](int64_t begin, int64_t end) {
+                    for (int64_t item = begin; item < end; ++item) {
+                        std::array<char*, N> base = ptrs;
+                        for (int64_t rest = item / tileRows, d = int64_t(outer.sizes.size());
+                             d-- > 0;) {
+                            const int64_t index = rest % outer.sizes[size_t(d)];
+                            rest /= outer.sizes[size_t(d)];
+                            for (size_t k = 0; k < N; ++k)
+                                base[k] += index * outer.strides[k][size_t(d)];
+                        }
+                        const int64_t r0 = (item % tileRows) * kTile;
+                        const int64_t r1 = std::min(rows, r0 + kTile);
+                        for (int64_t c0 = 0; c0 < cols; c0 += kTile)
+                            for (int64_t r = r0; r < r1; ++r) {
+                                std::array<char*, N> p = base;
+                                for (size_t k = 0; k < N; ++k)
+                                    p[k] += r * g.strides[k][rank - 2] + c0 * inner[k];
+                                fn(p, inner, std::min(kTile, cols - c0));
+                            }
+                    }
+                });
+}
+
 /// out[i] = fn(a[i]) over one run.
 template <typename TOut, typename TA, typename Fn>
 inline void unaryRun(std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n, Fn&& fn) {
@@ -196,6 +252,15 @@ inline void binaryRun(std::array<char*, 3> p, std::array<int64_t, 3> s, int64_t 
 /// out[i] = fn(a[i], b[i], c[i]) over one run (where, clamp with tensor bounds, lerp).
 template <typename TOut, typename TA, typename TB, typename TC, typename Fn>
 inline void ternaryRun(std::array<char*, 4> p, std::array<int64_t, 4> s, int64_t n, Fn&& fn) {
+    if (s[0] == sizeof(TOut) && s[1] == sizeof(TA) && s[2] == sizeof(TB) && s[3] == sizeof(TC)) {
+        TOut* __restrict o = reinterpret_cast<TOut*>(p[0]);
+        const TA* __restrict a = reinterpret_cast<const TA*>(p[1]);
+        const TB* __restrict b = reinterpret_cast<const TB*>(p[2]);
+        const TC* __restrict c = reinterpret_cast<const TC*>(p[3]);
+        for (int64_t i = 0; i < n; ++i)
+            o[i] = fn(a[i], b[i], c[i]);
+        return;
+    }
     for (int64_t i = 0; i < n; ++i)
         *reinterpret_cast<TOut*>(p[0] + i * s[0]) =
             fn(*reinterpret_cast<const TA*>(p[1] + i * s[1]),

@@ -8,6 +8,7 @@
 #include "tensor/fast_math.h"
 #include "tensor/ops.h"
 #include "tensor/reduce_util.h"
+#include "tensor/vec_math.h"
 
 #include <cmath>
 #include <limits>
@@ -153,15 +154,41 @@ C nanMax(C a, C b) {
     return ((b > a) | (b != b)) ? b : a;
 }
 
+/// The largest of n values (a NaN wins), in 16 independent lanes so the loop vectorises.
+template <typename T>
+ComputeType<T> maxOfLine(const T* x, int64_t n) {
+    using C = ComputeType<T>;
+    constexpr int kLanes = 16;
+    C lanes[kLanes];
+    std::fill_n(lanes, kLanes, -std::numeric_limits<C>::infinity());
+    int64_t i = 0;
+    for (; i + kLanes <= n; i += kLanes)
+        for (int k = 0; k < kLanes; ++k)
+            lanes[k] = nanMax(lanes[k], C(x[i + k]));
+    C result = -std::numeric_limits<C>::infinity();
+    for (C lane : lanes)
+        result = nanMax(result, lane);
+    for (; i < n; ++i)
+        result = nanMax(result, C(x[i]));
+    return result;
+}
+
+/// scratch[i] = exp(scratch[i]) for n contiguous values, with the vectorised exp.
+template <typename C>
+void expInPlace(C* scratch, int64_t n) {
+    auto kernel = detail::vecMath().forType<C>();
+    auto* bytes = reinterpret_cast<char*>(scratch);
+    kernel(detail::VecMath::Exp, bytes, sizeof(C), bytes, sizeof(C), n);
+}
+
 /// One line of `size` contiguous elements (the dimension is innermost).
 template <bool Log, typename T>
 void softmaxRow(const T* x, T* out, int64_t size, ComputeType<T>* scratch) {
     using C = ComputeType<T>;
-    C maxValue = -std::numeric_limits<C>::infinity();
+    const C maxValue = maxOfLine(x, size);
     for (int64_t i = 0; i < size; ++i)
-        maxValue = nanMax(maxValue, C(x[i]));
-    for (int64_t i = 0; i < size; ++i)
-        scratch[i] = detail::expOf(C(x[i]) - maxValue);
+        scratch[i] = C(x[i]) - maxValue;
+    expInPlace(scratch, size);
     const double total = detail::foldRun<C>(
         detail::SumAsDouble<C>{}, reinterpret_cast<const char*>(scratch), sizeof(C), size);
     if constexpr (Log) {
@@ -186,12 +213,13 @@ void softmaxColumns(const T* x, T* out, DimLines l, ComputeType<T>* scratch, Com
     for (int64_t i = 0; i < n; ++i)
         for (int64_t j = 0; j < w; ++j)
             maxes[j] = nanMax(maxes[j], C(x[i * w + j]));
-    for (int64_t i = 0; i < n * w; i += w) {
-        for (int64_t j = 0; j < w; ++j) {
-            scratch[i + j] = detail::expOf(C(x[i + j]) - maxes[j]);
+    for (int64_t i = 0; i < n * w; i += w)
+        for (int64_t j = 0; j < w; ++j)
+            scratch[i + j] = C(x[i + j]) - maxes[j];
+    expInPlace(scratch, n * w);
+    for (int64_t i = 0; i < n * w; i += w)
+        for (int64_t j = 0; j < w; ++j)
             totals[j] += scratch[i + j];
-        }
-    }
     for (int64_t j = 0; j < w; ++j)
         totals[j] = Log ? std::log(totals[j]) : 1.0 / totals[j];
     for (int64_t i = 0; i < n * w; i += w) {

@@ -35,7 +35,7 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Bumped whenever the emitted code changes meaning, so stale disk entries are never used.
-constexpr const char* kEmitterVersion = "kiln-cpu-kernels-7";
+constexpr const char* kEmitterVersion = "kiln-cpu-kernels-8";
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -262,6 +262,10 @@ Expected<CompiledKernel> Jit::compile(const compiler::LoopProgram& p,
         if (!f.isDeclaration()) {
             f.addFnAttr("target-cpu", cpu);
             f.addFnAttr("target-features", features);
+            // LLVM's tuning for Skylake-SP and later Xeons prefers 256-bit vectors (and the
+            // AVX2 libmvec variants) for fear of frequency drops; measured on a Sapphire Rapids
+            // and a Zen 4, the 512-bit loops are faster for every kernel Kiln generates.
+            if (target.avx512) f.addFnAttr("prefer-vector-width", "512");
         }
     llvm::LoopAnalysisManager lam;
     llvm::FunctionAnalysisManager fam;

@@ -148,6 +148,20 @@ private Q_SLOTS:
         QVERIFY(QDir(m_dir.path()).entryList({"*.tune"}).isEmpty());
     }
 
+    void useAutotuneLocalCacheFalseMeasuresEveryTime() {
+        const char* script = "import torch\n"
+                             "torch._inductor.config.use_autotune_local_cache = False\n"
+                             "f = torch.compile(lambda x: x.exp() * 2, "
+                             "options={'max_autotune_pointwise': True})\n"
+                             "y = f(torch.randn(256, 64))\n";
+        for (int run = 0; run < 2; ++run) {
+            testing::CompilerFixture f;
+            QCOMPARE(f.run(script), std::string());
+            QVERIFY(allFromCache(f.sink.choices, false));
+        }
+        QVERIFY(QDir(m_dir.path()).entryList({"*.tune"}).isEmpty());
+    }
+
     void aCandidateFarSlowerThanTheBestStopsAfterOneRun() {
         auto slow = [] { std::this_thread::sleep_for(std::chrono::milliseconds(2)); };
         inductor::Timing t = inductor::timeRuns(slow, /*bestNs=*/1000);

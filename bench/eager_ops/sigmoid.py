@@ -1,0 +1,11 @@
+# Eager sigmoid on a 4096 x 4096 float32 tensor (bench/eager_compare.py).
+import torch
+import torch.nn.functional as F
+
+
+def fn(x, y):
+    return torch.sigmoid(x)
+
+
+def make_inputs():
+    return (torch.randn(4096, 4096), torch.randn(4096, 4096))
