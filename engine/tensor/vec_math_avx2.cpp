@@ -34,11 +34,11 @@ VD halves(VD x) {
 
 struct Isa {
 #define KILN_VEC_WRAP(name, ulp)                                                                   \
-    static VF name(VF x) { return halves<&Sleef_##name##f8_##ulp##avx2>(x); }                      \
-    static VD name(VD x) { return halves<&Sleef_##name##d4_##ulp##avx2>(x); }
+    static VF name(VF x) { return halves<&Sleef_finz_##name##f8_##ulp##avx2>(x); }                      \
+    static VD name(VD x) { return halves<&Sleef_finz_##name##d4_##ulp##avx2>(x); }
     KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
 #undef KILN_VEC_WRAP
-    static VD expD(VD x) { return halves<&Sleef_expd4_u10avx2>(x); }
+    static VD expD(VD x) { return halves<&Sleef_finz_expd4_u10avx2>(x); }
 };
 } // namespace kiln::tensor::detail::avx2
 

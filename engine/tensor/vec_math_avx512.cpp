@@ -13,11 +13,11 @@ using vec::VD;
 using vec::VF;
 struct Isa {
 #define KILN_VEC_WRAP(name, ulp)                                                                   \
-    static VF name(VF x) { return VF(Sleef_##name##f16_##ulp##avx512f(__m512(x))); }                \
-    static VD name(VD x) { return VD(Sleef_##name##d8_##ulp##avx512f(__m512d(x))); }
+    static VF name(VF x) { return VF(Sleef_finz_##name##f16_##ulp##avx512f(__m512(x))); }                \
+    static VD name(VD x) { return VD(Sleef_finz_##name##d8_##ulp##avx512f(__m512d(x))); }
     KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
 #undef KILN_VEC_WRAP
-    static VD expD(VD x) { return VD(Sleef_expd8_u10avx512f(__m512d(x))); }
+    static VD expD(VD x) { return VD(Sleef_finz_expd8_u10avx512f(__m512d(x))); }
 };
 } // namespace kiln::tensor::detail::avx512
 

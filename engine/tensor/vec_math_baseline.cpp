@@ -42,11 +42,11 @@ VD quarters(VD x) {
 
 struct Isa {
 #define KILN_VEC_WRAP(name, ulp)                                                                   \
-    static VF name(VF x) { return quarters<&Sleef_##name##f4_##ulp##sse2>(x); }                    \
-    static VD name(VD x) { return quarters<&Sleef_##name##d2_##ulp##sse2>(x); }
+    static VF name(VF x) { return quarters<&Sleef_cinz_##name##f4_##ulp##sse2>(x); }                    \
+    static VD name(VD x) { return quarters<&Sleef_cinz_##name##d2_##ulp##sse2>(x); }
     KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
 #undef KILN_VEC_WRAP
-    static VD expD(VD x) { return quarters<&Sleef_expd2_u10sse2>(x); }
+    static VD expD(VD x) { return quarters<&Sleef_cinz_expd2_u10sse2>(x); }
 };
 } // namespace kiln::tensor::detail::baseline
 
