@@ -5,8 +5,10 @@
 #include "trace/trace_reader.h"
 #include "trace_commands.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <optional>
 
@@ -78,6 +80,58 @@ std::string formatUs(int64_t ns) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.1f", static_cast<double>(ns) * 1e-3);
     return buffer;
+}
+
+std::string formatUsRange(int64_t lowNs, int64_t highNs) {
+    return formatUs(lowNs) + "-" + formatUs(highNs);
+}
+
+/// The candidates max-autotune measured for the listed kernels, fastest first per kernel, with
+/// how each time was measured; nothing when none was autotuned.
+void printAutotuning(const std::vector<trace::KernelRow>& kernels,
+                     const std::vector<trace::AutotuneChoiceRow>& choices) {
+    std::map<int64_t, std::vector<const trace::AutotuneChoiceRow*>> byKernel;
+    for (const auto& c : choices)
+        byKernel[c.kernelId].push_back(&c);
+    bool header = false, anyCached = false;
+    for (const auto& k : kernels) {
+        auto found = byKernel.find(k.kernelId);
+        if (found == byKernel.end()) continue;
+        if (!header) {
+            std::printf("\nautotuning: the median of the timed runs and their spread "
+                        "(fastest-slowest), per candidate\n");
+            header = true;
+        }
+        std::vector<const trace::AutotuneChoiceRow*>& list = found->second;
+        std::stable_sort(list.begin(), list.end(),
+                         [](auto* a, auto* b) { return a->timeNs < b->timeNs; });
+        int nameWidth = int(std::strlen("candidate"));
+        for (const trace::AutotuneChoiceRow* c : list)
+            nameWidth = std::max(nameWidth, int(c->candidate.size()));
+        std::printf("%s\n  %-*s %10s %5s %16s  %-12s  %s\n", k.name.c_str(), nameWidth, "candidate",
+                    "median us", "runs", "spread us", "measured", "outcome");
+        for (const trace::AutotuneChoiceRow* c : list) {
+            // "-" where the trace does not say (files older than schema version 4).
+            std::string runs = c->runs > 0 ? std::to_string(c->runs) : "-";
+            std::string spread = c->hasSpread() ? formatUsRange(c->minNs, c->maxNs) : "-";
+            std::string measured = !c->fromCache   ? "-"
+                                   : *c->fromCache ? "tuning cache"
+                                                   : "this run";
+            const char* outcome = c->chosen ? "  chosen"
+                                  : c->stoppedEarly.value_or(false)
+                                      ? "  stopped early (could not win)"
+                                      : "";
+            anyCached = anyCached || c->fromCache.value_or(false);
+            std::string last = measured; // no trailing blanks when there is no outcome
+            if (*outcome) last.resize(12, ' ');
+            std::printf("  %-*s %10s %5s %16s  %s%s\n", nameWidth, c->candidate.c_str(),
+                        formatUs(c->timeNs).c_str(), runs.c_str(), spread.c_str(), last.c_str(),
+                        outcome);
+        }
+    }
+    if (anyCached)
+        std::printf("tuning cache: measured by an earlier run on the same CPU for the same kernel "
+                    "and sizes, not measured again in this run\n");
 }
 
 } // namespace
@@ -183,6 +237,9 @@ int listKernels(const std::string& tracePath, const std::string& runFlag,
                     launches ? formatMs(s->second.totalNs).c_str() : "-",
                     launches ? formatUs(s->second.medianNs).c_str() : "-", k.fusedNodes.c_str());
     }
+    std::vector<trace::AutotuneChoiceRow> choices;
+    if (!fetch(reader->autotuneChoicesOfRun(run), choices)) return 2;
+    printAutotuning(kernels, choices);
     return 0;
 }
 

@@ -24,7 +24,10 @@ struct ExportDiagramRequest {
 int exportDiagram(const ExportDiagramRequest& request);
 
 /// The kernels of a run (\p runFlag, "" for the last) or of one graph (\p graphFlag, a
-/// `graphs` row id): name, kind, launches, total and median time, fused nodes.
+/// `graphs` row id): name, kind, launches, total and median time, fused nodes; then, for the
+/// kernels max-autotune tuned, each candidate's median time, timed runs, spread, whether it was
+/// measured in this run or read from the tuning cache, and whether it was chosen or stopped
+/// early.
 int listKernels(const std::string& tracePath, const std::string& runFlag,
                 const std::string& graphFlag);
 

@@ -42,6 +42,11 @@ int listRuns(const std::string& tracePath) {
                     formatTime(r.startedAtNs).c_str(), seconds, r.workloadPath.c_str());
         if (!r.errorType.empty())
             std::printf("      %s: %s\n", r.errorType.c_str(), r.errorMessage.c_str());
+        // Where it ran: its timings only compare with runs on the same machine and libraries.
+        if (r.machine.recorded())
+            std::printf("      machine: %s\n", trace::machineSummary(r.machine).c_str());
+        if (!r.machine.matmul.empty())
+            std::printf("      matmul:  %s\n", trace::matmulSummary(r.machine).c_str());
     }
     return 0;
 }

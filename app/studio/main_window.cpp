@@ -3,6 +3,7 @@
 
 #include "compare_panel.h"
 #include "graph_panel.h"
+#include "run_provenance.h"
 #include "run_toolbar.h"
 #include "source_panel.h"
 #include "timeline_panel.h"
@@ -330,6 +331,7 @@ void MainWindow::updateStatus() {
     if (!snap) {
         m_statusRun->setText(m_workload.isEmpty() ? tr("Open a workload or a trace")
                                                   : tr("Press F5 to run the workload"));
+        m_statusRun->setToolTip({});
         return;
     }
     const trace::RunRow& run = snap->run;
@@ -344,6 +346,8 @@ void MainWindow::updateStatus() {
           << tr("%1 kernels").arg(snap->kernels.size())
           << tr("%1 launches").arg(snap->launches.size());
     m_statusRun->setText(parts.join(QStringLiteral(" · ")));
+    // Where the run ran: what its timings belong to.
+    m_statusRun->setToolTip(views::machineDetailsText(run));
 }
 
 void MainWindow::showProblem(const QString& message) {

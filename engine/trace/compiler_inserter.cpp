@@ -23,6 +23,11 @@ constexpr const char* kUpsertKernel =
     "source_code = excluded.source_code, launch_config = excluded.launch_config";
 
 constexpr const char* kInsertAutotune =
+    "INSERT INTO autotune_choices(run_id, kernel_id, candidate, time_ns, chosen, runs, min_ns, "
+    "max_ns, stopped_early, from_cache) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)";
+
+// A version-3 schema has no measurement columns (tests write such files to upgrade them).
+constexpr const char* kInsertAutotuneVersion3 =
     "INSERT INTO autotune_choices(run_id, kernel_id, candidate, time_ns, chosen) "
     "VALUES (?1, ?2, ?3, ?4, ?5)";
 
@@ -43,15 +48,17 @@ constexpr const char* kWhat = "cannot write to";
 
 } // namespace
 
-Expected<CompilerInserter> CompilerInserter::prepare(const Connection& connection) {
+Expected<CompilerInserter> CompilerInserter::prepare(const Connection& connection,
+                                                     bool withMeasurement) {
     CompilerInserter inserter;
+    inserter.m_withMeasurement = withMeasurement;
     struct Target {
         Statement* stmt;
         const char* sql;
     };
     const Target targets[] = {
         {&inserter.m_kernel, kUpsertKernel},
-        {&inserter.m_autotune, kInsertAutotune},
+        {&inserter.m_autotune, withMeasurement ? kInsertAutotune : kInsertAutotuneVersion3},
         {&inserter.m_launch, kInsertLaunch},
         {&inserter.m_diagram, kUpsertDiagram},
     };
@@ -88,6 +95,19 @@ Status CompilerInserter::insertRow(int64_t runId, const AutotuneChoiceEvent& eve
     m_autotune.bindText(3, event.candidate);
     m_autotune.bindInt(4, event.timeNs);
     m_autotune.bindInt(5, event.chosen ? 1 : 0);
+    if (m_withMeasurement) {
+        // Without a count of timed runs their fastest and slowest mean nothing: all NULL.
+        if (event.runs > 0) {
+            m_autotune.bindInt(6, event.runs);
+            m_autotune.bindInt(7, event.minNs);
+            m_autotune.bindInt(8, event.maxNs);
+        } else {
+            for (int column : {6, 7, 8})
+                m_autotune.bindNull(column);
+        }
+        m_autotune.bindInt(9, event.stoppedEarly ? 1 : 0);
+        m_autotune.bindInt(10, event.fromCache ? 1 : 0);
+    }
     return m_autotune.run(kWhat);
 }
 

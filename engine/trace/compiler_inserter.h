@@ -27,8 +27,9 @@ class CompilerInserter {
 public:
     CompilerInserter() = default;
     /// Prepares every statement against \p connection, which must be at schema version 3 or
-    /// later.
-    static Expected<CompilerInserter> prepare(const Connection& connection);
+    /// later. With \p withMeasurement (version 4 or later) autotune choices are written with how
+    /// they were measured; without it, as version 3 stored them.
+    static Expected<CompilerInserter> prepare(const Connection& connection, bool withMeasurement);
 
     /// Writes \p event's row for run \p runId; the caller holds the transaction.
     Status insert(int64_t runId, const CompilerEvent& event);
@@ -41,6 +42,7 @@ private:
     Status insertRow(int64_t runId, const DiagramEvent& event);
 
     bool m_prepared = false;
+    bool m_withMeasurement = false;
     Statement m_kernel;
     Statement m_autotune;
     Statement m_launch;

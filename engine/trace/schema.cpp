@@ -229,6 +229,20 @@ CREATE TRIGGER graphs_link_compiled AFTER INSERT ON graphs BEGIN
 END;
 )sql";
 
+// Version 4 (2026-12-01): where timings come from. An autotuning time is a median over timed
+// runs, possibly cut short (a candidate already far slower than the best stops after one run) or
+// taken from the on-disk tuning cache; and a run's timings belong to the CPU, thread count and
+// matmul libraries it ran with. Added columns only (SQLite adds them without rewriting a table);
+// older rows read NULL: not recorded.
+constexpr const char* kCreateVersion4 = R"sql(
+ALTER TABLE autotune_choices ADD COLUMN runs INTEGER;
+ALTER TABLE autotune_choices ADD COLUMN min_ns INTEGER;
+ALTER TABLE autotune_choices ADD COLUMN max_ns INTEGER;
+ALTER TABLE autotune_choices ADD COLUMN stopped_early INTEGER;
+ALTER TABLE autotune_choices ADD COLUMN from_cache INTEGER;
+ALTER TABLE runs ADD COLUMN machine TEXT;
+)sql";
+
 std::string hex32(int64_t value) {
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "0x%08llx", (unsigned long long)(uint32_t)value);
@@ -271,6 +285,7 @@ const SchemaHistory& currentSchema() {
          kCreateVersion2},
         {2, "compiler and runtime: kernels, autotune choices, kernel launches, diagrams",
          kCreateVersion3},
+        {3, "how autotuning times were measured; the machine each run ran on", kCreateVersion4},
     });
     return history;
 }

@@ -47,6 +47,10 @@ inline constexpr int kCaptureSchemaVersion = 2;
 /// The first schema version with the compiler tables (kernels, autotune_choices,
 /// kernel_launches, diagrams); a writer of an older history cannot record compiler events.
 inline constexpr int kCompilerSchemaVersion = 3;
+/// The first schema version that says how autotuning times were measured (autotune_choices'
+/// runs, min_ns, max_ns, stopped_early, from_cache) and where each run ran (runs.machine). A
+/// writer of an older history leaves those facts out, as an older Kiln did.
+inline constexpr int kMeasurementSchemaVersion = 4;
 
 /// The schema this Kiln writes and reads.
 const SchemaHistory& currentSchema();

@@ -12,7 +12,7 @@ namespace {
 constexpr const char* kRunColumns =
     "SELECT id, workload_path, workload_hash, mode, backend, options_json, device, argv, host, "
     "pid, started_at_ns, ended_at_ns, status, exit_code, error_type, error_message, "
-    "error_traceback FROM runs ";
+    "error_traceback, machine FROM runs ";
 
 // Copies the whole file into a private in-memory database and upgrades that, leaving the file
 // (which an older Kiln may still be writing) untouched.
@@ -109,6 +109,10 @@ Expected<std::vector<RunRow>> TraceReader::queryRuns(const char* where, int64_t 
         row.errorType = stmt->columnText(14);
         row.errorMessage = stmt->columnText(15);
         row.errorTraceback = stmt->columnText(16);
+        row.machineJson = stmt->columnText(17);
+        auto machine = decodeMachine(row.machineJson);
+        if (!machine) return std::move(machine).takeError();
+        row.machine = std::move(machine).value();
         rows.push_back(std::move(row));
     }
     return rows;
@@ -127,6 +131,42 @@ Expected<std::vector<std::string>> TraceReader::decodeArgv(const std::string& js
         argv.push_back(stmt->columnText(0));
     }
     return argv;
+}
+
+Expected<MachineInfo> TraceReader::decodeMachine(const std::string& json) const {
+    MachineInfo machine;
+    if (json.empty()) return machine;
+    // A malformed or non-object value reads as "not recorded" rather than making the run list
+    // unreadable. SQLite's JSON functions fail on malformed text, and only CASE is sure not to
+    // evaluate what it does not need, so the checks nest.
+    const std::string object =
+        "WITH v(m) AS (SELECT coalesce(CASE WHEN json_valid(?1) THEN CASE WHEN json_type(?1) = "
+        "'object' THEN ?1 END END, '{}')) ";
+    auto facts = Statement::prepare(m_db, object + "SELECT json_extract(m, '$.cpu'), "
+                                                   "json_extract(m, '$.isa'), "
+                                                   "json_extract(m, '$.threads') FROM v");
+    if (!facts) return std::move(facts).takeError();
+    facts->bindText(1, json);
+    auto row = facts->step("cannot read the machine of a run in");
+    if (!row) return std::move(row).takeError();
+    if (row.value()) {
+        machine.cpu = facts->columnText(0);
+        machine.isa = facts->columnText(1);
+        machine.threads = facts->columnInt(2);
+    }
+    // json_each walks the object in document order, the order the runner listed the dtypes.
+    auto matmul = Statement::prepare(
+        m_db, object + "SELECT e.key, e.value FROM v, json_each(CASE WHEN json_type(v.m, "
+                       "'$.matmul') = 'object' THEN json_extract(v.m, '$.matmul') ELSE '{}' "
+                       "END) AS e ORDER BY e.id");
+    if (!matmul) return std::move(matmul).takeError();
+    matmul->bindText(1, json);
+    for (;;) {
+        auto more = matmul->step("cannot read the machine of a run in");
+        if (!more) return std::move(more).takeError();
+        if (!more.value()) return machine;
+        machine.matmul.emplace_back(matmul->columnText(0), matmul->columnText(1));
+    }
 }
 
 Expected<std::vector<OutputLine>> TraceReader::outputLines(int64_t runId, int64_t afterId,

@@ -135,6 +135,7 @@ private:
     TraceReader(Connection connection, std::string path, int schemaVersion, bool upgraded);
     Expected<std::vector<RunRow>> queryRuns(const char* where, int64_t runId) const;
     Expected<std::vector<std::string>> decodeArgv(const std::string& json) const;
+    Expected<MachineInfo> decodeMachine(const std::string& json) const;
     Expected<std::vector<std::pair<std::string, int64_t>>>
     decodePhases(const std::string& json) const;
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// TraceReader's queries of the compiler tables (schema version 3): kernels per run or per graph,
-// autotune choices and launches per kernel, launch statistics, and diagrams per graph.
+// TraceReader's queries of the compiler tables (schema version 3; autotune choices' measurement
+// columns from version 4): kernels per run or per graph, autotune choices and launches per
+// kernel, launch statistics, and diagrams per graph.
 #include "trace/trace_reader.h"
 
 namespace kiln::trace {
@@ -19,8 +20,9 @@ constexpr const char* kDiagramColumns =
     "SELECT id, run_id, graph_id, compile_id, graph_index, kind, dot FROM diagrams ";
 
 /// The choices of run ?1; the caller adds the second condition on ?2 and the order.
-constexpr const char* kChoiceColumns = "SELECT id, run_id, kernel_id, candidate, time_ns, chosen "
-                                       "FROM autotune_choices WHERE run_id = ?1 ";
+constexpr const char* kChoiceColumns =
+    "SELECT id, run_id, kernel_id, candidate, time_ns, chosen, runs, min_ns, max_ns, "
+    "stopped_early, from_cache FROM autotune_choices WHERE run_id = ?1 ";
 
 /// \p sql with ?1 and ?2 bound.
 Expected<Statement> prepareTwoKeys(const Connection& db, const std::string& sql, int64_t first,
@@ -70,6 +72,14 @@ AutotuneChoiceRow autotuneChoiceRow(const Statement& stmt) {
     row.candidate = stmt.columnText(3);
     row.timeNs = stmt.columnInt(4);
     row.chosen = stmt.columnInt(5) != 0;
+    // Version 4's measurement columns; NULL in rows an older Kiln wrote.
+    row.runs = int32_t(stmt.columnOptionalInt(6).value_or(0));
+    if (row.runs > 0) {
+        row.minNs = stmt.columnInt(7);
+        row.maxNs = stmt.columnInt(8);
+    }
+    if (auto stopped = stmt.columnOptionalInt(9)) row.stoppedEarly = *stopped != 0;
+    if (auto cached = stmt.columnOptionalInt(10)) row.fromCache = *cached != 0;
     return row;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "support/event_sink.h"
+#include "trace/machine_info.h"
 
 #include <cstdint>
 #include <optional>
@@ -75,6 +76,10 @@ struct RunRow {
     std::string backend;
     std::string optionsJson;
     std::string device;
+    /// Column `machine` (schema version 4) as written; empty when NULL.
+    std::string machineJson;
+    /// machineJson decoded; nothing recorded() when the column is NULL or not a JSON object.
+    MachineInfo machine;
     std::vector<std::string> argv;
     std::string host;
     int64_t pid = 0;
@@ -242,8 +247,20 @@ struct AutotuneChoiceRow {
     int64_t runId = 0;
     int64_t kernelId = 0;
     std::string candidate;
-    int64_t timeNs = 0;
+    int64_t timeNs = 0; ///< the median of the timed runs (or the one run of an early stop)
     bool chosen = false;
+    // Schema version 4: how timeNs was measured. Rows of older files have none of it.
+    int32_t runs = 0;  ///< timed runs; 0 when not known (column NULL)
+    int64_t minNs = 0; ///< the fastest timed run; 0 when runs is 0
+    int64_t maxNs = 0; ///< the slowest timed run; 0 when runs is 0
+    /// Timing stopped after one run, already far slower than the best: it could not win.
+    /// nullopt for rows written before version 4 (column NULL).
+    std::optional<bool> stoppedEarly;
+    /// The times come from the on-disk tuning cache (measured by an earlier run on the same
+    /// CPU), not from this run; nullopt for rows written before version 4 (column NULL).
+    std::optional<bool> fromCache;
+
+    bool hasSpread() const { return runs > 1; }
 };
 
 /// One row of `kernel_launches`: one execution of a kernel.

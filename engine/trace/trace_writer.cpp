@@ -72,10 +72,7 @@ Expected<std::unique_ptr<TraceWriter>> TraceWriter::open(const std::string& path
     auto connection = openForWriting(path, history, SQLITE_OPEN_CREATE);
     if (!connection) return std::move(connection).takeError();
     std::unique_ptr<TraceWriter> writer(new TraceWriter(std::move(connection).value()));
-    bool withCapture = history.latestVersion() >= kCaptureSchemaVersion;
-    bool withCompiler = history.latestVersion() >= kCompilerSchemaVersion;
-    if (Status status = writer->prepareStatements(withCapture, withCompiler); !status)
-        return status.error();
+    if (Status status = writer->prepareStatements(history); !status) return status.error();
     if (Status status = writer->writeOpeningMeta(); !status) return status.error();
     TraceWriter* self = writer.get();
     writer->m_thread = std::thread([self] { self->writerLoop(); });
@@ -109,7 +106,10 @@ void TraceWriter::PendingBatch::clear() {
     rows = 0;
 }
 
-Status TraceWriter::prepareStatements(bool withCapture, bool withCompiler) {
+Status TraceWriter::prepareStatements(const SchemaHistory& history) {
+    // A test's older history has fewer tables and columns: write what that version had.
+    const int version = history.latestVersion();
+    m_hasMachineColumn = version >= kMeasurementSchemaVersion;
     auto begin = Statement::prepare(m_db, "BEGIN IMMEDIATE");
     auto commit = Statement::prepare(m_db, "COMMIT");
     auto rollback = Statement::prepare(m_db, "ROLLBACK");
@@ -121,13 +121,13 @@ Status TraceWriter::prepareStatements(bool withCapture, bool withCompiler) {
     m_commit = std::move(commit).value();
     m_rollback = std::move(rollback).value();
     m_insertOutput = std::move(insert).value();
-    if (!withCapture) return Status::success();
+    if (version < kCaptureSchemaVersion) return Status::success();
     auto capture = CaptureInserter::prepare(m_db);
     if (!capture) return capture.error();
     m_capture = std::move(capture).value();
     m_hasCaptureTables = true;
-    if (!withCompiler) return Status::success();
-    auto compiler = CompilerInserter::prepare(m_db);
+    if (version < kCompilerSchemaVersion) return Status::success();
+    auto compiler = CompilerInserter::prepare(m_db, version >= kMeasurementSchemaVersion);
     if (!compiler) return compiler.error();
     m_compiler = std::move(compiler).value();
     m_hasCompilerTables = true;
@@ -166,9 +166,13 @@ Expected<int64_t> TraceWriter::beginRun(const RunInfo& info) {
     {
         std::lock_guard dbLock(m_dbMutex);
         auto stmt = Statement::prepare(
-            m_db, "INSERT INTO runs(workload_path, workload_hash, mode, backend, options_json, "
-                  "device, argv, host, pid, started_at_ns, status) "
-                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'running')");
+            m_db, m_hasMachineColumn
+                      ? "INSERT INTO runs(workload_path, workload_hash, mode, backend, "
+                        "options_json, device, argv, host, pid, started_at_ns, machine, status) "
+                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'running')"
+                      : "INSERT INTO runs(workload_path, workload_hash, mode, backend, "
+                        "options_json, device, argv, host, pid, started_at_ns, status) "
+                        "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'running')");
         if (!stmt) return stmt.error();
         stmt->bindText(1, info.workloadPath);
         stmt->bindTextOrNull(2, info.workloadHash);
@@ -180,6 +184,7 @@ Expected<int64_t> TraceWriter::beginRun(const RunInfo& info) {
         stmt->bindTextOrNull(8, host);
         stmt->bindInt(9, info.pid != 0 ? info.pid : currentProcessId());
         stmt->bindInt(10, info.startedAtNs != 0 ? info.startedAtNs : wallClockNs());
+        if (m_hasMachineColumn) stmt->bindTextOrNull(11, info.machineJson);
         if (Status status = stmt->run("cannot write to"); !status) return status.error();
         runId = sqlite3_last_insert_rowid(m_db.get());
     }

@@ -57,7 +57,8 @@ public:
     /// Sets one `meta` row (see metakeys), replacing an earlier value.
     Status setMeta(std::string_view key, std::string_view value);
 
-    /// Inserts a `runs` row with status 'running' and makes it the run that output() feeds.
+    /// Inserts a `runs` row with status 'running' and makes it the run that output() feeds,
+    /// with where it runs (RunInfo::machineJson, stored as given; schema version 4).
     /// One run at a time: a second beginRun before finishRun is a bug.
     Expected<int64_t> beginRun(const RunInfo& info);
     /// The open run's id, 0 between runs.
@@ -86,7 +87,8 @@ public:
     void timeline(const TimelineEvent& event) override;
 
     /// Compiler and runtime facts (support/compiler_events.h) for the open run, stored in
-    /// `kernels`, `autotune_choices`, `kernel_launches` and `diagrams` (schema version 3).
+    /// `kernels`, `autotune_choices` (with how each time was measured, schema version 4),
+    /// `kernel_launches` and `diagrams` (schema version 3).
     /// Queued and committed like the capture events, in call order among themselves; launch
     /// times become run-relative. kernelLaunch() is built for high rates from any thread: it
     /// copies the event, then takes the queue lock once to append it (no I/O, no allocation once
@@ -167,7 +169,7 @@ private:
     };
 
     explicit TraceWriter(Connection connection);
-    Status prepareStatements(bool withCapture, bool withCompiler);
+    Status prepareStatements(const SchemaHistory& history);
     Status writeOpeningMeta();
     void waitForRoomLocked(std::unique_lock<std::mutex>& lock);
     void noteQueuedLocked(size_t rows, int64_t nowNs);
@@ -197,6 +199,7 @@ private:
     bool m_hasCaptureTables = false;
     CompilerInserter m_compiler;
     bool m_hasCompilerTables = false;
+    bool m_hasMachineColumn = false; ///< runs.machine exists (schema version 4 or later)
 
     // Shared between the event callers and the writer thread.
     mutable std::mutex m_mutex;

@@ -3,7 +3,10 @@
 /// The Kernels panel and its model on real runs: one workload run in default mode (run 1) and
 /// max-autotune (run 2, with autotuning candidates and a matmul template). The statistics agree
 /// with the trace reader's, filters narrow the rows, a time range recounts the launches inside
-/// it, and the panel follows and drives the shared selection.
+/// it, the autotuning candidates are listed fastest first with the kept one marked, and the
+/// panel follows and drives the shared selection. (Candidates from the tuning cache, stopped
+/// early, and older traces: tst_run_provenance.)
+#include "autotune_choice_model.h"
 #include "kernel_table_model.h"
 #include "kernels_panel.h"
 #include "studio_fixture.h"
@@ -12,7 +15,6 @@
 #include <QHeaderView>
 #include <QSignalSpy>
 #include <QTableView>
-#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <map>
@@ -188,16 +190,36 @@ private slots:
         QVERIFY(panel.codeHeaderText().contains(QString::fromStdString(tmpl->kernel.name)));
         const auto choices = m_autotune->choicesOf(tmpl->kernel.kernelId);
         QVERIFY(choices.size() >= 2);
-        QCOMPARE(panel.candidates()->rowCount(), static_cast<int>(choices.size()));
+        const views::AutotuneChoiceModel& tuned = *panel.candidatesModel();
+        QAbstractItemModelTester tester(panel.candidatesModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(panel.candidates()->model(), panel.candidatesModel());
+        QCOMPARE(tuned.rowCount(), static_cast<int>(choices.size()));
         int chosenRows = 0;
-        for (int row = 0; row < panel.candidates()->rowCount(); ++row) {
-            const QString candidate = panel.candidates()->item(row, 0)->text();
-            const bool marked = panel.candidates()->item(row, 2)->text().contains("chosen");
-            for (const trace::AutotuneChoiceRow* c : choices)
-                if (QString::fromStdString(c->candidate) == candidate) QCOMPARE(marked, c->chosen);
+        qint64 previousNs = 0;
+        for (int row = 0; row < tuned.rowCount(); ++row) {
+            const trace::AutotuneChoiceRow* c = tuned.choiceAt(row);
+            QVERIFY(c->timeNs >= previousNs); // fastest first
+            previousNs = c->timeNs;
+            QCOMPARE(tuned.index(row, views::AutotuneChoiceModel::Candidate).data().toString(),
+                     QString::fromStdString(c->candidate));
+            QCOMPARE(tuned.index(row, views::AutotuneChoiceModel::Median).data().toString(),
+                     views::formatDuration(c->timeNs));
+            const bool marked = tuned.index(row, views::AutotuneChoiceModel::Outcome)
+                                    .data()
+                                    .toString()
+                                    .contains("chosen");
+            QCOMPARE(marked, c->chosen);
             chosenRows += marked;
+            // A version-4 trace always says whether the time was measured now or cached.
+            QVERIFY(c->fromCache.has_value());
+            const QString measured =
+                tuned.index(row, views::AutotuneChoiceModel::Measured).data().toString();
+            QCOMPARE(measured, *c->fromCache ? QString("tuning cache") : QString("this run"));
         }
         QCOMPARE(chosenRows, 1);
+        QVERIFY2(panel.candidatesText().contains(QString("%1 candidates").arg(choices.size())),
+                 qPrintable(panel.candidatesText()));
         QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-kernels-panel.png"));
     }
@@ -228,7 +250,7 @@ private slots:
         QVERIFY(m_default->autotuneChoices.empty());
         studio.selection.selectKernel(m_default->kernels.front().kernel.kernelId);
         QVERIFY(panel.candidatesText().contains("No autotuning (default mode)"));
-        QCOMPARE(panel.candidates()->rowCount(), 0);
+        QCOMPARE(panel.candidatesModel()->rowCount(), 0);
         panel.resize(1000, 650);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));

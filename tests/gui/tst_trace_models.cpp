@@ -72,6 +72,13 @@ private slots:
         QCOMPARE(model.data(model.index(0, 4)).toString(), QString("cpu"));
         QCOMPARE(model.data(model.index(0, 5)).toString(), QString("ok"));
         QVERIFY(model.data(model.index(0, 6)).toDouble() > 0);
+        // Where it ran, as the runner reported it (a runner that reports nothing leaves it
+        // empty, with the reason in the tooltip).
+        QCOMPARE(model.headerData(7, Qt::Horizontal).toString(), QString("machine"));
+        const trace::RunRow& run = m_session.runs()->front();
+        QCOMPARE(model.data(model.index(0, 7)).toString(),
+                 QString::fromStdString(trace::machineSummary(run.machine)));
+        QVERIFY(!model.data(model.index(0, 7), Qt::ToolTipRole).toString().isEmpty());
     }
 
     void kernelsModelJoinsLaunchStatistics() {

@@ -272,6 +272,11 @@ QByteArray chromeTraceJson(const RunSnapshot& snapshot) {
         .text("backend", run.backend)
         .text("device", run.device)
         .text("status", std::string(trace::runStatusName(run.status)));
+    // The machine the timings belong to, for whoever reads the exported trace later.
+    if (run.machine.recorded()) {
+        other.text("machine", trace::machineSummary(run.machine));
+        if (!run.machine.matmul.empty()) other.text("matmul", trace::matmulSummary(run.machine));
+    }
     return w.finish(other.json());
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "compare_model.h"
 
+#include "autotune_choice_model.h"
+
 #include <QColor>
 #include <QStringList>
 
@@ -16,8 +18,24 @@ double us(int64_t ns) {
     return static_cast<double>(ns) * 1e-3;
 }
 
+/// "✓ template tile=64x64x32: 30.0 µs (median of 9 runs, 27.0–33.0 µs; tuning cache)".
+QString choiceLine(const trace::AutotuneChoiceRow& c) {
+    QStringList how;
+    if (c.stoppedEarly.value_or(false))
+        how << "stopped early, could not win";
+    else if (c.hasSpread())
+        how << QString("median of %1 runs, %2")
+                   .arg(c.runs)
+                   .arg(formatDurationRange(c.minNs, c.maxNs));
+    if (c.fromCache.value_or(false)) how << "tuning cache";
+    QString line = QString("    %1 %2: %3 µs")
+                       .arg(c.chosen ? "✓" : "  ", QString::fromStdString(c.candidate))
+                       .arg(us(c.timeNs), 0, 'f', 1);
+    return how.isEmpty() ? line : line + " (" + how.join("; ") + ")";
+}
+
 /// Each kernel on its own line with its launches and time, then the candidates autotuning
-/// measured for it, the kept one marked (the names cell's tooltip).
+/// measured for it, the kept one marked, with how each was measured (the names cell's tooltip).
 QString kernelLines(const ComparisonSide& side) {
     QStringList lines;
     for (const ComparedKernel& k : side.kernels) {
@@ -27,9 +45,7 @@ QString kernelLines(const ComparisonSide& side) {
                      .arg(ms(k.totalNs), 0, 'f', 3)
                      .arg(us(k.medianNs), 0, 'f', 1);
         for (const trace::AutotuneChoiceRow& c : k.choices)
-            lines << QString("    %1 %2: %3 µs")
-                         .arg(c.chosen ? "✓" : "  ", QString::fromStdString(c.candidate))
-                         .arg(us(c.timeNs), 0, 'f', 1);
+            lines << choiceLine(c);
     }
     return lines.join('\n');
 }

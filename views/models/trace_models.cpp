@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "trace_models.h"
 
+#include "run_provenance.h"
 #include "trace/trace_reader.h"
 
 #include <QFileInfo>
@@ -41,6 +42,9 @@ RunsModel::RunsModel(QObject* parent)
                                 : QVariant();
          },
          {}},
+        // Last, so that the longest text gets the stretched column.
+        {"machine", [](const R& r) { return machineSummaryText(r); },
+         [](const R& r) { return machineDetailsText(r); }},
     });
 }
 

@@ -9,7 +9,8 @@
 
 namespace kiln::views {
 
-/// `runs`: id, workload, mode, backend, device, status, duration.
+/// `runs`: id, workload, mode, backend, device, status, duration, and the machine it ran on
+/// (its summary; every fact, matmul libraries included, in the tooltip).
 class RunsModel final : public SnapshotTableModel<trace::RunRow> {
 public:
     explicit RunsModel(QObject* parent = nullptr);

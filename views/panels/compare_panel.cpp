@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compare_panel.h"
 
+#include "run_provenance.h"
 #include "table_export.h"
 
 #include <QBarCategoryAxis>
@@ -113,6 +114,7 @@ ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget*
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(makePickers());
+    layout->addWidget(makeNotes());
     layout->addWidget(m_split, 1);
 
     connect(&session, &TraceSession::runsChanged, this, [this] { fillPickers(); });
@@ -166,6 +168,18 @@ QWidget* ComparePanel::makePickers() {
     layout->addWidget(m_pickB);
     layout->addStretch(1);
     return row;
+}
+
+QWidget* ComparePanel::makeNotes() {
+    m_notes = new QLabel;
+    m_notes->setObjectName("compareNotes");
+    m_notes->setTextFormat(Qt::PlainText); // CPU and library names are not markup
+    m_notes->setWordWrap(true);
+    m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notes->setContentsMargins(8, 4, 8, 4);
+    paintAsBanner(m_notes);
+    m_notes->hide();
+    return m_notes;
 }
 
 QWidget* ComparePanel::makeChartView() {
@@ -349,6 +363,7 @@ void ComparePanel::applyComparison(RunComparison comparison, const SnapshotPtr& 
          {CompareModel::NodesColumn, CompareModel::KernelsAColumn, CompareModel::KernelsBColumn})
         m_table->setColumnWidth(c, std::min(m_table->columnWidth(c), 240));
     showTotals();
+    showNotes();
     fillChart();
     fitTableHeight();
     showSelection(selection().state()); // a live run's refresh keeps the selected kernel's row
@@ -407,6 +422,20 @@ void ComparePanel::showTotals() {
     html += totalsRow(tr("launches"), QString::number(a.launchCount),
                       QString::number(b.launchCount), {});
     m_totals->setText(html + "</table>");
+}
+
+void ComparePanel::showNotes() {
+    const QStringList notes = m_a && m_b ? comparisonNotes(*m_a, *m_b) : QStringList();
+    m_notes->setText(notes.join('\n'));
+    m_notes->setVisible(!notes.isEmpty());
+    m_notes->setToolTip(
+        m_a && m_b
+            ? tr("A: %1\n\nB: %2").arg(machineDetailsText(m_a->run), machineDetailsText(m_b->run))
+            : QString());
+}
+
+QString ComparePanel::notesText() const {
+    return m_notes->isHidden() ? QString() : m_notes->text();
 }
 
 void ComparePanel::fillChart() {

@@ -5,7 +5,9 @@
 /// ratios, a bar chart of the groups that take the most time, and each run's end-to-end, kernel
 /// and compile time. It defaults to the two newest runs of the same workload (a default vs
 /// max-autotune pair); selecting a row selects that group's kernel when the selected run is A
-/// or B.
+/// or B. Above the table a warning says when the runs ran on different machines (CPU, ISA,
+/// threads, matmul libraries) or took autotuning times from the tuning cache, because then
+/// their times do not compare one to one.
 #pragma once
 
 #include "compare_model.h"
@@ -41,6 +43,8 @@ public:
     /// The chart's category labels, top to bottom.
     QStringList chartCategories() const;
     QTableView* table() const { return m_table; }
+    /// The machine warning and tuning-cache note shown above the table; empty when hidden.
+    QString notesText() const;
 
 public Q_SLOTS:
     /// B becomes the baseline.
@@ -55,6 +59,7 @@ protected:
 private:
     QWidget* makeTable();
     QWidget* makePickers();
+    QWidget* makeNotes();
     QWidget* makeChartView();
     void fillPickers();
     void syncPickers();
@@ -66,6 +71,7 @@ private:
     void recompare();
     void applyComparison(RunComparison comparison, const SnapshotPtr& a, const SnapshotPtr& b);
     void showTotals();
+    void showNotes();
     void fillChart();
     void selectKernelOfRow(const QModelIndex& proxyIndex);
 
@@ -73,6 +79,7 @@ private:
     QComboBox* m_pickB = nullptr;
     QPushButton* m_swap = nullptr;
     QLabel* m_totals = nullptr;
+    QLabel* m_notes = nullptr; ///< different machines, cached autotuning times
     CompareModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy = nullptr;
     QTableView* m_table = nullptr;

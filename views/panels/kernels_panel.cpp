@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "kernels_panel.h"
 
+#include "autotune_choice_model.h"
 #include "kernel_table_model.h"
 #include "table_export.h"
 
@@ -14,7 +15,6 @@
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTableView>
-#include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -33,6 +33,16 @@ QLabel* sectionLabel(QWidget* parent) {
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setContentsMargins(4, 4, 4, 4);
     return label;
+}
+
+/// What the autotuning table's numbers and words mean (its caption's and the table's tooltip).
+QString candidatesExplanation() {
+    return KernelsPanel::tr(
+        "Each time is the median of the timed runs after a warm-up run; the spread is the "
+        "fastest to the slowest of them. A candidate that was already far slower than the best "
+        "after one run stopped early: it could not win. \"tuning cache\": the times were "
+        "measured by an earlier run on the same CPU for the same kernel and sizes and reused, "
+        "not measured again in this run.");
 }
 
 QString kernelHeader(const KernelRecord& k) {
@@ -120,11 +130,7 @@ QWidget* KernelsPanel::makeFilterBar() {
 
 QWidget* KernelsPanel::makeBanner() {
     m_banner = new QWidget(this);
-    m_banner->setAutoFillBackground(true);
-    QPalette palette = m_banner->palette();
-    palette.setColor(QPalette::Window, QColor(255, 243, 205));
-    palette.setColor(QPalette::WindowText, QColor(102, 77, 3));
-    m_banner->setPalette(palette);
+    paintAsBanner(m_banner);
     auto* row = new QHBoxLayout(m_banner);
     row->setContentsMargins(8, 3, 4, 3);
     m_bannerLabel = new QLabel(m_banner);
@@ -152,14 +158,18 @@ QWidget* KernelsPanel::makeDetails() {
     auto* tuneLayout = new QVBoxLayout(tuneBox);
     tuneLayout->setContentsMargins(0, 0, 0, 0);
     m_candidatesLabel = sectionLabel(tuneBox);
-    m_candidates = new QTableWidget(0, 3, tuneBox);
-    m_candidates->setHorizontalHeaderLabels({tr("candidate"), tr("time"), tr("chosen")});
+    m_candidatesLabel->setWordWrap(true); // the cache's explanation must not widen the box
+    m_candidatesLabel->setToolTip(candidatesExplanation());
+    m_choices = new AutotuneChoiceModel(this);
+    m_candidates = new QTableView(tuneBox);
+    m_candidates->setModel(m_choices);
+    m_candidates->setToolTip(candidatesExplanation());
     m_candidates->verticalHeader()->hide();
     m_candidates->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_candidates->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_candidates->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_candidates->setWordWrap(false);
-    m_candidates->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_candidates->viewport()->installEventFilter(this);
     addTableExportMenu(m_candidates);
     tuneLayout->addWidget(m_candidatesLabel);
     tuneLayout->addWidget(m_candidates, 1);
@@ -167,7 +177,7 @@ QWidget* KernelsPanel::makeDetails() {
     auto* split = new QSplitter(Qt::Horizontal, details);
     split->addWidget(m_code);
     split->addWidget(tuneBox);
-    split->setSizes({600, 400});
+    split->setSizes({420, 580});
     layout->addWidget(m_codeHeader);
     layout->addWidget(split, 1);
     return details;
@@ -258,15 +268,16 @@ void KernelsPanel::showKernel(qint64 kernelId, bool refresh) {
 
 void KernelsPanel::showCandidates(const KernelRecord* kernel) {
     const SnapshotPtr& snap = m_model->snapshot();
-    std::vector<const trace::AutotuneChoiceRow*> choices;
-    if (kernel) choices = snap->choicesOf(kernel->kernel.kernelId);
-    std::sort(choices.begin(), choices.end(),
-              [](auto* a, auto* b) { return a->timeNs < b->timeNs; });
-    m_candidates->setRowCount(static_cast<int>(choices.size()));
-    m_candidates->setVisible(!choices.empty());
+    std::vector<trace::AutotuneChoiceRow> choices;
+    if (kernel)
+        for (const trace::AutotuneChoiceRow* c : snap->choicesOf(kernel->kernel.kernelId))
+            choices.push_back(*c);
+    const bool any = !choices.empty();
+    m_choices->setChoices(std::move(choices));
+    m_candidates->setVisible(any);
     if (!kernel)
         m_candidatesLabel->setText(tr("<b>Autotuning</b>"));
-    else if (choices.empty())
+    else if (!any)
         m_candidatesLabel->setText(
             snap->run.mode == "default" || snap->run.mode.empty()
                 ? tr("<b>Autotuning</b><br>No autotuning (default mode).")
@@ -275,22 +286,41 @@ void KernelsPanel::showCandidates(const KernelRecord* kernel) {
                       .arg(text(kernel->kernel.kind).toHtmlEscaped()));
     else
         m_candidatesLabel->setText(
-            tr("<b>Autotuning</b>: %1 candidates measured").arg(choices.size()));
-    for (int row = 0; row < static_cast<int>(choices.size()); ++row) {
-        const trace::AutotuneChoiceRow& c = *choices[static_cast<size_t>(row)];
-        auto* time = new QTableWidgetItem(formatDuration(c.timeNs));
-        time->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        QTableWidgetItem* items[] = {new QTableWidgetItem(text(c.candidate)), time,
-                                     new QTableWidgetItem(c.chosen ? tr("✓ chosen") : QString())};
-        for (int col = 0; col < 3; ++col) {
-            QFont font = items[col]->font();
-            font.setBold(c.chosen);
-            items[col]->setFont(font);
-            m_candidates->setItem(row, col, items[col]);
-        }
-    }
-    m_candidates->resizeColumnToContents(1);
-    m_candidates->resizeColumnToContents(2);
+            tr("<b>Autotuning</b>: %1").arg(m_choices->originSummary().toHtmlEscaped()));
+    if (!any) return;
+    // An older trace records neither runs nor origin: no empty columns for them.
+    for (int column : {AutotuneChoiceModel::Runs, AutotuneChoiceModel::Spread,
+                       AutotuneChoiceModel::Measured, AutotuneChoiceModel::Outcome})
+        m_candidates->setColumnHidden(column, !m_choices->columnHasValues(column));
+    m_candidates->resizeColumnsToContents();
+    fitCandidateColumn();
+}
+
+/// The candidates' names take the width the numbers and words leave them (the other columns fit
+/// their contents), but not less than a readable minimum: a dock too narrow for that scrolls
+/// rather than squeezing the names to nothing.
+void KernelsPanel::fitCandidateColumn() {
+    if (m_choices->rowCount() == 0) return;
+    QHeaderView* header = m_candidates->horizontalHeader();
+    // QTableView narrows sizeHintForColumn to protected; QAbstractItemView's is public.
+    const QAbstractItemView* view = m_candidates;
+    auto natural = [&](int column) {
+        return std::max(view->sizeHintForColumn(column), header->sectionSizeHint(column));
+    };
+    int others = 0;
+    for (int column = AutotuneChoiceModel::Candidate + 1; column < AutotuneChoiceModel::ColumnCount;
+         ++column)
+        if (!m_candidates->isColumnHidden(column)) others += natural(column);
+    const int full = natural(AutotuneChoiceModel::Candidate);
+    const int room = m_candidates->viewport()->width() - others;
+    m_candidates->setColumnWidth(AutotuneChoiceModel::Candidate,
+                                 std::max(room, std::min(full, 160)));
+}
+
+bool KernelsPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == m_candidates->viewport() && event->type() == QEvent::Resize)
+        fitCandidateColumn();
+    return Panel::eventFilter(watched, event);
 }
 
 void KernelsPanel::setTimeRange(qint64 startNs, qint64 endNs) {
@@ -332,10 +362,12 @@ QString KernelsPanel::codeHeaderText() const {
 
 QString KernelsPanel::candidatesText() const {
     QStringList lines{m_candidatesLabel->text()};
-    for (int row = 0; row < m_candidates->rowCount(); ++row)
-        lines << QStringLiteral("%1 | %2 | %3")
-                     .arg(m_candidates->item(row, 0)->text(), m_candidates->item(row, 1)->text(),
-                          m_candidates->item(row, 2)->text());
+    for (int row = 0; row < m_choices->rowCount(); ++row) {
+        QStringList cells;
+        for (int column = 0; column < AutotuneChoiceModel::ColumnCount; ++column)
+            cells << m_choices->index(row, column).data().toString();
+        lines << cells.join(QStringLiteral(" | "));
+    }
     return lines.join(u'\n');
 }
 

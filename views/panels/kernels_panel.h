@@ -3,8 +3,9 @@
 /// The Kernels panel: the run's kernels with their launch statistics (sortable, filterable by
 /// text and kind, optionally only the selected graph's), and below the table the selected
 /// kernel's generated code with its launch configuration and fused nodes, next to the
-/// candidates max-autotune measured for it. The timeline's range selection narrows the
-/// statistics to the launches inside the range (setTimeRange).
+/// candidates max-autotune measured for it (AutotuneChoiceModel: median, timed runs, spread,
+/// measured in this run or read from the tuning cache, chosen or stopped early). The timeline's
+/// range selection narrows the statistics to the launches inside the range (setTimeRange).
 #pragma once
 
 #include "panel.h"
@@ -15,11 +16,11 @@ class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QTableView;
-class QTableWidget;
 class QToolButton;
 
 namespace kiln::views {
 
+class AutotuneChoiceModel;
 class KernelTableModel;
 class KernelFilterModel;
 
@@ -42,12 +43,16 @@ public:
     /// What the lower half shows for the selected kernel (tests and screenshots read these).
     QString codeText() const;
     QString codeHeaderText() const;
-    QTableWidget* candidates() const { return m_candidates; }
+    QTableView* candidates() const { return m_candidates; }
+    AutotuneChoiceModel* candidatesModel() const { return m_choices; }
+    /// The caption, then one "candidate | median | runs | spread | measured | outcome" line per
+    /// candidate.
     QString candidatesText() const;
     /// The range banner's text; empty without a range.
     QString bannerText() const;
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void showSnapshot(const SnapshotPtr& snapshot) override;
     void showSelection(const SelectionState& state) override;
 
@@ -60,6 +65,7 @@ private:
     void selectRowOf(qint64 kernelId, bool scroll = true);
     void showKernel(qint64 kernelId, bool refresh = false);
     void showCandidates(const KernelRecord* kernel);
+    void fitCandidateColumn();
     void updateBanner();
 
     KernelTableModel* m_model = nullptr;
@@ -73,7 +79,8 @@ private:
     QLabel* m_codeHeader = nullptr;
     QPlainTextEdit* m_code = nullptr;
     QLabel* m_candidatesLabel = nullptr;
-    QTableWidget* m_candidates = nullptr;
+    AutotuneChoiceModel* m_choices = nullptr;
+    QTableView* m_candidates = nullptr;
     qint64 m_shownKernel = -1;
     bool m_followingSelection = false; ///< selecting a row because the selection changed
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "panel.h"
 
+#include <QPalette>
+
 namespace kiln::views {
 
 Panel::Panel(const QString& id, const QString& title, TraceSession& session, Selection& selection,
@@ -14,6 +16,14 @@ Panel::Panel(const QString& id, const QString& title, TraceSession& session, Sel
             [this](const SnapshotPtr& s) { showSnapshot(s); });
     connect(&selection, &Selection::selectionChanged, this,
             [this](const SelectionState& s) { showSelection(s); });
+}
+
+void Panel::paintAsBanner(QWidget* banner) {
+    banner->setAutoFillBackground(true);
+    QPalette palette = banner->palette();
+    palette.setColor(QPalette::Window, QColor(255, 243, 205));
+    palette.setColor(QPalette::WindowText, QColor(102, 77, 3));
+    banner->setPalette(palette);
 }
 
 void Panel::catchUp() {

@@ -29,6 +29,9 @@ protected:
     virtual void showSelection(const SelectionState& state) = 0;
     /// Panels call this once their widgets exist, to show what is already selected.
     void catchUp();
+    /// Gives \p banner the colours of a note that must be noticed without alarming (pale
+    /// yellow, dark brown text): the Kernels panel's time range, the comparison's caveats.
+    static void paintAsBanner(QWidget* banner);
 
     TraceSession& session() const { return m_session; }
     Selection& selection() const { return m_selection; }

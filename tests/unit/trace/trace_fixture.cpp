@@ -186,4 +186,24 @@ DiagramEvent sampleDiagram(const std::string& compileId, int32_t graphIndex,
     return diagram;
 }
 
+std::string sampleMachineJson(int threads) {
+    return R"json({"cpu": "AMD EPYC 9B14", "isa": "avx512", "threads": )json" +
+           std::to_string(threads) +
+           R"json(, "matmul": {"float32": "oneDNN 2.6.3 (avx512_core_bf16)", )json"
+           R"json("bfloat16": "oneDNN 2.6.3 (avx512_core_bf16), native", )json"
+           R"json("float64": "BLIS 0.9.0 (zen3)"}})json";
+}
+
+AutotuneChoiceEvent sampleChoice(int64_t kernelId, const std::string& candidate, int64_t timeNs,
+                                 int runs) {
+    AutotuneChoiceEvent choice;
+    choice.kernelId = kernelId;
+    choice.candidate = candidate;
+    choice.timeNs = timeNs;
+    choice.runs = runs;
+    choice.minNs = timeNs - timeNs / 10;
+    choice.maxNs = timeNs + timeNs / 10;
+    return choice;
+}
+
 } // namespace kiln::testing

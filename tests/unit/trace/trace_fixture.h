@@ -61,4 +61,12 @@ KernelLaunchEvent sampleLaunch(int64_t kernelId, int64_t startNs, int64_t durati
 DiagramEvent sampleDiagram(const std::string& compileId, int32_t graphIndex,
                            const std::string& kind);
 
+// Schema version 4's measurement facts.
+/// The runs.machine JSON of the documented example: AMD EPYC 9B14, avx512, \p threads, and
+/// float32, bfloat16 and float64 matmul libraries (in that order).
+std::string sampleMachineJson(int threads = 2);
+/// A candidate of kernel \p kernelId timed \p runs times: median \p timeNs, spread +-10%.
+AutotuneChoiceEvent sampleChoice(int64_t kernelId, const std::string& candidate, int64_t timeNs,
+                                 int runs);
+
 } // namespace kiln::testing

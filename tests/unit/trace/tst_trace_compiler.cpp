@@ -4,7 +4,7 @@
 // graph whether capture reports it before or after them (the real pipeline reports it after);
 // launch times are run-relative and summed per kernel (count, total, median); rows stay with
 // their run; launches from several threads all land in few batches; and a version-2 file is
-// upgraded to version 3 by the writer (in place) and by the reader (in memory).
+// upgraded to the current version by the writer (in place) and by the reader (in memory).
 #include "support/clock.h"
 #include "trace/schema.h"
 #include "trace/trace_reader.h"
@@ -485,12 +485,12 @@ private slots:
             (*writer)->kernelLaunch(sampleLaunch(1, kiln::monotonicNs(), 50));
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"3"});
+                 std::vector<std::string>{"4"});
         auto reader = openReader(file);
         QVERIFY(!reader->isUpgradedSnapshot());
-        QCOMPARE(reader->schemaVersion(), 3);
+        QCOMPARE(reader->schemaVersion(), 4);
         // The old run kept its rows and has no compiler facts; the new one has them.
         QCOMPARE(rows(reader->outputLines(1)).front().text, std::string("old"));
         auto oldGraphs = rows(reader->graphs(1));
@@ -521,7 +521,7 @@ private slots:
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
         QCOMPARE((*reader)->schemaVersion(), 2);
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("3"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("4"));
         auto graphs = rows((*reader)->graphs(1));
         QCOMPARE(graphs.size(), size_t(1));
         // The compiler tables exist in the snapshot, empty.

@@ -3,8 +3,9 @@
 // index of the current schema), which files are refused (and that refusing leaves them byte for
 // byte as they were), the real upgrade of a version-1 file to the current version by the writer
 // (in place) and by the reader (in memory), and the migration mechanism driven by an injected
-// schema history with a test-only version 4. The upgrade of a version-2 file, with compiler
-// events written after it, is in tst_trace_compiler.cpp.
+// schema history with a test-only version 5. The upgrade of a version-2 file, with compiler
+// events written after it, is in tst_trace_compiler.cpp; that of a version-3 file, with
+// autotuning measurements and machines after it, in tst_trace_measurement.cpp.
 #include "support/clock.h"
 #include "trace/schema.h"
 #include "trace/trace_reader.h"
@@ -19,14 +20,14 @@ using namespace kiln::testing;
 
 namespace {
 
-// Version 3 as shipped plus a version 4 that only these tests know.
-SchemaHistory historyWithVersion4(const char* version4Sql) {
+// Version 4 as shipped plus a version 5 that only these tests know.
+SchemaHistory historyWithVersion5(const char* version5Sql) {
     std::vector<Migration> steps = currentSchema().steps();
-    steps.push_back({3, "test-only: notes on runs", version4Sql});
+    steps.push_back({4, "test-only: notes on runs", version5Sql});
     return SchemaHistory(std::move(steps));
 }
 
-constexpr const char* kVersion4 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
+constexpr const char* kVersion5 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
                                   "ALTER TABLE runs ADD COLUMN note TEXT;"
                                   "UPDATE runs SET note = 'migrated';";
 
@@ -80,11 +81,12 @@ private slots:
         auto writer = TraceWriter::open(file);
         QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(0x4B494C4E));
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
         QCOMPARE(queryTexts(file, "PRAGMA journal_mode"), std::vector<std::string>{"wal"});
-        QCOMPARE(currentSchemaVersion(), 3);
+        QCOMPARE(currentSchemaVersion(), 4);
         QCOMPARE(kCaptureSchemaVersion, 2);
         QCOMPARE(kCompilerSchemaVersion, 3);
+        QCOMPARE(kMeasurementSchemaVersion, 4);
         QCOMPARE(kApplicationId, int32_t(0x4B494C4E));
     }
 
@@ -131,7 +133,7 @@ private slots:
                  (std::vector<std::string>{
                      "id", "workload_path", "workload_hash", "mode", "backend", "options_json",
                      "device", "argv", "host", "pid", "started_at_ns", "ended_at_ns", "status",
-                     "exit_code", "error_type", "error_message", "error_traceback"}));
+                     "exit_code", "error_type", "error_message", "error_traceback", "machine"}));
         QCOMPARE(queryTexts(file, "SELECT name FROM pragma_table_info('output') ORDER BY cid"),
                  (std::vector<std::string>{"id", "run_id", "seq", "stream", "t_ns", "text"}));
         QCOMPARE(queryTexts(file, "SELECT name FROM pragma_index_info('output_by_run')"),
@@ -203,7 +205,8 @@ private slots:
                  (Names{"id", "run_id", "graph_id", "compile_id", "graph_index", "kernel_id",
                         "name", "kind", "fused_nodes", "source_code", "launch_config"}));
         QCOMPARE(columnsOf(file, "autotune_choices"),
-                 (Names{"id", "run_id", "kernel_id", "candidate", "time_ns", "chosen"}));
+                 (Names{"id", "run_id", "kernel_id", "candidate", "time_ns", "chosen", "runs",
+                        "min_ns", "max_ns", "stopped_early", "from_cache"}));
         QCOMPARE(columnsOf(file, "kernel_launches"),
                  (Names{"id", "run_id", "kernel_id", "start_ns", "end_ns", "device", "grid",
                         "block", "registers", "shared_memory"}));
@@ -251,20 +254,33 @@ private slots:
             QVERIFY((*writer)->setMeta(metakeys::kDevice, "NVIDIA H200").ok());
             QVERIFY((*writer)->setMeta(metakeys::kCudaDriver, "none").ok());
             QVERIFY((*writer)->setMeta(metakeys::kDevice, "cpu").ok()); // replaces
+            // What the runner reports of the machine (version 4's keys).
+            QVERIFY((*writer)->setMeta(metakeys::kCpu, "AMD EPYC 9B14").ok());
+            QVERIFY((*writer)->setMeta(metakeys::kCpuIsa, "avx512").ok());
+            QVERIFY((*writer)->setMeta(metakeys::kThreads, "2").ok());
+            QVERIFY((*writer)
+                        ->setMeta(metakeys::kMatmulLibrary,
+                                  "float32: oneDNN 2.6.3 (avx512_core_bf16); float64: BLIS 0.9.0")
+                        .ok());
         }
         auto reader = TraceReader::open(file);
         QVERIFY(reader.ok());
         auto meta = (*reader)->meta();
         QVERIFY(meta.ok());
-        QCOMPARE(meta->at("schema_version"), std::string("3"));
+        QCOMPARE(meta->at("schema_version"), std::string("4"));
         QCOMPARE(meta->at("engine_version"), std::string("0.1.0"));
         QCOMPARE(meta->at("device"), std::string("cpu"));
         QCOMPARE(meta->at("cuda_driver"), std::string("none"));
+        QCOMPARE(meta->at("cpu"), std::string("AMD EPYC 9B14"));
+        QCOMPARE(meta->at("cpu_isa"), std::string("avx512"));
+        QCOMPARE(meta->at("threads"), std::string("2"));
+        QCOMPARE(meta->at("matmul_library"),
+                 std::string("float32: oneDNN 2.6.3 (avx512_core_bf16); float64: BLIS 0.9.0"));
         QVERIFY(!meta->at("host").empty());
         int64_t createdAt = std::stoll(meta->at("created_at_ns"));
         QVERIFY(createdAt > int64_t(1'700'000'000) * 1'000'000'000);
-        QCOMPARE(meta->size(), size_t(6));
-        QCOMPARE((*reader)->schemaVersion(), 3);
+        QCOMPARE(meta->size(), size_t(10));
+        QCOMPARE((*reader)->schemaVersion(), 4);
         QVERIFY(!(*reader)->isUpgradedSnapshot());
     }
 
@@ -275,16 +291,16 @@ private slots:
         QVERIFY(!reader.ok());
         QCOMPARE(reader.error().message, "'" + file + "' is not a Kiln trace (an empty database)");
         QVERIFY(TraceWriter::open(file).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
     }
 
     void refusesNewerVersionUntouched() {
         std::string file = makeCurrentTrace("newer.kiln");
-        QCOMPARE(execSql(file, "PRAGMA user_version = 4"), std::string());
+        QCOMPARE(execSql(file, "PRAGMA user_version = 5"), std::string());
         std::string before = readFileBytes(file);
         std::string expected = "trace '" + file +
-                               "' was written by a newer Kiln (schema version 4); this Kiln "
-                               "reads up to version 3";
+                               "' was written by a newer Kiln (schema version 5); this Kiln "
+                               "reads up to version 4";
         auto writer = TraceWriter::open(file);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message, expected);
@@ -367,12 +383,14 @@ private slots:
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
         QCOMPARE((*reader)->schemaVersion(), 1);
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("3"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("4"));
         auto runs = (*reader)->listRuns();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
         QCOMPARE(runs->front().workloadPath, std::string("/w/old.py"));
         QCOMPARE(runs->front().status, RunStatus::Ok);
+        QVERIFY(runs->front().machineJson.empty()); // version 1 did not record it
+        QVERIFY(!runs->front().machine.recorded());
         auto lines = (*reader)->outputLines(1);
         QVERIFY(lines.ok());
         QCOMPARE(lines->size(), size_t(2));
@@ -413,16 +431,16 @@ private slots:
             (*writer)->output(kiln::OutputStream::Stdout, "new line\n");
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"3"});
+                 std::vector<std::string>{"4"});
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"),
                  int64_t(16));
         auto reader = TraceReader::open(file);
         QVERIFY(reader.ok());
         QVERIFY(!(*reader)->isUpgradedSnapshot());
-        QCOMPARE((*reader)->schemaVersion(), 3);
+        QCOMPARE((*reader)->schemaVersion(), 4);
         // The old run kept its rows; the new one has its capture facts.
         QCOMPARE((*reader)->listRuns()->size(), size_t(2));
         QCOMPARE((*reader)->outputLines(1)->size(), size_t(2));
@@ -441,11 +459,11 @@ private slots:
     void readerUpgradesOlderFileInMemoryOnly() {
         std::string file = makeCurrentTrace("reader_upgrade.kiln");
         std::string before = readFileBytes(file);
-        SchemaHistory history = historyWithVersion4(kVersion4);
+        SchemaHistory history = historyWithVersion5(kVersion5);
         auto reader = TraceReader::open(file, history);
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
-        QCOMPARE((*reader)->schemaVersion(), 3);
+        QCOMPARE((*reader)->schemaVersion(), 4);
         auto runs = (*reader)->listRuns();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
@@ -454,14 +472,14 @@ private slots:
         QVERIFY(lines.ok());
         QCOMPARE(lines->size(), size_t(1));
         QCOMPARE(lines->front().text, std::string("hello"));
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("4"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("5"));
         QVERIFY(readFileBytes(file) == before);
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
     }
 
     void writerUpgradesOlderFileInPlace() {
         std::string file = makeCurrentTrace("writer_upgrade.kiln");
-        SchemaHistory history = historyWithVersion4(kVersion4);
+        SchemaHistory history = historyWithVersion5(kVersion5);
         {
             auto writer = TraceWriter::open(file, history);
             QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
@@ -471,19 +489,19 @@ private slots:
             (*writer)->frame(sampleFrame(0)); // a later history keeps the capture tables
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(5));
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
         QCOMPARE(queryTexts(file, "SELECT note FROM runs ORDER BY id"),
                  (std::vector<std::string>{"migrated", "<null>"}));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM extra"), int64_t(0));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM frames WHERE run_id = 2"), int64_t(1));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"4"});
-        // This build only knows version 3, so the upgraded file is now "newer".
+                 std::vector<std::string>{"5"});
+        // This build only knows version 4, so the upgraded file is now "newer".
         auto reader = TraceReader::open(file);
         QVERIFY(!reader.ok());
         QVERIFY(reader.error().message.find(
-                    "(schema version 4); this Kiln reads up to version 3") != std::string::npos);
+                    "(schema version 5); this Kiln reads up to version 4") != std::string::npos);
         auto upgradedReader = TraceReader::open(file, history);
         QVERIFY(upgradedReader.ok());
         QVERIFY(!(*upgradedReader)->isUpgradedSnapshot());
@@ -491,38 +509,45 @@ private slots:
     }
 
     void failedMigrationRollsBackEveryStep() {
-        // From version 1, so that good steps (1 -> 2 -> 3) are rolled back with the failing one.
+        // From version 1, so that good steps (1 -> 2 -> 3 -> 4) are rolled back with the failing
+        // one.
         std::string file = makeVersion1Trace("failed_upgrade.kiln");
-        SchemaHistory history = historyWithVersion4("CREATE TABLE half_done(x);"
+        SchemaHistory history = historyWithVersion5("CREATE TABLE half_done(x);"
                                                     "CREATE TABLE runs(x);");
         auto writer = TraceWriter::open(file, history);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message,
                  "cannot upgrade trace '" + file +
-                     "': from schema version 3 to 4: table runs already exists");
+                     "': from schema version 4 to 5: table runs already exists");
         QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name IN "
                                 "('half_done', 'frames', 'compiles', 'kernels')"),
+                 int64_t(0));
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM pragma_table_info('runs') "
+                                "WHERE name = 'machine'"),
                  int64_t(0));
         // Still a healthy version-1 trace, which this build upgrades.
         auto reader = TraceReader::open(file);
         QVERIFY(reader.ok());
         QCOMPARE((*reader)->listRuns()->size(), size_t(1));
         QVERIFY(TraceWriter::open(file).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(3));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
     }
 
     void newFileIsBuiltByTheSameSteps() {
-        // A file created against the four-step history gets every step, in order.
-        std::string file = path("fresh_v4.kiln");
-        QVERIFY(TraceWriter::open(file, historyWithVersion4(kVersion4)).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
+        // A file created against the five-step history gets every step, in order.
+        std::string file = path("fresh_v5.kiln");
+        QVERIFY(TraceWriter::open(file, historyWithVersion5(kVersion5)).ok());
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(5));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'note'"),
                  int64_t(1));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name = 'graph_nodes'"),
                  int64_t(1));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name = 'kernels'"),
+                 int64_t(1));
+        QCOMPARE(queryInt(file, "SELECT count(*) FROM pragma_table_info('autotune_choices') "
+                                "WHERE name = 'from_cache'"),
                  int64_t(1));
     }
 };
