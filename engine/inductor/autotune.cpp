@@ -128,7 +128,7 @@ Timing timeRuns(const std::function<void()>& fn, int64_t bestNs) {
     int64_t start = monotonicNs();
     fn(); // warm up caches and pages
     const int64_t warmUp = monotonicNs() - start;
-    if (bestNs > 0 && warmUp > 2 * bestNs) return {warmUp, warmUp, warmUp, 1, true};
+    if (bestNs > 0 && warmUp > bestNs + bestNs / 2) return {warmUp, warmUp, warmUp, 1, true};
     std::vector<int64_t> times;
     const int64_t budget = monotonicNs() + 200'000'000; // at most ~0.2 s of runs per candidate
     for (int i = 0; i < 7 && (i < 3 || monotonicNs() < budget); ++i) {

@@ -63,8 +63,8 @@ private:
 };
 
 /// Times fn: one warm-up run, then up to 7 timed runs within about 0.2 s (at least 3). With
-/// bestNs > 0 (the best candidate so far), a warm-up run over 2x bestNs or a first timed run
-/// over 1.5x bestNs ends the timing there: the candidate cannot win.
+/// bestNs > 0 (the best candidate so far), a warm-up or first timed run over 1.5x bestNs ends
+/// the timing there: the candidate cannot win (no run of a candidate that fast is that slow).
 Timing timeRuns(const std::function<void()>& fn, int64_t bestNs = 0);
 
 /// timeRuns of a compiled kernel on the pool, over its whole outer range.

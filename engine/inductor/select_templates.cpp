@@ -227,18 +227,19 @@ Expected<std::vector<Candidate>> measureSite(const PipelineContext& c, const Gra
         candidates.push_back({what, "blas", *timing, {}});
         progress(candidates.back());
     }
-    if (templates)
+    if (templates) {
+        BenchmarkWorkspace ws(p, syms); // every tile reads the same random operands
         for (auto [tm, tn] : tiles(site, c.options.flag("shape_padding"))) {
             ScheduledKernel tem = templateKernel(a.schedule, site, tm, tn, templateCount);
             compiler::Schedule one{{tem}};
             auto compiled = codegen::compileKernels(p, one, {0}, {});
             if (!compiled) return compiled.error();
-            BenchmarkWorkspace ws(p, syms);
             Timing t = timeKernel((*compiled)[0], tem, syms, ws, bestNs());
             candidates.push_back({describeTile(site, tm, tn),
                                   "tile=" + std::to_string(tm) + "x" + std::to_string(tn), t, tem});
             progress(candidates.back());
         }
+    }
     return candidates;
 }
 

@@ -5,6 +5,7 @@
 #include "tensor/iterate.h"
 #include "tensor/shape.h"
 
+#include <cstdint>
 #include <cstring>
 
 namespace kiln::tensor {
@@ -34,15 +35,27 @@ void copyInto(const Tensor& dst, const Tensor& src) {
             forEachRun(g, base, fn);
     };
     if (dst.dtype() == src.dtype()) {
-        const int64_t item = itemSize(dst.dtype());
-        run([&](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
-            if (s[0] == item && s[1] == item) {
-                std::memmove(p[0], p[1], static_cast<size_t>(n * item));
-                return;
-            }
-            for (int64_t i = 0; i < n; ++i)
-                std::memcpy(p[0] + i * s[0], p[1] + i * s[1], static_cast<size_t>(item));
-        });
+        // Elements move as integers of their width: a strided copy is then a load and a store
+        // per element rather than a call of memcpy.
+        auto copyAs = [&]<typename Word>() {
+            run([](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
+                if (s[0] == int64_t(sizeof(Word)) && s[1] == int64_t(sizeof(Word))) {
+                    std::memmove(p[0], p[1], static_cast<size_t>(n) * sizeof(Word));
+                    return;
+                }
+                for (int64_t i = 0; i < n; ++i) {
+                    Word w;
+                    std::memcpy(&w, p[1] + i * s[1], sizeof(Word));
+                    std::memcpy(p[0] + i * s[0], &w, sizeof(Word));
+                }
+            });
+        };
+        switch (itemSize(dst.dtype())) {
+        case 1: copyAs.template operator()<uint8_t>(); break;
+        case 2: copyAs.template operator()<uint16_t>(); break;
+        case 4: copyAs.template operator()<uint32_t>(); break;
+        default: copyAs.template operator()<uint64_t>(); break;
+        }
         return;
     }
     dispatchDType(dst.dtype(), [&]<DType DO>() {

@@ -5,6 +5,7 @@
 #include "tensor/error.h"
 #include "tensor/ops.h"
 #include "tensor/reduce_util.h"
+#include "tensor/vec_math.h"
 
 #include <limits>
 #include <string>
@@ -25,6 +26,33 @@ template <typename T>
 using WideOut = std::conditional_t<kIsFloatingStorage<T>, T, int64_t>;
 
 template <typename T>
+constexpr bool kVectorised = std::is_same_v<T, float> || std::is_same_v<T, double>;
+
+/// A dense run's sum in double through the vectorised kernels (vec_math.h), else the fold.
+template <typename T, typename Op>
+double sumRun(const Op& op, const char* p, int64_t stride, int64_t n) {
+    if constexpr (kVectorised<T>) {
+        if (stride == int64_t(sizeof(T))) {
+            const detail::VecReduceKernels& k = detail::vecReduce();
+            if constexpr (std::is_same_v<T, float>)
+                return k.sumFloat(reinterpret_cast<const float*>(p), n);
+            else
+                return k.sumDouble(reinterpret_cast<const double*>(p), n);
+        }
+    }
+    return detail::foldRun<T>(op, p, stride, n);
+}
+
+/// acc[i] += x[i] over a dense run of kept positions, vectorised for float and double.
+template <typename T>
+void accumulateDense(double* acc, const char* x, int64_t n) {
+    if constexpr (std::is_same_v<T, float>)
+        detail::vecReduce().accumulateFloat(acc, reinterpret_cast<const float*>(x), n);
+    else
+        detail::vecReduce().accumulateDouble(acc, reinterpret_cast<const double*>(x), n);
+}
+
+template <typename T>
 struct SumOp {
     using Acc = WideAcc<T>;
     using Out = WideOut<T>;
@@ -32,6 +60,16 @@ struct SumOp {
     Acc map(T x) const { return Acc(ComputeType<T>(x)); }
     Acc combine(Acc a, Acc b) const { return a + b; }
     Out finalize(Acc a) const { return castValue<Out>(a); }
+    Acc reduceRun(const char* p, int64_t stride, int64_t n) const
+        requires kVectorised<T>
+    {
+        return sumRun<T>(*this, p, stride, n);
+    }
+    void accumulateRun(Acc* acc, const char* x, int64_t n) const
+        requires kVectorised<T>
+    {
+        accumulateDense<T>(acc, x, n);
+    }
 };
 
 template <typename T>
@@ -53,6 +91,16 @@ struct MeanOp {
     Acc map(T x) const { return double(ComputeType<T>(x)); }
     Acc combine(Acc a, Acc b) const { return a + b; }
     Out finalize(Acc a) const { return castValue<Out>(a / count); }
+    Acc reduceRun(const char* p, int64_t stride, int64_t n) const
+        requires kVectorised<T>
+    {
+        return sumRun<T>(*this, p, stride, n);
+    }
+    void accumulateRun(Acc* acc, const char* x, int64_t n) const
+        requires kVectorised<T>
+    {
+        accumulateDense<T>(acc, x, n);
+    }
 };
 
 /// max (Largest) or min of values; NaN wins as in PyTorch.
@@ -74,6 +122,17 @@ struct ExtremeOp {
     /// a NaN in b is taken.
     Acc combine(Acc a, Acc b) const { return ((Largest ? b > a : b < a) | (b != b)) ? b : a; }
     Out finalize(Acc a) const { return Out(a); }
+    Acc reduceRun(const char* p, int64_t stride, int64_t n) const
+        requires kVectorised<T>
+    {
+        if (stride != int64_t(sizeof(T))) return detail::foldRun<T>(*this, p, stride, n);
+        const detail::VecReduceKernels& k = detail::vecReduce();
+        const T* x = reinterpret_cast<const T*>(p);
+        if constexpr (std::is_same_v<T, float>)
+            return Largest ? k.maxFloat(x, n) : k.minFloat(x, n);
+        else
+            return Largest ? k.maxDouble(x, n) : k.minDouble(x, n);
+    }
 };
 
 template <typename T, bool All>

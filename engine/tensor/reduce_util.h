@@ -175,6 +175,8 @@ void accumulate(typename Op::Acc* acc, const Tensor& in, const ReduceLayout& lay
             else
                 a = op.combine(a, foldRun<T>(op, p[1], s[1], n));
         } else if (s[0] == sizeof(Acc) && s[1] == sizeof(T)) {
+            if constexpr (requires { op.accumulateRun(reinterpret_cast<Acc*>(p[0]), p[1], n); })
+                return op.accumulateRun(reinterpret_cast<Acc*>(p[0]), p[1], n);
             Acc* __restrict a = reinterpret_cast<Acc*>(p[0]);
             const T* __restrict x = reinterpret_cast<const T*>(p[1]);
             for (int64_t i = 0; i < n; ++i)

@@ -17,6 +17,20 @@ const VecMathKernels& vecMath() {
     return active;
 }
 
+const VecReduceKernels& vecReduceKernels(CpuIsa isa) {
+    switch (isa) {
+    case CpuIsa::Avx512: return vecReduceAvx512();
+    case CpuIsa::Avx2: return vecReduceAvx2();
+    case CpuIsa::Baseline: break;
+    }
+    return vecReduceBaseline();
+}
+
+const VecReduceKernels& vecReduce() {
+    static const VecReduceKernels& active = vecReduceKernels(activeIsa());
+    return active;
+}
+
 std::optional<VecMath> vecMathFor(UnaryOp op) {
     using enum UnaryOp;
     switch (op) {

@@ -8,7 +8,9 @@
 /// layout or the number of threads (strided and broadcast inputs are gathered into a block),
 /// and the AVX2 and AVX-512 paths give bit-identical results: both compute 16 float (8
 /// double) lanes with the same operations and no contraction into FMAs beyond SLEEF's own.
-/// exp, sigmoid and SiLU use Kiln's float exp (fast_math.h), the same bits as the scalar code.
+/// The functions are SLEEF's deterministic variants: a lane's result depends only on that
+/// lane (the plain variants switch the whole vector to a slower reduction when any lane needs
+/// it). exp is SLEEF's too, the function PyTorch's vectorised float exp calls.
 #pragma once
 
 #include "support/cpu_info.h"
@@ -45,10 +47,28 @@ struct VecMathKernels {
     }
 };
 
+/// The row reductions of the eager kernels over n contiguous values, and the accumulation of
+/// a row into per-column sums. Sums accumulate in double in 16 lanes (lane k takes the
+/// elements k, k + 16, ...), combined in lane order, then the tail in order: a fixed
+/// association, so every instruction set gives the same bits. max/min keep a NaN.
+struct VecReduceKernels {
+    double (*sumFloat)(const float* x, int64_t n);
+    double (*sumDouble)(const double* x, int64_t n);
+    float (*maxFloat)(const float* x, int64_t n);
+    float (*minFloat)(const float* x, int64_t n);
+    double (*maxDouble)(const double* x, int64_t n);
+    double (*minDouble)(const double* x, int64_t n);
+    /// acc[i] += x[i] for i < n.
+    void (*accumulateFloat)(double* acc, const float* x, int64_t n);
+    void (*accumulateDouble)(double* acc, const double* x, int64_t n);
+};
+
 /// The kernels of one instruction set (the CPU must support it).
 const VecMathKernels& vecMathKernels(CpuIsa isa);
 /// The kernels of activeIsa().
 const VecMathKernels& vecMath();
+const VecReduceKernels& vecReduceKernels(CpuIsa isa);
+const VecReduceKernels& vecReduce();
 /// The vector function computing a unary op, if it has one.
 std::optional<VecMath> vecMathFor(UnaryOp op);
 
@@ -56,5 +76,8 @@ std::optional<VecMath> vecMathFor(UnaryOp op);
 const VecMathKernels& vecMathBaseline();
 const VecMathKernels& vecMathAvx2();
 const VecMathKernels& vecMathAvx512();
+const VecReduceKernels& vecReduceBaseline();
+const VecReduceKernels& vecReduceAvx2();
+const VecReduceKernels& vecReduceAvx512();
 
 } // namespace kiln::tensor::detail

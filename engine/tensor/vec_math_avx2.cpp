@@ -38,7 +38,15 @@ struct Isa {
     static VD name(VD x) { return halves<&Sleef_finz_##name##d4_##ulp##avx2>(x); }
     KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
 #undef KILN_VEC_WRAP
-    static VD expD(VD x) { return halves<&Sleef_finz_expd4_u10avx2>(x); }
+    static VD fma(VD a, VD b, VD c) {
+        VD4 lo = VD4(_mm256_fmadd_pd(__m256d(__builtin_shufflevector(a, a, 0, 1, 2, 3)),
+                                     __m256d(__builtin_shufflevector(b, b, 0, 1, 2, 3)),
+                                     __m256d(__builtin_shufflevector(c, c, 0, 1, 2, 3))));
+        VD4 hi = VD4(_mm256_fmadd_pd(__m256d(__builtin_shufflevector(a, a, 4, 5, 6, 7)),
+                                     __m256d(__builtin_shufflevector(b, b, 4, 5, 6, 7)),
+                                     __m256d(__builtin_shufflevector(c, c, 4, 5, 6, 7))));
+        return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+    }
 };
 } // namespace kiln::tensor::detail::avx2
 
@@ -47,5 +55,8 @@ struct Isa {
 namespace kiln::tensor::detail {
 const VecMathKernels& vecMathAvx2() {
     return avx2::kKernels;
+}
+const VecReduceKernels& vecReduceAvx2() {
+    return avx2::kReduceKernels;
 }
 } // namespace kiln::tensor::detail

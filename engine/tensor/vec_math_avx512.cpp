@@ -17,7 +17,7 @@ struct Isa {
     static VD name(VD x) { return VD(Sleef_finz_##name##d8_##ulp##avx512f(__m512d(x))); }
     KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
 #undef KILN_VEC_WRAP
-    static VD expD(VD x) { return VD(Sleef_finz_expd8_u10avx512f(__m512d(x))); }
+    static VD fma(VD a, VD b, VD c) { return VD(_mm512_fmadd_pd(__m512d(a), __m512d(b), __m512d(c))); }
 };
 } // namespace kiln::tensor::detail::avx512
 
@@ -26,5 +26,8 @@ struct Isa {
 namespace kiln::tensor::detail {
 const VecMathKernels& vecMathAvx512() {
     return avx512::kKernels;
+}
+const VecReduceKernels& vecReduceAvx512() {
+    return avx512::kReduceKernels;
 }
 } // namespace kiln::tensor::detail

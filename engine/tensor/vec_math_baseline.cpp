@@ -46,7 +46,7 @@ struct Isa {
     static VD name(VD x) { return quarters<&Sleef_cinz_##name##d2_##ulp##sse2>(x); }
     KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
 #undef KILN_VEC_WRAP
-    static VD expD(VD x) { return quarters<&Sleef_cinz_expd2_u10sse2>(x); }
+    static VD fma(VD a, VD b, VD c) { return a * b + c; } // two roundings: no FMA in SSE2
 };
 } // namespace kiln::tensor::detail::baseline
 
@@ -55,5 +55,8 @@ struct Isa {
 namespace kiln::tensor::detail {
 const VecMathKernels& vecMathBaseline() {
     return baseline::kKernels;
+}
+const VecReduceKernels& vecReduceBaseline() {
+    return baseline::kReduceKernels;
 }
 } // namespace kiln::tensor::detail

@@ -4,89 +4,63 @@
 /// vec_math_{baseline,avx2,avx512}.cpp. Each of those defines, before including this file,
 ///   KILN_VEC_NAMESPACE  a namespace name of its own (the code below differs per target), and
 ///   struct Isa          in it, with one static member per SLEEF function over VF (16 floats)
-///                       and VD (8 doubles): sin, cos, ... (KILN_VEC_SLEEF_FUNCTIONS), and expD.
+///                       and VD (8 doubles): exp, sin, cos, ... (KILN_VEC_SLEEF_FUNCTIONS),
+///                       and fma(a, b, c) over VD (fused where the target has FMA).
 /// The logical vector is 16 floats / 8 doubles on every target (an AVX2 target computes it as
 /// two registers), so each lane sees the same operations everywhere.
 #pragma once
 
-#include "tensor/fast_math.h"
 #include "tensor/half.h"
 #include "tensor/vec_math.h"
 #include "tensor/vec_math_targets.h"
 
+#include <bit>
 #include <cstring>
+#include <limits>
 #include <numbers>
 
 namespace kiln::tensor::detail::KILN_VEC_NAMESPACE {
 
 using vec::VD;
 using vec::VF;
-using vec::VF8;
-using VI = int32_t __attribute__((vector_size(64)));
-using VI8 = int32_t __attribute__((vector_size(32)));
-using VL = int64_t __attribute__((vector_size(64)));
 constexpr int kFloatLanes = 16;
 constexpr int kDoubleLanes = 8;
 
-template <typename V>
-inline V splat(decltype(V{}[0]) x) {
-    return V{} + x;
-}
+using VI = int32_t __attribute__((vector_size(64)));
+using VL = int64_t __attribute__((vector_size(64)));
+using vec::VF8;
 
-/// mask (all ones or all zeros per lane) ? a : b, on the bits.
-inline VF selectF(VI mask, VF a, VF b) {
-    return reinterpret_cast<VF>((mask & reinterpret_cast<VI>(a)) | (~mask & reinterpret_cast<VI>(b)));
-}
-inline VD selectD(VL mask, VD a, VD b) {
-    return reinterpret_cast<VD>((mask & reinterpret_cast<VL>(a)) | (~mask & reinterpret_cast<VL>(b)));
-}
-
-inline VF8 lowerHalf(VF x) {
-    return __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7);
-}
-inline VF8 upperHalf(VF x) {
-    return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
-}
-inline VI8 lowerHalf(VI x) {
-    return __builtin_shufflevector(x, x, 0, 1, 2, 3, 4, 5, 6, 7);
-}
-inline VI8 upperHalf(VI x) {
-    return __builtin_shufflevector(x, x, 8, 9, 10, 11, 12, 13, 14, 15);
-}
-inline VF join(VF8 lo, VF8 hi) {
-    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-}
-
-/// expFloat (fast_math.h) on 16 lanes: the same operations, so the same bits.
-inline VF8 expHalf(VF8 clamped, VF8 x, VI8 isNan) {
+/// exp of 8 floats widened to double: fast_math.h's expFloat (2^n exp(r), |r| <= ln2 / 2, a
+/// degree-11 polynomial) with fused multiply-adds where the target has them, rounded once to
+/// float: the correctly rounded result for all but a handful of inputs, as PyTorch's scalar
+/// exp (glibc) prints it. Without FMA (the baseline target) these are expFloat's own steps.
+inline VF8 expHalf(VF8 clamped) {
     constexpr double kLog2e = 1.4426950408889634074;
     constexpr double kLn2Hi = 6.93147180369123816490e-01;
     constexpr double kLn2Lo = 1.90821492927058770002e-10;
-    constexpr double kRound = 6755399441055744.0;
+    constexpr double kRound = 6755399441055744.0; // 1.5 * 2^52: adding it rounds to an integer
     const VD c = __builtin_convertvector(clamped, VD);
-    const VD t = c * kLog2e + kRound;
+    const VD t = Isa::fma(c, VD{} + kLog2e, VD{} + kRound);
     const VL n = reinterpret_cast<VL>(t) - std::bit_cast<int64_t>(kRound);
     const VD nd = t - kRound;
-    const VD r = (c - nd * kLn2Hi) - nd * kLn2Lo;
-    VD p = splat<VD>(1.0 / 39916800.0);
+    const VD r = Isa::fma(nd, VD{} - kLn2Lo, Isa::fma(nd, VD{} - kLn2Hi, c));
+    VD p = VD{} + 1.0 / 39916800.0;
     for (double coefficient : {1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0,
                                1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0})
-        p = p * r + coefficient;
-    const VD scale = reinterpret_cast<VD>((n + 1023) << 52);
-    const VL nanMask = __builtin_convertvector(isNan, VL);
-    return __builtin_convertvector(selectD(nanMask, __builtin_convertvector(x, VD), p * scale), VF8);
+        p = Isa::fma(p, r, VD{} + coefficient);
+    return __builtin_convertvector(p * reinterpret_cast<VD>((n + 1023) << 52), VF8);
 }
 
+/// exp of 16 floats: inputs clamped where exp under- or overflows, NaN passed through.
 inline VF expF(VF x) {
     const VI bits = reinterpret_cast<VI>(x);
     const VI magnitude = bits & 0x7fffffff;
     const VI isNan = magnitude > 0x7f800000;
-    const VI negative = bits >> 31;
-    const VI tooLow = negative & (magnitude > std::bit_cast<int32_t>(104.0f));
-    const VI tooHigh = ~negative & (magnitude > std::bit_cast<int32_t>(89.0f));
-    const VF c = selectF(tooLow, splat<VF>(-104.0f), selectF(tooHigh, splat<VF>(89.0f), x));
-    return join(expHalf(lowerHalf(c), lowerHalf(x), lowerHalf(isNan)),
-                expHalf(upperHalf(c), upperHalf(x), upperHalf(isNan)));
+    const VF clamped = x < -104.0f ? VF{} - 104.0f : (x > 89.0f ? VF{} + 89.0f : x);
+    const VF8 lo = expHalf(__builtin_shufflevector(clamped, clamped, 0, 1, 2, 3, 4, 5, 6, 7));
+    const VF8 hi = expHalf(__builtin_shufflevector(clamped, clamped, 8, 9, 10, 11, 12, 13, 14, 15));
+    const VF e = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    return isNan ? x : e;
 }
 
 /// The function itself on one vector; the operations mirror pointwise_unary.cpp's scalars.
@@ -96,7 +70,7 @@ inline V apply(V x) {
     using C = std::conditional_t<kFloat, float, double>;
     auto exp = [](V v) {
         if constexpr (kFloat) return expF(v);
-        else return Isa::expD(v);
+        else return Isa::exp(v);
     };
     using enum VecMath;
     if constexpr (Op == Exp) return exp(x);
@@ -207,5 +181,70 @@ void kernel(VecMath op, const char* in, int64_t inStride, char* out, int64_t out
 
 inline const VecMathKernels kKernels{&kernel<float>, &kernel<double>, &kernel<BFloat16>,
                                      &kernel<Half>};
+
+// ---- row reductions (VecReduceKernels): plain loops over fixed lanes, which the compiler
+// vectorises with this target's instructions.
+
+constexpr int kReduceLanes = 16;
+
+template <typename T>
+double sumOf(const T* x, int64_t n) {
+    double lanes[kReduceLanes] = {};
+    int64_t i = 0;
+    for (; i + kReduceLanes <= n; i += kReduceLanes)
+        for (int k = 0; k < kReduceLanes; ++k)
+            lanes[k] += double(x[i + k]);
+    double total = 0;
+    for (double lane : lanes)
+        total += lane;
+    for (; i < n; ++i)
+        total += double(x[i]);
+    return total;
+}
+
+/// b wins over a when it is larger (smaller) or a NaN (scalars and vectors alike).
+template <bool Largest, typename V>
+inline V extreme(V a, V b) {
+    return ((Largest ? b > a : b < a) | (b != b)) ? b : a;
+}
+
+/// max/min over 16 lanes held as vectors (a float vector, or two double vectors), so the
+/// select is one vector instruction rather than a branch per element.
+template <bool Largest, typename T>
+T extremeOf(const T* x, int64_t n) {
+    using V = std::conditional_t<std::is_same_v<T, float>, VF, VD>;
+    constexpr int kPerVector = sizeof(V) / sizeof(T);
+    constexpr int kVectors = kReduceLanes / kPerVector;
+    constexpr T start =
+        Largest ? -std::numeric_limits<T>::infinity() : std::numeric_limits<T>::infinity();
+    V lanes[kVectors];
+    for (V& lane : lanes)
+        lane = V{} + start;
+    int64_t i = 0;
+    for (; i + kReduceLanes <= n; i += kReduceLanes)
+        for (int v = 0; v < kVectors; ++v) {
+            V next;
+            std::memcpy(&next, x + i + v * kPerVector, sizeof(V));
+            lanes[v] = extreme<Largest>(lanes[v], next);
+        }
+    T result = start;
+    for (const V& lane : lanes)
+        for (int k = 0; k < kPerVector; ++k)
+            result = extreme<Largest>(result, T(lane[k]));
+    for (; i < n; ++i)
+        result = extreme<Largest>(result, x[i]);
+    return result;
+}
+
+template <typename T>
+void accumulateInto(double* __restrict acc, const T* __restrict x, int64_t n) {
+    for (int64_t i = 0; i < n; ++i)
+        acc[i] += double(x[i]);
+}
+
+inline const VecReduceKernels kReduceKernels{
+    &sumOf<float>,           &sumOf<double>,         &extremeOf<true, float>,
+    &extremeOf<false, float>, &extremeOf<true, double>, &extremeOf<false, double>,
+    &accumulateInto<float>,  &accumulateInto<double>};
 
 } // namespace kiln::tensor::detail::KILN_VEC_NAMESPACE

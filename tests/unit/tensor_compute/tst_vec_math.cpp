@@ -174,6 +174,26 @@ private slots:
             }
     }
 
+    void floatExpIsCorrectlyRoundedOnEveryPath() {
+        // PyTorch prints exp(4) as 54.5981 (its scalar exp is glibc's, correctly rounded).
+        for (CpuIsa isa : supportedIsas()) {
+            QCOMPARE(apply<float>(isa, VecMath::Exp, {4.0f})[0], float(std::exp(4.0)));
+            std::vector<float> x;
+            for (uint64_t bits = 0; bits <= 0xFFFFFFFFu; bits += 1009) {
+                const float v = std::bit_cast<float>(uint32_t(bits));
+                if (!std::isnan(v)) x.push_back(v);
+            }
+            std::vector<float> y = apply(isa, VecMath::Exp, x);
+            int64_t mismatches = 0;
+            for (size_t i = 0; i < x.size(); ++i)
+                mismatches += y[i] != float(std::exp(double(x[i])));
+            QVERIFY2(mismatches == 0, qPrintable(QString("%1: %2 of %3 not correctly rounded")
+                                                     .arg(kiln::isaName(isa))
+                                                     .arg(mismatches)
+                                                     .arg(x.size())));
+        }
+    }
+
     void specialValuesAreThoseOfLibm() {
         const float inf = std::numeric_limits<float>::infinity();
         const float nan = std::numeric_limits<float>::quiet_NaN();
