@@ -20,8 +20,8 @@
 #include <fstream>
 #include <optional>
 #include <sstream>
-#include <stdlib.h>
 #include <stdexcept>
+#include <stdlib.h>
 
 namespace kiln::bench {
 
@@ -229,7 +229,8 @@ std::string jsonNumber(const char* format, double value) {
 class TemporaryTuningCache {
 public:
     TemporaryTuningCache() {
-        std::string pattern = (std::filesystem::temp_directory_path() / "kiln-tune-XXXXXX").string();
+        std::string pattern =
+            (std::filesystem::temp_directory_path() / "kiln-tune-XXXXXX").string();
         if (mkdtemp(pattern.data())) m_dir = pattern;
         save("KILN_AUTOTUNE_CACHE_DIR", m_savedDir);
         save("KILN_AUTOTUNE_CACHE", m_savedSwitch);
@@ -250,8 +251,10 @@ private:
         if (const char* v = std::getenv(name)) into = v;
     }
     static void restore(const char* name, const std::optional<std::string>& value) {
-        if (value) setenv(name, value->c_str(), 1);
-        else unsetenv(name);
+        if (value)
+            setenv(name, value->c_str(), 1);
+        else
+            unsetenv(name);
     }
     std::string m_dir;
     std::optional<std::string> m_savedDir, m_savedSwitch;

@@ -248,9 +248,9 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     (void)trace.setMeta(trace::metakeys::kCpu, cpuModelName());
     (void)trace.setMeta(trace::metakeys::kCpuIsa, isaName(activeIsa()));
     (void)trace.setMeta(trace::metakeys::kThreads, std::to_string(parallelThreads()));
-    (void)trace.setMeta(trace::metakeys::kMatmulLibrary,
-                        "float32: " + matmul.float32 + "; bfloat16: " + matmul.bfloat16 +
-                            "; float64: " + matmul.float64);
+    (void)trace.setMeta(trace::metakeys::kMatmulLibrary, "float32: " + matmul.float32 +
+                                                             "; bfloat16: " + matmul.bfloat16 +
+                                                             "; float64: " + matmul.float64);
     trace::RunInfo info;
     info.workloadPath = scriptPath;
     info.workloadHash = sha256Hex(text.value());

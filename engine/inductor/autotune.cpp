@@ -43,7 +43,8 @@ std::string codeWithoutNames(const std::string& ir) {
         if (ir.compare(i, 7, "kiln_k_") == 0) {
             out += "kiln_k";
             i += 7;
-            while (i < ir.size() && (std::isxdigit(static_cast<unsigned char>(ir[i])) || ir[i] == '_'))
+            while (i < ir.size() &&
+                   (std::isxdigit(static_cast<unsigned char>(ir[i])) || ir[i] == '_'))
                 ++i;
             continue;
         }
@@ -77,9 +78,8 @@ Expected<std::optional<TuneResult>> fromTuningCache(const compiler::LoopProgram&
     result.kernel = (*compiled)[0];
     result.fromCache = true;
     for (const CachedCandidate& c : *cached) {
-        AutotuneChoiceEvent e = choiceOf(c.description, {c.timeNs, c.minNs, c.maxNs, c.runs,
-                                                         c.stoppedEarly},
-                                         c.chosen);
+        AutotuneChoiceEvent e =
+            choiceOf(c.description, {c.timeNs, c.minNs, c.maxNs, c.runs, c.stoppedEarly}, c.chosen);
         e.fromCache = true;
         result.candidates.push_back(std::move(e));
     }
@@ -206,8 +206,8 @@ Expected<TuneResult> autotuneKernel(const compiler::LoopProgram& p, const compil
         }
         measured.push_back({code, timing, what});
         if (options.progress)
-            options.progress(kernel.name + ": candidate " + std::to_string(measured.size()) +
-                             " (" + what + ") " + std::to_string(timing.medianNs / 1000) + " us" +
+            options.progress(kernel.name + ": candidate " + std::to_string(measured.size()) + " (" +
+                             what + ") " + std::to_string(timing.medianNs / 1000) + " us" +
                              (timing.stoppedEarly ? ", stopped: cannot win" : ""));
         return {};
     };

@@ -5,8 +5,8 @@
 #include "lang/objects.h"
 #include "lang/tensor_bridge.h"
 #include "lang/types.h"
-#include "support/parallel.h"
 #include "support/clock.h"
+#include "support/parallel.h"
 #include "tensor/convert.h"
 #include "tensor/ops.h"
 
@@ -205,8 +205,7 @@ private:
         char** bufs = pointers.data();
         const int64_t* syms = m_syms.data();
         codegen::KernelEntry entry = code.entry;
-        parallelFor(
-            outer, minChunk, [&](int64_t b, int64_t e) { entry(bufs, syms, b, e); });
+        parallelFor(outer, minChunk, [&](int64_t b, int64_t e) { entry(bufs, syms, b, e); });
     }
 
     void runTemplate(const compiler::ScheduledKernel& kernel, const codegen::CompiledKernel& code) {
@@ -238,8 +237,7 @@ private:
         const int64_t* syms = m_syms.data();
         codegen::KernelEntry entry = code.entry;
         int64_t blocks = compiler::evaluate(kernel.outerRanges.at(0), {}, m_syms);
-        parallelFor(
-            blocks, 1, [&](int64_t begin, int64_t end) { entry(bufs, syms, begin, end); });
+        parallelFor(blocks, 1, [&](int64_t begin, int64_t end) { entry(bufs, syms, begin, end); });
     }
 
     void runExtern(const LoopNode& n) {

@@ -194,8 +194,7 @@ std::string gemmKey(const compiler::LoopProgram& p, const compiler::Schedule& s,
 /// The candidates of one product, measured now (each timed against the best so far).
 Expected<std::vector<Candidate>> measureSite(const PipelineContext& c, const GraphArtifacts& a,
                                              const GemmSite& site, bool blas, bool templates,
-                                             const std::vector<int64_t>& syms,
-                                             int templateCount) {
+                                             const std::vector<int64_t>& syms, int templateCount) {
     const compiler::LoopProgram& p = a.lowered.program;
     const std::string& externName = a.schedule.kernels[site.kernel].name;
     std::vector<Candidate> candidates;
@@ -208,8 +207,8 @@ Expected<std::vector<Candidate>> measureSite(const PipelineContext& c, const Gra
     auto progress = [&](const Candidate& cand) {
         KILN_TORCH_ARTIFACT(c.logger, Artifact::Autotuning, c.compileId,
                             "autotuning " + externName + ": candidate " +
-                                std::to_string(candidates.size()) + " (" + cand.description +
-                                ") " + std::to_string(cand.timing.medianNs / 1000) + " us" +
+                                std::to_string(candidates.size()) + " (" + cand.description + ") " +
+                                std::to_string(cand.timing.medianNs / 1000) + " us" +
                                 (cand.timing.stoppedEarly ? ", stopped: cannot win" : ""));
         TimelineEvent e;
         e.category = "autotune";
@@ -258,8 +257,10 @@ std::optional<SiteChoice> cachedSite(const GraphArtifacts& a, const GemmSite& si
     SiteChoice out;
     out.fromCache = true;
     for (const CachedCandidate& cc : *cached) {
-        Candidate cand{cc.description, cc.choice,
-                       {cc.timeNs, cc.minNs, cc.maxNs, cc.runs, cc.stoppedEarly}, {}};
+        Candidate cand{cc.description,
+                       cc.choice,
+                       {cc.timeNs, cc.minNs, cc.maxNs, cc.runs, cc.stoppedEarly},
+                       {}};
         if (cc.choice != "blas") {
             int tm = 0, tn = 0;
             if (std::sscanf(cc.choice.c_str(), "tile=%dx%d", &tm, &tn) != 2 || tm <= 0 || tn <= 0)

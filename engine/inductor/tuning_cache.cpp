@@ -75,8 +75,8 @@ std::optional<std::vector<CachedCandidate>> loadTuning(const std::string& key) {
         if (!time || !lo || !hi || !runs || (f[6] != "0" && f[6] != "1") ||
             (f[7] != "0" && f[7] != "1"))
             return std::nullopt;
-        CachedCandidate c{f[0], f[1], *time, *lo, *hi, static_cast<int>(*runs), f[6] == "1",
-                          f[7] == "1"};
+        CachedCandidate c{f[0],        f[1],       *time, *lo, *hi, static_cast<int>(*runs),
+                          f[6] == "1", f[7] == "1"};
         anyChosen |= c.chosen;
         out.push_back(std::move(c));
     }

@@ -14,8 +14,7 @@ CpuIsa supportedIsa() {
         if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
             __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
             return CpuIsa::Avx512;
-        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
-            return CpuIsa::Avx2;
+        if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return CpuIsa::Avx2;
         return CpuIsa::Baseline;
     }();
     return isa;
@@ -37,9 +36,12 @@ CpuIsa activeIsa() {
 
 const char* isaName(CpuIsa isa) {
     switch (isa) {
-    case CpuIsa::Baseline: return "baseline";
-    case CpuIsa::Avx2: return "avx2";
-    case CpuIsa::Avx512: return "avx512";
+    case CpuIsa::Baseline:
+        return "baseline";
+    case CpuIsa::Avx2:
+        return "avx2";
+    case CpuIsa::Avx512:
+        return "avx512";
     }
     return "baseline";
 }

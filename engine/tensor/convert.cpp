@@ -51,10 +51,18 @@ void copyInto(const Tensor& dst, const Tensor& src) {
             });
         };
         switch (itemSize(dst.dtype())) {
-        case 1: copyAs.template operator()<uint8_t>(); break;
-        case 2: copyAs.template operator()<uint16_t>(); break;
-        case 4: copyAs.template operator()<uint32_t>(); break;
-        default: copyAs.template operator()<uint64_t>(); break;
+        case 1:
+            copyAs.template operator()<uint8_t>();
+            break;
+        case 2:
+            copyAs.template operator()<uint16_t>();
+            break;
+        case 4:
+            copyAs.template operator()<uint32_t>();
+            break;
+        default:
+            copyAs.template operator()<uint64_t>();
+            break;
         }
         return;
     }

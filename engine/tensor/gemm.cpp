@@ -77,9 +77,9 @@ void halfThroughFloat(const Tensor& a, const Tensor& b, const Tensor& out, Scala
                                          : Tensor::empty(out.sizes(), DType::Float32);
     Tensor biasF = bias ? toDType(*bias, DType::Float32) : Tensor();
     Tensor aF = toDType(a, DType::Float32), bF = toDType(b, DType::Float32);
-    bool done = onednnMatmul(libraryReady(aF), libraryReady(bF), outF,
-                             static_cast<float>(alpha.toDouble()),
-                             static_cast<float>(beta.toDouble()), bias ? &biasF : nullptr, epilogue);
+    bool done =
+        onednnMatmul(libraryReady(aF), libraryReady(bF), outF, static_cast<float>(alpha.toDouble()),
+                     static_cast<float>(beta.toDouble()), bias ? &biasF : nullptr, epilogue);
     KILN_ASSERT(done, "oneDNN computes float32 products on every x86-64 CPU");
     copyInto(out, outF);
 }
@@ -94,9 +94,9 @@ void libraryProduct(const Tensor& a, const Tensor& b, const Tensor& out, Scalar 
     }
     if (isHalf(dtype) && !onednnNativeHalf(dtype))
         return halfThroughFloat(a, b, out, alpha, beta, bias, epilogue);
-    bool done = onednnMatmul(libraryReady(a), libraryReady(b), out,
-                             static_cast<float>(alpha.toDouble()),
-                             static_cast<float>(beta.toDouble()), bias, epilogue);
+    bool done =
+        onednnMatmul(libraryReady(a), libraryReady(b), out, static_cast<float>(alpha.toDouble()),
+                     static_cast<float>(beta.toDouble()), bias, epilogue);
     if (!done) {
         KILN_ASSERT(isHalf(dtype), "oneDNN computes float32 products on every x86-64 CPU");
         halfThroughFloat(a, b, out, alpha, beta, bias, epilogue);
@@ -143,10 +143,17 @@ void gemmBiasEpilogue(const Tensor& a, const Tensor& b, const Tensor* bias, Gemm
     if (bias) copyInto(out, expand(*bias, out.sizes()));
     batchedGemm(a3, b3, out3, Scalar(int64_t(1)), Scalar(int64_t(bias ? 1 : 0)));
     switch (epilogue) {
-    case GemmEpilogue::None: break;
-    case GemmEpilogue::Relu: unaryInPlace(UnaryOp::Relu, out); break;
-    case GemmEpilogue::Gelu: unaryInPlace(UnaryOp::Gelu, out); break;
-    case GemmEpilogue::GeluTanh: unaryInPlace(UnaryOp::GeluTanh, out); break;
+    case GemmEpilogue::None:
+        break;
+    case GemmEpilogue::Relu:
+        unaryInPlace(UnaryOp::Relu, out);
+        break;
+    case GemmEpilogue::Gelu:
+        unaryInPlace(UnaryOp::Gelu, out);
+        break;
+    case GemmEpilogue::GeluTanh:
+        unaryInPlace(UnaryOp::GeluTanh, out);
+        break;
     }
 }
 
@@ -172,7 +179,8 @@ const MatmulLibraries& matmulLibraries() {
     static const MatmulLibraries libraries = [] {
         MatmulLibraries l;
         l.float32 = detail::onednnDescription();
-        l.bfloat16 = l.float32 + (detail::onednnNativeHalf(DType::BFloat16) ? ", native" : ", through float32");
+        l.bfloat16 = l.float32 +
+                     (detail::onednnNativeHalf(DType::BFloat16) ? ", native" : ", through float32");
         l.float64 = detail::blisDescription();
         return l;
     }();

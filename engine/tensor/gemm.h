@@ -50,5 +50,4 @@ struct MatmulLibraries {
 };
 const MatmulLibraries& matmulLibraries();
 
-
 } // namespace kiln::tensor

@@ -23,10 +23,14 @@ dnnl::engine& cpuEngine() {
 
 memory::data_type dataType(DType dtype) {
     switch (dtype) {
-    case DType::Float32: return memory::data_type::f32;
-    case DType::BFloat16: return memory::data_type::bf16;
-    case DType::Float16: return memory::data_type::f16;
-    default: KILN_UNREACHABLE("oneDNN products take float32, bfloat16 and float16");
+    case DType::Float32:
+        return memory::data_type::f32;
+    case DType::BFloat16:
+        return memory::data_type::bf16;
+    case DType::Float16:
+        return memory::data_type::f16;
+    default:
+        KILN_UNREACHABLE("oneDNN products take float32, bfloat16 and float16");
     }
 }
 
@@ -45,10 +49,14 @@ memory::desc describe(const Tensor& t, int64_t batch) {
 
 dnnl::algorithm eltwiseOf(GemmEpilogue e) {
     switch (e) {
-    case GemmEpilogue::Relu: return dnnl::algorithm::eltwise_relu;
-    case GemmEpilogue::Gelu: return dnnl::algorithm::eltwise_gelu_erf;
-    case GemmEpilogue::GeluTanh: return dnnl::algorithm::eltwise_gelu_tanh;
-    case GemmEpilogue::None: break;
+    case GemmEpilogue::Relu:
+        return dnnl::algorithm::eltwise_relu;
+    case GemmEpilogue::Gelu:
+        return dnnl::algorithm::eltwise_gelu_erf;
+    case GemmEpilogue::GeluTanh:
+        return dnnl::algorithm::eltwise_gelu_tanh;
+    case GemmEpilogue::None:
+        break;
     }
     KILN_UNREACHABLE("no eltwise for an empty epilogue");
 }
@@ -98,10 +106,9 @@ bool onednnMatmul(const Tensor& a, const Tensor& b, const Tensor& out, float alp
         throw;
     }
     thread_local dnnl::stream stream(engine);
-    std::unordered_map<int, memory> args = {
-        {DNNL_ARG_SRC, memory(aMd, engine, address(a))},
-        {DNNL_ARG_WEIGHTS, memory(bMd, engine, address(b))},
-        {DNNL_ARG_DST, memory(cMd, engine, address(out))}};
+    std::unordered_map<int, memory> args = {{DNNL_ARG_SRC, memory(aMd, engine, address(a))},
+                                            {DNNL_ARG_WEIGHTS, memory(bMd, engine, address(b))},
+                                            {DNNL_ARG_DST, memory(cMd, engine, address(out))}};
     if (bias) args.emplace(DNNL_ARG_BIAS, memory(biasMd, engine, address(*bias)));
     dnnl::matmul(pd).execute(stream, args);
     stream.wait();
@@ -118,15 +125,32 @@ std::string onednnDescription() {
     const dnnl_version_t* v = dnnl_version();
     std::string isa;
     switch (dnnl::get_effective_cpu_isa()) {
-    case dnnl::cpu_isa::sse41: isa = "sse41"; break;
-    case dnnl::cpu_isa::avx: isa = "avx"; break;
-    case dnnl::cpu_isa::avx2: isa = "avx2"; break;
-    case dnnl::cpu_isa::avx2_vnni: isa = "avx2_vnni"; break;
-    case dnnl::cpu_isa::avx512_core: isa = "avx512_core"; break;
-    case dnnl::cpu_isa::avx512_core_vnni: isa = "avx512_core_vnni"; break;
-    case dnnl::cpu_isa::avx512_core_bf16: isa = "avx512_core_bf16"; break;
-    case dnnl::cpu_isa::avx512_core_amx: isa = "avx512_core_amx"; break;
-    default: isa = "isa " + std::to_string(static_cast<int>(dnnl::get_effective_cpu_isa()));
+    case dnnl::cpu_isa::sse41:
+        isa = "sse41";
+        break;
+    case dnnl::cpu_isa::avx:
+        isa = "avx";
+        break;
+    case dnnl::cpu_isa::avx2:
+        isa = "avx2";
+        break;
+    case dnnl::cpu_isa::avx2_vnni:
+        isa = "avx2_vnni";
+        break;
+    case dnnl::cpu_isa::avx512_core:
+        isa = "avx512_core";
+        break;
+    case dnnl::cpu_isa::avx512_core_vnni:
+        isa = "avx512_core_vnni";
+        break;
+    case dnnl::cpu_isa::avx512_core_bf16:
+        isa = "avx512_core_bf16";
+        break;
+    case dnnl::cpu_isa::avx512_core_amx:
+        isa = "avx512_core_amx";
+        break;
+    default:
+        isa = "isa " + std::to_string(static_cast<int>(dnnl::get_effective_cpu_isa()));
     }
     return "oneDNN " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." +
            std::to_string(v->patch) + " (" + isa + ")";

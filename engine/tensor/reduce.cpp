@@ -60,14 +60,10 @@ struct SumOp {
     Acc map(T x) const { return Acc(ComputeType<T>(x)); }
     Acc combine(Acc a, Acc b) const { return a + b; }
     Out finalize(Acc a) const { return castValue<Out>(a); }
-    Acc reduceRun(const char* p, int64_t stride, int64_t n) const
-        requires kVectorised<T>
-    {
+    Acc reduceRun(const char* p, int64_t stride, int64_t n) const requires kVectorised<T> {
         return sumRun<T>(*this, p, stride, n);
     }
-    void accumulateRun(Acc* acc, const char* x, int64_t n) const
-        requires kVectorised<T>
-    {
+    void accumulateRun(Acc* acc, const char* x, int64_t n) const requires kVectorised<T> {
         accumulateDense<T>(acc, x, n);
     }
 };
@@ -91,14 +87,10 @@ struct MeanOp {
     Acc map(T x) const { return double(ComputeType<T>(x)); }
     Acc combine(Acc a, Acc b) const { return a + b; }
     Out finalize(Acc a) const { return castValue<Out>(a / count); }
-    Acc reduceRun(const char* p, int64_t stride, int64_t n) const
-        requires kVectorised<T>
-    {
+    Acc reduceRun(const char* p, int64_t stride, int64_t n) const requires kVectorised<T> {
         return sumRun<T>(*this, p, stride, n);
     }
-    void accumulateRun(Acc* acc, const char* x, int64_t n) const
-        requires kVectorised<T>
-    {
+    void accumulateRun(Acc* acc, const char* x, int64_t n) const requires kVectorised<T> {
         accumulateDense<T>(acc, x, n);
     }
 };
@@ -122,9 +114,7 @@ struct ExtremeOp {
     /// a NaN in b is taken.
     Acc combine(Acc a, Acc b) const { return ((Largest ? b > a : b < a) | (b != b)) ? b : a; }
     Out finalize(Acc a) const { return Out(a); }
-    Acc reduceRun(const char* p, int64_t stride, int64_t n) const
-        requires kVectorised<T>
-    {
+    Acc reduceRun(const char* p, int64_t stride, int64_t n) const requires kVectorised<T> {
         if (stride != int64_t(sizeof(T))) return detail::foldRun<T>(*this, p, stride, n);
         const detail::VecReduceKernels& k = detail::vecReduce();
         const T* x = reinterpret_cast<const T*>(p);

@@ -23,8 +23,28 @@
 namespace kiln::tensor::detail {
 
 enum class VecMath {
-    Exp, Sigmoid, Silu, Sin, Cos, Tan, Tanh, Erf, Erfc, Log, Log2, Log10, Log1p, Expm1, Exp2,
-    Asin, Acos, Atan, Sinh, Cosh, Gelu, GeluTanh
+    Exp,
+    Sigmoid,
+    Silu,
+    Sin,
+    Cos,
+    Tan,
+    Tanh,
+    Erf,
+    Erfc,
+    Log,
+    Log2,
+    Log10,
+    Log1p,
+    Expm1,
+    Exp2,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Gelu,
+    GeluTanh
 };
 
 /// out[i * outStride] = f(in[i * inStride]) for i < n; strides in bytes (0: a broadcast input).
@@ -40,10 +60,14 @@ struct VecMathKernels {
 
     template <typename T>
     VecMathKernel<T> forType() const {
-        if constexpr (std::is_same_v<T, float>) return f32;
-        else if constexpr (std::is_same_v<T, double>) return f64;
-        else if constexpr (std::is_same_v<T, BFloat16>) return bf16;
-        else return f16;
+        if constexpr (std::is_same_v<T, float>)
+            return f32;
+        else if constexpr (std::is_same_v<T, double>)
+            return f64;
+        else if constexpr (std::is_same_v<T, BFloat16>)
+            return bf16;
+        else
+            return f16;
     }
 };
 

@@ -34,8 +34,12 @@ VD halves(VD x) {
 
 struct Isa {
 #define KILN_VEC_WRAP(name, ulp)                                                                   \
-    static VF name(VF x) { return halves<&Sleef_finz_##name##f8_##ulp##avx2>(x); }                      \
-    static VD name(VD x) { return halves<&Sleef_finz_##name##d4_##ulp##avx2>(x); }
+    static VF name(VF x) {                                                                         \
+        return halves<&Sleef_finz_##name##f8_##ulp##avx2>(x);                                      \
+    }                                                                                              \
+    static VD name(VD x) {                                                                         \
+        return halves<&Sleef_finz_##name##d4_##ulp##avx2>(x);                                      \
+    }
     KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
 #undef KILN_VEC_WRAP
     static VD fma(VD a, VD b, VD c) {

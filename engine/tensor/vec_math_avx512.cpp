@@ -13,11 +13,17 @@ using vec::VD;
 using vec::VF;
 struct Isa {
 #define KILN_VEC_WRAP(name, ulp)                                                                   \
-    static VF name(VF x) { return VF(Sleef_finz_##name##f16_##ulp##avx512f(__m512(x))); }                \
-    static VD name(VD x) { return VD(Sleef_finz_##name##d8_##ulp##avx512f(__m512d(x))); }
+    static VF name(VF x) {                                                                         \
+        return VF(Sleef_finz_##name##f16_##ulp##avx512f(__m512(x)));                               \
+    }                                                                                              \
+    static VD name(VD x) {                                                                         \
+        return VD(Sleef_finz_##name##d8_##ulp##avx512f(__m512d(x)));                               \
+    }
     KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
 #undef KILN_VEC_WRAP
-    static VD fma(VD a, VD b, VD c) { return VD(_mm512_fmadd_pd(__m512d(a), __m512d(b), __m512d(c))); }
+    static VD fma(VD a, VD b, VD c) {
+        return VD(_mm512_fmadd_pd(__m512d(a), __m512d(b), __m512d(c)));
+    }
 };
 } // namespace kiln::tensor::detail::avx512
 

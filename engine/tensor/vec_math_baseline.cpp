@@ -17,9 +17,9 @@ using vec::VF4;
 
 template <auto F>
 VF quarters(VF x) {
-    VF4 q[4] = {__builtin_shufflevector(x, x, 0, 1, 2, 3), __builtin_shufflevector(x, x, 4, 5, 6, 7),
-                __builtin_shufflevector(x, x, 8, 9, 10, 11),
-                __builtin_shufflevector(x, x, 12, 13, 14, 15)};
+    VF4 q[4] = {
+        __builtin_shufflevector(x, x, 0, 1, 2, 3), __builtin_shufflevector(x, x, 4, 5, 6, 7),
+        __builtin_shufflevector(x, x, 8, 9, 10, 11), __builtin_shufflevector(x, x, 12, 13, 14, 15)};
     for (VF4& v : q)
         v = VF4(F(__m128(v)));
     VF out;
@@ -42,11 +42,17 @@ VD quarters(VD x) {
 
 struct Isa {
 #define KILN_VEC_WRAP(name, ulp)                                                                   \
-    static VF name(VF x) { return quarters<&Sleef_cinz_##name##f4_##ulp##sse2>(x); }                    \
-    static VD name(VD x) { return quarters<&Sleef_cinz_##name##d2_##ulp##sse2>(x); }
+    static VF name(VF x) {                                                                         \
+        return quarters<&Sleef_cinz_##name##f4_##ulp##sse2>(x);                                    \
+    }                                                                                              \
+    static VD name(VD x) {                                                                         \
+        return quarters<&Sleef_cinz_##name##d2_##ulp##sse2>(x);                                    \
+    }
     KILN_VEC_SLEEF_FUNCTIONS(KILN_VEC_WRAP)
 #undef KILN_VEC_WRAP
-    static VD fma(VD a, VD b, VD c) { return a * b + c; } // two roundings: no FMA in SSE2
+    static VD fma(VD a, VD b, VD c) {
+        return a * b + c;
+    } // two roundings: no FMA in SSE2
 };
 } // namespace kiln::tensor::detail::baseline
 

@@ -59,7 +59,8 @@ inline VF expF(VF x) {
     const VF clamped = x < -104.0f ? VF{} - 104.0f : (x > 89.0f ? VF{} + 89.0f : x);
     const VF8 lo = expHalf(__builtin_shufflevector(clamped, clamped, 0, 1, 2, 3, 4, 5, 6, 7));
     const VF8 hi = expHalf(__builtin_shufflevector(clamped, clamped, 8, 9, 10, 11, 12, 13, 14, 15));
-    const VF e = __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const VF e =
+        __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     return isNan ? x : e;
 }
 
@@ -69,37 +70,59 @@ inline V apply(V x) {
     constexpr bool kFloat = std::is_same_v<V, VF>;
     using C = std::conditional_t<kFloat, float, double>;
     auto exp = [](V v) {
-        if constexpr (kFloat) return expF(v);
-        else return Isa::exp(v);
+        if constexpr (kFloat)
+            return expF(v);
+        else
+            return Isa::exp(v);
     };
     using enum VecMath;
-    if constexpr (Op == Exp) return exp(x);
-    else if constexpr (Op == Sigmoid) return C(1) / (C(1) + exp(-x));
-    else if constexpr (Op == Silu) return x / (C(1) + exp(-x));
-    else if constexpr (Op == Gelu) return x * C(0.5) * (C(1) + Isa::erf(x * C(std::numbers::sqrt2 / 2)));
+    if constexpr (Op == Exp)
+        return exp(x);
+    else if constexpr (Op == Sigmoid)
+        return C(1) / (C(1) + exp(-x));
+    else if constexpr (Op == Silu)
+        return x / (C(1) + exp(-x));
+    else if constexpr (Op == Gelu)
+        return x * C(0.5) * (C(1) + Isa::erf(x * C(std::numbers::sqrt2 / 2)));
     else if constexpr (Op == GeluTanh) {
         constexpr C kBeta = C(std::numbers::sqrt2 * std::numbers::inv_sqrtpi);
         constexpr C kKappa = C(0.044715);
         V inner = kBeta * (x + kKappa * x * x * x);
         return C(0.5) * x * (C(1) + Isa::tanh(inner));
-    }
-    else if constexpr (Op == Sin) return Isa::sin(x);
-    else if constexpr (Op == Cos) return Isa::cos(x);
-    else if constexpr (Op == Tan) return Isa::tan(x);
-    else if constexpr (Op == Tanh) return Isa::tanh(x);
-    else if constexpr (Op == Erf) return Isa::erf(x);
-    else if constexpr (Op == Erfc) return Isa::erfc(x);
-    else if constexpr (Op == Log) return Isa::log(x);
-    else if constexpr (Op == Log2) return Isa::log2(x);
-    else if constexpr (Op == Log10) return Isa::log10(x);
-    else if constexpr (Op == Log1p) return Isa::log1p(x);
-    else if constexpr (Op == Expm1) return Isa::expm1(x);
-    else if constexpr (Op == Exp2) return Isa::exp2(x);
-    else if constexpr (Op == Asin) return Isa::asin(x);
-    else if constexpr (Op == Acos) return Isa::acos(x);
-    else if constexpr (Op == Atan) return Isa::atan(x);
-    else if constexpr (Op == Sinh) return Isa::sinh(x);
-    else return Isa::cosh(x);
+    } else if constexpr (Op == Sin)
+        return Isa::sin(x);
+    else if constexpr (Op == Cos)
+        return Isa::cos(x);
+    else if constexpr (Op == Tan)
+        return Isa::tan(x);
+    else if constexpr (Op == Tanh)
+        return Isa::tanh(x);
+    else if constexpr (Op == Erf)
+        return Isa::erf(x);
+    else if constexpr (Op == Erfc)
+        return Isa::erfc(x);
+    else if constexpr (Op == Log)
+        return Isa::log(x);
+    else if constexpr (Op == Log2)
+        return Isa::log2(x);
+    else if constexpr (Op == Log10)
+        return Isa::log10(x);
+    else if constexpr (Op == Log1p)
+        return Isa::log1p(x);
+    else if constexpr (Op == Expm1)
+        return Isa::expm1(x);
+    else if constexpr (Op == Exp2)
+        return Isa::exp2(x);
+    else if constexpr (Op == Asin)
+        return Isa::asin(x);
+    else if constexpr (Op == Acos)
+        return Isa::acos(x);
+    else if constexpr (Op == Atan)
+        return Isa::atan(x);
+    else if constexpr (Op == Sinh)
+        return Isa::sinh(x);
+    else
+        return Isa::cosh(x);
 }
 
 /// Storage element <-> compute lane.
@@ -107,8 +130,10 @@ template <typename T>
 inline auto load(const char* p) {
     T v;
     std::memcpy(&v, p, sizeof(T));
-    if constexpr (std::is_same_v<T, BFloat16> || std::is_same_v<T, Half>) return float(v);
-    else return v;
+    if constexpr (std::is_same_v<T, BFloat16> || std::is_same_v<T, Half>)
+        return float(v);
+    else
+        return v;
 }
 template <typename T, typename C>
 inline void store(char* p, C v) {
@@ -148,11 +173,11 @@ void run(const char* in, int64_t inStride, char* out, int64_t outStride, int64_t
 }
 
 template <typename T>
-void kernel(VecMath op, const char* in, int64_t inStride, char* out, int64_t outStride,
-            int64_t n) {
+void kernel(VecMath op, const char* in, int64_t inStride, char* out, int64_t outStride, int64_t n) {
     switch (op) {
 #define KILN_VEC_DISPATCH(E)                                                                       \
-    case VecMath::E: return run<VecMath::E, T>(in, inStride, out, outStride, n);
+    case VecMath::E:                                                                               \
+        return run<VecMath::E, T>(in, inStride, out, outStride, n);
         KILN_VEC_DISPATCH(Exp)
         KILN_VEC_DISPATCH(Sigmoid)
         KILN_VEC_DISPATCH(Silu)
@@ -242,9 +267,13 @@ void accumulateInto(double* __restrict acc, const T* __restrict x, int64_t n) {
         acc[i] += double(x[i]);
 }
 
-inline const VecReduceKernels kReduceKernels{
-    &sumOf<float>,           &sumOf<double>,         &extremeOf<true, float>,
-    &extremeOf<false, float>, &extremeOf<true, double>, &extremeOf<false, double>,
-    &accumulateInto<float>,  &accumulateInto<double>};
+inline const VecReduceKernels kReduceKernels{&sumOf<float>,
+                                             &sumOf<double>,
+                                             &extremeOf<true, float>,
+                                             &extremeOf<false, float>,
+                                             &extremeOf<true, double>,
+                                             &extremeOf<false, double>,
+                                             &accumulateInto<float>,
+                                             &accumulateInto<double>};
 
 } // namespace kiln::tensor::detail::KILN_VEC_NAMESPACE

@@ -27,9 +27,9 @@ inline constexpr const char* kHost = "host";
 inline constexpr const char* kDevice = "device";
 inline constexpr const char* kCudaDriver = "cuda_driver";
 inline constexpr const char* kCupti = "cupti";
-inline constexpr const char* kCpu = "cpu";                 ///< the CPU's model name
-inline constexpr const char* kCpuIsa = "cpu_isa";          ///< the eager kernels' instruction set
-inline constexpr const char* kThreads = "threads";         ///< threads of parallel loops
+inline constexpr const char* kCpu = "cpu";         ///< the CPU's model name
+inline constexpr const char* kCpuIsa = "cpu_isa";  ///< the eager kernels' instruction set
+inline constexpr const char* kThreads = "threads"; ///< threads of parallel loops
 inline constexpr const char* kMatmulLibrary = "matmul_library"; ///< per dtype, with code path
 } // namespace metakeys
 

@@ -39,9 +39,8 @@ size_t progressCount(const testing::CompilerRecorder& r) {
 }
 
 bool allFromCache(const std::vector<AutotuneChoiceEvent>& choices, bool expected) {
-    return !choices.empty() && std::all_of(choices.begin(), choices.end(), [&](const auto& c) {
-        return c.fromCache == expected;
-    });
+    return !choices.empty() && std::all_of(choices.begin(), choices.end(),
+                                           [&](const auto& c) { return c.fromCache == expected; });
 }
 
 } // namespace
