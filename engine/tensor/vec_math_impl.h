@@ -3,11 +3,13 @@
 /// The body of the vectorised elementary functions, included once per instruction set by
 /// vec_math_{baseline,avx2,avx512}.cpp. Each of those defines, before including this file,
 ///   KILN_VEC_NAMESPACE  a namespace name of its own (the code below differs per target), and
-///   struct Isa          in it, with one static member per SLEEF function over VF (16 floats)
-///                       and VD (8 doubles): exp, sin, cos, ... (KILN_VEC_SLEEF_FUNCTIONS),
-///                       and fma(a, b, c) over VD (fused where the target has FMA).
-/// The logical vector is 16 floats / 8 doubles on every target (an AVX2 target computes it as
-/// two registers), so each lane sees the same operations everywhere.
+///   struct Isa          in it: VF and VD, the target's float and double registers (vec::F16
+///                       and D8, F8 and D4, F4 and D2), one static member per SLEEF function
+///                       over each (KILN_VEC_SLEEF_FUNCTIONS), and fma(a, b, c) over VD
+///                       (fused where the target has FMA).
+/// Every function works lane by lane (SLEEF's deterministic variants, Kiln's exp, plain
+/// arithmetic), so a lane computes the same on a 4-, 8- or 16-lane target given the same
+/// instructions (with or without FMA); the reductions use 16 logical lanes on every target.
 #pragma once
 
 #include "tensor/half.h"
@@ -18,23 +20,38 @@
 #include <cstring>
 #include <limits>
 #include <numbers>
+#include <utility>
 
 namespace kiln::tensor::detail::KILN_VEC_NAMESPACE {
 
-using vec::VD;
-using vec::VF;
-constexpr int kFloatLanes = 16;
-constexpr int kDoubleLanes = 8;
+using VF = Isa::VF; ///< the target's float register
+using VD = Isa::VD; ///< the target's double register (as many bytes)
+constexpr int kFloatLanes = sizeof(VF) / sizeof(float);
+constexpr int kDoubleLanes = sizeof(VD) / sizeof(double);
+using VI = int32_t __attribute__((vector_size(sizeof(VF))));
+using VL = int64_t __attribute__((vector_size(sizeof(VD))));
+using VFHalf = float __attribute__((vector_size(sizeof(VF) / 2))); ///< as many floats as VD has
+static_assert(kDoubleLanes * 2 == kFloatLanes);
 
-using VI = int32_t __attribute__((vector_size(64)));
-using VL = int64_t __attribute__((vector_size(64)));
-using vec::VF8;
+template <size_t... I>
+VFHalf lowerHalf(VF x, std::index_sequence<I...>) {
+    return __builtin_shufflevector(x, x, I...);
+}
+template <size_t... I>
+VFHalf upperHalf(VF x, std::index_sequence<I...>) {
+    return __builtin_shufflevector(x, x, (I + kDoubleLanes)...);
+}
+template <size_t... I>
+VF joined(VFHalf lo, VFHalf hi, std::index_sequence<I...>) {
+    return __builtin_shufflevector(lo, hi, I...);
+}
 
-/// exp of 8 floats widened to double: fast_math.h's expFloat (2^n exp(r), |r| <= ln2 / 2, a
-/// degree-11 polynomial) with fused multiply-adds where the target has them, rounded once to
-/// float: the correctly rounded result for all but a handful of inputs, as PyTorch's scalar
-/// exp (glibc) prints it. Without FMA (the baseline target) these are expFloat's own steps.
-inline VF8 expHalf(VF8 clamped) {
+/// exp of a half register of floats widened to double: fast_math.h's expFloat (2^n exp(r),
+/// |r| <= ln2 / 2, a degree-11 polynomial) with fused multiply-adds where the target has them,
+/// rounded once to float: the correctly rounded result for all but a handful of inputs, as
+/// PyTorch's scalar exp (glibc) prints it. Without FMA (the baseline) these are expFloat's
+/// own steps.
+inline VFHalf expHalf(VFHalf clamped) {
     constexpr double kLog2e = 1.4426950408889634074;
     constexpr double kLn2Hi = 6.93147180369123816490e-01;
     constexpr double kLn2Lo = 1.90821492927058770002e-10;
@@ -48,19 +65,17 @@ inline VF8 expHalf(VF8 clamped) {
     for (double coefficient : {1.0 / 3628800.0, 1.0 / 362880.0, 1.0 / 40320.0, 1.0 / 5040.0,
                                1.0 / 720.0, 1.0 / 120.0, 1.0 / 24.0, 1.0 / 6.0, 0.5, 1.0, 1.0})
         p = Isa::fma(p, r, VD{} + coefficient);
-    return __builtin_convertvector(p * reinterpret_cast<VD>((n + 1023) << 52), VF8);
+    return __builtin_convertvector(p * reinterpret_cast<VD>((n + 1023) << 52), VFHalf);
 }
 
-/// exp of 16 floats: inputs clamped where exp under- or overflows, NaN passed through.
+/// exp of a register of floats: inputs clamped where exp under- or overflows, NaN passed on.
 inline VF expF(VF x) {
-    const VI bits = reinterpret_cast<VI>(x);
-    const VI magnitude = bits & 0x7fffffff;
+    const VI magnitude = reinterpret_cast<VI>(x) & 0x7fffffff;
     const VI isNan = magnitude > 0x7f800000;
     const VF clamped = x < -104.0f ? VF{} - 104.0f : (x > 89.0f ? VF{} + 89.0f : x);
-    const VF8 lo = expHalf(__builtin_shufflevector(clamped, clamped, 0, 1, 2, 3, 4, 5, 6, 7));
-    const VF8 hi = expHalf(__builtin_shufflevector(clamped, clamped, 8, 9, 10, 11, 12, 13, 14, 15));
-    const VF e =
-        __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    constexpr auto half = std::make_index_sequence<kDoubleLanes>();
+    const VF e = joined(expHalf(lowerHalf(clamped, half)), expHalf(upperHalf(clamped, half)),
+                        std::make_index_sequence<kFloatLanes>());
     return isNan ? x : e;
 }
 
@@ -145,10 +160,10 @@ inline void store(char* p, C v) {
 /// (strided, broadcast, 16-bit storage, the tail) through a block of one vector.
 template <VecMath Op, typename T>
 void run(const char* in, int64_t inStride, char* out, int64_t outStride, int64_t n) {
-    constexpr bool kFloatLanes16 = !std::is_same_v<T, double>;
-    using V = std::conditional_t<kFloatLanes16, VF, VD>;
-    using C = std::conditional_t<kFloatLanes16, float, double>;
-    constexpr int kLanes = kFloatLanes16 ? kFloatLanes : kDoubleLanes;
+    constexpr bool kFloatStorage = !std::is_same_v<T, double>;
+    using V = std::conditional_t<kFloatStorage, VF, VD>;
+    using C = std::conditional_t<kFloatStorage, float, double>;
+    constexpr int kLanes = kFloatStorage ? kFloatLanes : kDoubleLanes;
     int64_t i = 0;
     if constexpr (std::is_same_v<T, C>) {
         constexpr int64_t kItem = sizeof(C);
@@ -233,8 +248,8 @@ inline V extreme(V a, V b) {
     return ((Largest ? b > a : b < a) | (b != b)) ? b : a;
 }
 
-/// max/min over 16 lanes held as vectors (a float vector, or two double vectors), so the
-/// select is one vector instruction rather than a branch per element.
+/// max/min over 16 lanes held in vector registers (one AVX-512 register of floats, two AVX2
+/// ones, ...), so the select is one instruction rather than a branch per element.
 template <bool Largest, typename T>
 T extremeOf(const T* x, int64_t n) {
     using V = std::conditional_t<std::is_same_v<T, float>, VF, VD>;

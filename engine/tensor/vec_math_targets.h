@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// What vec_math_{baseline,avx2,avx512}.cpp share before they include vec_math_impl.h: the
-/// vector types of the kernels and the list of SLEEF functions each target wraps.
+/// vector types of the targets and the list of SLEEF functions each target wraps.
 #pragma once
 
 #include <cstdint>
@@ -14,10 +14,11 @@
             X(acos, u10) X(atan, u10) X(sinh, u10) X(cosh, u10)
 
 namespace kiln::tensor::detail::vec {
-using VF = float __attribute__((vector_size(64)));  ///< 16 floats, every target
-using VD = double __attribute__((vector_size(64))); ///< 8 doubles
-using VF8 = float __attribute__((vector_size(32)));
-using VD4 = double __attribute__((vector_size(32)));
-using VF4 = float __attribute__((vector_size(16)));
-using VD2 = double __attribute__((vector_size(16)));
+/// The registers of each target: 512-bit (AVX-512), 256-bit (AVX2) and 128-bit (SSE2) vectors.
+using F16 = float __attribute__((vector_size(64)));
+using D8 = double __attribute__((vector_size(64)));
+using F8 = float __attribute__((vector_size(32)));
+using D4 = double __attribute__((vector_size(32)));
+using F4 = float __attribute__((vector_size(16)));
+using D2 = double __attribute__((vector_size(16)));
 } // namespace kiln::tensor::detail::vec
