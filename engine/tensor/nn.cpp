@@ -6,6 +6,7 @@
 #include "tensor/op_support.h"
 #include "tensor/ops.h"
 #include "tensor/random.h"
+#include "tensor/reduce_util.h"
 #include "tensor/shape.h"
 
 #include <charconv>
@@ -51,35 +52,29 @@ void checkLayerNormArgs(const Tensor& x, IntList shape, const std::optional<Tens
     }
 }
 
-/// The sum of map(x[i]) over n values in double, in 8 independent lanes combined in order: a
-/// fixed association, which the compiler turns into vector code.
-template <typename T, typename Map>
-double laneSum(const T* x, int64_t n, Map map) {
-    constexpr int kLanes = 8;
-    double lanes[kLanes] = {};
-    int64_t i = 0;
-    for (; i + kLanes <= n; i += kLanes)
-        for (int k = 0; k < kLanes; ++k)
-            lanes[k] += map(x[i + k]);
-    double total = 0.0;
-    for (double lane : lanes)
-        total += lane;
-    for (; i < n; ++i)
-        total += map(x[i]);
-    return total;
-}
+/// The squared distances of values from their mean, summed in double (detail::foldRun's
+/// independent lanes).
+template <typename T>
+struct SquaredDeviation {
+    using Acc = double;
+    double mean;
+    Acc identity() const { return 0.0; }
+    Acc map(T x) const {
+        const double d = static_cast<double>(x) - mean;
+        return d * d;
+    }
+    Acc combine(Acc a, Acc b) const { return a + b; }
+};
 
 /// Normalises each row of `n` elements: mean and variance in double, then one rounding.
 template <typename T>
 void layerNormRows(const T* x, T* y, int64_t rows, int64_t n, const double* w, const double* b,
                    double eps) {
     for (int64_t r = 0; r < rows; ++r, x += n, y += n) {
-        const double mean =
-            laneSum(x, n, [](T v) { return static_cast<double>(v); }) / static_cast<double>(n);
-        const double var = laneSum(x, n, [mean](T v) {
-            double d = static_cast<double>(v) - mean;
-            return d * d;
-        });
+        const char* row = reinterpret_cast<const char*>(x);
+        const double mean = detail::foldRun<T>(detail::SumAsDouble<T>{}, row, sizeof(T), n) /
+                            static_cast<double>(n);
+        const double var = detail::foldRun<T>(SquaredDeviation<T>{mean}, row, sizeof(T), n);
         const double rstd = 1.0 / std::sqrt(var / static_cast<double>(n) + eps);
         for (int64_t i = 0; i < n; ++i) {
             double v = (static_cast<double>(x[i]) - mean) * rstd;
