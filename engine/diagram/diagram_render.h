@@ -21,6 +21,9 @@ namespace kiln::diagram {
 
 enum class ImageFormat { Svg, Png };
 
+/// The most nodes and edges (together) renderDot lays out: about 3 s with `dot` on one core.
+inline constexpr int kMaxDiagramElements = 3000;
+
 /// "svg" or "png": Graphviz's output format name, also the usual file extension.
 const char* imageFormatName(ImageFormat format);
 /// The inverse of imageFormatName (lower-case only); nullopt for anything else.
@@ -29,7 +32,8 @@ std::optional<ImageFormat> parseImageFormat(std::string_view name);
 /// Lays out \p dot with Graphviz's \p layout engine ("dot", "neato", ...) and renders it as
 /// \p format: SVG text, or the bytes of a PNG file (Graphviz's cairo renderer). Errors, all of
 /// kind "DiagramError": empty or malformed DOT text (with Graphviz's own words, e.g. "syntax
-/// error in line 1 near '->'"), a layout engine or output format whose plugin is not installed
+/// error in line 1 near '->'"), a diagram of more than kMaxDiagramElements nodes and edges (its
+/// layout would take minutes), a layout engine or output format whose plugin is not installed
 /// (with a note on how to install it), and a build without Graphviz. Thread-safe.
 Expected<std::string> renderDot(std::string_view dot, ImageFormat format,
                                 std::string_view layout = "dot");

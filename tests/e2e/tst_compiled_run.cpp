@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Compiled workloads as a user runs them with `kiln run`: the on-disk kernel cache is shared by
-// processes and survives corrupt entries; the trace of a compiled run has its kernels, launches
-// and diagrams, and `kiln export-diagram` turns the recorded diagram into SVG and PNG.
+// processes and survives corrupt entries (checksummed: a flipped bit is recompiled); the trace of a
+// compiled run has its kernels, launches and diagrams, and `kiln export-diagram` turns the recorded
+// diagram into SVG and PNG.
 #include "kiln_process.h"
 
 #include <QDir>
@@ -45,7 +46,7 @@ private slots:
         QCOMPARE(first.exitCode, 0);
         QVERIFY2(first.err.contains("cache hits: 0 in memory, 0 on disk"),
                  qPrintable(first.err.left(2000)));
-        QStringList objects = QDir(cache.path()).entryList({"*.o"}, QDir::Files);
+        QStringList objects = QDir(cache.path()).entryList({"*.kobj"}, QDir::Files);
         QCOMPARE(objects.size(), 1);
 
         Result second = runKiln({"run", "w.py"}, dir.path(), env);
@@ -64,6 +65,25 @@ private slots:
         QVERIFY2(QFileInfo(cache.filePath(objects[0])).size() > 200,
                  "the corrupt entry was not rewritten");
         QVERIFY(QDir(cache.path()).entryList({"*.tmp*"}, QDir::Files).isEmpty());
+
+        // One flipped bit anywhere in an entry (header, checksum or machine code) is caught by
+        // its checksum: the kernel is compiled again, never linked and run.
+        QFile whole(cache.filePath(objects[0]));
+        QVERIFY(whole.open(QIODevice::ReadOnly));
+        const QByteArray good = whole.readAll();
+        whole.close();
+        for (qsizetype at : {qsizetype(3), good.size() / 2, good.size() - 5}) {
+            QByteArray flipped = good;
+            flipped[at] = char(flipped[at] ^ 0x10);
+            QVERIFY(whole.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            whole.write(flipped);
+            whole.close();
+            Result again = runKiln({"run", "w.py"}, dir.path(), env);
+            QCOMPARE(again.exitCode, 0);
+            QCOMPARE(again.out, first.out);
+            QVERIFY2(again.err.contains("cache hits: 0 in memory, 0 on disk"),
+                     qPrintable(QString("a flip at byte %1 was linked").arg(at)));
+        }
     }
 
     void exportDiagramOfACompiledRun() {

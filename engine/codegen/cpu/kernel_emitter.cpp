@@ -37,10 +37,14 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
         return llvm::ConstantInt::get(ty, negative ? llvm::APInt::getSignedMinValue(bits)
                                                    : llvm::APInt::getSignedMaxValue(bits));
     };
+    // Floating sums accumulate in double, as the eager kernels do: a float accumulator loses
+    // digits over millions of elements even in vector partial sums.
+    const bool wideSum = fp && n.reduction == ReductionKind::Sum && t != DType::Float64;
+    llvm::Type* accType = wideSum ? m_b.getDoubleTy() : ty;
     llvm::Value* init = nullptr;
     switch (n.reduction) {
     case ReductionKind::Sum:
-        init = fp ? llvm::ConstantFP::get(ty, 0.0) : llvm::ConstantInt::get(ty, 0);
+        init = fp ? llvm::ConstantFP::get(accType, 0.0) : llvm::ConstantInt::get(ty, 0);
         break;
     case ReductionKind::Prod:
         init = fp ? llvm::ConstantFP::get(ty, 1.0) : llvm::ConstantInt::get(ty, 1);
@@ -66,14 +70,15 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
     }
     // Accumulators live in stack slots; SROA turns them into the loop's reduction phis.
     llvm::IRBuilder<> entry(&m_fn->getEntryBlock(), m_fn->getEntryBlock().getFirstInsertionPt());
-    llvm::AllocaInst* acc = entry.CreateAlloca(ty);
+    llvm::AllocaInst* acc = entry.CreateAlloca(accType);
     llvm::AllocaInst* best = entry.CreateAlloca(i64());
     m_b.CreateStore(init, acc);
     m_b.CreateStore(m_b.getInt64(0), best);
     size_t firstVar = m_k.outerRanges.size();
     loopNest(s.innerRanges, firstVar, [&] {
         llvm::Value* v = scalar(n.body);
-        llvm::Value* a = m_b.CreateLoad(ty, acc);
+        if (wideSum) v = m_b.CreateFPExt(v, accType);
+        llvm::Value* a = m_b.CreateLoad(accType, acc);
         llvm::Value* r = nullptr;
         if (arg) {
             // First index of the extreme value; NaN counts as the extreme (PyTorch's rule).
@@ -140,10 +145,13 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
     for (size_t i = 0; i < n.ranges.size(); ++i)
         vars.push_back(compiler::loopVar(static_cast<int32_t>(i)));
     llvm::Value* offset = index(compiler::linearIndex(vars, out.strides, out.offset));
-    if (arg)
+    if (arg) {
         storeElement(n.output, offset, m_b.CreateLoad(i64(), best), DType::Int64);
-    else
-        storeElement(n.output, offset, m_b.CreateLoad(ty, acc), t);
+    } else {
+        llvm::Value* result = m_b.CreateLoad(accType, acc);
+        if (wideSum) result = m_b.CreateFPTrunc(result, ty);
+        storeElement(n.output, offset, result, t);
+    }
 }
 
 void Emitter::stage(const compiler::KernelStage& s) {

@@ -35,7 +35,7 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Bumped whenever the emitted code changes meaning, so stale disk entries are never used.
-constexpr const char* kEmitterVersion = "kiln-cpu-kernels-8";
+constexpr const char* kEmitterVersion = "kiln-cpu-kernels-9";
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -71,8 +71,9 @@ private:
     llvm::Error defineMathAliases();
     Expected<KernelEntry> link(std::unique_ptr<llvm::MemoryBuffer> object,
                                const std::string& symbol);
-    std::unique_ptr<llvm::MemoryBuffer> readCached(const std::string& symbol);
-    void writeCached(const std::string& symbol, llvm::StringRef bytes);
+    std::unique_ptr<llvm::MemoryBuffer> readCached(const std::string& symbol,
+                                                   const std::string& key);
+    void writeCached(const std::string& symbol, const std::string& key, llvm::StringRef bytes);
 
     std::unique_ptr<llvm::orc::LLJIT> m_jit;
     std::unique_ptr<llvm::TargetMachine> m_tm;
@@ -129,41 +130,69 @@ llvm::Error Jit::defineMathAliases() {
     return m_jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols)));
 }
 
-std::unique_ptr<llvm::MemoryBuffer> Jit::readCached(const std::string& symbol) {
+/// A cache entry is "kiln-kernel 1", the SHA-256 of the whole key the kernel was compiled
+/// for (the file name holds only a prefix), the SHA-256 of the object bytes, then the object:
+/// a flipped bit, a truncated write or an entry another compiler produced for a colliding name
+/// is recompiled instead of being linked and run.
+constexpr const char* kCacheMagic = "kiln-kernel 1\n";
+
+fs::path cachePath(const std::string& dir, const std::string& symbol) {
+    return fs::path(dir) / (symbol + ".kobj");
+}
+
+std::unique_ptr<llvm::MemoryBuffer> Jit::readCached(const std::string& symbol,
+                                                    const std::string& key) {
     if (m_cacheDir.empty()) return nullptr;
-    fs::path path = fs::path(m_cacheDir) / (symbol + ".o");
-    auto buffer = llvm::MemoryBuffer::getFile(path.string());
-    if (!buffer) return nullptr;
-    // A truncated or foreign file must not reach the linker: parse it and find the kernel.
-    auto object = llvm::object::ObjectFile::createObjectFile((*buffer)->getMemBufferRef());
-    bool ok = static_cast<bool>(object);
+    fs::path path = cachePath(m_cacheDir, symbol);
+    auto file = llvm::MemoryBuffer::getFile(path.string());
+    if (!file) return nullptr;
+    llvm::StringRef text = (*file)->getBuffer();
+    const std::string header = std::string(kCacheMagic) + sha256Hex(key) + "\n";
+    const size_t hashLength = 64 + 1;
+    bool ok = text.starts_with(header) && text.size() > header.size() + hashLength;
+    llvm::StringRef objectBytes;
     if (ok) {
-        ok = false;
-        for (const auto& sym : (*object)->symbols()) {
-            auto name = sym.getName();
-            if (name && *name == symbol) ok = true;
-            if (!name) llvm::consumeError(name.takeError());
+        llvm::StringRef storedHash = text.substr(header.size(), 64);
+        objectBytes = text.substr(header.size() + hashLength);
+        ok = text[header.size() + 64] == '\n' &&
+             storedHash == sha256Hex(std::string_view(objectBytes.data(), objectBytes.size()));
+    }
+    if (ok) {
+        // Whole and ours; still, only an object file that defines the kernel reaches the linker.
+        auto object =
+            llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(objectBytes, symbol));
+        ok = static_cast<bool>(object);
+        if (ok) {
+            ok = false;
+            for (const auto& sym : (*object)->symbols()) {
+                auto name = sym.getName();
+                if (name && *name == symbol) ok = true;
+                if (!name) llvm::consumeError(name.takeError());
+            }
+        } else {
+            llvm::consumeError(object.takeError());
         }
-    } else {
-        llvm::consumeError(object.takeError());
     }
     if (!ok) {
         std::error_code ec;
         fs::remove(path, ec);
         return nullptr;
     }
-    return std::move(*buffer);
+    return llvm::MemoryBuffer::getMemBufferCopy(objectBytes, symbol);
 }
 
-void Jit::writeCached(const std::string& symbol, llvm::StringRef bytes) {
+void Jit::writeCached(const std::string& symbol, const std::string& key, llvm::StringRef bytes) {
     if (m_cacheDir.empty()) return;
     std::error_code ec;
     fs::create_directories(m_cacheDir, ec);
     // Write then rename: concurrent processes see either no entry or a whole one.
-    fs::path final = fs::path(m_cacheDir) / (symbol + ".o");
-    fs::path temp = fs::path(m_cacheDir) / (symbol + ".o.tmp" + std::to_string(::getpid()));
+    fs::path final = cachePath(m_cacheDir, symbol);
+    fs::path temp = final;
+    temp += ".tmp" + std::to_string(::getpid());
     {
         std::ofstream out(temp, std::ios::binary);
+        out << kCacheMagic << sha256Hex(key) << "\n"
+            << sha256Hex(std::string_view(bytes.data(), bytes.size())) << "\n";
         out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
         if (!out) {
             fs::remove(temp, ec);
@@ -244,7 +273,7 @@ Expected<CompiledKernel> Jit::compile(const compiler::LoopProgram& p,
         if (!ec) out << *module;
     }
 
-    if (auto cached = cacheEnabled ? readCached(symbol) : nullptr) {
+    if (auto cached = cacheEnabled ? readCached(symbol, key) : nullptr) {
         llvm::raw_string_ostream os(result.llvmIR);
         os << "; loaded from the kernel cache (IR before optimization)\n" << *module;
         auto entry = link(std::move(cached), symbol);
@@ -297,7 +326,7 @@ Expected<CompiledKernel> Jit::compile(const compiler::LoopProgram& p,
         pm.run(*module);
     }
     llvm::StringRef bytes(objectBytes.data(), objectBytes.size());
-    if (cacheEnabled) writeCached(symbol, bytes);
+    if (cacheEnabled) writeCached(symbol, key, bytes);
     auto entry = link(llvm::MemoryBuffer::getMemBufferCopy(bytes, symbol), symbol);
     if (!entry) return entry.error();
     if (stats) stats->machineCodeMs += msSince(t0);

@@ -234,7 +234,8 @@ llvm::Value* Emitter::unaryOp(ScalarOp op, llvm::Value* x, DType t) {
         llvm::Value* neg = fp ? m_b.CreateFCmpOLT(x, zero()) : m_b.CreateICmpSLT(x, zero());
         llvm::Value* minusOne =
             fp ? llvm::ConstantFP::get(ty, -1.0) : llvm::ConstantInt::get(ty, -1);
-        return m_b.CreateSelect(pos, one(), m_b.CreateSelect(neg, minusOne, fp ? x : zero()));
+        // Zero for 0, -0 and NaN, as PyTorch's sign: (0 < x) - (x < 0).
+        return m_b.CreateSelect(pos, one(), m_b.CreateSelect(neg, minusOne, zero()));
     }
     case ScalarOp::LogicalNot:
         return m_b.CreateNot(x);

@@ -223,6 +223,11 @@ c = torch.full((4, 64), float("nan"))
 for gemm in ("TRITON", "ATEN"):   # the template and the BLAS call, whichever would be faster
     same(lambda c, a, b: torch.addmm(c, a, b, beta=0), c, torch.ones(4, 32), torch.ones(32, 64),
          options={"max_autotune": True, "max_autotune_gemm_backends": gemm})  # beta=0 ignores the bias
+same(lambda a: torch.sign(a), torch.tensor([float("nan"), -0.0, 0.0, 3.0, -2.0]))  # sign(nan) is 0
+big = torch.arange(2**24, dtype=torch.float32).mul(1e-8)              # a float sum over 16M values
+got = torch.compile(lambda a: a.sum())(big).item()
+exact = (2**24 - 1) * 2**24 / 2 * 1e-8
+assert abs(got - exact) / exact < 1e-7, (got, exact)                   # accumulates in double
 h = torch.tensor([0.1, 0.2]).bfloat16()
 same(lambda h: (h == 0.1, h > 0.1), h)                                  # bf16 number precision
 # a.shape of a tensor with two dynamic dims: every dim stays symbolic (capture read a stale

@@ -132,6 +132,26 @@ private slots:
         }
     }
 
+    void aDiagramTooLargeToLayOutQuicklyIsRefused() {
+        // 20,001 edges once took Graphviz minutes: refused at once, with what to do instead.
+        std::string dot = "digraph G {\n";
+        for (int i = 1; i < 2000; ++i)
+            dot += "n" + std::to_string(i - 1) + " -> n" + std::to_string(i) + ";\n";
+        dot += "}\n";
+        auto result = renderDot(dot, ImageFormat::Svg);
+        QVERIFY(!result.ok());
+        QCOMPARE(result.error().kind, std::string("DiagramError"));
+        QVERIFY2(result.error().message.find("2000 nodes and 1999 edges") != std::string::npos,
+                 result.error().message.c_str());
+        QVERIFY(!result.error().notes.empty());
+        // A diagram just under the limit is drawn.
+        std::string small = "digraph G {\n";
+        for (int i = 1; i < 1000; ++i)
+            small += "n" + std::to_string(i - 1) + " -> n" + std::to_string(i) + ";\n";
+        small += "}\n";
+        QVERIFY(renderDot(small, ImageFormat::Svg).ok());
+    }
+
     void missingLayoutEngineIsAnError() {
         auto result = renderDot(kSmallGraph, ImageFormat::Svg, "no_such_layout");
         QVERIFY(!result.ok());
