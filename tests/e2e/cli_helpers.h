@@ -83,8 +83,14 @@ class TraceWriteLock {
 public:
     explicit TraceWriteLock(const QString& path) {
         sqlite3_open_v2(path.toUtf8().constData(), &m_db, SQLITE_OPEN_READWRITE, nullptr);
-        sqlite3_busy_timeout(m_db, 30000); // kiln may be committing a batch right now
-        m_held = sqlite3_exec(m_db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
+        // kiln may be committing batch after batch: try often, to catch the moment between two
+        // (SQLite's busy handler sleeps up to 100 ms between tries and could miss them all).
+        QElapsedTimer timer;
+        timer.start();
+        while (!m_held && timer.elapsed() < 60000) {
+            m_held = sqlite3_exec(m_db, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK;
+            if (!m_held) QThread::usleep(100);
+        }
     }
     ~TraceWriteLock() {
         release();
