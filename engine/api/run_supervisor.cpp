@@ -4,6 +4,7 @@
 #include "support/clock.h"
 #include "trace/process_info.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -121,8 +122,8 @@ void RunSupervisor::run() {
         pollfd fds[2] = {{m_wake[0], POLLIN, 0}, {g_signalPipe[0], POLLIN, 0}};
         int ready = ::poll(fds, g_signalPipe[0] >= 0 ? 2 : 1, waitMs);
         if (ready < 0 && errno != EINTR) return; // cannot happen with valid descriptors
-        if (ready > 0 && (fds[0].revents & POLLIN)) {
-            drain(m_wake[0]);
+        if (ready > 0 && (fds[0].revents & POLLIN)) drain(m_wake[0]);
+        {
             std::lock_guard lock(m_stateMutex);
             if (m_done) return;
         }
@@ -143,9 +144,11 @@ int RunSupervisor::nextWaitMs() {
         next = m_graceDeadlineNs;
     else if (m_deadlineNs != 0 && m_phase != Phase::Done)
         next = m_deadlineNs;
-    if (next == 0) return -1;
+    // Without its wake-up pipe (no descriptors left) the thread polls for the destructor.
+    if (next == 0) return m_wake[0] >= 0 ? -1 : 100;
     int64_t left = next - monotonicNs();
-    return left <= 0 ? 0 : int(std::min<int64_t>(left / 1'000'000 + 1, 1'000'000));
+    int waitMs = left <= 0 ? 0 : int(std::min<int64_t>(left / 1'000'000 + 1, 1'000'000));
+    return m_wake[0] >= 0 ? waitMs : std::min(waitMs, 100);
 }
 
 void RunSupervisor::requestCancelLocked(Cancel reason) {
