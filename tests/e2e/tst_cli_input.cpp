@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Bad input to the kiln executable is refused with a message that names the problem and exit
 // status 2, before anything runs or is written: scripts that are not regular files or are too
-// large, timeouts that are not a usable number of seconds (and a timeout that covers reading
-// and opening the trace), unknown modes and backends, --run values that name no run, trace
-// paths that are devices, the script itself, too long or a symlink loop. And what is accepted is
-// shown whole: `kiln output` prints lines with NUL bytes in full.
+// large (and one too large for memory is a MemoryError, not a crash), timeouts that are not a
+// usable number of seconds (and a timeout that covers reading and opening the trace), unknown modes
+// and backends, --run values that name no run, trace paths that are devices, the script itself, too
+// long or a symlink loop. And what is accepted is shown whole: `kiln output` prints lines with NUL
+// bytes in full.
 #include "cli_helpers.h"
 
 #include <QtTest>
@@ -81,6 +82,37 @@ private slots:
                                 "bytes)"),
                  qPrintable(r.err));
         QVERIFY(!QFile::exists(dir.filePath("big.kiln")));
+    }
+
+    void runningOutOfMemoryIsAnErrorNotACrash() {
+        // A script under the size limit whose parse needs more memory than the address-space
+        // limit allows: std::bad_alloc once escaped and aborted kiln.
+        QTemporaryDir dir;
+        QString script = dir.filePath("huge.py");
+        QFile file(script);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("x = [");
+        const QByteArray chunk = QByteArray("1,").repeated(1 << 20);
+        for (int i = 0; i < 28; ++i) // 56 MiB, 29 million list items
+            file.write(chunk);
+        file.write("]\nprint(len(x))\n");
+        file.close();
+        QProcess p;
+        p.start("/bin/sh",
+                {"-c", "ulimit -v 3000000 && exec \"$0\" run \"$1\"", kilnBinary(), script});
+        QVERIFY(p.waitForFinished(120000));
+        QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit); // not SIGABRT
+        auto runs = traceRuns(dir.filePath("huge.kiln"));
+        QCOMPARE(runs.size(), size_t(1));
+        if (p.exitCode() == 0) { // a Kiln that parses this in 3 GB
+            QCOMPARE(runs[0].status, trace::RunStatus::Ok);
+            return;
+        }
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.contains("kiln: error: MemoryError: "), qPrintable(err));
+        QCOMPARE(runs[0].status, trace::RunStatus::Error);
+        QCOMPARE(runs[0].errorType, std::string("MemoryError"));
     }
 
     void timeoutsMustBeAUsableNumberOfSeconds() {
