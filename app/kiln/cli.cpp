@@ -43,10 +43,13 @@ std::string usageText() {
            "  run SCRIPT [--db PATH] [--device cpu|cuda] [--timeout SECONDS] [--quiet]\n"
            "        run a workload script and record it in a trace database\n"
            "        (default: next to the script, SCRIPT with .kiln; runs are appended)\n"
+           "        (SCRIPT: a regular file of at most 64 MiB; --timeout: up to 2592000 s,\n"
+           "        reading the script included)\n"
            "      compile overrides, applied to every torch.compile call of the script:\n"
-           "        --mode MODE           default, reduce-overhead, max-autotune, ...\n"
-           "        --backend NAME        inductor, eager, aot_eager, cudagraphs or a registered "
-           "one\n"
+           "        --mode MODE           default, reduce-overhead, max-autotune-no-cudagraphs\n"
+           "                              or max-autotune\n"
+           "        --backend NAME        inductor, eager, aot_eager or cudagraphs (a custom\n"
+           "                              backend is passed to torch.compile in the script)\n"
            "        --options K=V[,K=V]   inductor options merged over the script's\n"
            "        --dynamic true|false|auto\n"
            "        --fullgraph\n"
@@ -78,8 +81,9 @@ std::string usageText() {
            "  version                 print Kiln's version\n"
            "  help                    print this help\n"
            "\n"
-           "exit status of run: 0 ok, 1 the script raised an error, 2 usage or setup error,\n"
-           "124 the --timeout expired; of bench: 0 ok, 1 a row failed, 2 usage error\n";
+           "exit status of run: 0 ok, 1 the script raised an error, 2 usage or setup error or\n"
+           "a trace that lost output, 124 the --timeout expired, 130 SIGINT, 128+N stopped by\n"
+           "signal N; of bench: 0 ok, 1 a row failed, 2 usage error\n";
 }
 
 std::optional<CommandLine> parseCommandLine(int argc, char** argv, std::string& error) {

@@ -8,8 +8,11 @@
 #include "compiler_commands.h"
 #include "trace_commands.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <new>
 
 namespace {
 
@@ -20,6 +23,9 @@ std::string fileName(const std::string& path) {
 
 void printSummary(const kiln::api::RunResult& r, const std::string& script) {
     using kiln::api::RunStatus;
+    // A script that failed on its own and whose trace also lost rows: say both.
+    if (!r.traceProblem.empty() && r.errorType != "TraceError")
+        std::fprintf(stderr, "kiln: error: %s\n", r.traceProblem.c_str());
     if (r.status == RunStatus::Ok) {
         std::fprintf(
             stderr,
@@ -83,23 +89,33 @@ bool readCompileOverrides(const kiln::app::CommandLine& cl, kiln::CompileOverrid
     return true;
 }
 
+/// --timeout's value: a positive, finite number of seconds up to kMaxTimeoutSeconds (so "inf",
+/// "nan" and "1e300", which once ended a run at once or never, are refused).
+bool parseTimeout(const std::string& text, double& seconds) {
+    const char* first = text.data();
+    const char* last = first + text.size();
+    auto [end, ec] = std::from_chars(first, last, seconds);
+    if (ec == std::errc() && end == last && std::isfinite(seconds) && seconds > 0 &&
+        seconds <= kiln::api::kMaxTimeoutSeconds)
+        return true;
+    std::fprintf(stderr,
+                 "kiln: error: --timeout needs a positive, finite number of seconds up to "
+                 "%.0f (30 days), got '%s'\n",
+                 kiln::api::kMaxTimeoutSeconds, text.c_str());
+    return false;
+}
+
 int runCommand(const kiln::app::CommandLine& cl) {
     kiln::api::RunConfig config;
     config.scriptPath = cl.positional[0];
     config.argv = cl.argv;
     if (auto it = cl.flags.find("--db"); it != cl.flags.end()) config.dbPath = it->second;
     if (auto it = cl.flags.find("--device"); it != cl.flags.end()) config.device = it->second;
-    if (auto it = cl.flags.find("--timeout"); it != cl.flags.end()) {
-        char* end = nullptr;
-        config.timeoutSeconds = std::strtod(it->second.c_str(), &end);
-        if (*end != '\0' || config.timeoutSeconds <= 0) {
-            std::fprintf(stderr,
-                         "kiln: error: --timeout needs a positive number of seconds, got '%s'\n",
-                         it->second.c_str());
-            return 2;
-        }
-    }
+    if (auto it = cl.flags.find("--timeout"); it != cl.flags.end())
+        if (!parseTimeout(it->second, config.timeoutSeconds)) return 2;
     if (!readCompileOverrides(cl, config.compile)) return 2;
+    // SIGINT interrupts the script, SIGTERM and the like stop it with the trace complete.
+    kiln::api::installStopSignalHandlers();
     bool quiet = cl.flags.count("--quiet") > 0;
     auto result = kiln::api::runWorkload(config);
     if (!result.ok()) {
@@ -110,10 +126,7 @@ int runCommand(const kiln::app::CommandLine& cl) {
     return result.value().exitCode;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
-    kiln::api::installCrashHandlers();
+int dispatch(int argc, char** argv) {
     std::string error;
     auto cl = kiln::app::parseCommandLine(argc, argv, error);
     if (!cl) {
@@ -139,6 +152,12 @@ int main(int argc, char** argv) {
         return kiln::app::runBench(request);
     }
     if (cl->command == "runs") return kiln::app::listRuns(cl->positional[0]);
+    if (auto it = cl->flags.find("--run"); it != cl->flags.end() && it->second.empty()) {
+        std::fputs("kiln: error: --run takes a run number (1, 2, ...: the run column of `kiln "
+                   "runs`), got ''\n",
+                   stderr);
+        return 2;
+    }
     std::string run = cl->flags.count("--run") ? cl->flags.at("--run") : "";
     if (cl->command == "compiles") return kiln::app::listCompiles(cl->positional[0], run);
     if (cl->command == "breaks") return kiln::app::listBreaks(cl->positional[0], run);
@@ -164,4 +183,16 @@ int main(int argc, char** argv) {
         return kiln::app::printOutput(cl->positional[0],
                                       cl->flags.count("--run") ? cl->flags.at("--run") : "");
     return runCommand(*cl);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    kiln::api::installCrashHandlers();
+    try {
+        return dispatch(argc, argv);
+    } catch (const std::bad_alloc&) {
+        std::fputs("kiln: error: out of memory\n", stderr);
+        return 2;
+    }
 }

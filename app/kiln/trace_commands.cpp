@@ -3,8 +3,9 @@
 
 #include "trace/trace_reader.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
-#include <cstdlib>
 #include <ctime>
 
 namespace kiln::app {
@@ -64,7 +65,28 @@ bool openRun(const std::string& tracePath, const std::string& runFlag,
         std::fprintf(stderr, "kiln: %s has no runs\n", tracePath.c_str());
         return false;
     }
-    runId = runFlag.empty() ? runs.value().back().id : std::atoll(runFlag.c_str());
+    if (runFlag.empty()) {
+        runId = runs.value().back().id;
+        return true;
+    }
+    const char* end = runFlag.data() + runFlag.size();
+    auto [stop, ec] = std::from_chars(runFlag.data(), end, runId);
+    if (ec != std::errc() || stop != end || runId <= 0) {
+        std::fprintf(stderr,
+                     "kiln: error: --run takes a run number (1, 2, ...: the run column of `kiln "
+                     "runs`), got '%s'\n",
+                     runFlag.c_str());
+        return false;
+    }
+    const auto& all = runs.value();
+    if (std::none_of(all.begin(), all.end(),
+                     [&](const trace::RunRow& r) { return r.id == runId; })) {
+        std::fprintf(stderr,
+                     "kiln: error: %s has no run %lld (`kiln runs %s` lists its %zu run%s)\n",
+                     tracePath.c_str(), static_cast<long long>(runId), tracePath.c_str(),
+                     all.size(), all.size() == 1 ? "" : "s");
+        return false;
+    }
     return true;
 }
 
@@ -82,7 +104,9 @@ int printOutput(const std::string& tracePath, const std::string& runFlag) {
         if (lines.value().empty()) break;
         for (const trace::OutputLine& line : lines.value()) {
             std::FILE* out = line.stream == OutputStream::Stdout ? stdout : stderr;
-            std::fprintf(out, "%s\n", line.text.c_str());
+            // The whole line, NUL bytes included, as the script printed it.
+            std::fwrite(line.text.data(), 1, line.text.size(), out);
+            std::fputc('\n', out);
             after = line.id;
         }
     }

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "api/run.h"
 
+#include "api/crash_report.h"
 #include "api/interpreter_thread.h"
+#include "api/run_supervisor.h"
+#include "api/script_file.h"
+#include "capture/backends.h"
 #include "capture/compile_api.h"
 #include "inductor/inductor_backend.h"
 #include "lang/parser.h"
@@ -9,6 +13,7 @@
 #include "runtime/device_probe.h"
 #include "support/clock.h"
 #include "support/cpu_info.h"
+#include "support/options.h"
 #include "support/parallel.h"
 #include "support/sha256.h"
 #include "support/torch_logger.h"
@@ -17,12 +22,14 @@
 #include "trace/json_text.h"
 #include "trace/trace_writer.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <functional>
-#include <sstream>
+#include <new>
 #include <unistd.h>
 
 namespace kiln::api {
@@ -85,22 +92,6 @@ private:
     int64_t m_lines = 0;
 };
 
-Expected<std::string> readScript(const std::string& path) {
-    std::error_code ec;
-    if (!fs::exists(path, ec))
-        return makeDiagnostic("FileNotFoundError", "can't open file '" + path +
-                                                       "': [Errno 2] No such file or directory");
-    if (fs::is_directory(path, ec))
-        return makeDiagnostic("IsADirectoryError", "can't run '" + path + "': it is a directory");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return makeDiagnostic("PermissionError",
-                              "can't open file '" + path + "': permission denied");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 /// The run's --options as a JSON object of strings (the runs table's options column).
 /// Where this run runs (RunInfo::machineJson): the CPU, the eager kernels' instruction set,
 /// the thread count and the matrix-product libraries with their code paths.
@@ -149,9 +140,24 @@ Outcome systemExitOutcome(lang::Interpreter& interp, const lang::Value& exceptio
     return outcome;
 }
 
+/// Tells the supervisor while the script runs, so a SIGINT or the timeout can interrupt it.
+class ScriptScope {
+public:
+    ScriptScope(RunSupervisor& supervisor, lang::Interpreter& interp)
+        : m_supervisor(supervisor) {
+        m_supervisor.scriptStarted(interp);
+    }
+    ~ScriptScope() { m_supervisor.scriptEnded(); }
+    ScriptScope(const ScriptScope&) = delete;
+    ScriptScope& operator=(const ScriptScope&) = delete;
+
+private:
+    RunSupervisor& m_supervisor;
+};
+
 /// Parses and runs the script on the interpreter thread; reports errors Python's way.
 Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const RunConfig& config,
-                std::function<void()> onStuck) {
+                RunSupervisor& supervisor) {
     Outcome outcome;
     auto parsed = lang::parseModule(source);
     if (!parsed.ok()) {
@@ -175,7 +181,7 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
         capture::installCompileApi(i, capture);
     };
     torchapi::installTorch(interp, options);
-    Watchdog watchdog(interp, config.timeoutSeconds, std::move(onStuck));
+    ScriptScope scope(supervisor, interp);
     try {
         interp.runMain(parsed.value());
     } catch (lang::PyException& e) {
@@ -183,13 +189,18 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
             return systemExitOutcome(interp, e.exception, sink);
         std::string text = lang::formatTraceback(interp, e.exception);
         sink.output(OutputStream::Stderr, text);
-        bool cancelled = watchdog.fired();
-        outcome.status = cancelled ? RunStatus::Cancelled : RunStatus::Error;
-        outcome.exitCode = cancelled ? 124 : 1;
+        RunSupervisor::Cancel why = supervisor.cancelReason();
+        outcome.status =
+            why == RunSupervisor::Cancel::None ? RunStatus::Error : RunStatus::Cancelled;
+        outcome.exitCode = why == RunSupervisor::Cancel::Timeout     ? 124
+                           : why == RunSupervisor::Cancel::Interrupt ? 128 + SIGINT
+                                                                     : 1;
         outcome.error = {lang::exceptionTypeName(e.exception), interp.str(e.exception), text};
-        if (cancelled)
+        if (why == RunSupervisor::Cancel::Timeout)
             outcome.error.message =
-                "run cancelled: the --timeout of " + watchdog.describeLimit() + " expired";
+                "run cancelled: the --timeout of " + supervisor.describeTimeout() + " expired";
+        else if (why == RunSupervisor::Cancel::Interrupt)
+            outcome.error.message = "run cancelled: interrupted by SIGINT";
         lang::ErrorLocation loc = lang::innermostLocation(e.exception);
         if (loc.known)
             outcome.location = loc.file + ":" + std::to_string(loc.pos.line) + ":" +
@@ -204,6 +215,78 @@ std::string absolutePath(const std::string& path) {
     return ec ? path : p.lexically_normal().string();
 }
 
+/// "a, b, c or d"
+std::string listOfNames(const std::vector<std::string>& names) {
+    std::string text;
+    for (size_t i = 0; i < names.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+    return text;
+}
+
+/// The settings a run cannot start with, refused before anything is read or written.
+Status checkConfig(const RunConfig& config) {
+    const double timeout = config.timeoutSeconds;
+    if (!std::isfinite(timeout) || timeout < 0 || timeout > kMaxTimeoutSeconds) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%g", timeout);
+        return makeDiagnostic("UsageError",
+                              std::string("the timeout must be 0 (none) or a positive, finite "
+                                          "number of seconds up to 2592000 (30 days), got ") +
+                                  text);
+    }
+    if (config.device != "cpu" && config.device != "cuda")
+        return makeDiagnostic("UsageError",
+                              "unknown device '" + config.device + "' (expected cpu or cuda)");
+    if (const auto& mode = config.compile.mode) {
+        std::vector<std::string> modes;
+        for (std::string_view name : compileModeNames())
+            modes.emplace_back(name);
+        if (std::find(modes.begin(), modes.end(), *mode) == modes.end())
+            return makeDiagnostic("UsageError", "unknown --mode '" + *mode +
+                                                    "'; torch.compile's modes are " +
+                                                    listOfNames(modes));
+    }
+    if (const auto& backend = config.compile.backend) {
+        capture::BackendRegistry builtins;
+        if (!builtins.find(*backend))
+            return makeDiagnostic(
+                "UsageError", "unknown --backend '" + *backend +
+                                  "'; --backend takes a built-in backend: " +
+                                  listOfNames(builtins.list({}, true)) +
+                                  " (a custom backend exists only inside its script: pass it to "
+                                  "torch.compile(backend=...) there)");
+    }
+    return Status::success();
+}
+
+/// Registers the open run with the supervisor and the crash report; withdraws both when the
+/// run ends or an exception unwinds past it, before the writer goes away.
+class RunRegistration {
+public:
+    RunRegistration(RunSupervisor& supervisor, trace::TraceWriter& trace, int64_t runId)
+        : m_supervisor(supervisor) {
+        m_supervisor.setRun(&trace, runId); // the caller holds the supervisor's stops
+        armCrashReport(runId, trace.path());
+    }
+    ~RunRegistration() {
+        if (!m_registered) return;
+        auto hold = m_supervisor.holdStops();
+        withdraw();
+    }
+    RunRegistration(const RunRegistration&) = delete;
+    RunRegistration& operator=(const RunRegistration&) = delete;
+    /// Under the supervisor's holdStops().
+    void withdraw() {
+        disarmCrashReport();
+        m_supervisor.setRun(nullptr, 0);
+        m_registered = false;
+    }
+
+private:
+    RunSupervisor& m_supervisor;
+    bool m_registered = true;
+};
+
 } // namespace
 
 std::string engineVersion() {
@@ -216,14 +299,18 @@ std::string defaultTracePath(const std::string& scriptPath) {
     return p.string();
 }
 
-Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
+namespace {
+
+/// runWorkload's body; out of memory outside the script (which sees a MemoryError) unwinds
+/// to runWorkload.
+Expected<RunResult> runChecked(const RunConfig& config, EventSink* observer) {
     const int64_t start = monotonicNs();
+    if (Status ok = checkConfig(config); !ok) return ok.error();
+    // From here on the timeout counts: reading the script and opening the trace included.
+    RunSupervisor supervisor(config.timeoutSeconds);
     std::string scriptPath = absolutePath(config.scriptPath);
     auto text = readScript(scriptPath);
     if (!text.ok()) return text.error();
-    if (config.device != "cpu" && config.device != "cuda")
-        return makeDiagnostic("UsageError",
-                              "unknown device '" + config.device + "' (expected cpu or cuda)");
     const runtime::CudaProbe& cuda = runtime::probeCuda();
     if (config.device == "cuda" && !cuda.available())
         return makeDiagnostic("DeviceError",
@@ -236,6 +323,8 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     RunResult result;
     result.dbPath =
         absolutePath(config.dbPath.empty() ? defaultTracePath(scriptPath) : config.dbPath);
+    if (Status ok = checkTraceIsNotScript(scriptPath, result.dbPath, !config.dbPath.empty()); !ok)
+        return ok.error();
     auto writer = trace::TraceWriter::open(result.dbPath);
     if (!writer.ok()) return writer.error();
     trace::TraceWriter& trace = *writer.value();
@@ -260,26 +349,33 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     info.device = config.device;
     info.argv = config.argv;
     info.machineJson = machineJson();
-    auto runId = trace.beginRun(info);
-    if (!runId.ok()) return runId.error();
-    result.runId = runId.value();
+    std::optional<RunRegistration> registration;
+    {
+        auto hold = supervisor.holdStops();
+        auto runId = trace.beginRun(info);
+        if (!runId.ok()) return runId.error();
+        result.runId = runId.value();
+        registration.emplace(supervisor, trace, result.runId);
+    }
     TeeSink sink(trace, config.echoOutput, observer);
     auto source = std::make_shared<SourceFile>(scriptPath, std::move(text).value());
-    // A script stuck inside one long native operation cannot see the cancel request: record the
-    // cancellation and end the process rather than run past the user's limit.
-    auto onStuck = [&trace, &config] {
-        trace::RunError error{"KeyboardInterrupt",
-                              "run cancelled: the --timeout of " +
-                                  std::to_string(config.timeoutSeconds) +
-                                  " s expired and the script did not stop",
-                              ""};
-        (void)trace.finishRun(trace::RunStatus::Cancelled, 124, &error);
-        std::fprintf(stderr, "kiln: %s\n", error.message.c_str());
-        std::_Exit(124);
-    };
-    Outcome outcome =
-        runOnInterpreterThread([&] { return execute(source, sink, config, onStuck); });
+    Outcome outcome;
+    try {
+        outcome = runOnInterpreterThread([&] { return execute(source, sink, config, supervisor); });
+    } catch (const std::bad_alloc&) {
+        // Outside what the script itself allocates (a MemoryError it can catch): parsing a huge
+        // script, say.
+        outcome.status = RunStatus::Error;
+        outcome.exitCode = 1;
+        outcome.error = {"MemoryError", "kiln ran out of memory running the script", ""};
+    }
     std::fflush(stdout);
+    // Rows the trace could not take make the run an error, and kiln's exit status says so.
+    (void)trace.flush();
+    bool lostRows = false;
+    for (const trace::LostRows& rows : trace.lostRows())
+        lostRows = lostRows || rows.runId == result.runId;
+    if (lostRows && outcome.status == RunStatus::Ok) outcome.exitCode = 2;
     result.status = outcome.status;
     result.exitCode = outcome.exitCode;
     result.errorType = outcome.error.type;
@@ -288,26 +384,40 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
     trace::RunStatus status = outcome.status == RunStatus::Ok      ? trace::RunStatus::Ok
                               : outcome.status == RunStatus::Error ? trace::RunStatus::Error
                                                                    : trace::RunStatus::Cancelled;
-    Status finished = trace.finishRun(status, result.exitCode,
-                                      outcome.status == RunStatus::Ok ? nullptr : &outcome.error);
-    if (!finished.ok()) return finished.error();
+    Status finished;
+    {
+        auto hold = supervisor.holdStops();
+        registration->withdraw();
+        finished = trace.finishRun(status, result.exitCode,
+                                   outcome.status == RunStatus::Ok ? nullptr : &outcome.error);
+    }
+    if (!finished.ok()) {
+        result.traceProblem = finished.error().message;
+        if (result.status == RunStatus::Ok) {
+            result.status = RunStatus::Error;
+            result.exitCode = 2;
+            result.errorType = "TraceError";
+            result.errorMessage = result.traceProblem;
+        }
+    }
     result.outputLines = sink.lines();
     result.wallSeconds = static_cast<double>(monotonicNs() - start) * 1e-9;
     return result;
 }
 
-void installCrashHandlers() {
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) {
-        struct sigaction action {};
-        action.sa_handler = [](int signalNumber) {
-            trace::TraceWriter::emergencyFlush(signalNumber);
-            std::signal(signalNumber, SIG_DFL);
-            std::raise(signalNumber);
-        };
-        sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_RESETHAND;
-        sigaction(sig, &action, nullptr);
+} // namespace
+
+Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer) {
+    try {
+        return runChecked(config, observer);
+    } catch (const std::bad_alloc&) {
+        return makeDiagnostic("MemoryError", "kiln ran out of memory setting up the run");
     }
+}
+
+void installStopSignalHandlers() {
+    installStopSignalHandlersOnce();
+    std::signal(SIGXFSZ, SIG_IGN);
 }
 
 } // namespace kiln::api

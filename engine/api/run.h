@@ -15,16 +15,24 @@
 
 namespace kiln::api {
 
+/// The longest --timeout: 30 days (README, "Running workloads"); longer is a usage error.
+constexpr double kMaxTimeoutSeconds = 30.0 * 24 * 3600;
+
 struct RunConfig {
+    /// A regular file of at most 64 MiB (api/script_file.h).
     std::string scriptPath;
     /// Trace database; empty means next to the script ("demo.py" -> "demo.kiln"). An existing
     /// trace is appended to, never overwritten.
     std::string dbPath;
-    std::string device = "cpu";    ///< "cpu" or "cuda"
-    double timeoutSeconds = 0;     ///< 0: no limit
+    std::string device = "cpu"; ///< "cpu" or "cuda"
+    /// 0: no limit; else a finite number of seconds up to kMaxTimeoutSeconds, counted from the
+    /// start of runWorkload (reading the script included).
+    double timeoutSeconds = 0;
     bool echoOutput = true;        ///< copy the script's stdout/stderr to this process's
     std::vector<std::string> argv; ///< the command line, recorded in the runs table
-    CompileOverrides compile;      ///< applied to every torch.compile call of the script
+    /// Applied to every torch.compile call of the script. A mode must be one of torch.compile's
+    /// and a backend one of the built-in ones: a custom backend exists only inside its script.
+    CompileOverrides compile;
 };
 
 enum class RunStatus { Ok, Error, Cancelled };
@@ -39,10 +47,15 @@ struct RunResult {
     std::string errorLocation; ///< "/abs/path/x.py:3:12" when known
     double wallSeconds = 0;
     int64_t outputLines = 0;
+    /// Empty unless the trace could not take everything: which rows it lost and why, or that
+    /// the run's end could not be recorded. The run is then never 'ok'; a run that was ok has
+    /// status Error, exit code 2 and errorType "TraceError" with this text as its message.
+    std::string traceProblem;
 };
 
-/// Runs a workload to completion. Fails (a Diagnostic) only when the run could not start: the
-/// script cannot be read, the trace cannot be opened, the device is unavailable.
+/// Runs a workload to completion. Fails (a Diagnostic) only when the run could not start: a bad
+/// setting (kind "UsageError": timeout, mode, backend, device, a trace path that is the script),
+/// the script cannot be read, the trace cannot be opened, the device is unavailable.
 /// `observer`, when given, also receives everything the script prints.
 Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer = nullptr);
 
@@ -50,8 +63,16 @@ Expected<RunResult> runWorkload(const RunConfig& config, EventSink* observer = n
 std::string defaultTracePath(const std::string& scriptPath);
 
 /// Installs handlers for fatal signals that flush the trace and mark the run crashed before
-/// the process dies. Call once at startup of a process that runs workloads.
+/// the process dies, then print a `kiln: crashed` line naming the run. Call once at startup of
+/// a process that runs workloads.
 void installCrashHandlers();
+
+/// Installs handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE (api/run_supervisor.h):
+/// a first SIGINT raises KeyboardInterrupt in the script, the others (and a second SIGINT)
+/// record the run as cancelled and end the process with 128 + signal. Also ignores SIGXFSZ, so
+/// a file-size limit fails the trace's writes (recorded as lost rows) instead of killing the
+/// process. Call once in a process that runs workloads and may be stopped by signals.
+void installStopSignalHandlers();
 
 /// Kiln's version string ("0.1.0").
 std::string engineVersion();

@@ -62,6 +62,12 @@ std::string signalName(int signalNumber) {
         return "SIGTERM";
     case SIGINT:
         return "SIGINT";
+    case SIGHUP:
+        return "SIGHUP";
+    case SIGQUIT:
+        return "SIGQUIT";
+    case SIGPIPE:
+        return "SIGPIPE";
     default:
         return "signal " + std::to_string(signalNumber);
     }

@@ -21,7 +21,7 @@ int64_t currentProcessId();
 /// by an unrelated process reads as alive: the answer errs towards "still running".
 bool processLooksAlive(int64_t pid);
 
-/// "SIGSEGV", "SIGABRT", ... for the fatal signals, else "signal N".
+/// "SIGSEGV", "SIGTERM", ... for the fatal and stopping signals, else "signal N".
 std::string signalName(int signalNumber);
 
 } // namespace kiln::trace

@@ -51,6 +51,14 @@ std::string Connection::lastError() const {
     return m_db ? sqlite3_errmsg(m_db) : "no connection";
 }
 
+int Connection::lastErrorCode() const {
+    return m_db ? sqlite3_errcode(m_db) & 0xff : SQLITE_MISUSE;
+}
+
+void Connection::setBusyTimeout(int milliseconds) {
+    sqlite3_busy_timeout(m_db, milliseconds);
+}
+
 Status Connection::exec(std::string_view sql, std::string_view what) const {
     std::string text(sql);
     char* message = nullptr;

@@ -44,6 +44,12 @@ public:
     void setDisplayPath(std::string path) { m_path = std::move(path); }
     /// SQLite's message for the last failure on this connection.
     std::string lastError() const;
+    /// SQLite's primary result code of the last failure (SQLITE_BUSY, SQLITE_FULL, ...), which
+    /// tells a failure worth retrying from one that is not.
+    int lastErrorCode() const;
+    /// How long a statement waits for another connection's lock before failing with
+    /// SQLITE_BUSY (open() sets 5 s).
+    void setBusyTimeout(int milliseconds);
 
     /// Runs one or more statements without results; \p what names the operation in errors.
     Status exec(std::string_view sql, std::string_view what) const;

@@ -2,6 +2,7 @@
 #include "trace/trace_reader.h"
 
 #include "trace/process_info.h"
+#include "trace/trace_path.h"
 
 #include <sqlite3.h>
 
@@ -37,6 +38,7 @@ Expected<std::unique_ptr<TraceReader>> TraceReader::open(const std::string& path
 
 Expected<std::unique_ptr<TraceReader>> TraceReader::open(const std::string& path,
                                                          const SchemaHistory& history) {
+    if (Status status = checkTracePath(path, TracePathUse::Read); !status) return status.error();
     auto connection = Connection::open(path, SQLITE_OPEN_READONLY);
     if (!connection) return std::move(connection).takeError();
     auto identity = readIdentity(*connection);

@@ -5,6 +5,7 @@
 #include "support/clock.h"
 #include "trace/json_text.h"
 #include "trace/process_info.h"
+#include "trace/trace_path.h"
 
 #include <algorithm>
 #include <ctime>
@@ -19,59 +20,43 @@ namespace kiln::trace {
 
 namespace {
 
-using namespace std::chrono_literals;
-
-// Rows wait at most this long for company before the writer commits them; with the commit
-// itself this keeps a reader within 50 ms of the script.
-constexpr auto kBatchWindow = 25ms;
-// How often an idle writer thread looks at the crash flag, which a signal handler cannot notify.
-constexpr auto kCrashPollInterval = 20ms;
-// A queue of this many rows is committed at once rather than waiting out the window.
-constexpr size_t kEagerBatchRows = 8192;
-// Past this many queued rows the emitting thread waits for the writer, bounding memory for
-// runaway output.
-constexpr size_t kMaxQueuedRows = size_t(1) << 18;
-// How long the writer thread tries for the connection when the crashed thread may hold it.
-constexpr auto kEmergencyLockTimeout = 500ms;
-
 // The writer a fatal-signal handler should flush: the most recently opened one still alive.
 std::atomic<TraceWriter*> g_emergencyWriter{nullptr};
 
-// After a crash the dead thread may hold the lock for good, so never wait unboundedly. (A loop
-// rather than a timed mutex: ThreadSanitizer does not model pthread_mutex_clocklock.)
-bool lockWithin(std::unique_lock<std::mutex>& lock, std::chrono::milliseconds timeout) {
-    auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (!lock.try_lock()) {
-        if (std::chrono::steady_clock::now() >= deadline) return false;
-        std::this_thread::sleep_for(1ms);
-    }
-    return true;
-}
-
 Expected<Connection> openForWriting(const std::string& path, const SchemaHistory& history,
-                                    int extraFlags) {
+                                    int extraFlags, const WriterOptions& options) {
+    if (Status status = checkTracePath(path, TracePathUse::Write); !status) return status.error();
     auto connection = Connection::open(path, SQLITE_OPEN_READWRITE | extraFlags);
     if (!connection) return std::move(connection).takeError();
+    // A second writer in a transaction (even the schema upgrade below) is waited for.
+    connection->setBusyTimeout(options.busyTimeoutMs);
     // Everything up to here only reads, so a foreign or newer file is refused untouched.
     auto identity = readIdentity(*connection);
     if (!identity) return std::move(identity).takeError();
     if (Status status = checkCompatible(*identity, path, history); !status) return status.error();
     if (Status status = configureWriter(*connection); !status) return status.error();
     if (Status status = upgradeSchema(*connection, history); !status) return status.error();
+    if (options.maxPageCount > 0) {
+        std::string pragma = "PRAGMA max_page_count = " + std::to_string(options.maxPageCount);
+        if (Status status = connection->exec(pragma, "cannot configure"); !status)
+            return status.error();
+    }
     return std::move(connection).value();
 }
 
 } // namespace
 
-Expected<std::unique_ptr<TraceWriter>> TraceWriter::open(const std::string& path) {
-    return open(path, currentSchema());
+Expected<std::unique_ptr<TraceWriter>> TraceWriter::open(const std::string& path,
+                                                         const WriterOptions& options) {
+    return open(path, currentSchema(), options);
 }
 
 Expected<std::unique_ptr<TraceWriter>> TraceWriter::open(const std::string& path,
-                                                         const SchemaHistory& history) {
-    auto connection = openForWriting(path, history, SQLITE_OPEN_CREATE);
+                                                         const SchemaHistory& history,
+                                                         const WriterOptions& options) {
+    auto connection = openForWriting(path, history, SQLITE_OPEN_CREATE, options);
     if (!connection) return std::move(connection).takeError();
-    std::unique_ptr<TraceWriter> writer(new TraceWriter(std::move(connection).value()));
+    std::unique_ptr<TraceWriter> writer(new TraceWriter(std::move(connection).value(), options));
     if (Status status = writer->prepareStatements(history); !status) return status.error();
     if (Status status = writer->writeOpeningMeta(); !status) return status.error();
     TraceWriter* self = writer.get();
@@ -81,8 +66,9 @@ Expected<std::unique_ptr<TraceWriter>> TraceWriter::open(const std::string& path
     return writer;
 }
 
-TraceWriter::TraceWriter(Connection connection)
+TraceWriter::TraceWriter(Connection connection, const WriterOptions& options)
     : m_path(connection.path())
+    , m_options(options)
     , m_db(std::move(connection)) {}
 
 TraceWriter::~TraceWriter() {
@@ -159,6 +145,8 @@ Status TraceWriter::setMeta(std::string_view key, std::string_view value) {
 
 Expected<int64_t> TraceWriter::beginRun(const RunInfo& info) {
     KILN_ASSERT(activeRunId() == 0, "beginRun() while a run is open");
+    if (std::lock_guard lock(m_mutex); m_closed)
+        return traceError(m_path, "cannot begin a run in", "the writer was closed");
     int64_t startNs = monotonicNs();
     std::string argv = jsonStringArray(info.argv);
     std::string host = localHostName();
@@ -204,8 +192,8 @@ void TraceWriter::output(OutputStream stream, std::string_view text) {
     if (text.empty()) return;
     int64_t nowNs = monotonicNs();
     std::unique_lock lock(m_mutex);
-    KILN_ASSERT(m_runId != 0, "output() outside a run");
     waitForRoomLocked(lock);
+    KILN_ASSERT(m_runId != 0, "output() outside a run");
     std::string& partial = m_partialLines[size_t(stream)];
     size_t start = 0;
     for (size_t newline = text.find('\n'); newline != std::string_view::npos;
@@ -224,8 +212,11 @@ void TraceWriter::output(OutputStream stream, std::string_view text) {
 }
 
 void TraceWriter::waitForRoomLocked(std::unique_lock<std::mutex>& lock) {
-    if (m_queue.rows >= kMaxQueuedRows)
-        m_progress.wait(lock, [this] { return m_queue.rows < kMaxQueuedRows / 2; });
+    // The batch being committed counts: what bounds the lag is rows not yet in the file. Once
+    // the writer is closed the process is ending: the emitting thread stays here, so that it
+    // prints nothing more that the trace would not have.
+    m_progress.wait(
+        lock, [this] { return !m_closed && m_queue.rows + m_inFlightRows < kMaxUncommittedRows; });
 }
 
 void TraceWriter::noteQueuedLocked(size_t rows, int64_t nowNs) {
@@ -267,22 +258,69 @@ int64_t TraceWriter::batchesCommitted() const {
     return m_batchesCommitted;
 }
 
+int64_t TraceWriter::rowsCommitted() const {
+    std::lock_guard lock(m_mutex);
+    return m_rowsCommitted;
+}
+
+std::vector<LostRows> TraceWriter::lostRows() const {
+    std::lock_guard lock(m_mutex);
+    return m_lost;
+}
+
 Status TraceWriter::finishRun(RunStatus status, int exitCode, const RunError* error) {
     KILN_ASSERT(status != RunStatus::Running, "finishRun() needs a final status");
-    int64_t runId = 0;
-    {
-        std::lock_guard lock(m_mutex);
-        KILN_ASSERT(m_runId != 0, "finishRun() without beginRun()");
-        runId = m_runId;
-        completePartialLinesLocked(monotonicNs());
+    std::unique_lock lock(m_mutex);
+    KILN_ASSERT(m_runId != 0, "finishRun() without beginRun()");
+    return finishRunLocked(lock, status, exitCode, error);
+}
+
+Status TraceWriter::finishRunAndClose(RunStatus status, int exitCode, const RunError* error) {
+    KILN_ASSERT(status != RunStatus::Running, "finishRunAndClose() needs a final status");
+    std::unique_lock lock(m_mutex);
+    m_closed = true; // emitting threads now wait for the process to end
+    if (m_runId == 0) return Status::success();
+    return finishRunLocked(lock, status, exitCode, error);
+}
+
+Status TraceWriter::finishRunLocked(std::unique_lock<std::mutex>& lock, RunStatus status,
+                                    int exitCode, const RunError* error) {
+    const int64_t runId = m_runId;
+    completePartialLinesLocked(monotonicNs());
+    std::vector<LostRows> lost;
+    lock.unlock();
+    (void)flush(); // a failed batch is in m_lost, which is what the run records
+    lock.lock();
+    for (const LostRows& rows : m_lost)
+        if (rows.runId == runId) lost.push_back(rows);
+    lock.unlock();
+    RunError recorded = error ? *error : RunError{};
+    std::string problem;
+    if (!lost.empty()) {
+        std::string what = describeLostRows(lost);
+        problem = what + " of run " + std::to_string(runId) + " could not be written (" +
+                  lost.front().reason + ")";
+        // Never 'ok': a failed run keeps its own error, and says what the trace misses.
+        if (status == RunStatus::Ok) {
+            status = RunStatus::Error;
+            recorded = {"TraceError", "the trace lost " + what + ": " + lost.front().reason, ""};
+        } else {
+            recorded.message +=
+                (recorded.message.empty() ? "the trace lost " : "; the trace lost ") + what;
+        }
     }
-    Status drained = flush();
-    Status updated = writeRunEnd(runId, status, exitCode, error);
-    {
-        std::lock_guard lock(m_mutex);
-        m_runId = 0;
-    }
-    return drained ? updated : drained;
+    // Readers judge the run by its end: wait for a locked file as long as for a batch.
+    setDegraded(false);
+    Status updated =
+        writeRunEnd(runId, status, exitCode, error || !lost.empty() ? &recorded : nullptr);
+    if (updated && !lost.empty()) writeLossEvents(lost);
+    if (!updated)
+        problem += (problem.empty() ? "" : "; ") + std::string("the run's end could not be ") +
+                   "recorded and it still says 'running' (" + updated.error().message + ")";
+    lock.lock();
+    m_runId = 0;
+    if (problem.empty()) return Status::success();
+    return traceError(m_path, "could not write everything to", problem);
 }
 
 Status TraceWriter::writeRunEnd(int64_t runId, RunStatus status, int exitCode,
@@ -302,107 +340,6 @@ Status TraceWriter::writeRunEnd(int64_t runId, RunStatus status, int exitCode,
     }
     stmt->bindInt(7, runId);
     return stmt->run("cannot write to");
-}
-
-bool TraceWriter::writerShouldWakeLocked() const {
-    return m_stop || m_flushRequested > m_flushDone || m_queue.rows >= kEagerBatchRows ||
-           (m_crashSignal.load() != 0 && !m_crashDone.load());
-}
-
-void TraceWriter::waitForWorkLocked(std::unique_lock<std::mutex>& lock) {
-    using Clock = std::chrono::steady_clock;
-    while (!writerShouldWakeLocked() && m_queue.empty())
-        m_wakeWriter.wait_for(lock, kCrashPollInterval);
-    Clock::time_point deadline = m_firstQueuedAt + kBatchWindow;
-    for (auto now = Clock::now(); !writerShouldWakeLocked() && now < deadline; now = Clock::now())
-        m_wakeWriter.wait_until(lock, std::min(deadline, now + kCrashPollInterval));
-}
-
-void TraceWriter::writerLoop() {
-    PendingBatch batch;
-    for (;;) {
-        uint64_t ticket = 0;
-        bool stopping = false;
-        int crashSignal = 0;
-        int64_t runId = 0;
-        {
-            std::unique_lock lock(m_mutex);
-            waitForWorkLocked(lock);
-            if (m_crashSignal.load() != 0 && !m_crashDone.load()) {
-                crashSignal = m_crashSignal.load();
-                runId = m_runId;
-                if (runId != 0) completePartialLinesLocked(monotonicNs());
-            }
-            std::swap(batch, m_queue);
-            ticket = m_flushRequested;
-            stopping = m_stop;
-        }
-        m_progress.notify_all(); // an emitting thread may be waiting for room
-        Status status = commitBatch(batch, crashSignal != 0);
-        bool committedRows = status && !batch.empty();
-        batch.clear();
-        if (crashSignal != 0) {
-            if (runId != 0) markCrashed(runId, crashSignal);
-            m_crashDone.store(true);
-        }
-        {
-            std::lock_guard lock(m_mutex);
-            if (!status && m_writeError) m_writeError = status;
-            if (committedRows) ++m_batchesCommitted;
-            m_flushDone = ticket;
-        }
-        m_progress.notify_all();
-        if (stopping) return;
-    }
-}
-
-Status TraceWriter::commitBatch(const PendingBatch& batch, bool emergency) {
-    if (batch.empty()) return Status::success();
-    std::unique_lock dbLock(m_dbMutex, std::defer_lock);
-    if (!emergency)
-        dbLock.lock();
-    else if (!lockWithin(dbLock, kEmergencyLockTimeout))
-        return traceError(m_path, "cannot write to", "the connection stayed busy after a crash");
-    if (Status status = m_begin.run("cannot write to"); !status) return status;
-    Status status = insertBatchRows(batch);
-    if (status) status = m_commit.run("cannot write to");
-    if (!status) (void)m_rollback.run("cannot roll back");
-    return status;
-}
-
-Status TraceWriter::insertBatchRows(const PendingBatch& batch) {
-    for (const PendingLine& line : batch.lines) {
-        m_insertOutput.bindInt(1, line.runId);
-        m_insertOutput.bindInt(2, line.seq);
-        m_insertOutput.bindText(3, outputStreamName(line.stream));
-        m_insertOutput.bindInt(4, line.tNs);
-        m_insertOutput.bindText(5, line.text);
-        if (Status status = m_insertOutput.run("cannot write to"); !status) return status;
-    }
-    for (const PendingCapture& pending : batch.capture)
-        if (Status status = m_capture.insert(pending.runId, pending.event); !status) return status;
-    // After the capture events: a kernel or diagram whose graph came in this batch finds it.
-    for (const PendingCompiler& pending : batch.compiler)
-        if (Status status = m_compiler.insert(pending.runId, pending.event); !status) return status;
-    for (const PendingLaunch& pending : batch.launches)
-        if (Status status = m_compiler.insertLaunch(pending.runId, pending.event); !status)
-            return status;
-    return Status::success();
-}
-
-void TraceWriter::markCrashed(int64_t runId, int signalNumber) {
-    std::unique_lock dbLock(m_dbMutex, std::defer_lock);
-    if (!lockWithin(dbLock, kEmergencyLockTimeout)) return;
-    auto stmt = Statement::prepare(
-        m_db, "UPDATE runs SET ended_at_ns = ?1, status = 'crashed', exit_code = ?2, "
-              "error_type = 'Signal', error_message = ?3 WHERE id = ?4 AND status = 'running'");
-    if (!stmt) return;
-    std::string message = "killed by " + signalName(signalNumber);
-    stmt->bindInt(1, wallClockNs());
-    stmt->bindInt(2, 128 + signalNumber);
-    stmt->bindText(3, message);
-    stmt->bindInt(4, runId);
-    (void)stmt->run("cannot write to");
 }
 
 bool TraceWriter::emergencyFlush(int signalNumber, int timeoutMs) {
@@ -429,7 +366,7 @@ Expected<int> TraceWriter::markRunsEnded(const std::string& path, int64_t pid, R
                                          int exitCode, std::string_view message) {
     KILN_ASSERT(status == RunStatus::Crashed || status == RunStatus::Cancelled,
                 "markRunsEnded ends a run as crashed or cancelled");
-    auto connection = openForWriting(path, currentSchema(), 0);
+    auto connection = openForWriting(path, currentSchema(), 0, WriterOptions{});
     if (!connection) return std::move(connection).takeError();
     auto stmt = Statement::prepare(*connection,
                                    "UPDATE runs SET ended_at_ns = ?1, status = ?6, exit_code = ?2, "

@@ -5,7 +5,13 @@
 /// background thread commits the queue in batches (BEGIN IMMEDIATE ... COMMIT, at least every
 /// 50 ms while rows wait), so a reader on another connection sees a running script's output and
 /// torch.compile facts within a fraction of a second without the script paying for a
-/// transaction per row. Run start and end are written synchronously.
+/// transaction per row. An emitting thread waits while kMaxUncommittedRows rows are not yet
+/// committed, so the trace never falls far behind what the script printed. Run start and end
+/// are written synchronously.
+///
+/// Write failures: a lock held by another connection is waited for (WriterOptions); a batch that
+/// still cannot be committed is lost, and finishRun() records the run as 'error' naming the lost
+/// lines, never as 'ok'.
 ///
 /// Crashes: a run whose process dies keeps status 'running'. Three layers turn that into
 /// 'crashed', strongest last: emergencyFlush() from the dying process's fatal-signal handler
@@ -35,15 +41,52 @@
 
 namespace kiln::trace {
 
+/// How a writer copes with a database it cannot write at once. The defaults are `kiln run`'s.
+struct WriterOptions {
+    /// How long one write waits for a lock that another connection holds (SQLite's busy
+    /// timeout): a second `kiln run` appending to the file, a `sqlite3` shell in a transaction.
+    int busyTimeoutMs = 30000;
+    /// The busy timeout after a batch was lost, until a batch commits again: later batches are
+    /// each tried once, briefly, so a database that stays locked holds the script up once, not
+    /// once per batch.
+    int degradedBusyTimeoutMs = 100;
+    /// How many times a batch is tried when it fails otherwise (a full disk, an I/O error)
+    /// before its rows count as lost; once more rows were lost, only once.
+    int attempts = 3;
+    /// For tests of a full disk: SQLite's max_page_count for the writer's connection (the file
+    /// cannot grow past that many pages); 0 keeps SQLite's limit.
+    int64_t maxPageCount = 0;
+};
+
+/// Rows a writer could not commit: consecutive output lines of one run (by `output.seq`) and
+/// the capture and compiler rows queued with them.
+struct LostRows {
+    int64_t runId = 0;
+    int64_t firstSeq = 0; ///< 0 when no output line was lost, only other rows
+    int64_t lastSeq = 0;
+    int64_t otherRows = 0;
+    int64_t startNs = 0; ///< when the first of them failed, ns since the run started
+    std::string reason;  ///< the first failure, in SQLite's words ("database is locked")
+};
+
+/// "output lines 5-9 and 20-31 and 3 other rows", as runs.error_message and `kiln` say it.
+std::string describeLostRows(const std::vector<LostRows>& lost);
+
 class TraceWriter final : public EventSink {
 public:
+    /// The most rows (output lines, capture and compiler rows) that may wait uncommitted: past
+    /// it an emitting thread waits for the writer thread (docs/trace-schema.md).
+    static constexpr size_t kMaxUncommittedRows = 10000;
+
     /// Creates \p path, or opens an existing Kiln trace to append runs, upgrading an older
     /// schema first. Refuses, without modifying them, a file of a newer Kiln, a SQLite file of
-    /// another application and a file that is not SQLite at all.
-    static Expected<std::unique_ptr<TraceWriter>> open(const std::string& path);
-    /// The same against another schema history; for tests of the upgrade path.
+    /// another application and a file that is not SQLite at all; refuses a path that is not a
+    /// regular file or that SQLite cannot take (checkTracePath).
     static Expected<std::unique_ptr<TraceWriter>> open(const std::string& path,
-                                                       const SchemaHistory& history);
+                                                       const WriterOptions& options = {});
+    /// The same against another schema history; for tests of the upgrade path.
+    static Expected<std::unique_ptr<TraceWriter>>
+    open(const std::string& path, const SchemaHistory& history, const WriterOptions& options = {});
 
     /// Drains the queue, including unfinished lines, and stops the writer thread. A run still
     /// open keeps status 'running'.
@@ -108,10 +151,24 @@ public:
 
     /// How many batch transactions the writer thread has committed; for tests and statistics.
     int64_t batchesCommitted() const;
+    /// How many rows those batches held; for tests and statistics.
+    int64_t rowsCommitted() const;
+    /// What could not be committed so far, in the order it was lost, adjacent lines merged.
+    std::vector<LostRows> lostRows() const;
 
     /// Completes unfinished lines, drains the queue and records the end of the run: ended_at_ns,
     /// \p status (not Running), \p exitCode and the error fields from \p error (may be null).
+    /// When rows of the run were lost (lostRows()), the run is recorded as 'error' instead of
+    /// 'ok' (error_type 'TraceError'; a failed run keeps its error and its message gains the
+    /// loss), with one `events` row per lost range (category 'trace', name 'lost_rows'), and
+    /// the loss is returned as the error.
     Status finishRun(RunStatus status, int exitCode, const RunError* error = nullptr);
+    /// finishRun() for a thread other than the script's, ending the process on a signal or an
+    /// expired timeout while the script may still be printing: from now on a thread that emits
+    /// output or an event waits until the process ends (so it prints nothing the trace misses),
+    /// and no run can begin. Only records the end when a run is open. The caller must then end
+    /// the process.
+    Status finishRunAndClose(RunStatus status, int exitCode, const RunError* error = nullptr);
 
     /// For a fatal-signal handler (or a std::terminate handler, passing SIGABRT) of the process
     /// that owns the most recently opened writer. Asks the writer thread to commit what is
@@ -168,24 +225,36 @@ private:
         void clear();
     };
 
-    explicit TraceWriter(Connection connection);
+    TraceWriter(Connection connection, const WriterOptions& options);
     Status prepareStatements(const SchemaHistory& history);
     Status writeOpeningMeta();
+    /// Waits while too many rows are uncommitted, and for good once the writer is closed.
     void waitForRoomLocked(std::unique_lock<std::mutex>& lock);
     void noteQueuedLocked(size_t rows, int64_t nowNs);
     void enqueueLocked(OutputStream stream, std::string text, int64_t nowNs);
     void enqueueCapture(CaptureEvent event);
     void enqueueCompiler(CompilerEvent event);
     void completePartialLinesLocked(int64_t nowNs);
+    Status finishRunLocked(std::unique_lock<std::mutex>& lock, RunStatus status, int exitCode,
+                           const RunError* error);
     Status writeRunEnd(int64_t runId, RunStatus status, int exitCode, const RunError* error);
+    void writeLossEvents(const std::vector<LostRows>& lost);
     bool writerShouldWakeLocked() const;
     void waitForWorkLocked(std::unique_lock<std::mutex>& lock);
     void writerLoop();
-    Status commitBatch(const PendingBatch& batch, bool emergency);
+    Status commitWithRetries(const PendingBatch& batch, bool emergency);
+    Status commitBatch(const PendingBatch& batch, bool emergency, int& sqliteCode);
     Status insertBatchRows(const PendingBatch& batch);
+    void noteLostLocked(const PendingBatch& batch, const Status& failure);
+    void setDegraded(bool degraded);
     void markCrashed(int64_t runId, int signalNumber);
 
+    // A queue of this many rows is committed at once rather than waiting out the batch window;
+    // well under kMaxUncommittedRows, so the script fills the next batch while one commits.
+    static constexpr size_t kEagerBatchRows = 4096;
+
     std::string m_path;
+    WriterOptions m_options;
 
     // The connection and its statements; used by the writer thread for batches and by the
     // caller's thread for run start/end and meta, never by both at once.
@@ -216,6 +285,11 @@ private:
     bool m_stop = false;
     Status m_writeError;
     int64_t m_batchesCommitted = 0;
+    int64_t m_rowsCommitted = 0;
+    size_t m_inFlightRows = 0; ///< rows of the batch the writer thread is committing
+    std::vector<LostRows> m_lost;
+    bool m_closed = false;   ///< finishRunAndClose() was called
+    bool m_degraded = false; ///< under m_dbMutex: a batch was lost, none committed since
 
     std::atomic<int> m_crashSignal{0};
     std::atomic<bool> m_crashDone{false};

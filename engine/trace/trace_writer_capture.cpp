@@ -70,9 +70,9 @@ void TraceWriter::enqueueCapture(CaptureEvent event) {
     size_t rows = captureRowCount(event);
     int64_t nowNs = monotonicNs();
     std::unique_lock lock(m_mutex);
+    waitForRoomLocked(lock);
     KILN_ASSERT(m_runId != 0, "capture event outside a run");
     KILN_ASSERT(m_hasCaptureTables, "capture event for a trace schema without capture tables");
-    waitForRoomLocked(lock);
     if (auto* compile = std::get_if<CompileEvent>(&event)) compile->startNs -= m_runStartNs;
     if (auto* span = std::get_if<TimelineEvent>(&event)) span->startNs -= m_runStartNs;
     noteQueuedLocked(rows, nowNs);

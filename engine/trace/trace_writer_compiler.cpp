@@ -44,9 +44,9 @@ void TraceWriter::enqueueCompiler(CompilerEvent event) {
     // Copied (the by-value parameter) before taking the lock, like enqueueCapture.
     int64_t nowNs = monotonicNs();
     std::unique_lock lock(m_mutex);
+    waitForRoomLocked(lock);
     KILN_ASSERT(m_runId != 0, "compiler event outside a run");
     KILN_ASSERT(m_hasCompilerTables, "compiler event for a trace schema without compiler tables");
-    waitForRoomLocked(lock);
     noteQueuedLocked(1, nowNs);
     m_queue.compiler.push_back({m_runId, std::move(event)});
 }
@@ -54,9 +54,9 @@ void TraceWriter::enqueueCompiler(CompilerEvent event) {
 void TraceWriter::kernelLaunch(const KernelLaunchEvent& event) {
     PendingLaunch pending{0, event}; // the copy, outside the lock
     std::unique_lock lock(m_mutex);
+    waitForRoomLocked(lock);
     KILN_ASSERT(m_runId != 0, "kernel launch outside a run");
     KILN_ASSERT(m_hasCompilerTables, "kernel launch for a trace schema without compiler tables");
-    waitForRoomLocked(lock);
     pending.runId = m_runId;
     pending.event.startNs -= m_runStartNs;
     pending.event.endNs -= m_runStartNs;

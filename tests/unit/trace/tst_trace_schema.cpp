@@ -365,8 +365,8 @@ private slots:
         std::string file = path("no/such/dir/run.kiln");
         auto writer = TraceWriter::open(file);
         QVERIFY(!writer.ok());
-        QCOMPARE(writer.error().message,
-                 "cannot open trace '" + file + "': unable to open database file");
+        QCOMPARE(writer.error().message, "cannot open trace '" + file + "': the directory '" +
+                                             path("no/such/dir") + "' does not exist");
         auto reader = TraceReader::open(path("missing.kiln"));
         QVERIFY(!reader.ok());
         QVERIFY(reader.error().message.find("cannot open trace") == 0);
