@@ -17,7 +17,8 @@ struct CommandSpec {
 const std::map<std::string, CommandSpec>& commands() {
     static const std::map<std::string, CommandSpec> specs = {
         {"run",
-         {{"--db", "--device", "--timeout", "--mode", "--backend", "--options", "--dynamic"},
+         {{"--db", "--device", "--timeout", "--mode", "--backend", "--options", "--dynamic",
+           "--debug-dir"},
           {"--quiet", "--fullgraph"},
           1}},
         {"runs", {{}, {}, 1}},
@@ -45,6 +46,9 @@ std::string usageText() {
            "        (default: next to the script, SCRIPT with .kiln; runs are appended)\n"
            "        (SCRIPT: a regular file of at most 64 MiB; --timeout: up to 2592000 s,\n"
            "        reading the script included)\n"
+           "        --debug-dir DIR       where torch.compile's debug traces may be written\n"
+           "                              (default ./torch_compile_debug); the script's\n"
+           "                              debug_dir_root and trace.debug_dir must lie inside\n"
            "      compile overrides, applied to every torch.compile call of the script:\n"
            "        --mode MODE           default, reduce-overhead, max-autotune-no-cudagraphs\n"
            "                              or max-autotune\n"

@@ -111,6 +111,7 @@ int runCommand(const kiln::app::CommandLine& cl) {
     config.argv = cl.argv;
     if (auto it = cl.flags.find("--db"); it != cl.flags.end()) config.dbPath = it->second;
     if (auto it = cl.flags.find("--device"); it != cl.flags.end()) config.device = it->second;
+    if (auto it = cl.flags.find("--debug-dir"); it != cl.flags.end()) config.debugDir = it->second;
     if (auto it = cl.flags.find("--timeout"); it != cl.flags.end())
         if (!parseTimeout(it->second, config.timeoutSeconds)) return 2;
     if (!readCompileOverrides(cl, config.compile)) return 2;

@@ -13,6 +13,7 @@
 #include "runtime/device_probe.h"
 #include "support/clock.h"
 #include "support/cpu_info.h"
+#include "support/debug_sandbox.h"
 #include "support/options.h"
 #include "support/parallel.h"
 #include "support/sha256.h"
@@ -306,6 +307,7 @@ namespace {
 Expected<RunResult> runChecked(const RunConfig& config, EventSink* observer) {
     const int64_t start = monotonicNs();
     if (Status ok = checkConfig(config); !ok) return ok.error();
+    support::setDebugSandboxRoot(config.debugDir.empty() ? "" : absolutePath(config.debugDir));
     // From here on the timeout counts: reading the script and opening the trace included.
     RunSupervisor supervisor(config.timeoutSeconds);
     std::string scriptPath = absolutePath(config.scriptPath);

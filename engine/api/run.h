@@ -33,6 +33,10 @@ struct RunConfig {
     /// Applied to every torch.compile call of the script. A mode must be one of torch.compile's
     /// and a backend one of the built-in ones: a custom backend exists only inside its script.
     CompileOverrides compile;
+    /// The directory torch.compile's debug traces (TORCH_COMPILE_DEBUG, trace.enabled) may be
+    /// written under; empty: $TORCH_COMPILE_DEBUG_DIR/torch_compile_debug or
+    /// <cwd>/torch_compile_debug. The script's debug_dir_root and trace.debug_dir must lie inside.
+    std::string debugDir;
 };
 
 enum class RunStatus { Ok, Error, Cancelled };

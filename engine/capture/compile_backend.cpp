@@ -15,6 +15,13 @@ using lang::Value;
 
 namespace {
 
+/// debug_dir_root when the script (or TORCH_COMPILE_DEBUG_DIR) set it; empty for the default, so
+/// that debug traces go to the directory the host chose (support/debug_sandbox.h).
+std::string scriptDebugDirRoot(const OptionValues& dynamo) {
+    if (dynamo.source("debug_dir_root") == OptionSource::Default) return {};
+    return dynamo.text("debug_dir_root").value_or("");
+}
+
 /// Turns the hook off for a scope: backends and compiled graphs run as plain Python, as Dynamo
 /// wraps them in torch._dynamo.disable.
 class HookOff {
@@ -90,7 +97,7 @@ Value CaptureEngine::runBackend(Session& s, const Value& gm, const std::vector<V
                 s.compile.compileId,
                 m_graphCount,
                 applyPatch(torchapi::inductorConfig(m_interp), s.spec->inductorPatch),
-                torchapi::dynamoConfig(m_interp).text("debug_dir_root").value_or(""),
+                scriptDebugDirRoot(torchapi::dynamoConfig(m_interp)),
                 m_logger,
                 m_sink};
             HookOff off(m_interp);

@@ -2,6 +2,7 @@
 #include "inductor/debug_trace.h"
 
 #include "diagram/diagram_render.h"
+#include "support/debug_sandbox.h"
 
 #include <atomic>
 #include <chrono>
@@ -70,11 +71,14 @@ Expected<std::string> writeDebugTrace(const DebugTraceInput& in) {
     fs::path root;
     std::optional<std::string> debugDir = in.options.text("trace.debug_dir");
     if (debugDir && !debugDir->empty()) {
-        root = *debugDir;
+        auto confined = support::confineToDebugSandbox(*debugDir, "trace.debug_dir");
+        if (!confined) return confined.error();
+        root = *confined;
     } else {
-        root =
-            in.debugDirRoot.empty() ? fs::path("torch_compile_debug") : fs::path(in.debugDirRoot);
-        root /= runFolderName();
+        std::string base = in.debugDirRoot.empty() ? support::debugSandboxRoot() : in.debugDirRoot;
+        auto confined = support::confineToDebugSandbox(base, "debug_dir_root");
+        if (!confined) return confined.error();
+        root = fs::path(*confined) / runFolderName();
         std::error_code ec;
         fs::create_directories(root / "torchdynamo", ec);
         if (!fs::exists(root / "torchdynamo" / "debug.log"))

@@ -27,7 +27,7 @@ struct DebugTraceInput {
     std::string readableGraph; ///< the captured graph, print_readable style
     std::string reproScript;   ///< fx_graph_runnable.py
     std::string postFusionDot; ///< the diagram, rendered when trace.graph_diagram is set
-    std::string debugDirRoot;  ///< torch._dynamo.config.debug_dir_root
+    std::string debugDirRoot;  ///< debug_dir_root as the script set it; empty: the sandbox root
 };
 
 /// Writes the graph's folder; returns its path, or an error when the folder cannot be written

@@ -3,6 +3,8 @@
 // with their sources (defaults, then the environment as PyTorch's config.py reads it).
 #include "support/options.h"
 
+#include "support/debug_sandbox.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -143,7 +145,9 @@ Expected<OptionValue> parseEnv(const OptionDecl& decl, const std::string& text) 
     case EnvParse::Raw:
         return OptionValue(text);
     case EnvParse::DebugDirRoot:
-        return OptionValue(joinDebugDir(text));
+        // kiln run --debug-dir is the more specific choice of the same thing.
+        return OptionValue(support::debugSandboxRootIsSet() ? support::debugSandboxRoot()
+                                                            : joinDebugDir(text));
     }
     KILN_UNREACHABLE("option without an environment variable");
 }

@@ -4,9 +4,11 @@
 // kernels, launch records and the kernel cache.
 #include "compiler/index_expr.h"
 #include "compiler_fixture.h"
+#include "support/debug_sandbox.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <cstdlib>
@@ -64,6 +66,9 @@ class CompilerTest : public QObject {
     Q_OBJECT
 
 private slots:
+    // Each test chooses its own debug directory, if any.
+    void cleanup() { support::setDebugSandboxRoot(""); }
+
     void indexExpressionsFoldAndPrint() {
         using namespace compiler;
         Index e = constant(4096) * loopVar(0) + loopVar(1) * constant(1) + constant(0);
@@ -169,6 +174,7 @@ private slots:
 
     void debugTraceWritesTheReferenceLayout() {
         QTemporaryDir dir;
+        support::setDebugSandboxRoot(dir.path().toStdString());
         testing::CompilerFixture f;
         std::string script =
             "import torch\nimport torch._dynamo\n"
@@ -206,6 +212,44 @@ private slots:
         QCOMPARE(again.run(repro.readAll().toStdString()), std::string());
         QVERIFY2(again.sink.out.find("max abs difference: ") != std::string::npos,
                  again.sink.out.c_str());
+    }
+
+    void debugTracesStayInsideTheDirectoryTheHostChose() {
+        QTemporaryDir allowed;
+        QTemporaryDir elsewhere;
+        support::setDebugSandboxRoot(allowed.path().toStdString());
+        const std::string outside = elsewhere.path().toStdString();
+        const std::string escape = allowed.path().toStdString() + "/../" +
+                                   QFileInfo(elsewhere.path()).fileName().toStdString();
+        QDir(allowed.path()).mkdir("inside");
+        QFile::link(elsewhere.path(), allowed.path() + "/link");
+        for (const std::string& setting :
+             {"torch._dynamo.config.debug_dir_root = '" + outside + "'",
+              "torch._dynamo.config.debug_dir_root = '" + escape + "'",
+              "torch._dynamo.config.debug_dir_root = '" + allowed.path().toStdString() + "/link'",
+              "torch._inductor.config.trace.debug_dir = '" + outside + "'"}) {
+            testing::CompilerFixture f;
+            QCOMPARE(f.run("import torch\nimport torch._dynamo\nimport torch._inductor.config\n" +
+                           setting +
+                           "\n@torch.compile(options={'trace.enabled': True})\n"
+                           "def f(x):\n    return x.sin() + 1\nprint(f(torch.ones(3)))\n"),
+                     std::string());
+            QVERIFY2(f.sink.out.find("tensor([1.8415, 1.8415, 1.8415])") != std::string::npos,
+                     f.sink.out.c_str());
+            QVERIFY2(f.sink.err.find("is outside the directory this run may write debug traces "
+                                     "to") != std::string::npos,
+                     f.sink.err.c_str());
+            QVERIFY2(QDir(elsewhere.path()).isEmpty(), setting.c_str());
+        }
+        // Inside the chosen directory the same setting works.
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\nimport torch._dynamo\n"
+                       "torch._dynamo.config.debug_dir_root = '" +
+                       allowed.path().toStdString() +
+                       "/inside'\n@torch.compile(options={'trace.enabled': True})\n"
+                       "def f(x):\n    return x.sin() + 1\ny = f(torch.ones(3))\n"),
+                 std::string());
+        QCOMPARE(QDir(allowed.path() + "/inside").entryList({"run_*"}, QDir::Dirs).size(), 1);
     }
 
     void mutatingGraphRunsEagerlyAndSaysWhy() {
