@@ -7,6 +7,7 @@
 #include "lang/parser.h"
 #include "lang/traceback.h"
 #include "tensor/ops.h"
+#include "torchapi/config_modules.h"
 #include "torchapi/install.h"
 
 #include <stdexcept>
@@ -22,7 +23,7 @@ struct CompiledScript {
     explicit CompiledScript(const std::string& source)
         : logger(sink) {
         torchapi::installTorch(interp);
-        engine = std::make_unique<capture::CaptureEngine>(interp, sink, logger);
+        engine = std::make_unique<capture::CaptureEngine>(interp, config, sink, logger);
         capture::installCompileApi(interp, *engine);
         run(source);
     }
@@ -46,6 +47,7 @@ struct CompiledScript {
     NullEventSink sink;
     Logger logger;
     lang::Interpreter interp{sink};
+    torchapi::ScriptCompileConfig config{interp};
     std::unique_ptr<capture::CaptureEngine> engine;
     std::vector<lang::Module> modules;
 };

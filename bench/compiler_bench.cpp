@@ -11,6 +11,7 @@
 #include "support/clock.h"
 #include "support/options.h"
 #include "tensor/ops.h"
+#include "torchapi/config_modules.h"
 #include "torchapi/install.h"
 
 #include <algorithm>
@@ -60,6 +61,7 @@ struct Session {
     CountingSink sink;
     Logger logger{sink};
     lang::Interpreter interp{sink};
+    torchapi::ScriptCompileConfig config{interp};
     std::unique_ptr<capture::CaptureEngine> engine;
     std::vector<lang::Module> modules;
     std::string file; ///< the workload's file, or "<name>" for a built-in one
@@ -67,7 +69,7 @@ struct Session {
 
     explicit Session(const Workload& w) {
         torchapi::installTorch(interp);
-        engine = std::make_unique<capture::CaptureEngine>(interp, sink, logger);
+        engine = std::make_unique<capture::CaptureEngine>(interp, config, sink, logger);
         engine->setInductorCompiler(inductor::makeInductorCompiler());
         capture::installCompileApi(interp, *engine);
         file = w.path.empty() ? "<" + w.name + ">" : w.path;

@@ -13,8 +13,6 @@
 // each row's ratio to the fastest configuration and writes JSON with every number.
 //
 //   kiln-bench-gemm [--threads N] [--quick] [--json FILE]
-#include <oneapi/dnnl/dnnl.hpp>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -24,6 +22,7 @@
 #include <dlfcn.h>
 #include <functional>
 #include <map>
+#include <oneapi/dnnl/dnnl.hpp>
 #include <random>
 #include <spawn.h>
 #include <string>
@@ -90,8 +89,8 @@ enum CblasOrder { RowMajor = 101 };
 enum CblasTrans { NoTrans = 111, Trans = 112 };
 using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*,
                             int, float, float*, int);
-using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int,
-                            const double*, int, double, double*, int);
+using CblasDgemm = void (*)(int, int, int, int, int, int, double, const double*, int, const double*,
+                            int, double, double*, int);
 
 struct Result {
     std::string shape, dtype, variant;
@@ -151,13 +150,20 @@ std::string cblasChild(const std::string& library, const std::string& config, bo
 
 std::string dnnlIsaName(dnnl::cpu_isa isa) {
     switch (isa) {
-    case dnnl::cpu_isa::avx2: return "avx2";
-    case dnnl::cpu_isa::avx2_vnni: return "avx2_vnni";
-    case dnnl::cpu_isa::avx512_core: return "avx512_core";
-    case dnnl::cpu_isa::avx512_core_vnni: return "avx512_core_vnni";
-    case dnnl::cpu_isa::avx512_core_bf16: return "avx512_core_bf16";
-    case dnnl::cpu_isa::avx512_core_amx: return "avx512_core_amx";
-    default: return "isa " + std::to_string(int(isa));
+    case dnnl::cpu_isa::avx2:
+        return "avx2";
+    case dnnl::cpu_isa::avx2_vnni:
+        return "avx2_vnni";
+    case dnnl::cpu_isa::avx512_core:
+        return "avx512_core";
+    case dnnl::cpu_isa::avx512_core_vnni:
+        return "avx512_core_vnni";
+    case dnnl::cpu_isa::avx512_core_bf16:
+        return "avx512_core_bf16";
+    case dnnl::cpu_isa::avx512_core_amx:
+        return "avx512_core_amx";
+    default:
+        return "isa " + std::to_string(int(isa));
     }
 }
 
@@ -331,7 +337,8 @@ std::vector<Row> runChild(const std::string& self, const Config& c, bool quick, 
     size_t pos = 0;
     while (pos < out.size()) {
         size_t end = out.find('\n', pos);
-        std::string line = out.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
+        std::string line =
+            out.substr(pos, end == std::string::npos ? std::string::npos : end - pos);
         pos = end == std::string::npos ? out.size() : end + 1;
         if (line.rfind("RESULT\t", 0) != 0) {
             if (!line.empty()) problem += (problem.empty() ? "" : "; ") + line;
@@ -346,8 +353,8 @@ std::vector<Row> runChild(const std::string& self, const Config& c, bool quick, 
             p = q + 1;
         }
         if (f.size() == 7)
-            rows.push_back({f[0], f[1], f[2], f[3], f[4], std::atof(f[5].c_str()),
-                            std::atof(f[6].c_str())});
+            rows.push_back(
+                {f[0], f[1], f[2], f[3], f[4], std::atof(f[5].c_str()), std::atof(f[6].c_str())});
     }
     return rows;
 }
@@ -396,12 +403,13 @@ int parent(const std::string& self, bool quick, int threads, const std::string& 
         std::fprintf(f, "{\"threads\": %d, \"rows\": [\n", threads);
         for (size_t i = 0; i < all.size(); ++i) {
             const Row& r = all[i];
-            std::fprintf(f,
-                         "  {\"configuration\": \"%s\", \"code_path\": \"%s\", \"shape\": \"%s\", "
-                         "\"dtype\": \"%s\", \"variant\": \"%s\", \"ms\": %.6f, \"gflops\": %.3f}%s\n",
-                         jsonEscaped(r.config).c_str(), jsonEscaped(r.isa).c_str(),
-                         jsonEscaped(r.shape).c_str(), r.dtype.c_str(), r.variant.c_str(),
-                         r.seconds * 1e3, r.gflops, i + 1 < all.size() ? "," : "");
+            std::fprintf(
+                f,
+                "  {\"configuration\": \"%s\", \"code_path\": \"%s\", \"shape\": \"%s\", "
+                "\"dtype\": \"%s\", \"variant\": \"%s\", \"ms\": %.6f, \"gflops\": %.3f}%s\n",
+                jsonEscaped(r.config).c_str(), jsonEscaped(r.isa).c_str(),
+                jsonEscaped(r.shape).c_str(), r.dtype.c_str(), r.variant.c_str(), r.seconds * 1e3,
+                r.gflops, i + 1 < all.size() ? "," : "");
         }
         std::fprintf(f, "]}\n");
         std::fclose(f);
@@ -429,9 +437,12 @@ int main(int argc, char** argv) {
     std::string json = "gemm-libraries.json";
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
-        if (a == "--quick") quick = true;
-        else if (a == "--threads" && i + 1 < argc) threads = std::atoi(argv[++i]);
-        else if (a == "--json" && i + 1 < argc) json = argv[++i];
+        if (a == "--quick")
+            quick = true;
+        else if (a == "--threads" && i + 1 < argc)
+            threads = std::atoi(argv[++i]);
+        else if (a == "--json" && i + 1 < argc)
+            json = argv[++i];
         else {
             std::fprintf(stderr, "usage: kiln-bench-gemm [--threads N] [--quick] [--json FILE]\n");
             return 2;

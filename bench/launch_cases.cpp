@@ -8,6 +8,7 @@
 #include "inductor/inductor_backend.h"
 #include "lang/parser.h"
 #include "lang/traceback.h"
+#include "torchapi/config_modules.h"
 #include "torchapi/install.h"
 #include "trace/trace_writer.h"
 
@@ -30,7 +31,8 @@ double compiledCallNs(EventSink& sink, int64_t n) {
     Logger logger(sink);
     lang::Interpreter interp(sink);
     torchapi::installTorch(interp);
-    capture::CaptureEngine engine(interp, sink, logger);
+    torchapi::ScriptCompileConfig config(interp);
+    capture::CaptureEngine engine(interp, config, sink, logger);
     engine.setInductorCompiler(inductor::makeInductorCompiler());
     capture::installCompileApi(interp, engine);
     auto module = lang::parseModule(std::make_shared<SourceFile>("<bench>", kScript));

@@ -19,6 +19,7 @@
 #include "support/sha256.h"
 #include "support/torch_logger.h"
 #include "tensor/gemm.h"
+#include "torchapi/config_modules.h"
 #include "torchapi/install.h"
 #include "trace/json_text.h"
 #include "trace/trace_writer.h"
@@ -175,7 +176,8 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
     torchapi::TorchOptions options;
     options.defaultDevice = config.device;
     Logger logger(sink);
-    capture::CaptureEngine capture(interp, sink, logger);
+    torchapi::ScriptCompileConfig compileConfig(interp);
+    capture::CaptureEngine capture(interp, compileConfig, sink, logger);
     capture.setOverrides(config.compile);
     capture.setInductorCompiler(inductor::makeInductorCompiler());
     options.onImported = [&capture](lang::Interpreter& i, lang::ModuleObject&) {

@@ -5,15 +5,16 @@
 #include "capture/capture_session.h"
 #include "capture/dynamo_errors.h"
 #include "capture/value_kinds.h"
-#include "torchapi/config_modules.h"
 
 namespace kiln::capture {
 
 using lang::CallArgs;
 using lang::Value;
 
-CaptureEngine::CaptureEngine(lang::Interpreter& interp, EventSink& sink, Logger& logger)
+CaptureEngine::CaptureEngine(lang::Interpreter& interp, CompileConfig& config, EventSink& sink,
+                             Logger& logger)
     : m_interp(interp)
+    , m_config(config)
     , m_sink(sink)
     , m_logger(logger) {
     m_interp.setFrameHook(this);
@@ -254,7 +255,7 @@ bool CaptureEngine::admitCompile(FrameRecord& rec, const std::vector<Value>& slo
     if (rec.frameId < 0) rec.frameId = m_nextFrameId++;
     std::string nextId = std::to_string(rec.frameId) + "/" + std::to_string(rec.compileCount);
     RecompileReport report = describeRecompile(m_interp, rec, slots, globals);
-    int64_t limit = torchapi::dynamoConfig(m_interp).integer("cache_size_limit").value_or(64);
+    int64_t limit = m_config.dynamo().integer("cache_size_limit").value_or(64);
     if (static_cast<int64_t>(rec.entries.size()) >= limit) {
         if (!rec.limitWarned) {
             rec.limitWarned = true;
@@ -263,7 +264,7 @@ bool CaptureEngine::admitCompile(FrameRecord& rec, const std::vector<Value>& slo
         }
         return false;
     }
-    if (torchapi::dynamoConfig(m_interp).flag("error_on_recompile"))
+    if (m_config.dynamo().flag("error_on_recompile"))
         raiseDynamoError(m_interp, "RecompileError", recompileMessage(rec, report, false));
     KILN_TORCH_ARTIFACT(m_logger, Artifact::Recompiles, nextId,
                         recompileMessage(rec, report, false));

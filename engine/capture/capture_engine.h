@@ -16,6 +16,7 @@
 #include "capture/frame_cache.h"
 #include "capture/inductor_hook.h"
 #include "capture/tracer.h"
+#include "support/compile_config.h"
 #include "support/compile_overrides.h"
 #include "support/event_sink.h"
 #include "support/options.h"
@@ -56,10 +57,13 @@ public:
     /// Sub-expressions of a statement evaluated so far, with their values.
     using Prefix = std::vector<std::pair<const lang::Expr*, lang::Value>>;
 
-    CaptureEngine(lang::Interpreter& interp, EventSink& sink, Logger& logger);
+    /// `config` is the run's torch._dynamo/_inductor configuration (support/compile_config.h).
+    CaptureEngine(lang::Interpreter& interp, CompileConfig& config, EventSink& sink,
+                  Logger& logger);
     ~CaptureEngine() override;
 
     lang::Interpreter& interp() { return m_interp; }
+    CompileConfig& config() { return m_config; }
     BackendRegistry& backends() { return m_backends; }
     Logger& logger() { return m_logger; }
 
@@ -163,6 +167,7 @@ private:
     void reportSymbols(Session& s);
 
     lang::Interpreter& m_interp;
+    CompileConfig& m_config;
     EventSink& m_sink;
     Logger& m_logger;
     BackendRegistry m_backends;

@@ -4,13 +4,14 @@
 // mark_dynamic. explain() lives in explain_api.cpp.
 #include "capture/compile_api.h"
 
+#include "capture/compile_options.h"
 #include "capture/dynamo_errors.h"
 #include "capture/sym_ints.h"
 #include "capture/value_kinds.h"
 #include "lang/capture_hooks.h"
+#include "lang/native_types.h"
+#include "lang/option_value_script.h"
 #include "lang/signature.h"
-#include "torchapi/config_modules.h"
-#include "torchapi/torch_types.h"
 
 #include <cstdlib>
 
@@ -32,8 +33,7 @@ public:
         , spec(std::move(spec))
         , target(std::move(target)) {}
     static TypeObject* type() {
-        static const Ref<TypeObject> t =
-            torchapi::makeNativeType("CompiledFunction", "torch._dynamo");
+        static const Ref<TypeObject> t = makeNativeType("CompiledFunction", "torch._dynamo");
         return t.get();
     }
     CompileSpec spec;
@@ -102,7 +102,7 @@ std::vector<Value> applyOverrides(Interpreter& interp, const CompileOverrides& o
     if (o[3].is(ObjectKind::Str))
         if (std::optional<OptionItems> items = modeOptions(o[3].as<StrObject>()->str()))
             for (const auto& [key, value] : *items)
-                dict->set(interp, strValue(key), torchapi::optionValueToScript(value));
+                dict->set(interp, strValue(key), optionValueToScript(value));
     if (o[4].is(ObjectKind::Dict))
         o[4].as<DictObject>()->forEach(
             [&](const Value& k, const Value& v) { dict->set(interp, k, v); });
@@ -128,7 +128,8 @@ Value compileModel(Interpreter& interp, CaptureEngine& engine, const Value& mode
     const bool inductor =
         backend.is(ObjectKind::Str) && backend.as<StrObject>()->str() == "inductor";
     if (inductor) {
-        spec.inductorPatch = torchapi::inductorCompilePatch(interp, mode, options);
+        spec.inductorPatch =
+            inductorCompilePatch(interp, engine.config().inductor(), mode, options);
         spec.mode = mode.is(ObjectKind::Str) ? mode.as<StrObject>()->str() : "default";
     }
     // The backend wrapper looks the name up before `disable` is considered, as in PyTorch.

@@ -6,7 +6,6 @@
 #include "graph/codegen.h"
 #include "graph/graph_module.h"
 #include "support/clock.h"
-#include "torchapi/config_modules.h"
 
 namespace kiln::capture {
 
@@ -90,16 +89,15 @@ Value CaptureEngine::runBackend(Session& s, const Value& gm, const std::vector<V
         return gm;
     case Backend::Kind::Inductor:
         if (m_inductor) {
-            InductorRequest request{
-                m_interp,
-                s.graph,
-                inputs,
-                s.compile.compileId,
-                m_graphCount,
-                applyPatch(torchapi::inductorConfig(m_interp), s.spec->inductorPatch),
-                scriptDebugDirRoot(torchapi::dynamoConfig(m_interp)),
-                m_logger,
-                m_sink};
+            InductorRequest request{m_interp,
+                                    s.graph,
+                                    inputs,
+                                    s.compile.compileId,
+                                    m_graphCount,
+                                    applyPatch(m_config.inductor(), s.spec->inductorPatch),
+                                    scriptDebugDirRoot(m_config.dynamo()),
+                                    m_logger,
+                                    m_sink};
             HookOff off(m_interp);
             InductorResult result = m_inductor(request);
             s.afterGraphReported = std::move(result.afterGraphReported);
@@ -142,7 +140,7 @@ Value CaptureEngine::compileGraph(Session& s, const std::shared_ptr<graph::Graph
             cause.pop_back();
         std::string message =
             "backend='" + backendFunctionName(m_interp, s.spec->backend) + "' raised:\n" + cause;
-        if (!torchapi::dynamoConfig(m_interp).flag("suppress_errors")) {
+        if (!m_config.dynamo().flag("suppress_errors")) {
             s.tracer->undoInPlaceChanges();
             reportCompile(s, "failed", message);
             raiseDynamoError(m_interp, "BackendCompilerFailed",
@@ -183,10 +181,9 @@ void CaptureEngine::reportCompile(Session& s, const std::string& status,
 }
 
 void CaptureEngine::reportConfig(Session& s) {
-    std::vector<ConfigEvent> events = configEvents(torchapi::dynamoConfig(m_interp));
+    std::vector<ConfigEvent> events = configEvents(m_config.dynamo());
     if (s.spec->backend.kind == Backend::Kind::Inductor)
-        for (ConfigEvent& e :
-             configEvents(applyPatch(torchapi::inductorConfig(m_interp), s.spec->inductorPatch)))
+        for (ConfigEvent& e : configEvents(applyPatch(m_config.inductor(), s.spec->inductorPatch)))
             events.push_back(std::move(e));
     std::string fingerprint;
     for (const ConfigEvent& e : events)

@@ -6,7 +6,6 @@
 #include "capture/value_kinds.h"
 #include "support/clock.h"
 #include "tensor/convert.h"
-#include "torchapi/config_modules.h"
 
 namespace kiln::capture {
 
@@ -90,7 +89,7 @@ void CaptureEngine::beginSession(Session& s, FrameRecord& rec, const std::string
 TraceOptions CaptureEngine::traceOptions(FrameRecord& rec) {
     TraceOptions o;
     const CompileSpec& spec = *m_contexts.back();
-    const OptionValues& config = torchapi::dynamoConfig(m_interp);
+    const OptionValues& config = m_config.dynamo();
     o.fullgraph = spec.fullgraph;
     o.captureScalarOutputs = config.flag("capture_scalar_outputs");
     const bool automatic = config.flag("automatic_dynamic_shapes");

@@ -2,9 +2,8 @@
 #include "compiler/decompose_ops.h"
 
 #include "compiler/decompose_context.h"
+#include "lang/native_types.h"
 #include "lang/objects.h"
-#include "torchapi/config_modules.h"
-#include "torchapi/torch_types.h"
 
 #include <algorithm>
 #include <map>
@@ -193,9 +192,8 @@ std::optional<std::vector<Index>> OpCall::sizes(const std::string& name) {
 
 std::optional<tensor::DType> OpCall::dtypeArg(const std::string& name) {
     const Arg* a = arg(name);
-    if (!a || a->kind != Arg::Kind::Constant || !torchapi::isDType(a->constant))
-        return std::nullopt;
-    return torchapi::dtypeOf(m_interp, a->constant, name);
+    if (!a || a->kind != Arg::Kind::Constant) return std::nullopt;
+    return lang::dtypeOfValue(a->constant);
 }
 
 Value OpCall::moduleAttr(const char* name) {
@@ -561,10 +559,7 @@ private:
 
 DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured,
                                const DecomposeOptions& options) {
-    bool fallbackRandom = options.fallbackRandom.has_value()
-                              ? *options.fallbackRandom
-                              : torchapi::inductorConfig(interp).flag("fallback_random");
-    return Decomposer(interp, captured, fallbackRandom).run();
+    return Decomposer(interp, captured, options.fallbackRandom).run();
 }
 
 } // namespace kiln::compiler

@@ -25,9 +25,9 @@ struct DecomposeResult {
 struct DecomposeOptions {
     /// Inductor's fallback_random: random ops (rand, randn, rand_like, randn_like, dropout in
     /// training) run through the eager kernels, bit-exact with eager, instead of becoming
-    /// kernel code that generates from a per-call seed. Unset: torch._inductor.config's value
-    /// (the compile's options, which torch.compile(options=...) may change, should be passed).
-    std::optional<bool> fallbackRandom;
+    /// kernel code that generates from a per-call seed. The pipeline passes the compile's
+    /// options (torch._inductor.config with torch.compile's mode/options applied).
+    bool fallbackRandom = false;
 };
 
 DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured,

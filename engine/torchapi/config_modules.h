@@ -13,14 +13,14 @@
 /// assigned there; grouped options (`triton.cudagraphs`, `trace.enabled`) are properties of
 /// the group objects and are recorded when assigned.
 ///
-/// How the capture layer uses this for torch.compile(fn, mode=m, options=o) with the inductor
-/// backend: at torch.compile time, `OptionPatch p = inductorCompilePatch(interp, m, o)` (raises
-/// PyTorch's RuntimeErrors); at each compile, `OptionValues c = applyPatch(inductorConfig(interp),
-/// p)` is the configuration to compile with, and `configEvents(c)` are the ConfigEvents to emit.
-/// `dynamoConfig(interp)` gives the dynamo options (cache_size_limit, suppress_errors, ...).
+/// The capture layer sees these values through ScriptCompileConfig (support/compile_config.h)
+/// and never includes this header: torch.compile's mode/options are validated by
+/// capture/compile_options.h against `inductor()`, and each compile applies that patch to it.
 #pragma once
 
 #include "lang/interpreter.h"
+#include "lang/option_value_script.h"
+#include "support/compile_config.h"
 #include "support/options.h"
 
 #include <string_view>
@@ -43,16 +43,20 @@ const OptionValues& dynamoConfig(lang::Interpreter& interp);
 void setConfigOption(lang::Interpreter& interp, const OptionRegistry& registry,
                      std::string_view key, OptionValue value, OptionSource source);
 
-/// torch.compile(mode=, options=) with backend="inductor", validated as PyTorch 2.3 does when
-/// torch.compile is called: raises RuntimeError (or the AttributeError Python would raise for
-/// an options object without items() or a key that is not a str) in the script.
-OptionPatch inductorCompilePatch(lang::Interpreter& interp, const lang::Value& mode,
-                                 const lang::Value& options);
+using lang::optionValueFromScript;
+using lang::optionValueToScript;
 
-/// A script value as an option value: None, bool, int, float, str, a list of str, or
-/// OtherValue for anything else.
-OptionValue optionValueFromScript(lang::Interpreter& interp, const lang::Value& value);
-/// The script value of a plain option value (a new list for a list of str).
-lang::Value optionValueToScript(const OptionValue& value);
+/// The configuration the capture layer compiles with (support/compile_config.h), read from the
+/// config modules of `interp`.
+class ScriptCompileConfig final : public CompileConfig {
+public:
+    explicit ScriptCompileConfig(lang::Interpreter& interp)
+        : m_interp(interp) {}
+    const OptionValues& dynamo() override { return dynamoConfig(m_interp); }
+    const OptionValues& inductor() override { return inductorConfig(m_interp); }
+
+private:
+    lang::Interpreter& m_interp;
+};
 
 } // namespace kiln::torchapi

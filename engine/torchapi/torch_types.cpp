@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchapi/torch_types.h"
 
+#include "lang/native_types.h"
 #include "lang/signature.h"
 #include "lang/tensor_bridge.h"
 
@@ -12,14 +13,6 @@ namespace kiln::torchapi {
 using namespace kiln::lang;
 
 namespace {
-
-class DTypeObject final : public NativeObject {
-public:
-    DTypeObject(TypeObject* type, tensor::DType d)
-        : NativeObject(type)
-        , dtype(d) {}
-    tensor::DType dtype;
-};
 
 class DeviceObject final : public NativeObject {
 public:
@@ -39,7 +32,7 @@ public:
 
 TorchTypes createTorchTypes() {
     TorchTypes t;
-    t.dtype = makeNativeType("dtype", "torch");
+    t.dtype = dtypeType();
     t.device = makeNativeType("device", "torch");
     t.size = makeNativeType("Size", "torch", ObjectKind::Tuple, builtinTypes().tuple);
     t.gradFn = makeNativeType("Node", "torch.autograd.graph");
@@ -164,29 +157,8 @@ const TorchTypes& torchTypes() {
     return t;
 }
 
-Ref<TypeObject> makeNativeType(const std::string& name, const std::string& moduleName,
-                               ObjectKind instanceKind, Ref<TypeObject> base) {
-    auto t = makeRef<TypeObject>(
-        name, std::vector<Ref<TypeObject>>{base ? base : builtinTypes().object}, instanceKind);
-    t->setType(builtinTypes().type.get());
-    t->moduleName = moduleName;
-    t->computeMro();
-    return t;
-}
-
-Value dtypeValue(tensor::DType dtype) {
-    static const std::vector<Ref<DTypeObject>> objects = [] {
-        std::vector<Ref<DTypeObject>> v;
-        for (int i = 0; i < tensor::kDTypeCount; ++i)
-            v.push_back(
-                makeRef<DTypeObject>(torchTypes().dtype.get(), static_cast<tensor::DType>(i)));
-        return v;
-    }();
-    return Value(objects[static_cast<size_t>(dtype)]);
-}
-
 bool isDType(const Value& v) {
-    return v.is(ObjectKind::Native) && v.asObject()->type() == torchTypes().dtype.get();
+    return dtypeOfValue(v).has_value();
 }
 
 tensor::DType dtypeOf(Interpreter& interp, const Value& v, const std::string& what) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "lang/interpreter.h"
+#include "lang/native_types.h"
 #include "tensor/tensor.h"
 
 namespace kiln::torchapi {
@@ -18,8 +19,7 @@ struct TorchTypes {
 };
 const TorchTypes& torchTypes();
 
-/// torch.float32 etc. (one object per dtype, so `x.dtype is torch.float32` holds).
-Value dtypeValue(tensor::DType dtype);
+using lang::dtypeValue; // torch.float32 etc., one object per dtype (lang/native_types.h)
 bool isDType(const Value& v);
 tensor::DType dtypeOf(Interpreter& interp, const Value& v, const std::string& what);
 /// None or a torch.dtype.
@@ -57,10 +57,7 @@ Value gradFnValue(const tensor::Tensor& t);
 std::vector<int64_t> sizesFromArgs(Interpreter& interp, const std::vector<Value>& args,
                                    const std::string& fn);
 
-/// Creates a native type in module `moduleName` (for torch.dtype, torch.device, ...).
-Ref<lang::TypeObject> makeNativeType(const std::string& name, const std::string& moduleName,
-                                     lang::ObjectKind instanceKind = lang::ObjectKind::Native,
-                                     Ref<lang::TypeObject> base = {});
+using lang::makeNativeType;
 
 void installTorchTypes(Interpreter& interp, lang::ModuleObject& torch);
 

@@ -6,6 +6,7 @@
 #include "capture/compile_api.h"
 #include "lang/parser.h"
 #include "snippet_runner.h"
+#include "torchapi/config_modules.h"
 #include "torchapi/install.h"
 
 #include <QtTest>
@@ -51,7 +52,7 @@ public:
         : logs(TorchLogs::parse(torchLogs).value())
         , logger(sink, logs, fixedStamp) {
         torchapi::installTorch(interp);
-        engine = std::make_unique<capture::CaptureEngine>(interp, sink, logger);
+        engine = std::make_unique<capture::CaptureEngine>(interp, config, sink, logger);
         capture::installCompileApi(interp, *engine);
     }
 
@@ -61,6 +62,7 @@ public:
     TorchLogs logs;
     Logger logger;
     Interpreter interp{sink};
+    torchapi::ScriptCompileConfig config{interp};
     std::unique_ptr<capture::CaptureEngine> engine;
 
 private:

@@ -5,6 +5,7 @@
 #include "capture/compile_api.h"
 #include "inductor/inductor_backend.h"
 #include "snippet_runner.h"
+#include "torchapi/config_modules.h"
 #include "torchapi/install.h"
 
 #include <QtTest>
@@ -141,7 +142,8 @@ private:
         NullEventSink sink;
         lang::Interpreter interp(sink);
         Logger logger(sink);
-        capture::CaptureEngine engine(interp, sink, logger);
+        torchapi::ScriptCompileConfig config(interp);
+        capture::CaptureEngine engine(interp, config, sink, logger);
         engine.setInductorCompiler(inductor::makeInductorCompiler());
         torchapi::TorchOptions options;
         options.onImported = [&](lang::Interpreter& i, lang::ModuleObject&) {

@@ -7,6 +7,7 @@
 #include "capture/compile_api.h"
 #include "inductor/inductor_backend.h"
 #include "snippet_runner.h"
+#include "torchapi/config_modules.h"
 #include "torchapi/install.h"
 
 #include <string>
@@ -61,7 +62,8 @@ public:
     CompilerRecorder sink;
     lang::Interpreter interp{sink};
     Logger logger{sink};
-    capture::CaptureEngine engine{interp, sink, logger};
+    torchapi::ScriptCompileConfig config{interp};
+    capture::CaptureEngine engine{interp, config, sink, logger};
 
 private:
     SnippetRunner m_snippets;

@@ -3,6 +3,7 @@
 // scripts see where PyTorch 2.3 and the installed PyTorch differ (so no golden script can
 // record it), the values the capture layer reads from C++ and their sources, and the
 // torch.compile(mode=, options=) checks raised as Python errors.
+#include "capture/compile_options.h"
 #include "lang/parser.h"
 #include "snippet_runner.h"
 #include "torchapi/config_modules.h"
@@ -25,7 +26,8 @@ public:
         std::string error = run("m = " + mode + "\no = " + options);
         if (!error.empty()) return QString::fromStdString(error);
         try {
-            torchapi::inductorCompilePatch(interp, global("m"), global("o"));
+            capture::inductorCompilePatch(interp, torchapi::inductorConfig(interp), global("m"),
+                                          global("o"));
         } catch (PyException& e) {
             return QString::fromStdString(formatExceptionOnly(interp, e.exception));
         }
@@ -206,7 +208,8 @@ private slots:
         QCOMPARE(q(s.run("torch._inductor.config.fallback_random = True\n"
                          "m = 'reduce-overhead'\n")),
                  QString());
-        OptionPatch patch = torchapi::inductorCompilePatch(s.interp, s.global("m"), Value::none());
+        OptionPatch patch = capture::inductorCompilePatch(
+            s.interp, torchapi::inductorConfig(s.interp), s.global("m"), Value::none());
         OptionValues effective = applyPatch(torchapi::inductorConfig(s.interp), patch);
         QCOMPARE(effective.source("triton.cudagraphs"), OptionSource::Mode);
         QCOMPARE(effective.source("fallback_random"), OptionSource::User);

@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 // torch.compile(mode=, options=) for the inductor backend: the script's arguments checked in the
 // order PyTorch 2.3's torch.compile and _TorchCompileInductorWrapper check them.
-#include "torchapi/config_modules.h"
+#include "capture/compile_options.h"
 
-namespace kiln::torchapi {
+#include "lang/option_value_script.h"
+#include "lang/types.h"
+
+namespace kiln::capture {
 
 using namespace kiln::lang;
 
@@ -34,15 +37,17 @@ std::vector<std::pair<Value, Value>> optionPairs(Interpreter& interp, const Valu
     return pairs;
 }
 
-OptionPatch validated(Interpreter& interp, const CompileOptionsRequest& request) {
-    Expected<OptionPatch> patch = kiln::inductorCompilePatch(inductorConfig(interp), request);
+OptionPatch validated(Interpreter& interp, const OptionValues& current,
+                      const CompileOptionsRequest& request) {
+    Expected<OptionPatch> patch = kiln::inductorCompilePatch(current, request);
     if (!patch.ok()) raiseDiagnostic(interp, patch.error());
     return std::move(patch).value();
 }
 
 } // namespace
 
-OptionPatch inductorCompilePatch(Interpreter& interp, const Value& mode, const Value& options) {
+OptionPatch inductorCompilePatch(Interpreter& interp, const OptionValues& current,
+                                 const Value& mode, const Value& options) {
     Status exclusive = checkModeOptionsExclusive(!mode.isNone(), !options.isNone());
     if (!exclusive) raiseDiagnostic(interp, exclusive.error());
     CompileOptionsRequest request;
@@ -53,12 +58,12 @@ OptionPatch inductorCompilePatch(Interpreter& interp, const Value& mode, const V
                          unrecognizedModeMessage(interp.str(mode)));
         request.mode = mode.as<StrObject>()->str();
     }
-    if (options.isNone() || !interp.truthy(options)) return validated(interp, request);
+    if (options.isNone() || !interp.truthy(options)) return validated(interp, current, request);
     request.options.emplace();
     for (const auto& [key, value] : optionPairs(interp, options)) {
         if (!key.is(ObjectKind::Str)) {
             // Python fails at key.replace("-", "_"), after the keys before it were checked.
-            validated(interp, request);
+            validated(interp, current, request);
             interp.getAttr(key, Symbol::intern("replace"));
             request.options->emplace_back(interp.str(key), optionValueFromScript(interp, value));
             continue;
@@ -66,7 +71,7 @@ OptionPatch inductorCompilePatch(Interpreter& interp, const Value& mode, const V
         request.options->emplace_back(key.as<StrObject>()->str(),
                                       optionValueFromScript(interp, value));
     }
-    return validated(interp, request);
+    return validated(interp, current, request);
 }
 
-} // namespace kiln::torchapi
+} // namespace kiln::capture

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Native types of the torch API that layers below `torchapi/` need as well: torch.dtype
+/// objects are constants of captured graphs, which the compiler reads. They are created here
+/// (as torch.Tensor is in types.h); the torch bindings give them their methods.
+#pragma once
+
+#include "lang/objects.h"
+#include "tensor/dtype.h"
+
+#include <optional>
+#include <string>
+
+namespace kiln::lang {
+
+/// Creates a type implemented in C++ in module `moduleName` (torch.dtype, torch.device, ...).
+Ref<TypeObject> makeNativeType(const std::string& name, const std::string& moduleName,
+                               ObjectKind instanceKind = ObjectKind::Native,
+                               Ref<TypeObject> base = {});
+
+class DTypeObject final : public NativeObject {
+public:
+    DTypeObject(TypeObject* type, tensor::DType d)
+        : NativeObject(type)
+        , dtype(d) {}
+    tensor::DType dtype;
+};
+
+/// The type torch.dtype.
+const Ref<TypeObject>& dtypeType();
+/// torch.float32 etc.: one object per dtype, so `x.dtype is torch.float32` holds.
+Value dtypeValue(tensor::DType dtype);
+/// The dtype of a torch.dtype object; nullopt for any other value.
+std::optional<tensor::DType> dtypeOfValue(const Value& v);
+
+} // namespace kiln::lang
