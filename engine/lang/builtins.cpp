@@ -177,19 +177,29 @@ Value builtinHash(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromInt(static_cast<int64_t>(interp.hash(sig.bind(interp, args)[0]) >> 1));
 }
 
+/// super(type, obj) needs obj to be an instance or a subclass of type (CPython's check).
+Value makeSuper(Interpreter& interp, TypeObject* type, const Value& self) {
+    const TypeObject* selfType =
+        self.is(ObjectKind::Type) ? self.as<TypeObject>() : interp.typeOf(self);
+    if (!selfType->isSubtypeOf(type) && !interp.typeOf(self)->isSubtypeOf(type))
+        interp.raiseTypeError("super(type, obj): obj must be an instance or subtype of type");
+    return Value(makeRef<SuperObject>(Ref<TypeObject>(type), self));
+}
+
 Value builtinSuper(Interpreter& interp, const CallArgs& args, void*) {
     if (args.positional.size() == 2) {
         if (!args.positional[0].is(ObjectKind::Type))
             interp.raiseTypeError("super() argument 1 must be a type, not " +
                                   interp.typeName(args.positional[0]));
-        return Value(makeRef<SuperObject>(args.positional[0].as<TypeObject>(), args.positional[1]));
+        return makeSuper(interp, args.positional[0].as<TypeObject>(), args.positional[1]);
     }
     const Frame* f = interp.currentFrame();
     if (!f || !f->function || !f->function->ownerClass || f->code->params.empty())
         interp.raise(builtinTypes().runtimeError.get(), "super(): no arguments");
     Value self = f->slots[0];
     if (self.is(ObjectKind::Cell)) self = self.as<CellObject>()->value;
-    return Value(makeRef<SuperObject>(f->function->ownerClass, self));
+    if (self.isEmpty()) interp.raise(builtinTypes().runtimeError.get(), "super(): arg[0] deleted");
+    return makeSuper(interp, f->function->ownerClass.get(), self);
 }
 
 Value builtinProperty(Interpreter& interp, const CallArgs& args, void*) {

@@ -170,7 +170,8 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
             TypeObject* type = typeOf(sup->self);
             if (sup->self.is(ObjectKind::Type)) type = sup->self.as<TypeObject>();
             const auto& mro = type->mro;
-            auto it = std::find(mro.begin(), mro.end(), sup->startAfter);
+            auto it = std::find(mro.begin(), mro.end(), sup->startAfter.get());
+            KILN_ASSERT(it != mro.end(), "super() object whose type is not in the MRO");
             for (++it; it < mro.end(); ++it)
                 if (const Value* v = (*it)->dict.find(name))
                     return bindDescriptor(*v, sup->self, type);

@@ -481,8 +481,12 @@ Value Interpreter::createClass(const std::string& name, std::vector<Ref<TypeObje
             fn = fn.as<ClassMethodObject>()->function;
         else if (fn.is(ObjectKind::Property))
             fn = fn.as<PropertyObject>()->getter;
-        if (fn.is(ObjectKind::Function)) fn.as<FunctionObject>()->ownerClass = cls.get();
+        // The first class a function is put in is the one whose body defined it; a function
+        // copied into another class keeps its own class for super(), as CPython's __class__.
+        if (fn.is(ObjectKind::Function) && !fn.as<FunctionObject>()->ownerClass)
+            fn.as<FunctionObject>()->ownerClass = cls;
     }
+    registerUserClass(cls);
     // The nearest base's __init_subclass__ hook (an implicit classmethod) sees the new class.
     for (size_t i = 1; i < cls->mro.size(); ++i) {
         const Value* hook = cls->mro[i]->dict.find(Symbol::intern("__init_subclass__"));

@@ -5,6 +5,7 @@
 #include "lang/parser.h"
 #include "tensor/error.h"
 
+#include <algorithm>
 #include <new>
 
 namespace kiln::lang {
@@ -21,6 +22,19 @@ Interpreter::~Interpreter() {
     // namespaces breaks the cycles so every object (and every tensor) is freed.
     for (auto& [name, module] : m_modules)
         module->globals = AttrMap();
+    // Classes reference their methods and the methods their class (and a class attribute may
+    // hold an instance, which references its class): clearing the dicts breaks those cycles.
+    for (auto& cls : m_userClasses)
+        cls->dict = AttrMap();
+}
+
+void Interpreter::registerUserClass(Ref<TypeObject> cls) {
+    if (m_userClasses.size() >= m_userClassesPruneAt) {
+        // Classes only this list still references are garbage (no method cycle kept them).
+        std::erase_if(m_userClasses, [](const Ref<TypeObject>& c) { return c->refCount() == 1; });
+        m_userClassesPruneAt = std::max<size_t>(64, 2 * m_userClasses.size());
+    }
+    m_userClasses.push_back(std::move(cls));
 }
 
 void Interpreter::runMain(const Module& module) {

@@ -280,6 +280,7 @@ private:
                                         size_t given, size_t positionalParams, size_t withDefaults);
     Value callType(TypeObject& type, const CallArgs& args);
     Value runClassBody(Frame& f, const ClassDefStmt& s, std::vector<Ref<TypeObject>> bases);
+    void registerUserClass(Ref<TypeObject> cls);
     void enterCall();
     void leaveCall() { --m_depth; }
 
@@ -325,6 +326,10 @@ private:
     };
     std::map<std::string, SourceModule> m_sourceModules;
     std::vector<std::shared_ptr<FunctionCode>> m_keepAlive;
+    /// Every user class created and still referenced from somewhere else: a class and its
+    /// methods reference each other, so the destructor clears these classes' dicts to free them.
+    std::vector<Ref<TypeObject>> m_userClasses;
+    size_t m_userClassesPruneAt = 64;
     std::vector<Value> m_stack; ///< slot storage for all frames
     size_t m_stackTop = 0;
     Frame* m_frame = nullptr;
