@@ -65,6 +65,8 @@ Value builtinLen(Interpreter& interp, const CallArgs& args, void*) {
 
 Value builtinRepr(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("repr(obj, /)");
+    // A one-argument builtin counts a recursion level in CPython (the METH_O call check).
+    Interpreter::NestedCall nested(interp, " while calling a Python object");
     return strValue(interp.repr(sig.bind(interp, args)[0]));
 }
 

@@ -5,6 +5,7 @@
 #include "lang/interpreter.h"
 #include "lang/tensor_bridge.h"
 
+#include <cerrno>
 #include <cmath>
 
 namespace kiln::lang {
@@ -169,7 +170,15 @@ Value floatBinary(Interpreter& interp, BinaryOperator op, double a, double b) {
         if (a < 0.0 && b != std::floor(b) && std::isfinite(b))
             interp.raiseValueError("complex results are not supported by Kiln (negative number "
                                    "raised to a fractional power)");
-        return Value::fromFloat(std::pow(a, b));
+        {
+            double r = std::pow(a, b);
+            // CPython's float_pow reports ERANGE as OSError-style arguments: (34, '...').
+            if (std::isinf(r) && std::isfinite(a) && std::isfinite(b))
+                interp.raise(interp.call(
+                    Value(types.overflowError),
+                    {Value::fromInt(ERANGE), strValue("Numerical result out of range")}));
+            return Value::fromFloat(r);
+        }
     default:
         return Value();
     }

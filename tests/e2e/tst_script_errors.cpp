@@ -46,6 +46,16 @@ const Case kCases[] = {
      "4:5"},
     {"allocation", "import torch\nx = torch.empty(1 << 40, 1 << 20)\n", "RuntimeError",
      "you tried to allocate", "2:5"},
+    // Kiln's ints are 64-bit: rounding a float outside them is an OverflowError (CPython would
+    // return a big int), never a silently wrong -9223372036854775808.
+    {"round_overflow", "print(round(1e19))\n", "OverflowError",
+     "integer overflow: 1e+19 does not fit in Kiln's 64-bit integers", "1:7"},
+    {"floor_overflow", "import math\nprint(math.floor(-1e300))\n", "OverflowError",
+     "integer overflow: -1e+300 does not fit in Kiln's 64-bit integers", "2:7"},
+    {"ceil_overflow", "import math\nx = math.ceil(9.3e18)\n", "OverflowError",
+     "integer overflow: 9.3e+18 does not fit in Kiln's 64-bit integers", "2:5"},
+    {"trunc_overflow", "import math\nx = math.trunc(-2.0 ** 70)\n", "OverflowError",
+     "integer overflow: -1.1805916207174113e+21 does not fit in Kiln's 64-bit integers", "2:5"},
 };
 
 } // namespace
