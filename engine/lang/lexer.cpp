@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "lang/lexer.h"
 
+#include "lang/string_escapes.h"
+
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -27,24 +29,6 @@ bool isIdentStart(unsigned char c) {
 
 bool isIdentChar(unsigned char c) {
     return std::isalnum(c) || c == '_' || c >= 0x80;
-}
-
-void appendUtf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 // Operators longest first so that a prefix never wins over the full spelling.
@@ -117,6 +101,7 @@ private:
     int32_t m_col = 1;
     std::vector<Token> m_tokens;
     std::vector<int> m_indents{0};
+    std::vector<int> m_altIndents{0}; ///< the same levels with a tab counted as one column
     struct OpenBracket {
         char c;
         SourcePos at;
@@ -142,9 +127,13 @@ Expected<std::vector<Token>> Lexer::run() {
 
 void Lexer::lexLineStart() {
     m_atLineStart = false;
+    // CPython measures indentation twice, with tabs to multiples of 8 and as single columns;
+    // lines whose order differs between the two mix tabs and spaces ambiguously (TabError).
     int width = 0;
+    int altWidth = 0;
     while (peek() == ' ' || peek() == '\t' || peek() == '\f') {
         width = peek() == '\t' ? (width / 8 + 1) * 8 : peek() == ' ' ? width + 1 : 0;
+        altWidth = peek() == '\f' ? 0 : altWidth + 1;
         advance();
     }
     // Blank lines and comment-only lines do not affect indentation.
@@ -157,19 +146,26 @@ void Lexer::lexLineStart() {
     }
     if (peek() == '\\' && (peek(1) == '\n'))
         return; // a continuation right at the start: treat as part of this logical line
+    auto inconsistentTabs = [&] {
+        error("inconsistent use of tabs and spaces in indentation", here(), "TabError");
+    };
     if (width > m_indents.back()) {
         if (m_indents.size() >= 100) // CPython's tokenizer limit (MAXINDENT)
             error("too many levels of indentation", here(), "IndentationError");
+        if (altWidth <= m_altIndents.back()) inconsistentTabs();
         m_indents.push_back(width);
+        m_altIndents.push_back(altWidth);
         push(TokenKind::Indent, "", here());
         return;
     }
     while (width < m_indents.back()) {
         m_indents.pop_back();
+        m_altIndents.pop_back();
         push(TokenKind::Dedent, "", here());
     }
     if (width != m_indents.back())
         error("unindent does not match any outer indentation level", here(), "IndentationError");
+    if (altWidth != m_altIndents.back()) inconsistentTabs();
 }
 
 void Lexer::lexToken() {
@@ -358,7 +354,14 @@ void Lexer::lexString(size_t prefixLength, SourcePos begin) {
         t.bodyStart = bodyStart;
     } else {
         t.kind = TokenKind::String;
-        t.text = raw ? std::move(body) : decodeEscapes(body);
+        if (raw) {
+            t.text = std::move(body);
+        } else {
+            DecodedLiteral decoded = decodeEscapes(body);
+            // CPython points just past the literal.
+            if (!decoded.error.empty()) error(decoded.error, here());
+            t.text = std::move(decoded.text);
+        }
     }
     m_tokens.push_back(std::move(t));
 }
@@ -424,96 +427,7 @@ void Lexer::finish() {
     push(TokenKind::EndOfFile, "", end);
 }
 
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-// Decodes \xhh, \uXXXX, \UXXXXXXXX at body[i] (pointing after the backslash and the letter).
-bool decodeHexEscape(std::string_view body, size_t& i, int digits, std::string& out) {
-    if (i + digits > body.size()) return false;
-    uint32_t cp = 0;
-    for (int k = 0; k < digits; ++k) {
-        int v = hexValue(body[i + k]);
-        if (v < 0) return false;
-        cp = cp * 16 + static_cast<uint32_t>(v);
-    }
-    appendUtf8(out, cp);
-    i += digits;
-    return true;
-}
-
 } // namespace
-
-std::string decodeEscapes(std::string_view body) {
-    std::string out;
-    out.reserve(body.size());
-    for (size_t i = 0; i < body.size();) {
-        char c = body[i];
-        if (c != '\\' || i + 1 >= body.size()) {
-            out += c;
-            ++i;
-            continue;
-        }
-        char e = body[i + 1];
-        i += 2;
-        switch (e) {
-        case '\n':
-            break;
-        case 'n':
-            out += '\n';
-            break;
-        case 't':
-            out += '\t';
-            break;
-        case 'r':
-            out += '\r';
-            break;
-        case '\\':
-            out += '\\';
-            break;
-        case '\'':
-            out += '\'';
-            break;
-        case '"':
-            out += '"';
-            break;
-        case 'a':
-            out += '\a';
-            break;
-        case 'b':
-            out += '\b';
-            break;
-        case 'f':
-            out += '\f';
-            break;
-        case 'v':
-            out += '\v';
-            break;
-        case 'x':
-        case 'u':
-        case 'U':
-            if (!decodeHexEscape(body, i, e == 'x' ? 2 : e == 'u' ? 4 : 8, out)) {
-                out += '\\';
-                out += e;
-            }
-            break;
-        default:
-            if (e >= '0' && e <= '7') {
-                uint32_t cp = static_cast<uint32_t>(e - '0');
-                for (int k = 0; k < 2 && i < body.size() && body[i] >= '0' && body[i] <= '7'; ++k)
-                    cp = cp * 8 + static_cast<uint32_t>(body[i++] - '0');
-                appendUtf8(out, cp);
-            } else {
-                out += '\\';
-                out += e;
-            }
-        }
-    }
-    return out;
-}
 
 Expected<std::vector<Token>> tokenize(const SourceFile& source) {
     return Lexer(source).run();

@@ -167,7 +167,8 @@ std::string formatSyntaxError(const Diagnostic& d, const SourceFile& source) {
         stripped.pop_back();
     if (!stripped.empty()) {
         out += "    " + stripped + "\n";
-        bool noCaret = d.kind == "IndentationError" && d.message == "unexpected indent";
+        bool noCaret = (d.kind == "IndentationError" && d.message == "unexpected indent") ||
+                       d.kind == "TabError";
         if (!noCaret) {
             size_t begin = byteOffset(line, d.span.begin.column);
             size_t end = d.span.end.line == d.span.begin.line ? byteOffset(line, d.span.end.column)
