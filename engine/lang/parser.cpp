@@ -4,6 +4,7 @@
 #include "lang/lexer.h"
 #include "lang/parser_impl.h"
 #include "lang/scope.h"
+#include "lang/source_text.h"
 
 #include <algorithm>
 
@@ -522,6 +523,11 @@ StmtPtr Parser::parseImportFrom() {
 }
 
 Expected<Module> parseModule(SourceFilePtr source) {
+    auto text = decodeSourceText(source->path(), source->text());
+    if (!text.ok()) return text.error();
+    // Tracebacks show lines of the text the lexer read (no BOM, \n line endings).
+    if (text.value() != source->text())
+        source = std::make_shared<SourceFile>(source->path(), std::move(text).value());
     auto tokens = tokenize(*source);
     if (!tokens.ok()) return tokens.error();
     Parser parser(source, std::move(tokens).value());

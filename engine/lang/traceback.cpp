@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "lang/traceback.h"
 
+#include "lang/source_text.h"
 #include "lang/suggestions.h"
 
 namespace kiln::lang {
@@ -159,8 +160,14 @@ std::string formatTraceback(Interpreter& interp, const Value& exception) {
 }
 
 std::string formatSyntaxError(const Diagnostic& d, const SourceFile& source) {
+    // Errors about the file as a whole (its encoding, a limit of the parser) have no position;
+    // CPython prints only their last line ("MemoryError" alone when there is no message).
+    if (!d.span.known()) return d.kind + (d.message.empty() ? "" : ": " + d.message) + "\n";
     std::string out = "  File \"" + d.file + "\", line " + std::to_string(d.span.begin.line) + "\n";
-    std::string_view line = source.line(d.span.begin.line);
+    // Positions count lines as the lexer did, in the text without BOM and \r line endings.
+    const SourceFile normalized(source.path(), normalizeSourceText(source.text()));
+    std::string_view line = normalized.line(d.span.begin.line);
+    line = line.substr(0, line.find('\0')); // CPython shows a line with a NUL up to it
     size_t indent = 0;
     std::string stripped = stripLeft(line, indent);
     while (!stripped.empty() && (stripped.back() == ' ' || stripped.back() == '\r'))
