@@ -8,6 +8,7 @@
 #include "lang/signature.h"
 #include "lang/suggestions.h"
 #include "lang/tensor_bridge.h"
+#include "lang/text_encoding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,22 +38,43 @@ Value builtinPrint(Interpreter& interp, const CallArgs& args, void*) {
     BoundArgs a = sig.bind(interp, args);
     std::string sep = printSeparator(interp, a[1], "sep", " ");
     std::string end = printSeparator(interp, a[2], "end", "\n");
-    std::string text;
-    const auto& values = a[0].as<TupleObject>()->items;
-    for (size_t i = 0; i < values.size(); ++i) {
-        if (i) text += sep;
-        text += interp.str(values[i]);
-    }
-    text += end;
     OutputStream stream = OutputStream::Stdout;
+    bool toFile = false;
     if (a.has(3)) {
         Value name = interp.tryGetAttr(a[3], sym("name"));
         std::string fileName = name.is(ObjectKind::Str) ? name.as<StrObject>()->str() : "";
-        if (fileName != "<stderr>" && fileName != "<stdout>") {
-            interp.callMethod(a[3], sym("write"), {strValue(std::move(text))});
-            return Value::none();
-        }
+        toFile = fileName != "<stderr>" && fileName != "<stdout>";
         if (fileName == "<stderr>") stream = OutputStream::Stderr;
+    }
+    std::string text;
+    // As CPython's stdout (UTF-8, strict), a piece holding a lone surrogate fails to encode
+    // after the pieces before it were written; stderr escapes them (backslashreplace).
+    auto append = [&](const std::string& piece) {
+        if (toFile) {
+            text += piece;
+        } else if (stream == OutputStream::Stderr) {
+            text += backslashReplaceSurrogates(piece);
+        } else if (std::optional<SurrogateRun> run = findSurrogates(piece)) {
+            interp.raise(makeSurrogateEncodeError(interp, piece, *run));
+        } else {
+            text += piece;
+        }
+    };
+    const auto& values = a[0].as<TupleObject>()->items;
+    try {
+        for (size_t i = 0; i < values.size(); ++i) {
+            if (i) append(sep);
+            append(interp.str(values[i]));
+        }
+        append(end);
+    } catch (...) {
+        // CPython writes each piece as it goes: what came before a failing str() is printed.
+        if (!toFile && !text.empty()) interp.write(stream, text);
+        throw;
+    }
+    if (toFile) {
+        interp.callMethod(a[3], sym("write"), {strValue(std::move(text))});
+        return Value::none();
     }
     interp.write(stream, text);
     return Value::none();
@@ -347,6 +369,7 @@ void installBuiltins(Interpreter& interp, ModuleObject& builtins) {
     installStrMethods(interp);
     installContainerMethods(interp);
     installBuiltinMembers(interp);
+    installUnicodeErrors(interp);
 }
 
 } // namespace kiln::lang

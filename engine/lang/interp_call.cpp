@@ -421,6 +421,11 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
         raiseTypeError(type.name + "() takes no arguments");
     } else if (isException && !args.keywordNames.empty()) {
         raiseTypeError(type.name + "() takes no keyword arguments");
+    } else if (isException && init && init->is(ObjectKind::NativeFunction)) {
+        // Built-in exceptions with their own arguments (UnicodeEncodeError's five).
+        std::vector<Value> withSelf{instance};
+        withSelf.insert(withSelf.end(), args.positional.begin(), args.positional.end());
+        call(*init, CallArgs{withSelf, {}, {}});
     }
     return instance;
 }

@@ -3,6 +3,7 @@
 
 #include "lang/source_text.h"
 #include "lang/suggestions.h"
+#include "lang/text_encoding.h"
 
 namespace kiln::lang {
 
@@ -136,7 +137,12 @@ std::string formatExceptionOnly(Interpreter& interp, const Value& exception) {
     TypeObject* type = exception.asObject()->type();
     if (type->isUserClass && type->moduleName != "__main__" && type->moduleName != "builtins")
         name = type->moduleName + "." + name;
-    std::string message = interp.str(exception);
+    std::string message;
+    try {
+        message = interp.str(exception);
+    } catch (PyException&) {
+        message = "<exception str() failed>"; // CPython's words when __str__ raises
+    }
     std::string suggestion = suggestionFor(interp, exception);
     if (!suggestion.empty()) message += ". Did you mean: '" + suggestion + "'?";
     return message.empty() ? name : name + ": " + message;
@@ -156,7 +162,8 @@ std::string formatTraceback(Interpreter& interp, const Value& exception) {
             prefix = formatTraceback(interp, st.context) +
                      "\nDuring handling of the above exception, another exception occurred:\n\n";
     }
-    return prefix + formatOne(interp, exception);
+    // CPython's stderr writes lone surrogates (in messages, reprs) as \udXXX escapes.
+    return backslashReplaceSurrogates(prefix + formatOne(interp, exception));
 }
 
 std::string formatSyntaxError(const Diagnostic& d, const SourceFile& source) {

@@ -74,6 +74,8 @@ BuiltinTypes createTypes() {
     t.stopIteration = exc("StopIteration", t.exception);
     t.typeError = exc("TypeError", t.exception);
     t.valueError = exc("ValueError", t.exception);
+    t.unicodeError = exc("UnicodeError", t.valueError);
+    t.unicodeEncodeError = exc("UnicodeEncodeError", t.unicodeError);
     t.importError = exc("ImportError", t.exception);
     t.moduleNotFoundError = exc("ModuleNotFoundError", t.importError);
     t.syntaxError = exc("SyntaxError", t.exception);
@@ -103,7 +105,8 @@ std::vector<TypeObject*> BuiltinTypes::exceptionTypes() const {
             stopIteration.get(),     typeError.get(),           valueError.get(),
             importError.get(),       moduleNotFoundError.get(), syntaxError.get(),
             memoryError.get(),       keyboardInterrupt.get(),   systemExit.get(),
-            osError.get(),           timeoutError.get(),        userWarning.get()};
+            osError.get(),           timeoutError.get(),        userWarning.get(),
+            unicodeError.get(),      unicodeEncodeError.get()};
 }
 
 const BuiltinTypes& builtinTypes() {
