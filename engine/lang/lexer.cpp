@@ -373,7 +373,11 @@ void Lexer::lexOperator() {
         if (m_text.compare(m_pos, n, op) != 0) continue;
         if (n == 1 && op[0] == '!') break; // '!' only exists as part of '!='
         char c = op[0];
-        if (n == 1 && (c == '(' || c == '[' || c == '{')) m_brackets.push_back({c, begin});
+        if (n == 1 && (c == '(' || c == '[' || c == '{')) {
+            if (m_brackets.size() >= 200) // CPython's tokenizer limit (MAXLEVEL)
+                error("too many nested parentheses", begin);
+            m_brackets.push_back({c, begin});
+        }
         if (n == 1 && (c == ')' || c == ']' || c == '}')) closeBracket(c, begin);
         for (size_t i = 0; i < n; ++i)
             advance();

@@ -6,6 +6,8 @@
 #include "lang/parser_impl.h"
 #include "lang/string_escapes.h"
 
+#include <algorithm>
+
 namespace kiln::lang {
 
 namespace {
@@ -141,6 +143,7 @@ std::unique_ptr<FStringExpr> Parser::parseFStringBody(const Token& token, std::s
         Parser nested(m_source, std::move(tokens).value());
         nested.m_depth = m_depth;
         part.expr = nested.parseStandaloneExpression();
+        m_deepest = std::max(m_deepest, nested.m_deepest);
         size_t j = exprEnd;
         if (body[j] == '=') {
             part.debugText = std::string(exprText) + "=";

@@ -12,7 +12,14 @@ namespace kiln::lang {
 
 namespace {
 
-constexpr int kMaxNesting = 200;
+// CPython 3.11's limits, measured as Kiln counts nesting (`x = -...-1` with n operators):
+// its parser's stack (MAXSTACK) overflows past 5967 prefix operators, a MemoryError without
+// message; its compiler refuses trees deeper than 2998 levels (three times the recursion
+// limit, less the statement around them): RecursionError. Brackets alone are limited to 200
+// by the lexer (SyntaxError: too many nested parentheses).
+constexpr int kMaxParserNesting = 5967;
+constexpr int kMaxTreeDepth = 2998;
+constexpr const char* kCompileRecursion = "maximum recursion depth exceeded during compilation";
 
 const char* const kKeywords[] = {
     "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
@@ -72,7 +79,15 @@ const Token& Parser::expectOp(const char* op, const char* message) {
 }
 
 void Parser::enterNesting() {
-    if (++m_depth > kMaxNesting) failAtToken("too many nested parentheses");
+    if (++m_depth > kMaxParserNesting) fail("", {}, "MemoryError");
+    m_deepest = std::max(m_deepest, m_depth);
+}
+
+void Parser::noteChain(int length) {
+    m_deepest = std::max(m_deepest, m_depth + length);
+    // Reported at once, unlike deep nesting: a chain's tree is built without recursion, but a
+    // hundred thousand levels of it would recurse in every later pass (and in its destructor).
+    if (m_deepest > kMaxTreeDepth) fail(kCompileRecursion, {}, "RecursionError");
 }
 
 std::shared_ptr<FunctionCode> Parser::parseFile() {
@@ -88,6 +103,8 @@ std::shared_ptr<FunctionCode> Parser::parseFile() {
         }
         parseStatement(code->body);
     }
+    // As CPython's compiler after its parser: a file that parses but nests too deeply.
+    if (m_deepest > kMaxTreeDepth) fail(kCompileRecursion, {}, "RecursionError");
     return code;
 }
 
