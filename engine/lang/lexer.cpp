@@ -2,11 +2,13 @@
 #include "lang/lexer.h"
 
 #include "lang/string_escapes.h"
+#include "lang/unicode.h"
 
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace kiln::lang {
@@ -66,6 +68,15 @@ private:
         ++m_pos;
     }
     SourcePos here() const { return {m_line, m_col}; }
+    /// The code point at byte \a pos (the text is valid UTF-8: decodeSourceText checked it).
+    char32_t codePointAt(size_t pos, size_t& length) const {
+        unsigned char lead = static_cast<unsigned char>(m_text[pos]);
+        length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        char32_t cp = length == 1 ? lead : lead & (0x7F >> length);
+        for (size_t i = 1; i < length && pos + i < m_text.size(); ++i)
+            cp = (cp << 6) | (static_cast<unsigned char>(m_text[pos + i]) & 0x3F);
+        return cp;
+    }
 
     [[noreturn]] void error(const std::string& message, SourcePos at,
                             const char* kind = "SyntaxError") {
@@ -221,8 +232,34 @@ void Lexer::lexToken() {
 void Lexer::lexName() {
     SourcePos begin = here();
     size_t start = m_pos;
-    while (!atEnd() && isIdentChar(static_cast<unsigned char>(peek())))
-        advance();
+    // PEP 3131: an identifier starts with an XID_Start character (or '_') and continues with
+    // XID_Continue ones. A character that cannot go on ends the name; the next token reports it
+    // ("invalid character '€' (U+20AC)", as CPython).
+    while (!atEnd()) {
+        unsigned char c = static_cast<unsigned char>(peek());
+        if (c < 0x80) {
+            if (!isIdentChar(c)) break;
+            advance();
+            continue;
+        }
+        size_t length = 0;
+        char32_t cp = codePointAt(m_pos, length);
+        if (!(m_pos == start ? unicode::isIdStart(cp) : unicode::isIdContinue(cp))) break;
+        if (unicode::changesUnderNfkc(cp)) {
+            char hex[16];
+            std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(cp));
+            error("identifier character '" + m_text.substr(m_pos, length) + "' (" + hex +
+                      ") is not in NFKC normal form; CPython would normalize the name, Kiln "
+                      "does not: spell it normalized",
+                  here());
+        }
+        for (size_t i = 0; i < length; ++i)
+            advance();
+    }
+    if (m_pos == start) {
+        lexOperator(); // not an identifier character at all
+        return;
+    }
     std::string word = m_text.substr(start, m_pos - start);
     // String prefixes: r, u, f, b and their combinations directly followed by a quote.
     if (word.size() <= 2 && (peek() == '"' || peek() == '\'')) {
@@ -235,13 +272,6 @@ void Lexer::lexName() {
                 lexString(word.size(), begin);
                 return;
             }
-        }
-    }
-    for (unsigned char ch : word) {
-        if (ch >= 0x80) {
-            // Identifiers are ASCII in practice; non-ASCII letters are allowed by Python but
-            // stray symbols are not. Keep it simple and precise: accept only ASCII identifiers.
-            error("invalid character in identifier", begin);
         }
     }
     push(TokenKind::Name, std::move(word), begin);
@@ -386,12 +416,10 @@ void Lexer::lexOperator() {
     }
     unsigned char c = static_cast<unsigned char>(peek());
     if (c >= 0x80) {
-        size_t len = (c >= 0xF0) ? 4 : (c >= 0xE0) ? 3 : 2;
-        uint32_t cp = c & (len == 4 ? 0x07 : len == 3 ? 0x0F : 0x1F);
-        for (size_t i = 1; i < len && m_pos + i < m_text.size(); ++i)
-            cp = (cp << 6) | (static_cast<unsigned char>(m_text[m_pos + i]) & 0x3F);
+        size_t len = 0;
+        char32_t cp = codePointAt(m_pos, len);
         char hex[16];
-        std::snprintf(hex, sizeof hex, "U+%04X", cp);
+        std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(cp));
         error("invalid character '" + m_text.substr(m_pos, len) + "' (" + hex + ")", begin);
     }
     if (c == '$' || c == '?' || c == '`') error(std::string("invalid syntax"), begin);

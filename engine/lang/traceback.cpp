@@ -5,6 +5,8 @@
 #include "lang/suggestions.h"
 #include "lang/text_encoding.h"
 
+#include <algorithm>
+
 namespace kiln::lang {
 
 namespace {
@@ -188,8 +190,12 @@ std::string formatSyntaxError(const Diagnostic& d, const SourceFile& source) {
             size_t end = d.span.end.line == d.span.begin.line ? byteOffset(line, d.span.end.column)
                                                               : begin + 1;
             if (end <= begin) end = begin + 1;
-            size_t pad = begin >= indent ? begin - indent : 0;
-            out += std::string(4 + pad, ' ') + std::string(end - begin, '^') + "\n";
+            // Markers and padding count characters, not UTF-8 bytes.
+            end = std::min(end, line.size());
+            begin = std::min(begin, end);
+            size_t pad = begin >= indent ? utf8Length(line.substr(indent, begin - indent)) : 0;
+            size_t width = std::max<size_t>(1, utf8Length(line.substr(begin, end - begin)));
+            out += std::string(4 + pad, ' ') + std::string(width, '^') + "\n";
         }
     }
     out += d.kind + ": " + d.message + "\n";

@@ -54,6 +54,9 @@ const Case kCases[] = {
      "integer overflow: -1e+300 does not fit in Kiln's 64-bit integers", "2:7"},
     {"ceil_overflow", "import math\nx = math.ceil(9.3e18)\n", "OverflowError",
      "integer overflow: 9.3e+18 does not fit in Kiln's 64-bit integers", "2:5"},
+    // CPython NFKC-normalizes identifiers ('ﬁle' is 'file'); Kiln refuses such spellings.
+    {"identifier_nfkc", "print('before')\n\xef\xac\x81le = 3\n", "SyntaxError",
+     "identifier character '\xef\xac\x81' (U+FB01) is not in NFKC normal form", "2:1"},
     {"trunc_overflow", "import math\nx = math.trunc(-2.0 ** 70)\n", "OverflowError",
      "integer overflow: -1.1805916207174113e+21 does not fit in Kiln's 64-bit integers", "2:5"},
 };
