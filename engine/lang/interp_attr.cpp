@@ -243,6 +243,22 @@ void Interpreter::raiseAttributeError(const Value& object, Symbol name,
     raise(exc);
 }
 
+namespace {
+
+/// CPython's built-in types are static types: their attributes cannot be set or deleted (so a
+/// script cannot replace list.append or object.__repr__ under every other script object).
+bool isImmutableType(const TypeObject& type) {
+    return !type.isUserClass && type.moduleName == "builtins";
+}
+
+[[noreturn]] void raiseImmutableType(Interpreter& interp, const TypeObject& type, Symbol name) {
+    // CPython says "set" for deletion too.
+    interp.raiseTypeError("cannot set '" + name.str() + "' attribute of immutable type '" +
+                          type.qualifiedName() + "'");
+}
+
+} // namespace
+
 Value Interpreter::tryGetAttr(const Value& object, Symbol name) {
     try {
         return getAttrOrEmpty(object, name, true);
@@ -277,7 +293,9 @@ void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
         return;
     }
     if (object.is(ObjectKind::Type)) {
-        object.as<TypeObject>()->dict.set(name, std::move(value));
+        TypeObject* type = object.as<TypeObject>();
+        if (isImmutableType(*type)) raiseImmutableType(*this, *type, name);
+        type->dict.set(name, std::move(value));
         return;
     }
     if (object.is(ObjectKind::Module)) {
@@ -325,7 +343,9 @@ void Interpreter::delAttr(const Value& object, Symbol name) {
     } else if (object.is(ObjectKind::Module)) {
         if (object.as<ModuleObject>()->globals.erase(name)) return;
     } else if (object.is(ObjectKind::Type)) {
-        if (object.as<TypeObject>()->dict.erase(name)) return;
+        TypeObject* type = object.as<TypeObject>();
+        if (isImmutableType(*type)) raiseImmutableType(*this, *type, name);
+        if (type->dict.erase(name)) return;
     }
     raise(builtinTypes().attributeError.get(),
           "'" + typeName(object) + "' object has no attribute '" + name.str() + "'");
