@@ -27,6 +27,7 @@ struct Names {
     Symbol doc = Symbol::intern("__doc__");
     Symbol defaults = Symbol::intern("__defaults__");
     Symbol kwdefaults = Symbol::intern("__kwdefaults__");
+    Symbol annotations = Symbol::intern("__annotations__");
 };
 
 const Names& names() {
@@ -74,6 +75,11 @@ Value functionSpecialAttr(Interpreter& interp, FunctionObject& fn, Symbol name) 
     if (name == n.doc) {
         const std::string* doc = fn.code->isLambda ? nullptr : docstring(fn.code->body);
         return doc ? strValue(*doc) : Value::none();
+    }
+    if (name == n.annotations) { // created on first access and kept, as CPython does
+        Value empty(makeRef<DictObject>());
+        fn.attrs.set(name, empty);
+        return empty;
     }
     if (name == n.defaults || name == n.kwdefaults) {
         std::vector<Value> positional;

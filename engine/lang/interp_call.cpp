@@ -78,12 +78,27 @@ std::vector<Ref<CellObject>> Interpreter::buildClosure(const Scope& scope, Frame
     return closure;
 }
 
+Value Interpreter::annotationValue(Frame& frame, const Annotation& a) {
+    return a.deferred ? strValue(a.text) : eval(frame, *a.expr);
+}
+
 Value Interpreter::makeFunction(std::shared_ptr<FunctionCode> code, Frame& frame) {
     auto fn = makeRef<FunctionObject>(code, Ref<ModuleObject>(frame.globals));
     fn->defaults.resize(code->params.size());
     for (size_t i = 0; i < code->params.size(); ++i)
         if (code->params[i].defaultValue)
             fn->defaults[i] = eval(frame, *code->params[i].defaultValue);
+    // CPython 3.11 evaluates annotations when the def runs, parameters in order, then 'return'.
+    Ref<DictObject> annotations;
+    auto annotate = [&](const std::string& name, const Annotation& a) {
+        if (!a) return;
+        if (!annotations) annotations = makeRef<DictObject>();
+        annotations->set(*this, strValue(name), annotationValue(frame, a));
+    };
+    for (const Parameter& p : code->params)
+        annotate(p.name.str(), p.annotation);
+    annotate("return", code->returns);
+    if (annotations) fn->attrs.set(Symbol::intern("__annotations__"), Value(annotations));
     fn->closure = buildClosure(*code->scope, frame);
     return Value(fn);
 }
@@ -410,6 +425,12 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
         if (isException)
             obj->attrs.set(Symbol::intern("args"),
                            tupleValue({args.positional.begin(), args.positional.end()}));
+        if (type.isSubtypeOf(types.systemExit.get())) // CPython's SystemExit.code
+            obj->attrs.set(Symbol::intern("code"),
+                           args.positional.empty() ? Value::none()
+                           : args.positional.size() == 1
+                               ? args.positional[0]
+                               : tupleValue({args.positional.begin(), args.positional.end()}));
         instance = Value(obj);
     }
     const Value* init = type.lookup(Symbol::intern("__init__"));

@@ -289,6 +289,11 @@ Value callDunder(Interpreter& interp, const Value& self, const char* name, const
 
 // The result of `a op b`, or Empty when neither operand supports the operation. As in CPython,
 // a user class's reflected dunder gets its chance before a built-in sequence reports the error.
+/// `int | None` (PEP 604) builds a types.UnionType; aliases define their own __or__.
+bool isUnionOperand(const Value& v) {
+    return v.is(ObjectKind::Type) || v.isNone();
+}
+
 Value tryBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
         Value r = (a.isFloat() || b.isFloat())
@@ -305,6 +310,9 @@ Value tryBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Va
     if (r.isEmpty()) r = callDunder(interp, b, d.reflected, a);
     if (r.isEmpty() && !userLeft && !a.isTensor() && !b.isTensor())
         if (auto s = sequenceBinary(interp, op, a, b)) return *s;
+    if (r.isEmpty() && op == BinaryOperator::BitOr && isUnionOperand(a) && isUnionOperand(b) &&
+        (a.is(ObjectKind::Type) || b.is(ObjectKind::Type)))
+        return interp.call(interp.libraryAttr("types", "UnionType"), {a, b});
     return r;
 }
 

@@ -133,6 +133,10 @@ int64_t Interpreter::len(const Value& v) {
             if (r.asInt() < 0) raiseValueError("__len__() should return >= 0");
             return r.asInt();
         }
+        case ObjectKind::Type: // an Enum class: Kiln's stand-in for a metaclass __len__
+            if (const Value* hook = static_cast<TypeObject*>(o)->lookup(sym("__kiln_class_len__")))
+                return call(*hook, {v}).asInt();
+            break;
         default:
             break;
         }
@@ -200,7 +204,9 @@ bool Interpreter::contains(const Value& container, const Value& item) {
     }
     bool iterable = container.isObject() &&
                     (container.is(ObjectKind::Iterator) || container.is(ObjectKind::Instance) ||
-                     container.is(ObjectKind::DictView));
+                     container.is(ObjectKind::DictView) ||
+                     (container.is(ObjectKind::Type) &&
+                      container.as<TypeObject>()->lookup(sym("__kiln_class_iter__"))));
     if (!iterable) raiseTypeError("argument of type '" + typeName(container) + "' is not iterable");
     Value it = getIter(container);
     Value x;

@@ -167,8 +167,10 @@ StmtPtr Parser::parseExpressionStatement() {
             fail("only single target (not tuple) can be annotated", first->span);
         next();
         auto s = std::make_unique<AnnAssignStmt>();
+        s->simple = k == ExprKind::Name && first->span.begin.column == begin.column &&
+                    first->span.begin.line == begin.line; // `(x): int` is not simple
         s->target = std::move(first);
-        s->annotation = parseExpression();
+        s->annotation = parseAnnotation();
         if (acceptOp("=")) s->value = parseStarExpressions();
         finishSpan(*s, begin);
         return s;

@@ -377,7 +377,7 @@ StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators) {
     expectOp("(");
     code->params = parseParameters(")");
     expectOp(")");
-    if (acceptOp("->")) parseExpression(); // return annotations are accepted and ignored
+    if (acceptOp("->")) code->returns = parseAnnotation();
     s->span = {begin, endOfPrevious()};
     code->span = s->span;
     m_qualifiers.push_back(nameToken.text);
@@ -419,7 +419,7 @@ std::vector<Parameter> Parser::parseParameters(const char* closer) {
             if (q.name == p.name)
                 fail("duplicate argument '" + p.name.str() + "' in function definition",
                      {p.span.begin, endOfPrevious()});
-        if (std::string(closer) == ")" && acceptOp(":")) parseExpression(); // annotation, ignored
+        if (std::string(closer) == ")" && acceptOp(":")) p.annotation = parseAnnotation();
         if (acceptOp("=")) {
             p.defaultValue = parseExpression();
             if (p.kind == Parameter::Kind::Positional) sawDefault = true;
@@ -536,7 +536,54 @@ StmtPtr Parser::parseImportFrom() {
     } while (acceptOp(","));
     if (paren) expectOp(")");
     finishSpan(*s, begin);
+    if (s->module == "__future__")
+        for (const auto& alias : s->names)
+            m_futureAnnotations |= alias.name == "annotations";
     return s;
+}
+
+namespace {
+
+/// The byte offset of 1-based character column \a column in \a line.
+size_t byteOfColumn(std::string_view line, int32_t column) {
+    size_t at = 0;
+    for (int32_t c = 1; c < column && at < line.size(); ++c) {
+        ++at;
+        while (at < line.size() && (static_cast<unsigned char>(line[at]) & 0xC0) == 0x80)
+            ++at;
+    }
+    return at;
+}
+
+/// The source text of \a span, its lines joined by single spaces (PEP 563's string; CPython
+/// unparses the expression instead, which only differs in spacing).
+std::string spanText(const SourceFile& source, SourceSpan span) {
+    std::string out;
+    for (int32_t l = span.begin.line; l <= span.end.line; ++l) {
+        std::string_view line = source.line(l);
+        size_t from = l == span.begin.line ? byteOfColumn(line, span.begin.column) : 0;
+        size_t to = l == span.end.line ? byteOfColumn(line, span.end.column) : line.size();
+        std::string_view piece = line.substr(from, to > from ? to - from : 0);
+        while (!piece.empty() && (piece.front() == ' ' || piece.front() == '\t'))
+            piece.remove_prefix(1);
+        while (!piece.empty() && (piece.back() == ' ' || piece.back() == '\\'))
+            piece.remove_suffix(1);
+        if (!out.empty() && !piece.empty()) out += ' ';
+        out += piece;
+    }
+    return out;
+}
+
+} // namespace
+
+Annotation Parser::parseAnnotation() {
+    Annotation a;
+    a.expr = parseExpression();
+    if (m_futureAnnotations) {
+        a.deferred = true;
+        a.text = spanText(*m_source, a.expr->span);
+    }
+    return a;
 }
 
 Expected<Module> parseModule(SourceFilePtr source) {

@@ -46,6 +46,7 @@ public:
     StmtPtr parseImportFrom();
     StmtPtr parseRaise();
     std::vector<Parameter> parseParameters(const char* closer);
+    Annotation parseAnnotation();
     std::string parseDottedName();
 
     // --- expressions (parse_expr.cpp)
@@ -128,6 +129,7 @@ public:
     int m_depth = 0;
     int m_deepest = 0; ///< the deepest expression tree so far (nesting plus chains)
     std::vector<std::string> m_qualifiers; ///< enclosing def/class names for qualified names
+    bool m_futureAnnotations = false;      ///< `from __future__ import annotations` was seen
 };
 
 bool isKeyword(const std::string& word);

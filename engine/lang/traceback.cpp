@@ -71,6 +71,16 @@ std::string formatEntry(const TracebackEntry& entry) {
     return text;
 }
 
+/// PEP 678: each string in the exception's __notes__, on its own line under the message.
+std::string formatNotes(Interpreter& interp, const Value& exception) {
+    const Value* notes = exception.as<InstanceObject>()->attrs.find(Symbol::intern("__notes__"));
+    if (!notes || !notes->is(ObjectKind::List)) return "";
+    std::string out;
+    for (const Value& note : notes->as<ListObject>()->items)
+        out += (note.is(ObjectKind::Str) ? note.as<StrObject>()->str() : interp.repr(note)) + "\n";
+    return out;
+}
+
 std::string formatOne(Interpreter& interp, const Value& exception) {
     std::string out;
     auto* inst = exception.as<InstanceObject>();
@@ -99,6 +109,7 @@ std::string formatOne(Interpreter& interp, const Value& exception) {
         flushRepeats();
     }
     out += formatExceptionOnly(interp, exception) + "\n";
+    out += formatNotes(interp, exception);
     return out;
 }
 

@@ -120,6 +120,37 @@ private slots:
             QString(c.errorType) != "SyntaxError")
             QVERIFY(recorded.startsWith("before\n"));
     }
+
+    // A module Kiln does not provide: CPython's message line, then the note (PEP 678) that
+    // says why, as CPython prints notes under the message.
+    void unavailableModuleNote_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("numpy") << "import numpy as np\n"
+                               << "ModuleNotFoundError: No module named 'numpy'\n"
+                                  "numpy is not available in Kiln workloads: use torch tensors\n";
+        QTest::newRow("other") << "from requests.adapters import HTTPAdapter\n"
+                               << "ModuleNotFoundError: No module named 'requests'\n"
+                                  "Kiln workloads can import torch and the standard library "
+                                  "modules that Kiln provides; 'requests' is not one of them\n";
+    }
+
+    void unavailableModuleNote() {
+        QFETCH(QString, source);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QString script = dir.filePath("imports.py");
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(source.toUtf8());
+        f.close();
+        QProcess p;
+        p.start(testing::binaryDir() + "/bin/kiln", {"run", script});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 1);
+        QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains(expected), qPrintable(err));
+    }
 };
 
 QTEST_GUILESS_MAIN(ScriptErrorsTest)
