@@ -92,10 +92,18 @@ Value builtinRepr(Interpreter& interp, const CallArgs& args, void*) {
     return strValue(interp.repr(sig.bind(interp, args)[0]));
 }
 
+/// `int | None` (types.UnionType, PEP 604) as isinstance's and issubclass's second argument.
+bool isUnionType(Interpreter& interp, const Value& v) {
+    if (!v.is(ObjectKind::Instance)) return false;
+    TypeObject* type = interp.typeOf(v);
+    return type->name == "UnionType" && type->moduleName == "types";
+}
+
 Value builtinIsinstance(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("isinstance(obj, class_or_tuple, /)");
     BoundArgs a = sig.bind(interp, args);
     std::function<bool(const Value&)> check = [&](const Value& cls) -> bool {
+        if (isUnionType(interp, cls)) return check(interp.getAttr(cls, sym("__args__")));
         if (cls.is(ObjectKind::Tuple)) {
             for (const Value& c : cls.as<TupleObject>()->items)
                 if (check(c)) return true;
@@ -120,6 +128,7 @@ Value builtinIssubclass(Interpreter& interp, const CallArgs& args, void*) {
     BoundArgs a = sig.bind(interp, args);
     if (!a[0].is(ObjectKind::Type)) interp.raiseTypeError("issubclass() arg 1 must be a class");
     std::function<bool(const Value&)> check = [&](const Value& cls) -> bool {
+        if (isUnionType(interp, cls)) return check(interp.getAttr(cls, sym("__args__")));
         if (cls.is(ObjectKind::Tuple)) {
             for (const Value& c : cls.as<TupleObject>()->items)
                 if (check(c)) return true;

@@ -54,3 +54,5 @@ def h(x: list[int], y: int | None = None) -> tuple[int, str]:
 
 
 print(h.__annotations__)
+print(isinstance(3, int | None), isinstance(None, int | None), isinstance("s", int | float),
+      isinstance(2.5, (str, int | float)), issubclass(bool, int | str), issubclass(str, int | None))

@@ -19,7 +19,7 @@ class _Environ:
     def __init__(self):
         self._data = {}
 
-    def _check(self, value, what):
+    def _check(self, value):
         if not isinstance(value, str):
             raise TypeError(f"str expected, not {type(value).__name__}")
         return value
@@ -30,7 +30,7 @@ class _Environ:
         return self._data[key]
 
     def __setitem__(self, key, value):
-        self._data[self._check(key, "key")] = self._check(value, "value")
+        self._data[self._check(key)] = self._check(value)
 
     def __delitem__(self, key):
         if key not in self._data:
