@@ -186,11 +186,21 @@ struct IfExpExpr : Expr {
     ExprPtr test, body, orelse;
 };
 
+/// A parameter's, return value's or variable's annotation. Under `from __future__ import
+/// annotations` (PEP 563) it is kept as its source text instead of being evaluated.
+struct Annotation {
+    ExprPtr expr;     ///< null when there is none
+    std::string text; ///< set only under the future import: the value is this string
+    bool deferred = false;
+    explicit operator bool() const { return expr != nullptr; }
+};
+
 struct Parameter {
     enum class Kind : uint8_t { Positional, PositionalOnly, VarArgs, KeywordOnly, VarKeywords };
     Kind kind = Kind::Positional;
     Symbol name;
     ExprPtr defaultValue; ///< may be null
+    Annotation annotation;
     SourceSpan span;
 };
 
@@ -204,7 +214,8 @@ struct FunctionCode {
     Symbol name;
     std::string qualifiedName; ///< "Model.forward", "outer.<locals>.inner", "<lambda>"
     std::vector<Parameter> params;
-    Block body; ///< for lambdas: one Return statement
+    Annotation returns; ///< `-> T`
+    Block body;         ///< for lambdas: one Return statement
     std::unique_ptr<Scope> scope;
     SourceFilePtr source;
     SourceSpan span;
@@ -323,8 +334,9 @@ struct AnnAssignStmt : Stmt {
     AnnAssignStmt()
         : Stmt(StmtKind::AnnAssign) {}
     ExprPtr target;
-    ExprPtr annotation; ///< parsed, never evaluated
-    ExprPtr value;      ///< may be null
+    Annotation annotation; ///< evaluated in module and class bodies only, as CPython does
+    ExprPtr value;         ///< may be null
+    bool simple = true;    ///< a bare name, not `(x): int` (only those are recorded)
 };
 
 struct IfStmt : Stmt {

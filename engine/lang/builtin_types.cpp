@@ -25,19 +25,6 @@ std::string strip(const std::string& s) {
     return s.substr(b, e - b + 1);
 }
 
-int64_t floatToInt(Interpreter& interp, double d) {
-    if (std::isinf(d))
-        interp.raise(builtinTypes().overflowError.get(),
-                     "cannot convert float infinity to integer");
-    if (std::isnan(d)) interp.raiseValueError("cannot convert float NaN to integer");
-    double t = std::trunc(d);
-    if (t >= 9.223372036854775807e18 || t < -9.223372036854775808e18)
-        interp.raise(builtinTypes().overflowError.get(),
-                     "integer overflow: " + floatRepr(d) +
-                         " does not fit in Kiln's 64-bit integers");
-    return static_cast<int64_t>(t);
-}
-
 int64_t parseInt(Interpreter& interp, const std::string& text, int64_t base) {
     std::string s = strip(text);
     const int64_t givenBase = base; // the error names the base the caller asked for
@@ -179,6 +166,9 @@ Value boolCtor(Interpreter& interp, const CallArgs& args, void*) {
 
 Value strCtor(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("str(object='')");
+    // CPython's str type has no vectorcall: calling it counts a recursion level, so a
+    // __str__ that calls str(self) fails where CPython's does, with its message.
+    Interpreter::NestedCall nested(interp, " while calling a Python object");
     return strValue(interp.str(sig.bind(interp, args)[0]));
 }
 
@@ -390,6 +380,19 @@ Value exceptionWithTraceback(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 } // namespace
+
+int64_t floatToInt(Interpreter& interp, double d) {
+    if (std::isinf(d))
+        interp.raise(builtinTypes().overflowError.get(),
+                     "cannot convert float infinity to integer");
+    if (std::isnan(d)) interp.raiseValueError("cannot convert float NaN to integer");
+    double t = std::trunc(d);
+    if (t >= 9.223372036854775807e18 || t < -9.223372036854775808e18)
+        interp.raise(builtinTypes().overflowError.get(),
+                     "integer overflow: " + floatRepr(d) +
+                         " does not fit in Kiln's 64-bit integers");
+    return static_cast<int64_t>(t);
+}
 
 void installTypeConstructors(Interpreter& interp, ModuleObject& builtins) {
     const BuiltinTypes& t = builtinTypes();

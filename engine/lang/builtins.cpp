@@ -8,6 +8,7 @@
 #include "lang/signature.h"
 #include "lang/suggestions.h"
 #include "lang/tensor_bridge.h"
+#include "lang/text_encoding.h"
 
 #include <algorithm>
 #include <cmath>
@@ -37,22 +38,43 @@ Value builtinPrint(Interpreter& interp, const CallArgs& args, void*) {
     BoundArgs a = sig.bind(interp, args);
     std::string sep = printSeparator(interp, a[1], "sep", " ");
     std::string end = printSeparator(interp, a[2], "end", "\n");
-    std::string text;
-    const auto& values = a[0].as<TupleObject>()->items;
-    for (size_t i = 0; i < values.size(); ++i) {
-        if (i) text += sep;
-        text += interp.str(values[i]);
-    }
-    text += end;
     OutputStream stream = OutputStream::Stdout;
+    bool toFile = false;
     if (a.has(3)) {
         Value name = interp.tryGetAttr(a[3], sym("name"));
         std::string fileName = name.is(ObjectKind::Str) ? name.as<StrObject>()->str() : "";
-        if (fileName != "<stderr>" && fileName != "<stdout>") {
-            interp.callMethod(a[3], sym("write"), {strValue(std::move(text))});
-            return Value::none();
-        }
+        toFile = fileName != "<stderr>" && fileName != "<stdout>";
         if (fileName == "<stderr>") stream = OutputStream::Stderr;
+    }
+    std::string text;
+    // As CPython's stdout (UTF-8, strict), a piece holding a lone surrogate fails to encode
+    // after the pieces before it were written; stderr escapes them (backslashreplace).
+    auto append = [&](const std::string& piece) {
+        if (toFile) {
+            text += piece;
+        } else if (stream == OutputStream::Stderr) {
+            text += backslashReplaceSurrogates(piece);
+        } else if (std::optional<SurrogateRun> run = findSurrogates(piece)) {
+            interp.raise(makeSurrogateEncodeError(interp, piece, *run));
+        } else {
+            text += piece;
+        }
+    };
+    const auto& values = a[0].as<TupleObject>()->items;
+    try {
+        for (size_t i = 0; i < values.size(); ++i) {
+            if (i) append(sep);
+            append(interp.str(values[i]));
+        }
+        append(end);
+    } catch (...) {
+        // CPython writes each piece as it goes: what came before a failing str() is printed.
+        if (!toFile && !text.empty()) interp.write(stream, text);
+        throw;
+    }
+    if (toFile) {
+        interp.callMethod(a[3], sym("write"), {strValue(std::move(text))});
+        return Value::none();
     }
     interp.write(stream, text);
     return Value::none();
@@ -65,13 +87,23 @@ Value builtinLen(Interpreter& interp, const CallArgs& args, void*) {
 
 Value builtinRepr(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("repr(obj, /)");
+    // A one-argument builtin counts a recursion level in CPython (the METH_O call check).
+    Interpreter::NestedCall nested(interp, " while calling a Python object");
     return strValue(interp.repr(sig.bind(interp, args)[0]));
+}
+
+/// `int | None` (types.UnionType, PEP 604) as isinstance's and issubclass's second argument.
+bool isUnionType(Interpreter& interp, const Value& v) {
+    if (!v.is(ObjectKind::Instance)) return false;
+    TypeObject* type = interp.typeOf(v);
+    return type->name == "UnionType" && type->moduleName == "types";
 }
 
 Value builtinIsinstance(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("isinstance(obj, class_or_tuple, /)");
     BoundArgs a = sig.bind(interp, args);
     std::function<bool(const Value&)> check = [&](const Value& cls) -> bool {
+        if (isUnionType(interp, cls)) return check(interp.getAttr(cls, sym("__args__")));
         if (cls.is(ObjectKind::Tuple)) {
             for (const Value& c : cls.as<TupleObject>()->items)
                 if (check(c)) return true;
@@ -96,6 +128,7 @@ Value builtinIssubclass(Interpreter& interp, const CallArgs& args, void*) {
     BoundArgs a = sig.bind(interp, args);
     if (!a[0].is(ObjectKind::Type)) interp.raiseTypeError("issubclass() arg 1 must be a class");
     std::function<bool(const Value&)> check = [&](const Value& cls) -> bool {
+        if (isUnionType(interp, cls)) return check(interp.getAttr(cls, sym("__args__")));
         if (cls.is(ObjectKind::Tuple)) {
             for (const Value& c : cls.as<TupleObject>()->items)
                 if (check(c)) return true;
@@ -177,19 +210,29 @@ Value builtinHash(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromInt(static_cast<int64_t>(interp.hash(sig.bind(interp, args)[0]) >> 1));
 }
 
+/// super(type, obj) needs obj to be an instance or a subclass of type (CPython's check).
+Value makeSuper(Interpreter& interp, TypeObject* type, const Value& self) {
+    const TypeObject* selfType =
+        self.is(ObjectKind::Type) ? self.as<TypeObject>() : interp.typeOf(self);
+    if (!selfType->isSubtypeOf(type) && !interp.typeOf(self)->isSubtypeOf(type))
+        interp.raiseTypeError("super(type, obj): obj must be an instance or subtype of type");
+    return Value(makeRef<SuperObject>(Ref<TypeObject>(type), self));
+}
+
 Value builtinSuper(Interpreter& interp, const CallArgs& args, void*) {
     if (args.positional.size() == 2) {
         if (!args.positional[0].is(ObjectKind::Type))
             interp.raiseTypeError("super() argument 1 must be a type, not " +
                                   interp.typeName(args.positional[0]));
-        return Value(makeRef<SuperObject>(args.positional[0].as<TypeObject>(), args.positional[1]));
+        return makeSuper(interp, args.positional[0].as<TypeObject>(), args.positional[1]);
     }
     const Frame* f = interp.currentFrame();
     if (!f || !f->function || !f->function->ownerClass || f->code->params.empty())
         interp.raise(builtinTypes().runtimeError.get(), "super(): no arguments");
     Value self = f->slots[0];
     if (self.is(ObjectKind::Cell)) self = self.as<CellObject>()->value;
-    return Value(makeRef<SuperObject>(f->function->ownerClass, self));
+    if (self.isEmpty()) interp.raise(builtinTypes().runtimeError.get(), "super(): arg[0] deleted");
+    return makeSuper(interp, f->function->ownerClass.get(), self);
 }
 
 Value builtinProperty(Interpreter& interp, const CallArgs& args, void*) {
@@ -335,6 +378,7 @@ void installBuiltins(Interpreter& interp, ModuleObject& builtins) {
     installStrMethods(interp);
     installContainerMethods(interp);
     installBuiltinMembers(interp);
+    installUnicodeErrors(interp);
 }
 
 } // namespace kiln::lang

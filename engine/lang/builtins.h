@@ -15,6 +15,9 @@ void installBuiltins(Interpreter& interp, ModuleObject& builtins);
 std::string formatValue(Interpreter& interp, const Value& value, const std::string& spec);
 /// str % args
 Value percentFormatValue(Interpreter& interp, const std::string& format, const Value& args);
+/// int(d) for a float: OverflowError for infinities and for values outside Kiln's 64-bit
+/// integers (CPython's ints would grow), ValueError for NaN.
+int64_t floatToInt(Interpreter& interp, double d);
 /// Stable sort by Python ordering (optionally by key(item)), as list.sort and sorted do.
 void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key, bool reverse);
 

@@ -188,6 +188,36 @@ Value builtinNext(Interpreter& interp, const CallArgs& args, void*) {
 
 } // namespace
 
+namespace {
+
+/// Sorts positions stably by `less` with a bottom-up merge sort. Written out instead of
+/// std::stable_sort because `less` runs Python code: a comparison that is inconsistent (a
+/// random __lt__) must not make the sort read out of bounds, and one that raises must leave
+/// `order` a permutation. Two runs already in order cost one comparison, so sorted input
+/// takes n - 1 comparisons, as with CPython's timsort.
+template <typename Less>
+void mergeSortPositions(std::vector<size_t>& order, Less less) {
+    const size_t n = order.size();
+    std::vector<size_t> merged(n);
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo + width < n; lo += 2 * width) {
+            const size_t mid = lo + width;
+            const size_t hi = std::min(lo + 2 * width, n);
+            if (!less(order[mid], order[mid - 1])) continue;
+            size_t left = lo, right = mid, out = lo;
+            while (left < mid && right < hi)
+                merged[out++] = less(order[right], order[left]) ? order[right++] : order[left++];
+            while (left < mid)
+                merged[out++] = order[left++];
+            while (right < hi)
+                merged[out++] = order[right++];
+            std::copy(merged.begin() + lo, merged.begin() + hi, order.begin() + lo);
+        }
+    }
+}
+
+} // namespace
+
 void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key, bool reverse) {
     std::vector<Value> keys;
     bool useKey = !key.isEmpty() && !key.isNone();
@@ -199,7 +229,7 @@ void sortValues(Interpreter& interp, std::vector<Value>& items, const Value& key
         order[i] = i;
     const std::vector<Value>& k = useKey ? keys : items;
     // Python's sort is stable, also under reverse=True (equal items keep their order).
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    mergeSortPositions(order, [&](size_t x, size_t y) {
         return reverse ? interp.lessThan(k[y], k[x]) : interp.lessThan(k[x], k[y]);
     });
     std::vector<Value> sorted;

@@ -64,11 +64,7 @@ Value builtinRound(Interpreter& interp, const CallArgs& args, void*) {
         if (!r.ok()) interp.raise(builtinTypes().overflowError.get(), r.error().message);
         return Value::fromFloat(r.value());
     }
-    if (std::isinf(x))
-        interp.raise(builtinTypes().overflowError.get(),
-                     "cannot convert float infinity to integer");
-    if (std::isnan(x)) interp.raiseValueError("cannot convert float NaN to integer");
-    return Value::fromInt(static_cast<int64_t>(pyRoundHalfEven(x)));
+    return Value::fromInt(floatToInt(interp, pyRoundHalfEven(x)));
 }
 
 Value builtinDivmod(Interpreter& interp, const CallArgs& args, void*) {

@@ -3,6 +3,8 @@
 #include "lang/builtins.h"
 #include "lang/signature.h"
 
+#include <utility>
+
 namespace kiln::lang {
 
 namespace {
@@ -76,9 +78,12 @@ Value listRemove(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("list.remove(self, value, /)");
     BoundArgs a = sig.bind(interp, args);
     auto& items = listSelf(interp, args, "remove").items;
+    // An __eq__ may change the list: compare a copy of the item and re-read the size.
     for (size_t i = 0; i < items.size(); ++i) {
-        if (items[i].identical(a[1]) || interp.equals(items[i], a[1])) {
-            items.erase(items.begin() + static_cast<long>(i));
+        Value item = items[i];
+        if (item.identical(a[1]) || interp.equals(item, a[1])) {
+            // CPython deletes the slice [i:i+1], which is empty if the list shrank.
+            if (i < items.size()) items.erase(items.begin() + static_cast<long>(i));
             return Value::none();
         }
     }
@@ -91,10 +96,11 @@ Value sequenceIndex(Interpreter& interp, const std::vector<Value>& items, const 
     int64_t start = a.has(2) ? a.toInt(2) : 0, stop = a.has(3) ? a.toInt(3) : n;
     if (start < 0) start = std::max<int64_t>(0, start + n);
     if (stop < 0) stop = std::max<int64_t>(0, stop + n);
-    for (int64_t i = start; i < std::min(stop, n); ++i)
-        if (items[static_cast<size_t>(i)].identical(a[1]) ||
-            interp.equals(items[static_cast<size_t>(i)], a[1]))
-            return Value::fromInt(i);
+    // An __eq__ may change a list: compare a copy of the item and re-read the size.
+    for (int64_t i = start; i < std::min(stop, static_cast<int64_t>(items.size())); ++i) {
+        Value item = items[static_cast<size_t>(i)];
+        if (item.identical(a[1]) || interp.equals(item, a[1])) return Value::fromInt(i);
+    }
     if (std::string(what) == "list") interp.raiseValueError(interp.repr(a[1]) + " is not in list");
     interp.raiseValueError("tuple.index(x): x not in tuple");
 }
@@ -113,8 +119,11 @@ Value tupleIndex(Interpreter& interp, const CallArgs& args, void*) {
 
 Value countIn(Interpreter& interp, const std::vector<Value>& items, const Value& x) {
     int64_t n = 0;
-    for (const Value& v : items)
-        n += v.identical(x) || interp.equals(v, x);
+    // An __eq__ may change a list: compare a copy of the item and re-read the size.
+    for (size_t i = 0; i < items.size(); ++i) {
+        Value item = items[i];
+        n += item.identical(x) || interp.equals(item, x);
+    }
     return Value::fromInt(n);
 }
 
@@ -133,7 +142,26 @@ Value tupleCount(Interpreter& interp, const CallArgs& args, void*) {
 Value listSort(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("list.sort(self, /, *, key=None, reverse=False)");
     BoundArgs a = sig.bind(interp, args);
-    sortValues(interp, listSelf(interp, args, "sort").items, a[1], a.toBool(2));
+    // As in CPython, the list is empty while its items are sorted: a key or comparison that
+    // looks at it sees [], one that changes it cannot invalidate the items being sorted, and
+    // the change is detected afterwards (any allocation in the emptied list).
+    std::vector<Value>& listItems = listSelf(interp, args, "sort").items;
+    std::vector<Value> items = std::exchange(listItems, {});
+    bool modified = false;
+    {
+        // Puts the items back however the sort ends (a key function or __lt__ may raise).
+        struct PutBack {
+            std::vector<Value>& list;
+            std::vector<Value>& items;
+            bool& modified;
+            ~PutBack() {
+                modified = !list.empty() || list.capacity() != 0;
+                list = std::move(items);
+            }
+        } putBack{listItems, items, modified};
+        sortValues(interp, items, a[1], a.toBool(2));
+    }
+    if (modified) interp.raiseValueError("list modified during sort");
     return Value::none();
 }
 

@@ -27,6 +27,7 @@ struct Names {
     Symbol doc = Symbol::intern("__doc__");
     Symbol defaults = Symbol::intern("__defaults__");
     Symbol kwdefaults = Symbol::intern("__kwdefaults__");
+    Symbol annotations = Symbol::intern("__annotations__");
 };
 
 const Names& names() {
@@ -74,6 +75,11 @@ Value functionSpecialAttr(Interpreter& interp, FunctionObject& fn, Symbol name) 
     if (name == n.doc) {
         const std::string* doc = fn.code->isLambda ? nullptr : docstring(fn.code->body);
         return doc ? strValue(*doc) : Value::none();
+    }
+    if (name == n.annotations) { // created on first access and kept, as CPython does
+        Value empty(makeRef<DictObject>());
+        fn.attrs.set(name, empty);
+        return empty;
     }
     if (name == n.defaults || name == n.kwdefaults) {
         std::vector<Value> positional;
@@ -170,7 +176,8 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
             TypeObject* type = typeOf(sup->self);
             if (sup->self.is(ObjectKind::Type)) type = sup->self.as<TypeObject>();
             const auto& mro = type->mro;
-            auto it = std::find(mro.begin(), mro.end(), sup->startAfter);
+            auto it = std::find(mro.begin(), mro.end(), sup->startAfter.get());
+            KILN_ASSERT(it != mro.end(), "super() object whose type is not in the MRO");
             for (++it; it < mro.end(); ++it)
                 if (const Value* v = (*it)->dict.find(name))
                     return bindDescriptor(*v, sup->self, type);
@@ -242,6 +249,22 @@ void Interpreter::raiseAttributeError(const Value& object, Symbol name,
     raise(exc);
 }
 
+namespace {
+
+/// CPython's built-in types are static types: their attributes cannot be set or deleted (so a
+/// script cannot replace list.append or object.__repr__ under every other script object).
+bool isImmutableType(const TypeObject& type) {
+    return !type.isUserClass && type.moduleName == "builtins";
+}
+
+[[noreturn]] void raiseImmutableType(Interpreter& interp, const TypeObject& type, Symbol name) {
+    // CPython says "set" for deletion too.
+    interp.raiseTypeError("cannot set '" + name.str() + "' attribute of immutable type '" +
+                          type.qualifiedName() + "'");
+}
+
+} // namespace
+
 Value Interpreter::tryGetAttr(const Value& object, Symbol name) {
     try {
         return getAttrOrEmpty(object, name, true);
@@ -276,7 +299,9 @@ void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
         return;
     }
     if (object.is(ObjectKind::Type)) {
-        object.as<TypeObject>()->dict.set(name, std::move(value));
+        TypeObject* type = object.as<TypeObject>();
+        if (isImmutableType(*type)) raiseImmutableType(*this, *type, name);
+        type->dict.set(name, std::move(value));
         return;
     }
     if (object.is(ObjectKind::Module)) {
@@ -324,7 +349,9 @@ void Interpreter::delAttr(const Value& object, Symbol name) {
     } else if (object.is(ObjectKind::Module)) {
         if (object.as<ModuleObject>()->globals.erase(name)) return;
     } else if (object.is(ObjectKind::Type)) {
-        if (object.as<TypeObject>()->dict.erase(name)) return;
+        TypeObject* type = object.as<TypeObject>();
+        if (isImmutableType(*type)) raiseImmutableType(*this, *type, name);
+        if (type->dict.erase(name)) return;
     }
     raise(builtinTypes().attributeError.get(),
           "'" + typeName(object) + "' object has no attribute '" + name.str() + "'");

@@ -78,12 +78,27 @@ std::vector<Ref<CellObject>> Interpreter::buildClosure(const Scope& scope, Frame
     return closure;
 }
 
+Value Interpreter::annotationValue(Frame& frame, const Annotation& a) {
+    return a.deferred ? strValue(a.text) : eval(frame, *a.expr);
+}
+
 Value Interpreter::makeFunction(std::shared_ptr<FunctionCode> code, Frame& frame) {
     auto fn = makeRef<FunctionObject>(code, Ref<ModuleObject>(frame.globals));
     fn->defaults.resize(code->params.size());
     for (size_t i = 0; i < code->params.size(); ++i)
         if (code->params[i].defaultValue)
             fn->defaults[i] = eval(frame, *code->params[i].defaultValue);
+    // CPython 3.11 evaluates annotations when the def runs, parameters in order, then 'return'.
+    Ref<DictObject> annotations;
+    auto annotate = [&](const std::string& name, const Annotation& a) {
+        if (!a) return;
+        if (!annotations) annotations = makeRef<DictObject>();
+        annotations->set(*this, strValue(name), annotationValue(frame, a));
+    };
+    for (const Parameter& p : code->params)
+        annotate(p.name.str(), p.annotation);
+    annotate("return", code->returns);
+    if (annotations) fn->attrs.set(Symbol::intern("__annotations__"), Value(annotations));
     fn->closure = buildClosure(*code->scope, frame);
     return Value(fn);
 }
@@ -410,6 +425,12 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
         if (isException)
             obj->attrs.set(Symbol::intern("args"),
                            tupleValue({args.positional.begin(), args.positional.end()}));
+        if (type.isSubtypeOf(types.systemExit.get())) // CPython's SystemExit.code
+            obj->attrs.set(Symbol::intern("code"),
+                           args.positional.empty() ? Value::none()
+                           : args.positional.size() == 1
+                               ? args.positional[0]
+                               : tupleValue({args.positional.begin(), args.positional.end()}));
         instance = Value(obj);
     }
     const Value* init = type.lookup(Symbol::intern("__init__"));
@@ -421,6 +442,11 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
         raiseTypeError(type.name + "() takes no arguments");
     } else if (isException && !args.keywordNames.empty()) {
         raiseTypeError(type.name + "() takes no keyword arguments");
+    } else if (isException && init && init->is(ObjectKind::NativeFunction)) {
+        // Built-in exceptions with their own arguments (UnicodeEncodeError's five).
+        std::vector<Value> withSelf{instance};
+        withSelf.insert(withSelf.end(), args.positional.begin(), args.positional.end());
+        call(*init, CallArgs{withSelf, {}, {}});
     }
     return instance;
 }
@@ -481,8 +507,12 @@ Value Interpreter::createClass(const std::string& name, std::vector<Ref<TypeObje
             fn = fn.as<ClassMethodObject>()->function;
         else if (fn.is(ObjectKind::Property))
             fn = fn.as<PropertyObject>()->getter;
-        if (fn.is(ObjectKind::Function)) fn.as<FunctionObject>()->ownerClass = cls.get();
+        // The first class a function is put in is the one whose body defined it; a function
+        // copied into another class keeps its own class for super(), as CPython's __class__.
+        if (fn.is(ObjectKind::Function) && !fn.as<FunctionObject>()->ownerClass)
+            fn.as<FunctionObject>()->ownerClass = cls;
     }
+    registerUserClass(cls);
     // The nearest base's __init_subclass__ hook (an implicit classmethod) sees the new class.
     for (size_t i = 1; i < cls->mro.size(); ++i) {
         const Value* hook = cls->mro[i]->dict.find(Symbol::intern("__init_subclass__"));

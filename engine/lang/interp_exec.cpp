@@ -50,6 +50,7 @@ Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
     case StmtKind::AnnAssign: {
         const auto& a = static_cast<const AnnAssignStmt&>(s);
         if (a.value) assign(f, *a.target, eval(f, *a.value));
+        if (!f.function) recordAnnotation(f, a);
         return Flow::Normal;
     }
     case StmtKind::If: {
@@ -191,6 +192,23 @@ void Interpreter::execFunctionDef(Frame& f, const FunctionDefStmt& s) {
     Value fn = makeFunction(s.code, f);
     applyDecorators(f, s.decorators, decorators, fn);
     storeName(f, static_cast<const NameExpr&>(*s.target), std::move(fn));
+}
+
+void Interpreter::recordAnnotation(Frame& f, const AnnAssignStmt& a) {
+    // Module and class bodies evaluate the annotation after the assignment; a bare name's goes
+    // into the namespace's __annotations__ (created by the first one, as SETUP_ANNOTATIONS
+    // does), an attribute's or subscript's is evaluated and dropped.
+    Value value = annotationValue(f, a.annotation);
+    if (!a.simple) return;
+    static const Symbol key = Symbol::intern("__annotations__");
+    AttrMap& ns = f.classNamespace ? *f.classNamespace : f.globals->globals;
+    const Value* dict = ns.find(key);
+    if (!dict || !dict->is(ObjectKind::Dict)) {
+        ns.set(key, Value(makeRef<DictObject>()));
+        dict = ns.find(key);
+    }
+    dict->as<DictObject>()->set(*this, strValue(static_cast<const NameExpr&>(*a.target).id.str()),
+                                std::move(value));
 }
 
 void Interpreter::execClassDef(Frame& f, const ClassDefStmt& s) {

@@ -127,6 +127,17 @@ Value strItem(Interpreter& interp, const StrObject& s, const Value& key) {
 
 } // namespace
 
+namespace {
+
+bool isGenericBuiltin(const TypeObject& type) {
+    if (type.isUserClass || type.moduleName != "builtins") return false;
+    for (const char* name : {"list", "tuple", "dict", "type", "set", "frozenset"})
+        if (type.name == name) return true;
+    return false;
+}
+
+} // namespace
+
 Value Interpreter::getItem(const Value& object, const Value& key) {
     if (object.isTensor()) return tensorItem(*this, object, key);
     if (object.isObject()) {
@@ -174,6 +185,8 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
         case ObjectKind::Type: {
             const Value* cg = static_cast<TypeObject*>(o)->lookup(sym("__class_getitem__"));
             if (cg) return call(*cg, {object, key});
+            if (isGenericBuiltin(*static_cast<TypeObject*>(o))) // list[int] is PEP 585's alias
+                return call(libraryAttr("types", "GenericAlias"), {object, key});
             raiseTypeError("type '" + static_cast<TypeObject*>(o)->name + "' is not subscriptable");
         }
         default:

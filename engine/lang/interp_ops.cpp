@@ -2,9 +2,11 @@
 // Operators: arithmetic on Python numbers with Python's rounding and error rules, sequence
 // concatenation and repetition, comparisons, and dispatch to tensors and to user dunders.
 #include "lang/builtins.h"
+#include "lang/format_detail.h"
 #include "lang/interpreter.h"
 #include "lang/tensor_bridge.h"
 
+#include <cerrno>
 #include <cmath>
 
 namespace kiln::lang {
@@ -169,16 +171,41 @@ Value floatBinary(Interpreter& interp, BinaryOperator op, double a, double b) {
         if (a < 0.0 && b != std::floor(b) && std::isfinite(b))
             interp.raiseValueError("complex results are not supported by Kiln (negative number "
                                    "raised to a fractional power)");
-        return Value::fromFloat(std::pow(a, b));
+        {
+            double r = std::pow(a, b);
+            // CPython's float_pow reports ERANGE as OSError-style arguments: (34, '...').
+            if (std::isinf(r) && std::isfinite(a) && std::isfinite(b))
+                interp.raise(interp.call(
+                    Value(types.overflowError),
+                    {Value::fromInt(ERANGE), strValue("Numerical result out of range")}));
+            return Value::fromFloat(r);
+        }
     default:
         return Value();
     }
+}
+
+/// `seq * n` checks the size of its result before building it: one beyond what CPython's
+/// Py_ssize_t can count is its OverflowError (strings) or MemoryError (lists, tuples), and one
+/// beyond detail::kMaxFieldWidth bytes is a MemoryError at once instead of a slow climb until
+/// the machine runs out of memory.
+void checkRepeatSize(Interpreter& interp, size_t bytes, int64_t n, bool isStr) {
+    const auto& types = builtinTypes();
+    if (bytes > static_cast<size_t>(INT64_MAX / n)) {
+        if (isStr) interp.raise(types.overflowError.get(), "repeated string is too long");
+        interp.raise(types.memoryError.get(), "");
+    }
+    if (static_cast<int64_t>(bytes) * n > detail::kMaxFieldWidth)
+        interp.raise(types.memoryError.get(), "");
 }
 
 std::optional<Value> sequenceBinary(Interpreter& interp, BinaryOperator op, const Value& a,
                                     const Value& b) {
     auto repeat = [&](const std::vector<Value>& items, int64_t n) {
         std::vector<Value> out;
+        if (n <= 0 || items.empty()) return out;
+        checkRepeatSize(interp, items.size() * sizeof(Value), n, false);
+        out.reserve(items.size() * static_cast<size_t>(n));
         for (int64_t i = 0; i < n; ++i)
             out.insert(out.end(), items.begin(), items.end());
         return out;
@@ -193,8 +220,12 @@ std::optional<Value> sequenceBinary(Interpreter& interp, BinaryOperator op, cons
         }
         if (op == BinaryOperator::Mod) return percentFormatValue(interp, s, b);
         if (op == BinaryOperator::Mul && b.isIntLike()) {
+            int64_t n = b.asInt();
             std::string out;
-            for (int64_t i = 0; i < b.asInt(); ++i)
+            if (n <= 0 || s.empty()) return strValue(std::move(out));
+            checkRepeatSize(interp, s.size(), n, true);
+            out.reserve(s.size() * static_cast<size_t>(n));
+            for (int64_t i = 0; i < n; ++i)
                 out += s;
             return strValue(std::move(out));
         }
@@ -258,6 +289,11 @@ Value callDunder(Interpreter& interp, const Value& self, const char* name, const
 
 // The result of `a op b`, or Empty when neither operand supports the operation. As in CPython,
 // a user class's reflected dunder gets its chance before a built-in sequence reports the error.
+/// `int | None` (PEP 604) builds a types.UnionType; aliases define their own __or__.
+bool isUnionOperand(const Value& v) {
+    return v.is(ObjectKind::Type) || v.isNone();
+}
+
 Value tryBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) {
         Value r = (a.isFloat() || b.isFloat())
@@ -274,6 +310,9 @@ Value tryBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Va
     if (r.isEmpty()) r = callDunder(interp, b, d.reflected, a);
     if (r.isEmpty() && !userLeft && !a.isTensor() && !b.isTensor())
         if (auto s = sequenceBinary(interp, op, a, b)) return *s;
+    if (r.isEmpty() && op == BinaryOperator::BitOr && isUnionOperand(a) && isUnionOperand(b) &&
+        (a.is(ObjectKind::Type) || b.is(ObjectKind::Type)))
+        return interp.call(interp.libraryAttr("types", "UnionType"), {a, b});
     return r;
 }
 
@@ -311,6 +350,8 @@ Value Interpreter::inplaceOp(BinaryOperator op, const Value& a, const Value& b) 
         }
         if (op == BinaryOperator::Mul && b.isIntLike()) {
             std::vector<Value> copy = items;
+            if (b.asInt() > 0 && !copy.empty())
+                checkRepeatSize(*this, copy.size() * sizeof(Value), b.asInt(), false);
             items.clear();
             for (int64_t i = 0; i < b.asInt(); ++i)
                 items.insert(items.end(), copy.begin(), copy.end());

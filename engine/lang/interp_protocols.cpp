@@ -25,6 +25,7 @@ std::string addressOf(const void* p) {
 }
 
 constexpr const char* kInRepr = " while getting the repr of an object";
+constexpr const char* kInStr = " while getting the str of an object";
 constexpr const char* kInComparison = " in comparison";
 
 // Guards repr against self-containing containers ([...] as CPython prints them).
@@ -132,6 +133,10 @@ int64_t Interpreter::len(const Value& v) {
             if (r.asInt() < 0) raiseValueError("__len__() should return >= 0");
             return r.asInt();
         }
+        case ObjectKind::Type: // an Enum class: Kiln's stand-in for a metaclass __len__
+            if (const Value* hook = static_cast<TypeObject*>(o)->lookup(sym("__kiln_class_len__")))
+                return call(*hook, {v}).asInt();
+            break;
         default:
             break;
         }
@@ -199,7 +204,9 @@ bool Interpreter::contains(const Value& container, const Value& item) {
     }
     bool iterable = container.isObject() &&
                     (container.is(ObjectKind::Iterator) || container.is(ObjectKind::Instance) ||
-                     container.is(ObjectKind::DictView));
+                     container.is(ObjectKind::DictView) ||
+                     (container.is(ObjectKind::Type) &&
+                      container.as<TypeObject>()->lookup(sym("__kiln_class_iter__"))));
     if (!iterable) raiseTypeError("argument of type '" + typeName(container) + "' is not iterable");
     Value it = getIter(container);
     Value x;
@@ -368,8 +375,9 @@ std::string Interpreter::repr(const Value& v) {
         const Value* custom = o->type()->lookup(sym("__repr__"));
         if (custom &&
             (custom->is(ObjectKind::Function) || custom->is(ObjectKind::NativeFunction))) {
-            ReprGuard guard(o);
-            if (guard.recursive) return "...";
+            // No "..." guard here: like CPython, a __repr__ that recurses into itself ends in
+            // RecursionError (only the built-in containers print [...] for themselves).
+            NestedCall nested(*this, kInRepr);
             Value r = callMethod(v, sym("__repr__"), {});
             if (!r.is(ObjectKind::Str))
                 raiseTypeError("__repr__ returned non-string (type " + typeName(r) + ")");
@@ -479,6 +487,7 @@ std::string Interpreter::str(const Value& v) {
             const Value* custom = o->type()->lookup(sym("__str__"));
             if (custom &&
                 (custom->is(ObjectKind::Function) || custom->is(ObjectKind::NativeFunction))) {
+                NestedCall nested(*this, kInStr);
                 Value r = callMethod(v, sym("__str__"), {});
                 if (!r.is(ObjectKind::Str))
                     raiseTypeError("__str__ returned non-string (type " + typeName(r) + ")");
@@ -495,6 +504,18 @@ std::string Interpreter::str(const Value& v) {
                 return str(items[0]);
             }
             return repr(args);
+        }
+        if (o->kind() != ObjectKind::Type) {
+            // CPython's object.__str__ calls the type's repr slot directly: one recursion level,
+            // counted as getting the str.
+            const Value* custom = o->type()->lookup(sym("__repr__"));
+            if (custom && custom->is(ObjectKind::Function)) {
+                NestedCall nested(*this, kInStr);
+                Value r = callMethod(v, sym("__repr__"), {});
+                if (!r.is(ObjectKind::Str))
+                    raiseTypeError("__str__ returned non-string (type " + typeName(r) + ")");
+                return r.as<StrObject>()->str();
+            }
         }
     }
     return repr(v);

@@ -5,6 +5,7 @@
 #include "lang/parser.h"
 #include "tensor/error.h"
 
+#include <algorithm>
 #include <new>
 
 namespace kiln::lang {
@@ -21,6 +22,19 @@ Interpreter::~Interpreter() {
     // namespaces breaks the cycles so every object (and every tensor) is freed.
     for (auto& [name, module] : m_modules)
         module->globals = AttrMap();
+    // Classes reference their methods and the methods their class (and a class attribute may
+    // hold an instance, which references its class): clearing the dicts breaks those cycles.
+    for (auto& cls : m_userClasses)
+        cls->dict = AttrMap();
+}
+
+void Interpreter::registerUserClass(Ref<TypeObject> cls) {
+    if (m_userClasses.size() >= m_userClassesPruneAt) {
+        // Classes only this list still references are garbage (no method cycle kept them).
+        std::erase_if(m_userClasses, [](const Ref<TypeObject>& c) { return c->refCount() == 1; });
+        m_userClassesPruneAt = std::max<size_t>(64, 2 * m_userClasses.size());
+    }
+    m_userClasses.push_back(std::move(cls));
 }
 
 void Interpreter::runMain(const Module& module) {
@@ -71,6 +85,16 @@ Ref<ModuleObject> Interpreter::importModule(const std::string& name) {
     if (dot != std::string::npos) parent = importModule(name.substr(0, dot));
     if (auto it = m_modules.find(name); it != m_modules.end())
         return it->second; // the parent's initialisation imported it
+    if (parent && !m_nativeModules.contains(name) && !m_sourceModules.contains(name)) {
+        // A module the parent bound as its attribute (os binds posixpath as os.path, which
+        // CPython's os.py also enters in sys.modules).
+        const Value* sub = parent->globals.find(Symbol::intern(name.substr(dot + 1)));
+        if (sub && sub->is(ObjectKind::Module)) {
+            Ref<ModuleObject> bound(sub->as<ModuleObject>());
+            m_modules[name] = bound;
+            return bound;
+        }
+    }
     Ref<ModuleObject> module;
     if (auto it = m_nativeModules.find(name); it != m_nativeModules.end()) {
         module = makeRef<ModuleObject>(name);
@@ -80,13 +104,37 @@ Ref<ModuleObject> Interpreter::importModule(const std::string& name) {
     } else if (auto src = m_sourceModules.find(name); src != m_sourceModules.end()) {
         module = runSourceModule(name, src->second.path, src->second.source);
     } else {
-        raise(builtinTypes().moduleNotFoundError.get(), "No module named '" + name + "'");
+        raiseModuleNotFound(name);
     }
     if (parent) {
         Symbol attr = Symbol::intern(name.substr(dot + 1));
         if (!parent->globals.contains(attr)) parent->globals.set(attr, Value(module));
     }
     return module;
+}
+
+void Interpreter::raiseModuleNotFound(const std::string& name) {
+    Value exc =
+        makeException(builtinTypes().moduleNotFoundError.get(), "No module named '" + name + "'");
+    exc.as<InstanceObject>()->attrs.set(Symbol::intern("name"), strValue(name));
+    // CPython's message, then a note (PEP 678, printed under the message) saying why.
+    std::string root = name.substr(0, name.find('.'));
+    std::string note = root == "numpy"
+                           ? "numpy is not available in Kiln workloads: use torch tensors"
+                           : "Kiln workloads can import torch and the standard library modules "
+                             "that Kiln provides; '" +
+                                 root + "' is not one of them";
+    exc.as<InstanceObject>()->attrs.set(Symbol::intern("__notes__"), listValue({strValue(note)}));
+    raise(exc);
+}
+
+Value Interpreter::libraryAttr(const std::string& module, const char* name) {
+    Ref<ModuleObject> m = importModule(module);
+    const Value* v = m->globals.find(Symbol::intern(name));
+    if (!v)
+        raiseAttributeError(Value(m), Symbol::intern(name),
+                            "module '" + module + "' has no attribute '" + name + "'");
+    return *v;
 }
 
 void Interpreter::checkCancel() {

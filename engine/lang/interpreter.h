@@ -192,6 +192,10 @@ public:
     [[noreturn]] void raise(TypeObject* type, const std::string& message);
     [[noreturn]] void raise(const Value& exceptionInstance);
     [[noreturn]] void raiseTypeError(const std::string& message);
+    /// ModuleNotFoundError with a note saying that Kiln workloads cannot import it.
+    [[noreturn]] void raiseModuleNotFound(const std::string& name);
+    /// An attribute of a (bundled) module, importing it first: lang's hooks into the library.
+    Value libraryAttr(const std::string& module, const char* name);
     [[noreturn]] void raiseValueError(const std::string& message);
     /// NameError/AttributeError carrying `name` (and `obj`) as CPython's do, for suggestions.
     [[noreturn]] void raiseNameError(Symbol name, const std::string& message);
@@ -207,6 +211,8 @@ public:
     /// (loop iteration or call); safe to call from another thread.
     void requestCancel() { m_cancelRequested.store(true, std::memory_order_relaxed); }
     bool cancelRequested() const { return m_cancelRequested.load(std::memory_order_relaxed); }
+    /// Raises the cancellation requested by requestCancel() (natives that wait call it).
+    void checkCancel();
     int recursionLimit() const { return m_recursionLimit; }
     void setRecursionLimit(int limit) { m_recursionLimit = limit; }
     Frame* currentFrame() const { return m_frame; }
@@ -216,6 +222,8 @@ public:
     // --- helpers for native code
     std::string typeName(const Value& v) const;
     Value makeFunction(std::shared_ptr<FunctionCode> code, Frame& frame);
+    /// An annotation's value: evaluated in \a frame, or its text under PEP 563.
+    Value annotationValue(Frame& frame, const Annotation& a);
     /// A user class (class statement, type(name, bases, dict)): checks bases and the MRO.
     Value createClass(const std::string& name, std::vector<Ref<TypeObject>> bases, AttrMap ns,
                       const std::string& module);
@@ -233,6 +241,7 @@ private:
     Flow execTry(Frame& f, const TryStmt& s);
     Flow execWith(Frame& f, const WithStmt& s);
     void execClassDef(Frame& f, const ClassDefStmt& s);
+    void recordAnnotation(Frame& f, const AnnAssignStmt& a);
     void execFunctionDef(Frame& f, const FunctionDefStmt& s);
     void applyDecorators(Frame& f, const std::vector<ExprPtr>& exprs,
                          const std::vector<Value>& decorators, Value& target);
@@ -280,6 +289,7 @@ private:
                                         size_t given, size_t positionalParams, size_t withDefaults);
     Value callType(TypeObject& type, const CallArgs& args);
     Value runClassBody(Frame& f, const ClassDefStmt& s, std::vector<Ref<TypeObject>> bases);
+    void registerUserClass(Ref<TypeObject> cls);
     void enterCall();
     void leaveCall() { --m_depth; }
 
@@ -310,7 +320,6 @@ private:
     Flow runHandler(Frame& f, const ExceptHandler& h, const PyException& pe);
     bool handlerMatches(const Value& exception, const Value& handlerType);
     Flow execWithItem(Frame& f, const WithStmt& s, size_t index);
-    void checkCancel();
     Value* allocateSlots(size_t count);
     void releaseSlots(Value* slots, size_t count);
     void recordLocation(PyException& e, const Frame& f);
@@ -325,6 +334,10 @@ private:
     };
     std::map<std::string, SourceModule> m_sourceModules;
     std::vector<std::shared_ptr<FunctionCode>> m_keepAlive;
+    /// Every user class created and still referenced from somewhere else: a class and its
+    /// methods reference each other, so the destructor clears these classes' dicts to free them.
+    std::vector<Ref<TypeObject>> m_userClasses;
+    size_t m_userClassesPruneAt = 64;
     std::vector<Value> m_stack; ///< slot storage for all frames
     size_t m_stackTop = 0;
     Frame* m_frame = nullptr;

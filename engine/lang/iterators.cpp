@@ -244,6 +244,11 @@ Value Interpreter::getIter(const Value& v) {
             }
             break;
         }
+        case ObjectKind::Type: // an Enum class: Kiln's stand-in for a metaclass __iter__
+            if (const Value* hook =
+                    v.as<TypeObject>()->lookup(Symbol::intern("__kiln_class_iter__")))
+                return getIter(call(*hook, {v}));
+            break;
         default:
             break;
         }
@@ -266,6 +271,8 @@ bool Interpreter::isIterable(const Value& v) {
     case ObjectKind::Instance:
         return !tryGetAttr(v, Symbol::intern("__iter__")).isEmpty() ||
                !tryGetAttr(v, Symbol::intern("__getitem__")).isEmpty();
+    case ObjectKind::Type:
+        return v.as<TypeObject>()->lookup(Symbol::intern("__kiln_class_iter__")) != nullptr;
     default:
         return false;
     }

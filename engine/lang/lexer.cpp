@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "lang/lexer.h"
 
+#include "lang/string_escapes.h"
+#include "lang/unicode.h"
+
 #include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace kiln::lang {
@@ -27,24 +31,6 @@ bool isIdentStart(unsigned char c) {
 
 bool isIdentChar(unsigned char c) {
     return std::isalnum(c) || c == '_' || c >= 0x80;
-}
-
-void appendUtf8(std::string& out, uint32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
 }
 
 // Operators longest first so that a prefix never wins over the full spelling.
@@ -82,6 +68,15 @@ private:
         ++m_pos;
     }
     SourcePos here() const { return {m_line, m_col}; }
+    /// The code point at byte \a pos (the text is valid UTF-8: decodeSourceText checked it).
+    char32_t codePointAt(size_t pos, size_t& length) const {
+        unsigned char lead = static_cast<unsigned char>(m_text[pos]);
+        length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        char32_t cp = length == 1 ? lead : lead & (0x7F >> length);
+        for (size_t i = 1; i < length && pos + i < m_text.size(); ++i)
+            cp = (cp << 6) | (static_cast<unsigned char>(m_text[pos + i]) & 0x3F);
+        return cp;
+    }
 
     [[noreturn]] void error(const std::string& message, SourcePos at,
                             const char* kind = "SyntaxError") {
@@ -117,6 +112,7 @@ private:
     int32_t m_col = 1;
     std::vector<Token> m_tokens;
     std::vector<int> m_indents{0};
+    std::vector<int> m_altIndents{0}; ///< the same levels with a tab counted as one column
     struct OpenBracket {
         char c;
         SourcePos at;
@@ -142,9 +138,13 @@ Expected<std::vector<Token>> Lexer::run() {
 
 void Lexer::lexLineStart() {
     m_atLineStart = false;
+    // CPython measures indentation twice, with tabs to multiples of 8 and as single columns;
+    // lines whose order differs between the two mix tabs and spaces ambiguously (TabError).
     int width = 0;
+    int altWidth = 0;
     while (peek() == ' ' || peek() == '\t' || peek() == '\f') {
         width = peek() == '\t' ? (width / 8 + 1) * 8 : peek() == ' ' ? width + 1 : 0;
+        altWidth = peek() == '\f' ? 0 : altWidth + 1;
         advance();
     }
     // Blank lines and comment-only lines do not affect indentation.
@@ -157,19 +157,26 @@ void Lexer::lexLineStart() {
     }
     if (peek() == '\\' && (peek(1) == '\n'))
         return; // a continuation right at the start: treat as part of this logical line
+    auto inconsistentTabs = [&] {
+        error("inconsistent use of tabs and spaces in indentation", here(), "TabError");
+    };
     if (width > m_indents.back()) {
         if (m_indents.size() >= 100) // CPython's tokenizer limit (MAXINDENT)
             error("too many levels of indentation", here(), "IndentationError");
+        if (altWidth <= m_altIndents.back()) inconsistentTabs();
         m_indents.push_back(width);
+        m_altIndents.push_back(altWidth);
         push(TokenKind::Indent, "", here());
         return;
     }
     while (width < m_indents.back()) {
         m_indents.pop_back();
+        m_altIndents.pop_back();
         push(TokenKind::Dedent, "", here());
     }
     if (width != m_indents.back())
         error("unindent does not match any outer indentation level", here(), "IndentationError");
+    if (altWidth != m_altIndents.back()) inconsistentTabs();
 }
 
 void Lexer::lexToken() {
@@ -225,8 +232,34 @@ void Lexer::lexToken() {
 void Lexer::lexName() {
     SourcePos begin = here();
     size_t start = m_pos;
-    while (!atEnd() && isIdentChar(static_cast<unsigned char>(peek())))
-        advance();
+    // PEP 3131: an identifier starts with an XID_Start character (or '_') and continues with
+    // XID_Continue ones. A character that cannot go on ends the name; the next token reports it
+    // ("invalid character '€' (U+20AC)", as CPython).
+    while (!atEnd()) {
+        unsigned char c = static_cast<unsigned char>(peek());
+        if (c < 0x80) {
+            if (!isIdentChar(c)) break;
+            advance();
+            continue;
+        }
+        size_t length = 0;
+        char32_t cp = codePointAt(m_pos, length);
+        if (!(m_pos == start ? unicode::isIdStart(cp) : unicode::isIdContinue(cp))) break;
+        if (unicode::changesUnderNfkc(cp)) {
+            char hex[16];
+            std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(cp));
+            error("identifier character '" + m_text.substr(m_pos, length) + "' (" + hex +
+                      ") is not in NFKC normal form; CPython would normalize the name, Kiln "
+                      "does not: spell it normalized",
+                  here());
+        }
+        for (size_t i = 0; i < length; ++i)
+            advance();
+    }
+    if (m_pos == start) {
+        lexOperator(); // not an identifier character at all
+        return;
+    }
     std::string word = m_text.substr(start, m_pos - start);
     // String prefixes: r, u, f, b and their combinations directly followed by a quote.
     if (word.size() <= 2 && (peek() == '"' || peek() == '\'')) {
@@ -239,13 +272,6 @@ void Lexer::lexName() {
                 lexString(word.size(), begin);
                 return;
             }
-        }
-    }
-    for (unsigned char ch : word) {
-        if (ch >= 0x80) {
-            // Identifiers are ASCII in practice; non-ASCII letters are allowed by Python but
-            // stray symbols are not. Keep it simple and precise: accept only ASCII identifiers.
-            error("invalid character in identifier", begin);
         }
     }
     push(TokenKind::Name, std::move(word), begin);
@@ -358,7 +384,14 @@ void Lexer::lexString(size_t prefixLength, SourcePos begin) {
         t.bodyStart = bodyStart;
     } else {
         t.kind = TokenKind::String;
-        t.text = raw ? std::move(body) : decodeEscapes(body);
+        if (raw) {
+            t.text = std::move(body);
+        } else {
+            DecodedLiteral decoded = decodeEscapes(body);
+            // CPython points just past the literal.
+            if (!decoded.error.empty()) error(decoded.error, here());
+            t.text = std::move(decoded.text);
+        }
     }
     m_tokens.push_back(std::move(t));
 }
@@ -370,7 +403,11 @@ void Lexer::lexOperator() {
         if (m_text.compare(m_pos, n, op) != 0) continue;
         if (n == 1 && op[0] == '!') break; // '!' only exists as part of '!='
         char c = op[0];
-        if (n == 1 && (c == '(' || c == '[' || c == '{')) m_brackets.push_back({c, begin});
+        if (n == 1 && (c == '(' || c == '[' || c == '{')) {
+            if (m_brackets.size() >= 200) // CPython's tokenizer limit (MAXLEVEL)
+                error("too many nested parentheses", begin);
+            m_brackets.push_back({c, begin});
+        }
         if (n == 1 && (c == ')' || c == ']' || c == '}')) closeBracket(c, begin);
         for (size_t i = 0; i < n; ++i)
             advance();
@@ -379,12 +416,10 @@ void Lexer::lexOperator() {
     }
     unsigned char c = static_cast<unsigned char>(peek());
     if (c >= 0x80) {
-        size_t len = (c >= 0xF0) ? 4 : (c >= 0xE0) ? 3 : 2;
-        uint32_t cp = c & (len == 4 ? 0x07 : len == 3 ? 0x0F : 0x1F);
-        for (size_t i = 1; i < len && m_pos + i < m_text.size(); ++i)
-            cp = (cp << 6) | (static_cast<unsigned char>(m_text[m_pos + i]) & 0x3F);
+        size_t len = 0;
+        char32_t cp = codePointAt(m_pos, len);
         char hex[16];
-        std::snprintf(hex, sizeof hex, "U+%04X", cp);
+        std::snprintf(hex, sizeof hex, "U+%04X", static_cast<unsigned>(cp));
         error("invalid character '" + m_text.substr(m_pos, len) + "' (" + hex + ")", begin);
     }
     if (c == '$' || c == '?' || c == '`') error(std::string("invalid syntax"), begin);
@@ -424,96 +459,7 @@ void Lexer::finish() {
     push(TokenKind::EndOfFile, "", end);
 }
 
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
-
-// Decodes \xhh, \uXXXX, \UXXXXXXXX at body[i] (pointing after the backslash and the letter).
-bool decodeHexEscape(std::string_view body, size_t& i, int digits, std::string& out) {
-    if (i + digits > body.size()) return false;
-    uint32_t cp = 0;
-    for (int k = 0; k < digits; ++k) {
-        int v = hexValue(body[i + k]);
-        if (v < 0) return false;
-        cp = cp * 16 + static_cast<uint32_t>(v);
-    }
-    appendUtf8(out, cp);
-    i += digits;
-    return true;
-}
-
 } // namespace
-
-std::string decodeEscapes(std::string_view body) {
-    std::string out;
-    out.reserve(body.size());
-    for (size_t i = 0; i < body.size();) {
-        char c = body[i];
-        if (c != '\\' || i + 1 >= body.size()) {
-            out += c;
-            ++i;
-            continue;
-        }
-        char e = body[i + 1];
-        i += 2;
-        switch (e) {
-        case '\n':
-            break;
-        case 'n':
-            out += '\n';
-            break;
-        case 't':
-            out += '\t';
-            break;
-        case 'r':
-            out += '\r';
-            break;
-        case '\\':
-            out += '\\';
-            break;
-        case '\'':
-            out += '\'';
-            break;
-        case '"':
-            out += '"';
-            break;
-        case 'a':
-            out += '\a';
-            break;
-        case 'b':
-            out += '\b';
-            break;
-        case 'f':
-            out += '\f';
-            break;
-        case 'v':
-            out += '\v';
-            break;
-        case 'x':
-        case 'u':
-        case 'U':
-            if (!decodeHexEscape(body, i, e == 'x' ? 2 : e == 'u' ? 4 : 8, out)) {
-                out += '\\';
-                out += e;
-            }
-            break;
-        default:
-            if (e >= '0' && e <= '7') {
-                uint32_t cp = static_cast<uint32_t>(e - '0');
-                for (int k = 0; k < 2 && i < body.size() && body[i] >= '0' && body[i] <= '7'; ++k)
-                    cp = cp * 8 + static_cast<uint32_t>(body[i++] - '0');
-                appendUtf8(out, cp);
-            } else {
-                out += '\\';
-                out += e;
-            }
-        }
-    }
-    return out;
-}
 
 Expected<std::vector<Token>> tokenize(const SourceFile& source) {
     return Lexer(source).run();

@@ -15,8 +15,4 @@ namespace kiln::lang {
 
 Expected<std::vector<Token>> tokenize(const SourceFile& source);
 
-/// Decodes the escape sequences of a (non-raw) string literal body. Used by the lexer and by
-/// the f-string parser for literal parts. Unknown escapes stay as written, as in Python.
-std::string decodeEscapes(std::string_view body);
-
 } // namespace kiln::lang

@@ -205,7 +205,8 @@ std::string TypeObject::qualifiedName() const {
 }
 
 InstanceObject::InstanceObject(TypeObject* type)
-    : Object(ObjectKind::Instance, type) {}
+    : Object(ObjectKind::Instance, type)
+    , classRef(type) {}
 
 ExceptionState& InstanceObject::exceptionState() {
     if (!exception) exception = std::make_unique<ExceptionState>();
@@ -251,9 +252,9 @@ ClassMethodObject::ClassMethodObject(Value f)
     : Object(ObjectKind::ClassMethod, builtinTypes().classmethod.get())
     , function(std::move(f)) {}
 
-SuperObject::SuperObject(TypeObject* after, Value s)
+SuperObject::SuperObject(Ref<TypeObject> after, Value s)
     : Object(ObjectKind::Super, builtinTypes().super.get())
-    , startAfter(after)
+    , startAfter(std::move(after))
     , self(std::move(s)) {}
 
 NativeObject::NativeObject(TypeObject* type)

@@ -111,8 +111,11 @@ public:
     Ref<ModuleObject> globals;
     std::vector<Value> defaults; ///< one per parameter; Empty where there is no default
     std::vector<Ref<CellObject>> closure;
-    TypeObject* ownerClass = nullptr; ///< the class whose body defined it (for super())
-    AttrMap attrs;                    ///< function attributes (__name__, markers set by decorators)
+    /// The class whose body defined it (for super()); held so that super() keeps working after
+    /// the class's name is rebound. The class's dict holds the function back: the interpreter
+    /// breaks that cycle when it is destroyed.
+    Ref<TypeObject> ownerClass;
+    AttrMap attrs; ///< function attributes (__name__, markers set by decorators)
 };
 
 struct CallArgs {
@@ -189,6 +192,9 @@ class InstanceObject final : public Object {
 public:
     explicit InstanceObject(TypeObject* type);
     AttrMap attrs;
+    /// The instance keeps its class alive (as in CPython): a class whose name is deleted or
+    /// rebound, or a local class returned from its function, lives as long as its instances.
+    Ref<TypeObject> classRef;
     std::unique_ptr<ExceptionState> exception; ///< exceptions only
     ExceptionState& exceptionState();
 };
@@ -243,8 +249,8 @@ public:
 
 class SuperObject final : public Object {
 public:
-    SuperObject(TypeObject* startAfter, Value self);
-    TypeObject* startAfter;
+    SuperObject(Ref<TypeObject> startAfter, Value self);
+    Ref<TypeObject> startAfter;
     Value self;
 };
 

@@ -167,8 +167,10 @@ StmtPtr Parser::parseExpressionStatement() {
             fail("only single target (not tuple) can be annotated", first->span);
         next();
         auto s = std::make_unique<AnnAssignStmt>();
+        s->simple = k == ExprKind::Name && first->span.begin.column == begin.column &&
+                    first->span.begin.line == begin.line; // `(x): int` is not simple
         s->target = std::move(first);
-        s->annotation = parseExpression();
+        s->annotation = parseAnnotation();
         if (acceptOp("=")) s->value = parseStarExpressions();
         finishSpan(*s, begin);
         return s;
@@ -262,7 +264,9 @@ ExprPtr Parser::parseExpression() {
     e->test = parseOr();
     if (!acceptKeyword("else"))
         fail("expected 'else' after 'if' expression", {begin, endOfPrevious()});
+    enterNesting();
     e->orelse = parseExpression();
+    leaveNesting();
     finishSpan(*e, begin);
     return e;
 }
@@ -279,7 +283,9 @@ ExprPtr Parser::parseLambda() {
     expectOp(":");
     auto ret = std::make_unique<ReturnStmt>();
     SourcePos bodyBegin = peek().span.begin;
+    enterNesting();
     ret->value = parseExpression();
+    leaveNesting();
     finishSpan(*ret, bodyBegin);
     code->body.push_back(std::move(ret));
     auto e = std::make_unique<LambdaExpr>();
@@ -373,19 +379,14 @@ ExprPtr Parser::parseBinary(int level) {
     SourcePos begin = peek().span.begin;
     ExprPtr left = parseBinary(level + 1);
     const BinaryLevel& L = kBinaryLevels[level];
-    // Each operator nests the tree one level deeper, and evaluation recurses that deep; a bound
-    // keeps a pathological script a clean error instead of a stack overflow (CPython already
-    // refuses far shorter chains with a RecursionError during compilation).
-    constexpr int kMaxChain = 100000;
-    for (int chain = 0;; ++chain) {
-        if (chain > kMaxChain)
-            failAtToken("expression too complex: more than 100000 operators in one chain");
+    for (int chain = 1;; ++chain) {
         int found = -1;
         for (int i = 0; i < 4 && L.ops[i]; ++i)
             if (atOp(L.ops[i])) found = i;
         // '@' shares the multiplicative level.
         bool matmul = level == kBinaryLevelCount - 1 && atOp("@");
         if (found < 0 && !matmul) break;
+        noteChain(chain); // each operator nests the tree one level deeper
         SourceSpan opSpan = next().span;
         auto e = std::make_unique<BinOpExpr>();
         e->op = matmul ? BinaryOperator::MatMul : L.kinds[found];
@@ -471,7 +472,7 @@ ExprPtr Parser::parsePrimary() {
         } else {
             break;
         }
-        if (++trailers > 1000) failAtToken("expression too complex");
+        noteChain(++trailers); // each trailer nests the tree one level deeper
     }
     return e;
 }

@@ -4,6 +4,9 @@
 // shifted so that spans point into the original file.
 #include "lang/lexer.h"
 #include "lang/parser_impl.h"
+#include "lang/string_escapes.h"
+
+#include <algorithm>
 
 namespace kiln::lang {
 
@@ -85,7 +88,16 @@ std::unique_ptr<FStringExpr> Parser::parseFStringBody(const Token& token, std::s
     auto flushLiteral = [&] {
         if (literal.empty()) return;
         FStringExpr::Part part;
-        part.literal = token.rawString ? literal : decodeEscapes(literal);
+        if (token.rawString) {
+            part.literal = literal;
+        } else {
+            DecodedLiteral decoded = decodeEscapes(literal);
+            // CPython points just past the literal.
+            if (!decoded.error.empty())
+                fail(decoded.error,
+                     {token.span.end, {token.span.end.line, token.span.end.column + 1}});
+            part.literal = std::move(decoded.text);
+        }
         result->parts.push_back(std::move(part));
         literal.clear();
     };
@@ -131,6 +143,7 @@ std::unique_ptr<FStringExpr> Parser::parseFStringBody(const Token& token, std::s
         Parser nested(m_source, std::move(tokens).value());
         nested.m_depth = m_depth;
         part.expr = nested.parseStandaloneExpression();
+        m_deepest = std::max(m_deepest, nested.m_deepest);
         size_t j = exprEnd;
         if (body[j] == '=') {
             part.debugText = std::string(exprText) + "=";

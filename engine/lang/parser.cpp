@@ -4,6 +4,7 @@
 #include "lang/lexer.h"
 #include "lang/parser_impl.h"
 #include "lang/scope.h"
+#include "lang/source_text.h"
 
 #include <algorithm>
 
@@ -11,7 +12,14 @@ namespace kiln::lang {
 
 namespace {
 
-constexpr int kMaxNesting = 200;
+// CPython 3.11's limits, measured as Kiln counts nesting (`x = -...-1` with n operators):
+// its parser's stack (MAXSTACK) overflows past 5967 prefix operators, a MemoryError without
+// message; its compiler refuses trees deeper than 2998 levels (three times the recursion
+// limit, less the statement around them): RecursionError. Brackets alone are limited to 200
+// by the lexer (SyntaxError: too many nested parentheses).
+constexpr int kMaxParserNesting = 5967;
+constexpr int kMaxTreeDepth = 2998;
+constexpr const char* kCompileRecursion = "maximum recursion depth exceeded during compilation";
 
 const char* const kKeywords[] = {
     "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
@@ -71,7 +79,15 @@ const Token& Parser::expectOp(const char* op, const char* message) {
 }
 
 void Parser::enterNesting() {
-    if (++m_depth > kMaxNesting) failAtToken("too many nested parentheses");
+    if (++m_depth > kMaxParserNesting) fail("", {}, "MemoryError");
+    m_deepest = std::max(m_deepest, m_depth);
+}
+
+void Parser::noteChain(int length) {
+    m_deepest = std::max(m_deepest, m_depth + length);
+    // Reported at once, unlike deep nesting: a chain's tree is built without recursion, but a
+    // hundred thousand levels of it would recurse in every later pass (and in its destructor).
+    if (m_deepest > kMaxTreeDepth) fail(kCompileRecursion, {}, "RecursionError");
 }
 
 std::shared_ptr<FunctionCode> Parser::parseFile() {
@@ -87,6 +103,8 @@ std::shared_ptr<FunctionCode> Parser::parseFile() {
         }
         parseStatement(code->body);
     }
+    // As CPython's compiler after its parser: a file that parses but nests too deeply.
+    if (m_deepest > kMaxTreeDepth) fail(kCompileRecursion, {}, "RecursionError");
     return code;
 }
 
@@ -359,7 +377,7 @@ StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators) {
     expectOp("(");
     code->params = parseParameters(")");
     expectOp(")");
-    if (acceptOp("->")) parseExpression(); // return annotations are accepted and ignored
+    if (acceptOp("->")) code->returns = parseAnnotation();
     s->span = {begin, endOfPrevious()};
     code->span = s->span;
     m_qualifiers.push_back(nameToken.text);
@@ -401,7 +419,7 @@ std::vector<Parameter> Parser::parseParameters(const char* closer) {
             if (q.name == p.name)
                 fail("duplicate argument '" + p.name.str() + "' in function definition",
                      {p.span.begin, endOfPrevious()});
-        if (std::string(closer) == ")" && acceptOp(":")) parseExpression(); // annotation, ignored
+        if (std::string(closer) == ")" && acceptOp(":")) p.annotation = parseAnnotation();
         if (acceptOp("=")) {
             p.defaultValue = parseExpression();
             if (p.kind == Parameter::Kind::Positional) sawDefault = true;
@@ -518,10 +536,62 @@ StmtPtr Parser::parseImportFrom() {
     } while (acceptOp(","));
     if (paren) expectOp(")");
     finishSpan(*s, begin);
+    if (s->module == "__future__")
+        for (const auto& alias : s->names)
+            m_futureAnnotations |= alias.name == "annotations";
     return s;
 }
 
+namespace {
+
+/// The byte offset of 1-based character column \a column in \a line.
+size_t byteOfColumn(std::string_view line, int32_t column) {
+    size_t at = 0;
+    for (int32_t c = 1; c < column && at < line.size(); ++c) {
+        ++at;
+        while (at < line.size() && (static_cast<unsigned char>(line[at]) & 0xC0) == 0x80)
+            ++at;
+    }
+    return at;
+}
+
+/// The source text of \a span, its lines joined by single spaces (PEP 563's string; CPython
+/// unparses the expression instead, which only differs in spacing).
+std::string spanText(const SourceFile& source, SourceSpan span) {
+    std::string out;
+    for (int32_t l = span.begin.line; l <= span.end.line; ++l) {
+        std::string_view line = source.line(l);
+        size_t from = l == span.begin.line ? byteOfColumn(line, span.begin.column) : 0;
+        size_t to = l == span.end.line ? byteOfColumn(line, span.end.column) : line.size();
+        std::string_view piece = line.substr(from, to > from ? to - from : 0);
+        while (!piece.empty() && (piece.front() == ' ' || piece.front() == '\t'))
+            piece.remove_prefix(1);
+        while (!piece.empty() && (piece.back() == ' ' || piece.back() == '\\'))
+            piece.remove_suffix(1);
+        if (!out.empty() && !piece.empty()) out += ' ';
+        out += piece;
+    }
+    return out;
+}
+
+} // namespace
+
+Annotation Parser::parseAnnotation() {
+    Annotation a;
+    a.expr = parseExpression();
+    if (m_futureAnnotations) {
+        a.deferred = true;
+        a.text = spanText(*m_source, a.expr->span);
+    }
+    return a;
+}
+
 Expected<Module> parseModule(SourceFilePtr source) {
+    auto text = decodeSourceText(source->path(), source->text());
+    if (!text.ok()) return text.error();
+    // Tracebacks show lines of the text the lexer read (no BOM, \n line endings).
+    if (text.value() != source->text())
+        source = std::make_shared<SourceFile>(source->path(), std::move(text).value());
     auto tokens = tokenize(*source);
     if (!tokens.ok()) return tokens.error();
     Parser parser(source, std::move(tokens).value());

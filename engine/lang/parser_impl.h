@@ -46,6 +46,7 @@ public:
     StmtPtr parseImportFrom();
     StmtPtr parseRaise();
     std::vector<Parameter> parseParameters(const char* closer);
+    Annotation parseAnnotation();
     std::string parseDottedName();
 
     // --- expressions (parse_expr.cpp)
@@ -106,8 +107,12 @@ public:
                            const char* kind = "SyntaxError");
     [[noreturn]] void failAtToken(const std::string& message);
     [[noreturn]] void failInvalidSyntax();
+    /// One level of recursive parsing (a unary operator, brackets, a call, ...).
     void enterNesting();
     void leaveNesting() { --m_depth; }
+    /// A left-associative chain (a + b + ..., a.b.c...) now \a length operators long: its tree
+    /// is as deep as that, though parsing it does not recurse.
+    void noteChain(int length);
 
     template <typename T>
     std::unique_ptr<T> make(SourcePos begin) {
@@ -122,7 +127,9 @@ public:
     std::vector<Token> m_tokens;
     size_t m_pos = 0;
     int m_depth = 0;
+    int m_deepest = 0; ///< the deepest expression tree so far (nesting plus chains)
     std::vector<std::string> m_qualifiers; ///< enclosing def/class names for qualified names
+    bool m_futureAnnotations = false;      ///< `from __future__ import annotations` was seen
 };
 
 bool isKeyword(const std::string& word);

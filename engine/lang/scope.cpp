@@ -72,6 +72,10 @@ private:
     }
     void visitStmt(ScopeInfo& s, Stmt& stmt);
     void visitExpr(ScopeInfo& s, Expr* e);
+    /// A deferred (PEP 563) annotation is a string: its names are never looked up.
+    void visitAnnotation(ScopeInfo& s, Annotation& a) {
+        if (!a.deferred) visitExpr(s, a.expr.get());
+    }
     void visitTarget(ScopeInfo& s, Expr* e);
     void visitFunction(ScopeInfo& s, FunctionCode& code, ScopeKind kind);
     void visitComprehension(ScopeInfo& s, ComprehensionExpr& comp);
@@ -154,6 +158,9 @@ void Resolver::visitStmt(ScopeInfo& s, Stmt& stmt) {
     case StmtKind::AnnAssign: {
         auto& a = static_cast<AnnAssignStmt&>(stmt);
         visitExpr(s, a.value.get());
+        // Evaluated in module and class bodies only; in a function CPython never evaluates it.
+        if (s.scope->kind == ScopeKind::Module || s.scope->kind == ScopeKind::Class)
+            visitAnnotation(s, a.annotation);
         visitTarget(s, a.target.get()); // `x: int` also makes x local
         break;
     }
@@ -190,6 +197,9 @@ void Resolver::visitStmt(ScopeInfo& s, Stmt& stmt) {
             visitExpr(s, d.get());
         for (auto& p : f.code->params)
             visitExpr(s, p.defaultValue.get());
+        for (auto& p : f.code->params) // evaluated after the defaults, in the defining scope
+            visitAnnotation(s, p.annotation);
+        visitAnnotation(s, f.code->returns);
         visitFunction(s, *f.code, ScopeKind::Function);
         visitTarget(s, f.target.get());
         break;

@@ -319,6 +319,7 @@ Value padImpl(Interpreter& interp, const CallArgs& args, char how) {
         interp.raiseTypeError("The fill character must be exactly one character long");
     int64_t len = utf8Length(s);
     if (width <= len) return a[0];
+    if (width > detail::kMaxFieldWidth) interp.raise(builtinTypes().memoryError.get(), "");
     int64_t pad = width - len;
     int64_t left = how == '<' ? 0 : how == '>' ? pad : pad / 2 + (pad & width & 1);
     std::string out;
@@ -347,6 +348,7 @@ Value strZfill(Interpreter& interp, const CallArgs& args, void*) {
     int64_t width = a.toInt(1);
     int64_t len = utf8Length(s);
     if (width <= len) return a[0];
+    if (width > detail::kMaxFieldWidth) interp.raise(builtinTypes().memoryError.get(), "");
     size_t signEnd = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
     s.insert(signEnd, static_cast<size_t>(width - len), '0');
     return strValue(std::move(s));

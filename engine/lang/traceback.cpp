@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "lang/traceback.h"
 
+#include "lang/source_text.h"
 #include "lang/suggestions.h"
+#include "lang/text_encoding.h"
+
+#include <algorithm>
 
 namespace kiln::lang {
 
@@ -67,6 +71,16 @@ std::string formatEntry(const TracebackEntry& entry) {
     return text;
 }
 
+/// PEP 678: each string in the exception's __notes__, on its own line under the message.
+std::string formatNotes(Interpreter& interp, const Value& exception) {
+    const Value* notes = exception.as<InstanceObject>()->attrs.find(Symbol::intern("__notes__"));
+    if (!notes || !notes->is(ObjectKind::List)) return "";
+    std::string out;
+    for (const Value& note : notes->as<ListObject>()->items)
+        out += (note.is(ObjectKind::Str) ? note.as<StrObject>()->str() : interp.repr(note)) + "\n";
+    return out;
+}
+
 std::string formatOne(Interpreter& interp, const Value& exception) {
     std::string out;
     auto* inst = exception.as<InstanceObject>();
@@ -95,6 +109,7 @@ std::string formatOne(Interpreter& interp, const Value& exception) {
         flushRepeats();
     }
     out += formatExceptionOnly(interp, exception) + "\n";
+    out += formatNotes(interp, exception);
     return out;
 }
 
@@ -135,7 +150,12 @@ std::string formatExceptionOnly(Interpreter& interp, const Value& exception) {
     TypeObject* type = exception.asObject()->type();
     if (type->isUserClass && type->moduleName != "__main__" && type->moduleName != "builtins")
         name = type->moduleName + "." + name;
-    std::string message = interp.str(exception);
+    std::string message;
+    try {
+        message = interp.str(exception);
+    } catch (PyException&) {
+        message = "<exception str() failed>"; // CPython's words when __str__ raises
+    }
     std::string suggestion = suggestionFor(interp, exception);
     if (!suggestion.empty()) message += ". Did you mean: '" + suggestion + "'?";
     return message.empty() ? name : name + ": " + message;
@@ -155,26 +175,38 @@ std::string formatTraceback(Interpreter& interp, const Value& exception) {
             prefix = formatTraceback(interp, st.context) +
                      "\nDuring handling of the above exception, another exception occurred:\n\n";
     }
-    return prefix + formatOne(interp, exception);
+    // CPython's stderr writes lone surrogates (in messages, reprs) as \udXXX escapes.
+    return backslashReplaceSurrogates(prefix + formatOne(interp, exception));
 }
 
 std::string formatSyntaxError(const Diagnostic& d, const SourceFile& source) {
+    // Errors about the file as a whole (its encoding, a limit of the parser) have no position;
+    // CPython prints only their last line ("MemoryError" alone when there is no message).
+    if (!d.span.known()) return d.kind + (d.message.empty() ? "" : ": " + d.message) + "\n";
     std::string out = "  File \"" + d.file + "\", line " + std::to_string(d.span.begin.line) + "\n";
-    std::string_view line = source.line(d.span.begin.line);
+    // Positions count lines as the lexer did, in the text without BOM and \r line endings.
+    const SourceFile normalized(source.path(), normalizeSourceText(source.text()));
+    std::string_view line = normalized.line(d.span.begin.line);
+    line = line.substr(0, line.find('\0')); // CPython shows a line with a NUL up to it
     size_t indent = 0;
     std::string stripped = stripLeft(line, indent);
     while (!stripped.empty() && (stripped.back() == ' ' || stripped.back() == '\r'))
         stripped.pop_back();
     if (!stripped.empty()) {
         out += "    " + stripped + "\n";
-        bool noCaret = d.kind == "IndentationError" && d.message == "unexpected indent";
+        bool noCaret = (d.kind == "IndentationError" && d.message == "unexpected indent") ||
+                       d.kind == "TabError";
         if (!noCaret) {
             size_t begin = byteOffset(line, d.span.begin.column);
             size_t end = d.span.end.line == d.span.begin.line ? byteOffset(line, d.span.end.column)
                                                               : begin + 1;
             if (end <= begin) end = begin + 1;
-            size_t pad = begin >= indent ? begin - indent : 0;
-            out += std::string(4 + pad, ' ') + std::string(end - begin, '^') + "\n";
+            // Markers and padding count characters, not UTF-8 bytes.
+            end = std::min(end, line.size());
+            begin = std::min(begin, end);
+            size_t pad = begin >= indent ? utf8Length(line.substr(indent, begin - indent)) : 0;
+            size_t width = std::max<size_t>(1, utf8Length(line.substr(begin, end - begin)));
+            out += std::string(4 + pad, ' ') + std::string(width, '^') + "\n";
         }
     }
     out += d.kind + ": " + d.message + "\n";

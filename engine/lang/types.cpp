@@ -74,6 +74,8 @@ BuiltinTypes createTypes() {
     t.stopIteration = exc("StopIteration", t.exception);
     t.typeError = exc("TypeError", t.exception);
     t.valueError = exc("ValueError", t.exception);
+    t.unicodeError = exc("UnicodeError", t.valueError);
+    t.unicodeEncodeError = exc("UnicodeEncodeError", t.unicodeError);
     t.importError = exc("ImportError", t.exception);
     t.moduleNotFoundError = exc("ModuleNotFoundError", t.importError);
     t.syntaxError = exc("SyntaxError", t.exception);
@@ -82,7 +84,12 @@ BuiltinTypes createTypes() {
     t.systemExit = exc("SystemExit", t.baseException);
     t.osError = exc("OSError", t.exception);
     t.timeoutError = exc("TimeoutError", t.osError);
-    t.userWarning = exc("UserWarning", t.exception);
+    t.warning = exc("Warning", t.exception);
+    t.userWarning = exc("UserWarning", t.warning);
+    for (const char* name : {"DeprecationWarning", "PendingDeprecationWarning", "SyntaxWarning",
+                             "RuntimeWarning", "FutureWarning", "ImportWarning", "UnicodeWarning",
+                             "BytesWarning", "ResourceWarning", "EncodingWarning"})
+        t.warningCategories.push_back(exc(name, t.warning));
 
     t.tensor = simple("Tensor", ObjectKind::Native);
     t.tensor->moduleName = "torch";
@@ -95,15 +102,20 @@ BuiltinTypes createTypes() {
 } // namespace
 
 std::vector<TypeObject*> BuiltinTypes::exceptionTypes() const {
-    return {baseException.get(),     exception.get(),           arithmeticError.get(),
-            zeroDivisionError.get(), overflowError.get(),       assertionError.get(),
-            attributeError.get(),    lookupError.get(),         indexError.get(),
-            keyError.get(),          nameError.get(),           unboundLocalError.get(),
-            runtimeError.get(),      notImplementedError.get(), recursionError.get(),
-            stopIteration.get(),     typeError.get(),           valueError.get(),
-            importError.get(),       moduleNotFoundError.get(), syntaxError.get(),
-            memoryError.get(),       keyboardInterrupt.get(),   systemExit.get(),
-            osError.get(),           timeoutError.get(),        userWarning.get()};
+    std::vector<TypeObject*> all = {
+        baseException.get(),     exception.get(),           arithmeticError.get(),
+        zeroDivisionError.get(), overflowError.get(),       assertionError.get(),
+        attributeError.get(),    lookupError.get(),         indexError.get(),
+        keyError.get(),          nameError.get(),           unboundLocalError.get(),
+        runtimeError.get(),      notImplementedError.get(), recursionError.get(),
+        stopIteration.get(),     typeError.get(),           valueError.get(),
+        importError.get(),       moduleNotFoundError.get(), syntaxError.get(),
+        memoryError.get(),       keyboardInterrupt.get(),   systemExit.get(),
+        osError.get(),           timeoutError.get(),        userWarning.get(),
+        unicodeError.get(),      unicodeEncodeError.get(),  warning.get()};
+    for (const auto& w : warningCategories)
+        all.push_back(w.get());
+    return all;
 }
 
 const BuiltinTypes& builtinTypes() {

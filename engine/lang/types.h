@@ -18,7 +18,11 @@ struct BuiltinTypes {
         assertionError, attributeError, lookupError, indexError, keyError, nameError,
         unboundLocalError, runtimeError, notImplementedError, recursionError, stopIteration,
         typeError, valueError, importError, moduleNotFoundError, syntaxError, memoryError,
-        keyboardInterrupt, systemExit, timeoutError, osError, userWarning;
+        keyboardInterrupt, systemExit, timeoutError, osError, userWarning, unicodeError,
+        unicodeEncodeError;
+    /// Warning and its subclasses other than UserWarning (the warnings module's categories).
+    Ref<TypeObject> warning;
+    std::vector<Ref<TypeObject>> warningCategories;
     /// torch.Tensor and torch.nn.Parameter; created here so the interpreter can type tensors,
     /// filled with methods by the torch bindings.
     Ref<TypeObject> tensor, parameter;

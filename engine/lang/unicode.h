@@ -24,6 +24,9 @@ inline bool isCased(char32_t c) {
 bool isCaseIgnorable(char32_t c);
 bool isIdStart(char32_t c);
 bool isIdContinue(char32_t c);
+/// Identifier characters that NFKC normalization replaces (U+FB01 'ﬁ' -> "fi", fullwidth
+/// letters, ...); CPython's tokenizer normalizes identifiers, Kiln refuses these.
+bool changesUnderNfkc(char32_t c);
 
 /// Full case mappings (one character may map to several), appended as UTF-8. appendLower does
 /// not apply the final-sigma rule, which depends on the neighbouring characters.

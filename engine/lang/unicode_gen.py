@@ -5,6 +5,7 @@
 Usage: python3.11 engine/lang/unicode_gen.py engine/lang
 """
 import sys
+import unicodedata
 N = 0x110000
 CH = [chr(c) for c in range(N)]
 def valid(c): return not (0xD800 <= c <= 0xDFFF)
@@ -44,6 +45,8 @@ props = [
     ("kCaseIgnorable", "case-ignorable characters (for the final sigma rule)", case_ignorable),
     ("kIdStart", "identifier starts (isidentifier() of one character)", lambda c: CH[c].isidentifier()),
     ("kIdContinue", "identifier characters (isidentifier() of 'a' + the character)", lambda c: ("a" + CH[c]).isidentifier()),
+    ("kNfkcChanged", "identifier characters that NFKC normalization replaces (the tokenizer normalizes identifiers)",
+     lambda c: ("a" + CH[c]).isidentifier() and unicodedata.normalize("NFKC", CH[c]) != CH[c]),
 ]
 
 def emit_ranges(name, rs):
@@ -125,7 +128,7 @@ bool inRanges(const Range (&table)[N], char32_t c) {
 } // namespace
 
 """
-    fns = [("isAlpha","kAlpha"),("isDecimal","kDecimal"),("isDigit","kDigit"),("isNumeric","kNumeric"),("isSpace","kSpace"),("isLower","kLower"),("isUpper","kUpper"),("isTitle","kTitle"),("isCaseIgnorable","kCaseIgnorable"),("isIdStart","kIdStart"),("isIdContinue","kIdContinue")]
+    fns = [("isAlpha","kAlpha"),("isDecimal","kDecimal"),("isDigit","kDigit"),("isNumeric","kNumeric"),("isSpace","kSpace"),("isLower","kLower"),("isUpper","kUpper"),("isTitle","kTitle"),("isCaseIgnorable","kCaseIgnorable"),("isIdStart","kIdStart"),("isIdContinue","kIdContinue"),("changesUnderNfkc","kNfkcChanged")]
     for fn, tab in fns:
         out += "bool %s(char32_t c) {\n    return inRanges(%s, c);\n}\n\n" % (fn, tab)
     out += "} // namespace kiln::lang::unicode\n"

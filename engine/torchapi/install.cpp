@@ -9,6 +9,9 @@
 namespace kiln::torchapi {
 
 void installMathModule(lang::Interpreter& interp);
+void installTimeModule(lang::Interpreter& interp);
+void installStdlibSupportModule(lang::Interpreter& interp);
+void installReSupportModule(lang::Interpreter& interp);
 void installLoggingModules(lang::Interpreter& interp);
 void installFunctional(lang::Interpreter& interp, lang::ModuleObject& functional);
 
@@ -45,6 +48,9 @@ void installTorch(lang::Interpreter& interp, const TorchOptions& options) {
     });
     interp.registerNativeModule("torch.nn.functional", installFunctional);
     installMathModule(interp);
+    installTimeModule(interp);
+    installStdlibSupportModule(interp);
+    installReSupportModule(interp);
     installLoggingModules(interp);
     graph::installOperatorModule(interp); // the targets of operator nodes in captured graphs
     for (const EmbeddedModule& m : embeddedModules())

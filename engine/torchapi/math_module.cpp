@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The math module: constants and the functions model code uses, with CPython's errors.
+#include "lang/builtins.h"
 #include "lang/signature.h"
 #include "tensor/convert.h"
 #include "torchapi/install.h"
@@ -153,12 +154,7 @@ Value roundingTo(Interpreter& interp, const CallArgs& args, double (*fn)(double)
         interp.raiseTypeError(std::string("math.") + name + "() takes exactly one argument");
     const Value& v = args.positional[0];
     if (v.isIntLike()) return Value::fromInt(v.asInt());
-    double x = realArg(interp, v, name);
-    if (std::isinf(x))
-        interp.raise(builtinTypes().overflowError.get(),
-                     "cannot convert float infinity to integer");
-    if (std::isnan(x)) interp.raiseValueError("cannot convert float NaN to integer");
-    return Value::fromInt(static_cast<int64_t>(fn(x)));
+    return Value::fromInt(lang::floatToInt(interp, fn(realArg(interp, v, name))));
 }
 
 Value mathFloor(Interpreter& interp, const CallArgs& args, void*) {

@@ -46,6 +46,19 @@ const Case kCases[] = {
      "4:5"},
     {"allocation", "import torch\nx = torch.empty(1 << 40, 1 << 20)\n", "RuntimeError",
      "you tried to allocate", "2:5"},
+    // Kiln's ints are 64-bit: rounding a float outside them is an OverflowError (CPython would
+    // return a big int), never a silently wrong -9223372036854775808.
+    {"round_overflow", "print(round(1e19))\n", "OverflowError",
+     "integer overflow: 1e+19 does not fit in Kiln's 64-bit integers", "1:7"},
+    {"floor_overflow", "import math\nprint(math.floor(-1e300))\n", "OverflowError",
+     "integer overflow: -1e+300 does not fit in Kiln's 64-bit integers", "2:7"},
+    {"ceil_overflow", "import math\nx = math.ceil(9.3e18)\n", "OverflowError",
+     "integer overflow: 9.3e+18 does not fit in Kiln's 64-bit integers", "2:5"},
+    // CPython NFKC-normalizes identifiers ('ﬁle' is 'file'); Kiln refuses such spellings.
+    {"identifier_nfkc", "print('before')\n\xef\xac\x81le = 3\n", "SyntaxError",
+     "identifier character '\xef\xac\x81' (U+FB01) is not in NFKC normal form", "2:1"},
+    {"trunc_overflow", "import math\nx = math.trunc(-2.0 ** 70)\n", "OverflowError",
+     "integer overflow: -1.1805916207174113e+21 does not fit in Kiln's 64-bit integers", "2:5"},
 };
 
 } // namespace
@@ -106,6 +119,37 @@ private slots:
         if (QByteArray(c.source).startsWith("print('before')") &&
             QString(c.errorType) != "SyntaxError")
             QVERIFY(recorded.startsWith("before\n"));
+    }
+
+    // A module Kiln does not provide: CPython's message line, then the note (PEP 678) that
+    // says why, as CPython prints notes under the message.
+    void unavailableModuleNote_data() {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("numpy") << "import numpy as np\n"
+                               << "ModuleNotFoundError: No module named 'numpy'\n"
+                                  "numpy is not available in Kiln workloads: use torch tensors\n";
+        QTest::newRow("other") << "from requests.adapters import HTTPAdapter\n"
+                               << "ModuleNotFoundError: No module named 'requests'\n"
+                                  "Kiln workloads can import torch and the standard library "
+                                  "modules that Kiln provides; 'requests' is not one of them\n";
+    }
+
+    void unavailableModuleNote() {
+        QFETCH(QString, source);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        QString script = dir.filePath("imports.py");
+        QFile f(script);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(source.toUtf8());
+        f.close();
+        QProcess p;
+        p.start(testing::binaryDir() + "/bin/kiln", {"run", script});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 1);
+        QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(err.contains(expected), qPrintable(err));
     }
 };
 

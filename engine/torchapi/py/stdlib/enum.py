@@ -1,0 +1,195 @@
+# enum for Kiln workloads: Enum, IntEnum, StrEnum-style mixins are not possible (Kiln cannot
+# subclass int or str), so IntEnum members compare, hash, index and compute as their int
+# values instead. Kiln has no metaclasses: the members are made by __init_subclass__, Class(v)
+# finds a member through __new__, Class["NAME"] through __class_getitem__, and iteration and
+# len() of the class go through Kiln's class-level hooks __kiln_class_iter__/__kiln_class_len__.
+
+
+class auto:
+    _counter = 0
+
+    def __init__(self):
+        auto._counter += 1
+        self._order = auto._counter
+
+    def __repr__(self):
+        return "auto(_EnumDict._generate_next_value_)"
+
+
+def _is_member_candidate(name, value):
+    if name.startswith("__") and name.endswith("__"):
+        return False
+    if name.startswith("_"):
+        return False
+    if callable(value) and not isinstance(value, auto):
+        return False
+    return type(value).__name__ not in ("property", "staticmethod", "classmethod")
+
+
+class Enum:
+    def __init_subclass__(cls, **kwargs):
+        members = {}
+        values = {}
+        last = None
+        for base in cls.__mro__[1:]:
+            if base.__dict__.get("_member_map_"):
+                raise TypeError(f"{cls.__name__!r} cannot extend {base!r}")
+        for name, value in list(cls.__dict__.items()):
+            if not _is_member_candidate(name, value):
+                continue
+            if isinstance(value, auto):
+                value = cls._generate_next_value_(name, 1, len(members), [last] if members else [])
+            if name in members:
+                raise TypeError(f"Attempted to reuse key: {name!r}")
+            member = values.get(value)
+            if member is None:
+                member = object.__new__(cls)
+                object.__setattr__(member, "_name_", name)
+                object.__setattr__(member, "_value_", value)
+                values[value] = member
+            members[name] = member
+            setattr(cls, name, member)
+            last = value
+        cls._member_map_ = members
+        cls._value2member_map_ = values
+        cls._member_names_ = [n for n, m in members.items() if m._name_ == n]
+        cls.__members__ = dict(members)
+
+    def _generate_next_value_(name, start, count, last_values):
+        for last in reversed(last_values):
+            try:
+                return last + 1
+            except TypeError:
+                pass
+        return start
+
+    def __new__(cls, value):
+        members = cls.__dict__.get("_value2member_map_")
+        if members is None:
+            raise TypeError(f"{cls.__name__}() takes no arguments")
+        if value in members:
+            return members[value]
+        raise ValueError(f"{value!r} is not a valid {cls.__qualname__}")
+
+    def __init__(self, *args):
+        pass
+
+    def __class_getitem__(cls, name):
+        return cls._member_map_[name]
+
+    def __kiln_class_iter__(cls):
+        return iter([cls._member_map_[n] for n in cls._member_names_])
+
+    def __kiln_class_len__(cls):
+        return len(cls._member_names_)
+
+    @property
+    def name(self):
+        return self._name_
+
+    @property
+    def value(self):
+        return self._value_
+
+    def __setattr__(self, name, value):
+        if name in ("name", "value"):
+            raise AttributeError(f"<enum 'Enum'> cannot set attribute {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __repr__(self):
+        return f"<{type(self).__name__}.{self._name_}: {self._value_!r}>"
+
+    def __str__(self):
+        return f"{type(self).__name__}.{self._name_}"
+
+    def __format__(self, spec):
+        return format(str(self), spec)
+
+    def __hash__(self):
+        return hash(self._name_)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+
+class IntEnum(Enum):
+    # int's behaviour, delegated to the value.
+    def __str__(self):
+        return str(self._value_)
+
+    def __format__(self, spec):
+        return format(self._value_, spec)
+
+    def __int__(self):
+        return self._value_
+
+    def __index__(self):
+        return self._value_
+
+    def __float__(self):
+        return float(self._value_)
+
+    def __hash__(self):
+        return hash(self._value_)
+
+    def __eq__(self, other):
+        return self._value_ == (other._value_ if isinstance(other, Enum) else other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __lt__(self, other):
+        return self._value_ < int(other)
+
+    def __le__(self, other):
+        return self._value_ <= int(other)
+
+    def __gt__(self, other):
+        return self._value_ > int(other)
+
+    def __ge__(self, other):
+        return self._value_ >= int(other)
+
+    def __add__(self, other):
+        return self._value_ + other
+
+    def __radd__(self, other):
+        return other + self._value_
+
+    def __sub__(self, other):
+        return self._value_ - other
+
+    def __rsub__(self, other):
+        return other - self._value_
+
+    def __mul__(self, other):
+        return self._value_ * other
+
+    def __rmul__(self, other):
+        return other * self._value_
+
+    def __floordiv__(self, other):
+        return self._value_ // other
+
+    def __truediv__(self, other):
+        return self._value_ / other
+
+    def __mod__(self, other):
+        return self._value_ % other
+
+    def __neg__(self):
+        return -self._value_
+
+    def __bool__(self):
+        return self._value_ != 0
+
+
+def unique(enumeration):
+    duplicates = [(n, m._name_) for n, m in enumeration._member_map_.items() if n != m._name_]
+    if duplicates:
+        details = ", ".join(f"{alias} -> {name}" for alias, name in duplicates)
+        raise ValueError(f"duplicate values found in {enumeration!r}: {details}")
+    return enumeration

@@ -1,0 +1,1 @@
+# A traceback in a file with CR line endings names the right line.print("before")x = 1print(undefined_name)

@@ -1,0 +1,1 @@
+# A syntax error in a file with CR line endings shows the right line.print("before")x = (1 +

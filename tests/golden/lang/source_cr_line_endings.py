@@ -1,0 +1,1 @@
+# Lines that end with a lone carriage return (old Mac style) are lines.x = 1if x:    print("CR line endings", x)s = """ab"""print(repr(s))
