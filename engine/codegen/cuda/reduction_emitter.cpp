@@ -1,0 +1,564 @@
+// SPDX-License-Identifier: MIT
+#include "codegen/cuda/reduction_emitter.h"
+
+#include "codegen/cuda/expr_printer.h"
+#include "codegen/cuda/kernel_frame.h"
+#include "codegen/cuda/prelude.h"
+#include "codegen/cuda/reduction_patterns.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace kiln::codegen::cuda {
+
+namespace {
+
+using compiler::LoopNode;
+using compiler::ReductionKind;
+
+class ReductionEmitter {
+public:
+    ReductionEmitter(const compiler::LoopProgram& p, const compiler::ScheduledKernel& k,
+                     const ReductionConfig& c)
+        : m_p(p)
+        , m_k(k)
+        , m_c(c)
+        , m_outer(static_cast<int32_t>(k.outerRanges.size()))
+        , m_printer(
+              p, [this](int32_t v, int lane) { return varName(v, lane); }, "        ") {}
+
+    Expected<CudaKernel> emit();
+
+private:
+    const LoopNode& node(const compiler::KernelStage& s) const {
+        return m_p.nodes.at(static_cast<size_t>(s.node));
+    }
+    std::string varName(int32_t var, int lane) const {
+        if (var < m_outer) return "x" + std::to_string(var);
+        std::string name = "r" + std::to_string(var);
+        if (lane == 0 || var != m_innermost) return name;
+        return "(" + name + " + " + std::to_string(lane) + ")";
+    }
+    int chooseWidth(std::vector<std::string>& conditions);
+    void emitStages(int width);
+    /// Opens the strided loop over a stage's inner elements (declaring its loop variables).
+    void openLoop(const compiler::KernelStage& s, int width);
+    void closeLoop();
+    /// Per-iteration vector loads of `body` (names served by the load hook).
+    void preload(const compiler::Scalar& body, int width);
+    std::vector<std::string> laneValues(const compiler::Scalar& body, int width);
+    void plainReduction(const compiler::KernelStage& s, int width);
+    void argReduction(const compiler::KernelStage& s, int width);
+    void welford(const compiler::KernelStage& mean, const compiler::KernelStage* m2, int width);
+    void softmax(const compiler::KernelStage& max, const compiler::KernelStage& sum, int width);
+    void pointwise(const compiler::KernelStage& s, int width);
+    /// Stores a row's result (thread 0 of the row) and keeps it for later stages.
+    void keepResult(const LoopNode& n, const std::string& value, DType from);
+    std::string rowIndex(const LoopNode& n) const;
+    std::string smem(const std::string& type, int count = 32);
+    std::string crossThread(const std::string& value, const std::string& op,
+                            const std::string& type, const std::string& identity);
+
+    const compiler::LoopProgram& m_p;
+    const compiler::ScheduledKernel& m_k;
+    ReductionConfig m_c;
+    int32_t m_outer;
+    int32_t m_innermost = -1;
+    RowStrategy m_rows = RowStrategy::BlockPerRow;
+    int m_threads = 256;
+    ExprPrinter m_printer;
+    std::string m_code;
+    std::vector<std::string> m_patterns;
+    std::map<int32_t, std::string> m_registers; ///< buffer -> the row's value, widened
+    std::map<const compiler::ScalarNode*, std::string> m_vectors;
+    std::set<int32_t> m_writtenInner; ///< buffers written element-wise by earlier stages
+    std::string m_error;
+    int m_smemCount = 0;
+};
+
+std::string ReductionEmitter::smem(const std::string& type, int count) {
+    std::string name = "k_smem" + std::to_string(m_smemCount++);
+    m_code += "    __shared__ " + type + " " + name + "[" + std::to_string(count) + "];\n";
+    return name;
+}
+
+std::string ReductionEmitter::crossThread(const std::string& value, const std::string& op,
+                                          const std::string& type, const std::string& identity) {
+    if (m_rows == RowStrategy::WarpPerRow) return "kiln_warp_reduce(" + value + ", " + op + "())";
+    std::string shared = smem(type);
+    return "kiln_block_reduce<" + type + ">(" + value + ", " + op + "(), " + identity + ", " +
+           shared + ")";
+}
+
+std::string ReductionEmitter::rowIndex(const LoopNode& n) const {
+    const compiler::Buffer& out = m_p.buffer(n.output);
+    std::vector<compiler::Index> vars;
+    for (size_t i = 0; i < n.ranges.size(); ++i)
+        vars.push_back(compiler::loopVar(static_cast<int32_t>(i)));
+    return m_printer.index(compiler::linearIndex(vars, out.strides, out.offset));
+}
+
+void ReductionEmitter::keepResult(const LoopNode& n, const std::string& value, DType from) {
+    const compiler::Buffer& out = m_p.buffer(n.output);
+    std::string stored = narrowForStore(convertValue(value, from, out.dtype), out.dtype);
+    m_code += "    if (k_tid == 0) " + out.name + "[" + rowIndex(n) + "] = " + stored + ";\n";
+    std::string reg = "k_row" + std::to_string(n.output);
+    m_code += "    const " + std::string(computeTypeName(out.dtype)) + " " + reg + " = " +
+              widenLoaded(stored, out.dtype) + ";\n";
+    m_registers[n.output] = reg;
+}
+
+int ReductionEmitter::chooseWidth(std::vector<std::string>& conditions) {
+    if (m_c.maxVectorWidth <= 1) return 1;
+    std::vector<tensor::DType> dtypes;
+    std::set<int32_t> vectorBuffers;
+    std::set<int32_t> written;
+    for (const compiler::KernelStage& s : m_k.stages)
+        written.insert(node(s).output);
+    for (const compiler::KernelStage& s : m_k.stages) {
+        if (s.innerRanges.empty()) continue;
+        int32_t var = m_outer + static_cast<int32_t>(s.innerRanges.size()) - 1;
+        if (auto v = staticValue(s.innerRanges.back()); v && *v % 2 != 0) return 1;
+        for (const compiler::ScalarNode* l : distinctLoads(node(s).body)) {
+            std::vector<std::string> probe;
+            if (l->operands.empty() && !written.count(l->buffer) &&
+                classifyAccess(m_p, l->index, var, 2, probe) == AccessKind::Vector) {
+                dtypes.push_back(m_p.buffer(l->buffer).dtype);
+                vectorBuffers.insert(l->buffer);
+            }
+        }
+    }
+    int width = std::min(vectorWidthFor(dtypes), m_c.maxVectorWidth);
+    if (width <= 1) return 1;
+    // Element-wise outputs stored as vectors need aligned pointers too.
+    for (const compiler::KernelStage& s : m_k.stages) {
+        const LoopNode& n = node(s);
+        if (n.kind == LoopNode::Kind::Reduction || s.innerRanges.empty()) continue;
+        const compiler::Buffer& out = m_p.buffer(n.output);
+        std::vector<compiler::Index> vars;
+        for (size_t i = 0; i < n.ranges.size(); ++i)
+            vars.push_back(compiler::loopVar(static_cast<int32_t>(i)));
+        std::vector<std::string> probe;
+        int32_t var = m_outer + static_cast<int32_t>(s.innerRanges.size()) - 1;
+        if (classifyAccess(m_p, compiler::linearIndex(vars, out.strides, out.offset), var, width,
+                           probe) == AccessKind::Vector)
+            vectorBuffers.insert(n.output);
+    }
+    for (const compiler::KernelStage& s : m_k.stages) {
+        if (s.innerRanges.empty()) continue;
+        const compiler::Index& last = s.innerRanges.back();
+        if (auto v = staticValue(last); v && *v % width != 0) return 1;
+        if (!staticValue(last))
+            conditions.push_back("(" + m_printer.index(last) + " % " + std::to_string(width) +
+                                 " == 0)");
+    }
+    for (int32_t b : vectorBuffers)
+        conditions.push_back(
+            "kiln_aligned(" + m_p.buffer(b).name + ", " +
+            std::to_string(std::min<int64_t>(16, width * tensor::itemSize(m_p.buffer(b).dtype))) +
+            ")");
+    return width;
+}
+
+void ReductionEmitter::openLoop(const compiler::KernelStage& s, int width) {
+    m_innermost = m_outer + static_cast<int32_t>(s.innerRanges.size()) - 1;
+    std::string n = m_printer.index(compiler::product(s.innerRanges));
+    std::string w = std::to_string(width);
+    m_code += "#pragma unroll 4\n";
+    m_code += "    for (kiln_idx k_j = (kiln_idx)k_tid * " + w + "; k_j < " + n +
+              "; k_j += (kiln_idx)k_nt * " + w + ") {\n";
+    std::string rest = "k_j";
+    for (int32_t d = static_cast<int32_t>(s.innerRanges.size()) - 1; d >= 0; --d) {
+        std::string name = "r" + std::to_string(m_outer + d);
+        if (d == 0) {
+            m_code += "        const kiln_idx " + name + " = " + rest + ";\n";
+            break;
+        }
+        std::string size = m_printer.index(s.innerRanges[static_cast<size_t>(d)]);
+        m_code += "        const kiln_idx " + name + " = " + rest + " % " + size + ";\n";
+        std::string next = "k_jq" + std::to_string(d);
+        m_code += "        const kiln_idx " + next + " = " + rest + " / " + size + ";\n";
+        rest = next;
+    }
+    m_printer.forget();
+    m_vectors.clear();
+}
+
+void ReductionEmitter::closeLoop() {
+    m_code += "    }\n";
+    m_printer.forget();
+    m_vectors.clear();
+}
+
+void ReductionEmitter::preload(const compiler::Scalar& body, int width) {
+    if (width == 1) return;
+    for (const compiler::ScalarNode* l : distinctLoads(body)) {
+        std::vector<std::string> conds;
+        if (!l->operands.empty() || m_registers.count(l->buffer) ||
+            m_writtenInner.count(l->buffer) ||
+            classifyAccess(m_p, l->index, m_innermost, width, conds) != AccessKind::Vector)
+            continue;
+        const compiler::Buffer& b = m_p.buffer(l->buffer);
+        std::string arr = m_printer.fresh("k_v");
+        m_code += "        alignas(16) " + std::string(storageTypeName(b.dtype)) + " " + arr + "[" +
+                  std::to_string(width) + "];\n";
+        m_code += "        kiln_vload(" + arr + ", " + b.name + " + " +
+                  m_printer.index(l->index, 0) + ");\n";
+        m_vectors[l] = arr;
+    }
+}
+
+std::vector<std::string> ReductionEmitter::laneValues(const compiler::Scalar& body, int width) {
+    std::vector<std::string> values;
+    for (int lane = 0; lane < width; ++lane)
+        values.push_back(m_printer.value(body, lane));
+    m_code += m_printer.take();
+    return values;
+}
+
+/// Identity of a plain reduction in its accumulator type.
+std::string identityOf(ReductionKind kind, DType t) {
+    bool fp = tensor::isFloating(compiler::computeType(t));
+    std::string type = computeTypeName(t);
+    switch (kind) {
+    case ReductionKind::Sum:
+        return literal(0, t);
+    case ReductionKind::Prod:
+        return literal(1, t);
+    case ReductionKind::Max:
+    case ReductionKind::ArgMax:
+        if (fp) return literal(-INFINITY, t);
+        return t == DType::Int64 ? "(-9223372036854775807LL - 1)" : "(-2147483647 - 1)";
+    case ReductionKind::Min:
+    case ReductionKind::ArgMin:
+        if (fp) return literal(INFINITY, t);
+        return t == DType::Int64 ? "9223372036854775807LL" : "2147483647";
+    case ReductionKind::Any:
+        return "0";
+    case ReductionKind::All:
+        return "1";
+    default:
+        return "0";
+    }
+}
+
+void ReductionEmitter::plainReduction(const compiler::KernelStage& s, int width) {
+    const LoopNode& n = node(s);
+    DType t = n.body->dtype;
+    bool boolean = n.reduction == ReductionKind::Any || n.reduction == ReductionKind::All;
+    // Booleans reduce as 0/1 ints (warp shuffles move no bools): any = max, all = min.
+    std::string type = boolean ? "int" : computeTypeName(t);
+    const char* op = "KilnSum";
+    const char* combine = "+";
+    switch (n.reduction) {
+    case ReductionKind::Prod:
+        op = "KilnProd";
+        combine = "*";
+        break;
+    case ReductionKind::Max:
+    case ReductionKind::Any:
+        op = "KilnMax";
+        combine = nullptr;
+        break;
+    case ReductionKind::Min:
+    case ReductionKind::All:
+        op = "KilnMin";
+        combine = nullptr;
+        break;
+    default:
+        break;
+    }
+    std::string acc = m_printer.fresh("k_acc");
+    std::string identity = identityOf(n.reduction, boolean ? DType::Int32 : t);
+    m_code += "    " + type + " " + acc + " = " + identity + ";\n";
+    openLoop(s, width);
+    preload(n.body, width);
+    for (const std::string& v : laneValues(n.body, width)) {
+        std::string value = boolean ? "(int)(" + v + ")" : v;
+        if (combine)
+            m_code += "        " + acc + " = " + acc + " " + combine + " " + value + ";\n";
+        else
+            m_code += "        " + acc + " = " + op + "()(" + acc + ", " + value + ");\n";
+    }
+    closeLoop();
+    std::string total = m_printer.fresh("k_red");
+    m_code +=
+        "    const " + type + " " + total + " = " + crossThread(acc, op, type, identity) + ";\n";
+    keepResult(n, boolean ? "(" + total + " != 0)" : total, boolean ? DType::Bool : t);
+}
+
+void ReductionEmitter::argReduction(const compiler::KernelStage& s, int width) {
+    const LoopNode& n = node(s);
+    DType t = n.body->dtype;
+    std::string type = computeTypeName(t);
+    bool isMax = n.reduction == ReductionKind::ArgMax;
+    std::string identity = identityOf(n.reduction, t);
+    std::string acc = m_printer.fresh("k_arg");
+    std::string pair = "KilnArg<" + type + ">";
+    m_code += "    " + pair + " " + acc + "{" + identity + ", 0x7fffffffffffffffLL};\n";
+    openLoop(s, width);
+    preload(n.body, width);
+    std::vector<std::string> values = laneValues(n.body, width);
+    for (int lane = 0; lane < width; ++lane)
+        m_code += "        " + acc + " = kiln_arg_merge(" + acc + ", " + pair + "{" +
+                  values[static_cast<size_t>(lane)] + ", (long long)(k_j + " +
+                  std::to_string(lane) + ")}, " + (isMax ? "true" : "false") + ");\n";
+    closeLoop();
+    std::string total = m_printer.fresh("k_red");
+    if (m_rows == RowStrategy::WarpPerRow) {
+        m_code += "    const " + pair + " " + total + " = kiln_warp_arg(" + acc + ", " +
+                  (isMax ? "true" : "false") + ");\n";
+    } else {
+        std::string shared = smem(pair);
+        m_code += "    const " + pair + " " + total + " = kiln_block_arg<" + type + ">(" + acc +
+                  ", " + (isMax ? "true" : "false") + ", " + identity + ", " + shared + ");\n";
+    }
+    keepResult(n, total + ".i", DType::Int64);
+}
+
+void ReductionEmitter::welford(const compiler::KernelStage& meanStage,
+                               const compiler::KernelStage* m2Stage, int width) {
+    const LoopNode& n = node(meanStage);
+    std::string w = m_printer.fresh("k_w");
+    m_code += "    KilnWelford " + w + "{0.f, 0.f, 0.f};\n";
+    openLoop(meanStage, width);
+    preload(n.body, width);
+    std::vector<std::string> values = laneValues(n.body, width);
+    // The thread's vector as one group (mean and m2 exact in registers), merged in by Chan.
+    std::string sum, mean = m_printer.fresh("k_gm"), m2;
+    for (const std::string& v : values)
+        sum += (sum.empty() ? "" : " + ") + v;
+    m_code += "        const float " + mean + " = (" + sum + ") * " +
+              literal(1.0 / width, DType::Float32) + ";\n";
+    for (const std::string& v : values)
+        m2 += (m2.empty() ? "" : " + ") + std::string("(") + v + " - " + mean + ") * (" + v +
+              " - " + mean + ")";
+    m_code += "        " + w + " = kiln_welford_merge(" + w + ", KilnWelford{" +
+              literal(width, DType::Float32) + ", " + mean + ", " + m2 + "});\n";
+    closeLoop();
+    std::string total = m_printer.fresh("k_wt");
+    if (m_rows == RowStrategy::WarpPerRow)
+        m_code += "    const KilnWelford " + total + " = kiln_warp_welford(" + w + ");\n";
+    else
+        m_code += "    const KilnWelford " + total + " = kiln_block_welford(" + w + ", " +
+                  smem("KilnWelford") + ");\n";
+    const LoopNode* meanNode = &n;
+    const LoopNode* m2Node = m2Stage ? &node(*m2Stage) : nullptr;
+    if (n.reduction == ReductionKind::WelfordM2) std::swap(meanNode, m2Node);
+    if (meanNode) keepResult(*meanNode, total + ".mean", DType::Float32);
+    if (m2Node) keepResult(*m2Node, total + ".m2", DType::Float32);
+    m_patterns.push_back("welford");
+}
+
+void ReductionEmitter::softmax(const compiler::KernelStage& maxStage,
+                               const compiler::KernelStage& sumStage, int width) {
+    const LoopNode& n = node(maxStage);
+    std::string acc = m_printer.fresh("k_sm");
+    m_code += "    KilnSoftmax " + acc + "{" + literal(-INFINITY, DType::Float32) + ", 0.f};\n";
+    openLoop(maxStage, width);
+    preload(n.body, width);
+    std::vector<std::string> values = laneValues(n.body, width);
+    // One rescale per vector: the vector's max first, then its exps against the new max.
+    std::string gm = m_printer.fresh("k_gmax");
+    std::string expr = values[0];
+    for (size_t l = 1; l < values.size(); ++l)
+        expr = "kiln_max(" + expr + ", " + values[l] + ")";
+    m_code += "        const float " + gm + " = kiln_max(" + acc + ".m, " + expr + ");\n";
+    std::string base = m_printer.fresh("k_base");
+    m_code += "        const float " + base + " = " + gm +
+              " == " + literal(-INFINITY, DType::Float32) + " ? 0.f : " + gm + ";\n";
+    std::string terms;
+    for (const std::string& v : values)
+        terms += (terms.empty() ? "" : " + ") + std::string("expf(") + v + " - " + base + ")";
+    m_code += "        " + acc + ".s = " + acc + ".s * kiln_exp_shift(" + acc + ".m, " + gm +
+              ") + (" + terms + ");\n";
+    m_code += "        " + acc + ".m = " + gm + ";\n";
+    closeLoop();
+    std::string total = m_printer.fresh("k_smt");
+    if (m_rows == RowStrategy::WarpPerRow)
+        m_code += "    const KilnSoftmax " + total + " = kiln_warp_softmax(" + acc + ");\n";
+    else
+        m_code += "    const KilnSoftmax " + total + " = kiln_block_softmax(" + acc + ", " +
+                  smem("KilnSoftmax") + ");\n";
+    keepResult(n, total + ".m", DType::Float32);
+    keepResult(node(sumStage), total + ".s", DType::Float32);
+    m_patterns.push_back("online_softmax");
+}
+
+void ReductionEmitter::pointwise(const compiler::KernelStage& s, int width) {
+    const LoopNode& n = node(s);
+    const compiler::Buffer& out = m_p.buffer(n.output);
+    if (s.innerRanges.empty()) {
+        // One value per row: every thread computes it (later stages read the register),
+        // thread 0 stores it.
+        m_printer.setIndent("    ");
+        std::string v = m_printer.value(n.body, 0);
+        m_code += m_printer.take();
+        m_printer.setIndent("        ");
+        keepResult(n, v, n.body->dtype);
+        m_printer.forget();
+        return;
+    }
+    openLoop(s, width);
+    preload(n.body, width);
+    std::vector<compiler::Index> vars;
+    for (size_t i = 0; i < n.ranges.size(); ++i)
+        vars.push_back(compiler::loopVar(static_cast<int32_t>(i)));
+    compiler::Index at = compiler::linearIndex(vars, out.strides, out.offset);
+    std::vector<std::string> values = laneValues(n.body, width);
+    std::vector<std::string> conds;
+    bool vectorStore =
+        width > 1 && classifyAccess(m_p, at, m_innermost, width, conds) == AccessKind::Vector;
+    if (vectorStore) {
+        std::string arr = m_printer.fresh("k_o");
+        m_code += "        alignas(16) " + std::string(storageTypeName(out.dtype)) + " " + arr +
+                  "[" + std::to_string(width) + "];\n";
+        for (int lane = 0; lane < width; ++lane)
+            m_code += "        " + arr + "[" + std::to_string(lane) + "] = " +
+                      narrowForStore(
+                          convertValue(values[static_cast<size_t>(lane)], n.body->dtype, out.dtype),
+                          out.dtype) +
+                      ";\n";
+        m_code += "        kiln_vstore(" + out.name + " + " + m_printer.index(at, 0) + ", " + arr +
+                  ");\n";
+    } else {
+        for (int lane = 0; lane < width; ++lane)
+            m_code += "        " + out.name + "[" + m_printer.index(at, lane) + "] = " +
+                      narrowForStore(
+                          convertValue(values[static_cast<size_t>(lane)], n.body->dtype, out.dtype),
+                          out.dtype) +
+                      ";\n";
+    }
+    closeLoop();
+    m_writtenInner.insert(n.output);
+}
+
+void ReductionEmitter::emitStages(int width) {
+    m_registers.clear();
+    m_writtenInner.clear();
+    m_printer.setLoadHook([&](const compiler::ScalarNode& l, int lane) -> std::string {
+        if (auto it = m_registers.find(l.buffer); it != m_registers.end()) return it->second;
+        if (auto it = m_vectors.find(&l); it != m_vectors.end())
+            return widenLoaded(it->second + "[" + std::to_string(lane) + "]",
+                               m_p.buffer(l.buffer).dtype);
+        for (auto& [load, arr] : m_vectors)
+            if (load->buffer == l.buffer && l.operands.empty() &&
+                compiler::equal(load->index, l.index))
+                return widenLoaded(arr + "[" + std::to_string(lane) + "]",
+                                   m_p.buffer(l.buffer).dtype);
+        return {};
+    });
+    std::vector<StagePlan> plan = planStages(m_p, m_k, m_c.onlineSoftmax);
+    for (const StagePlan& step : plan) {
+        const compiler::KernelStage& s = m_k.stages[step.first];
+        // Element-wise results of earlier stages may have been written by other threads.
+        bool readsInner = false;
+        for (int32_t b : node(s).reads())
+            readsInner = readsInner || m_writtenInner.count(b);
+        if (readsInner)
+            m_code += m_rows == RowStrategy::WarpPerRow ? "    __syncwarp();\n"
+                                                        : "    __syncthreads();\n";
+        switch (step.kind) {
+        case StagePlan::Kind::Pointwise:
+            pointwise(s, width);
+            break;
+        case StagePlan::Kind::Plain:
+            plainReduction(s, width);
+            break;
+        case StagePlan::Kind::Arg:
+            argReduction(s, width);
+            break;
+        case StagePlan::Kind::Welford:
+            welford(s, step.second >= 0 ? &m_k.stages[step.second] : nullptr, width);
+            break;
+        case StagePlan::Kind::Softmax:
+            softmax(s, m_k.stages[step.second], width);
+            break;
+        }
+    }
+    m_printer.setLoadHook({});
+}
+
+Expected<CudaKernel> ReductionEmitter::emit() {
+    if (std::string why = unsupportedReason(m_p, m_k); !why.empty())
+        return makeDiagnostic("CudaCodegenError", m_k.name + ": " + why);
+    CudaKernel out;
+    out.name = m_k.name;
+    out.args = kernelArgs(m_p, m_k);
+    out.uses64BitIndex = needs64BitIndex(m_p, m_k);
+    std::vector<std::string> conditions;
+    int width = chooseWidth(conditions);
+    std::optional<int64_t> rowLength = longestRow(m_p, m_k);
+    m_rows = rowLength && *rowLength <= m_c.warpRowLimit ? RowStrategy::WarpPerRow
+                                                         : RowStrategy::BlockPerRow;
+    int rowsPerBlock = 1;
+    if (m_rows == RowStrategy::WarpPerRow) {
+        rowsPerBlock = m_c.warpsPerBlock;
+        m_threads = 32 * rowsPerBlock;
+    } else {
+        // About four vectors per thread on a static row: 4096 floats -> 256 threads.
+        int64_t perThread = int64_t(width) * 4;
+        int64_t t = rowLength ? *rowLength / perThread : 512;
+        m_threads = 128;
+        while (m_threads < t && m_threads < 1024)
+            m_threads *= 2;
+    }
+    m_code += kernelSignature(m_k.name, out.args, m_threads) + " {\n";
+    ExprPrinter rows(
+        m_p, [](int32_t, int) { return std::string("0"); }, "");
+    std::string rowCount = rows.index(compiler::product(m_k.outerRanges));
+    if (m_rows == RowStrategy::WarpPerRow) {
+        m_code += "    const kiln_idx k_row = (kiln_idx)blockIdx.x * " +
+                  std::to_string(rowsPerBlock) + " + (threadIdx.x >> 5);\n";
+        m_code += "    const int k_tid = threadIdx.x & 31;\n    const int k_nt = 32;\n";
+    } else {
+        m_code += "    const kiln_idx k_row = (kiln_idx)blockIdx.x;\n";
+        m_code += "    const int k_tid = threadIdx.x;\n    const int k_nt = blockDim.x;\n";
+    }
+    // Uniform per warp (warp rows) or per block: no thread is left waiting at a barrier.
+    m_code += "    if (k_row >= " + rowCount + ") return;\n";
+    std::string rest = "k_row";
+    for (int32_t d = m_outer - 1; d >= 0; --d) {
+        std::string name = "x" + std::to_string(d);
+        if (d == 0) {
+            m_code += "    const kiln_idx " + name + " = " + rest + ";\n";
+            break;
+        }
+        std::string size = rows.index(m_k.outerRanges[static_cast<size_t>(d)]);
+        m_code += "    const kiln_idx " + name + " = " + rest + " % " + size + ";\n";
+        m_code +=
+            "    const kiln_idx k_rq" + std::to_string(d) + " = " + rest + " / " + size + ";\n";
+        rest = "k_rq" + std::to_string(d);
+    }
+    if (width > 1) {
+        std::string cond;
+        for (const std::string& c : conditions)
+            cond += (cond.empty() ? "" : " && ") + c;
+        m_code += "    if (" + (cond.empty() ? std::string("true") : cond) + ") {\n";
+        emitStages(width);
+        m_code += "    return;\n    }\n";
+        m_patterns.clear();
+    }
+    emitStages(1);
+    m_code += "}\n";
+    out.source = kernelPrelude(out.uses64BitIndex) + "\n" + m_code;
+    out.vectorWidth = width;
+    out.rows = m_rows;
+    out.fusedPatterns = m_patterns;
+    out.launch.work = compiler::product(m_k.outerRanges);
+    out.launch.itemsPerBlock = rowsPerBlock;
+    out.launch.threads = m_threads;
+    return out;
+}
+
+} // namespace
+
+Expected<CudaKernel> emitReductionKernel(const compiler::LoopProgram& program,
+                                         const compiler::ScheduledKernel& kernel,
+                                         const ReductionConfig& config) {
+    return ReductionEmitter(program, kernel, config).emit();
+}
+
+} // namespace kiln::codegen::cuda
