@@ -62,9 +62,11 @@ Pending& pending() {
 }
 
 constexpr size_t kBufferBytes = 8 << 20;
-constexpr CUpti_ActivityKind kKinds[] = {CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL,
-                                         CUPTI_ACTIVITY_KIND_MEMCPY,
-                                         CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION};
+// External correlation records are emitted for driver API records, so the driver API kind is
+// on too (its records are skipped when parsing).
+constexpr CUpti_ActivityKind kKinds[] = {
+    CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL, CUPTI_ACTIVITY_KIND_MEMCPY,
+    CUPTI_ACTIVITY_KIND_EXTERNAL_CORRELATION, CUPTI_ACTIVITY_KIND_DRIVER};
 
 void CUPTIAPI bufferRequested(uint8_t** buffer, size_t* size, size_t* maxRecords) {
     *buffer = static_cast<uint8_t*>(std::aligned_alloc(8, kBufferBytes));

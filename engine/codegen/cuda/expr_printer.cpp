@@ -233,9 +233,13 @@ std::string ExprPrinter::op(const ScalarNode& s, int lane) {
     case ScalarOp::Cast:
         return convertValue(a(0), s.operands[0]->dtype, s.dtype);
     case ScalarOp::RandUniform:
-        return std::string(single ? "kiln_rand_f32(" : "kiln_rand_f64(") + "(long long)" +
-               index(s.index, lane) + ", (long long)" + a(0) + ", " +
-               std::to_string(static_cast<unsigned>(s.constant)) + "u)";
+        // The seed is a 64-bit symbol: never through the (possibly 32-bit) index type.
+        return std::string(single ? "kiln_rand_f32(" : "kiln_rand_f64(") +
+               (s.index->kind == IndexNode::Kind::Sym
+                    ? m_program.symbolNames.at(static_cast<size_t>(s.index->value))
+                    : "(long long)" + index(s.index, lane)) +
+               ", (long long)" + a(0) + ", " + std::to_string(static_cast<unsigned>(s.constant)) +
+               "u)";
     case ScalarOp::Neg:
         return "(-" + a(0) + ")";
     case ScalarOp::Abs:

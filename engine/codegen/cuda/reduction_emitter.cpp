@@ -46,6 +46,8 @@ private:
     /// Opens the strided loop over a stage's inner elements (declaring its loop variables).
     void openLoop(const compiler::KernelStage& s, int width);
     void closeLoop();
+    /// The per-thread array caching the row of load `l` (declared and loaded on first use).
+    std::string cachedRow(const compiler::ScalarNode& l, int width);
     /// Per-iteration vector loads of `body` (names served by the load hook).
     void preload(const compiler::Scalar& body, int width);
     std::vector<std::string> laneValues(const compiler::Scalar& body, int width);
@@ -74,9 +76,31 @@ private:
     std::map<int32_t, std::string> m_registers; ///< buffer -> the row's value, widened
     std::map<const compiler::ScalarNode*, std::string> m_vectors;
     std::set<int32_t> m_writtenInner; ///< buffers written element-wise by earlier stages
-    std::string m_error;
     int m_smemCount = 0;
+    /// The row cache (vector path of static rows of at most kMaxCachedSteps steps per thread):
+    /// the first stage's vector loads land in per-thread arrays that later stages reuse.
+    struct RowCache {
+        int32_t buffer;
+        compiler::Index index;
+        std::string name;
+    };
+    int m_cacheIterations = 0; ///< 0: no row cache
+    int m_rowThreads = 0;      ///< threads sharing a row
+    std::vector<compiler::Index> m_cacheRanges;
+    std::vector<RowCache> m_rowCache;
+    std::string m_cacheDecls;
+    bool m_rowCached = false;
 };
+
+bool sameRanges(const std::vector<compiler::Index>& a, const std::vector<compiler::Index>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (!compiler::equal(a[i], b[i])) return false;
+    return true;
+}
+
+/// At most this many vectors per thread are kept in registers (32 floats at width 4).
+constexpr int kMaxCachedSteps = 8;
 
 std::string ReductionEmitter::smem(const std::string& type, int count) {
     std::string name = "k_smem" + std::to_string(m_smemCount++);
@@ -166,9 +190,21 @@ void ReductionEmitter::openLoop(const compiler::KernelStage& s, int width) {
     m_innermost = m_outer + static_cast<int32_t>(s.innerRanges.size()) - 1;
     std::string n = m_printer.index(compiler::product(s.innerRanges));
     std::string w = std::to_string(width);
-    m_code += "#pragma unroll 4\n";
-    m_code += "    for (kiln_idx k_j = (kiln_idx)k_tid * " + w + "; k_j < " + n +
-              "; k_j += (kiln_idx)k_nt * " + w + ") {\n";
+    m_rowCached = m_cacheIterations > 0 && sameRanges(s.innerRanges, m_cacheRanges);
+    if (m_rowCached) {
+        // A fixed number of steps, unrolled: the cached row's registers are indexed by
+        // constants only (a run-time index would move them to local memory).
+        m_code += "#pragma unroll\n";
+        m_code +=
+            "    for (int k_it = 0; k_it < " + std::to_string(m_cacheIterations) + "; ++k_it) {\n";
+        m_code += "        const kiln_idx k_j = ((kiln_idx)k_it * " + std::to_string(m_rowThreads) +
+                  " + k_tid) * " + w + ";\n";
+        m_code += "        if (k_j < " + n + ") {\n";
+    } else {
+        m_code += "#pragma unroll 4\n";
+        m_code += "    for (kiln_idx k_j = (kiln_idx)k_tid * " + w + "; k_j < " + n +
+                  "; k_j += (kiln_idx)k_nt * " + w + ") {\n";
+    }
     std::string rest = "k_j";
     for (int32_t d = static_cast<int32_t>(s.innerRanges.size()) - 1; d >= 0; --d) {
         std::string name = "r" + std::to_string(m_outer + d);
@@ -187,9 +223,23 @@ void ReductionEmitter::openLoop(const compiler::KernelStage& s, int width) {
 }
 
 void ReductionEmitter::closeLoop() {
-    m_code += "    }\n";
+    m_code += m_rowCached ? "    }\n    }\n" : "    }\n";
+    m_rowCached = false;
     m_printer.forget();
     m_vectors.clear();
+}
+
+std::string ReductionEmitter::cachedRow(const compiler::ScalarNode& l, int width) {
+    for (const RowCache& c : m_rowCache)
+        if (c.buffer == l.buffer && compiler::equal(c.index, l.index)) return c.name;
+    const compiler::Buffer& b = m_p.buffer(l.buffer);
+    RowCache c{l.buffer, l.index, m_printer.fresh("k_row_cache")};
+    m_cacheDecls += "    alignas(16) " + std::string(storageTypeName(b.dtype)) + " " + c.name +
+                    "[" + std::to_string(m_cacheIterations) + "][" + std::to_string(width) + "];\n";
+    m_code += "        kiln_vload(" + c.name + "[k_it], " + b.name + " + " +
+              m_printer.index(l.index, 0) + ");\n";
+    m_rowCache.push_back(c);
+    return c.name;
 }
 
 void ReductionEmitter::preload(const compiler::Scalar& body, int width) {
@@ -200,6 +250,11 @@ void ReductionEmitter::preload(const compiler::Scalar& body, int width) {
             m_writtenInner.count(l->buffer) ||
             classifyAccess(m_p, l->index, m_innermost, width, conds) != AccessKind::Vector)
             continue;
+        if (m_rowCached) {
+            // Read from memory once per row: later stages take the thread's registers.
+            m_vectors[l] = cachedRow(*l, width) + "[k_it]";
+            continue;
+        }
         const compiler::Buffer& b = m_p.buffer(l->buffer);
         std::string arr = m_printer.fresh("k_v");
         m_code += "        alignas(16) " + std::string(storageTypeName(b.dtype)) + " " + arr + "[" +
@@ -438,6 +493,22 @@ void ReductionEmitter::pointwise(const compiler::KernelStage& s, int width) {
 void ReductionEmitter::emitStages(int width) {
     m_registers.clear();
     m_writtenInner.clear();
+    m_rowCache.clear();
+    m_cacheDecls.clear();
+    m_cacheIterations = 0;
+    m_cacheRanges.clear();
+    if (width > 1) {
+        // The longest stage's rows, when static and short enough per thread.
+        for (const compiler::KernelStage& s : m_k.stages)
+            if (s.innerRanges.size() > m_cacheRanges.size()) m_cacheRanges = s.innerRanges;
+        auto n = staticValue(compiler::product(m_cacheRanges));
+        int64_t perStep = int64_t(m_rowThreads) * width;
+        if (n && *n > 0 && !m_cacheRanges.empty() &&
+            (*n + perStep - 1) / perStep <= kMaxCachedSteps)
+            m_cacheIterations = static_cast<int>((*n + perStep - 1) / perStep);
+    }
+    if (m_cacheIterations > 0) m_patterns.push_back("row_in_registers");
+    const size_t declsAt = m_code.size();
     m_printer.setLoadHook([&](const compiler::ScalarNode& l, int lane) -> std::string {
         if (auto it = m_registers.find(l.buffer); it != m_registers.end()) return it->second;
         if (auto it = m_vectors.find(&l); it != m_vectors.end())
@@ -479,6 +550,7 @@ void ReductionEmitter::emitStages(int width) {
         }
     }
     m_printer.setLoadHook({});
+    m_code.insert(declsAt, m_cacheDecls);
 }
 
 Expected<CudaKernel> ReductionEmitter::emit() {
@@ -505,6 +577,7 @@ Expected<CudaKernel> ReductionEmitter::emit() {
         while (m_threads < t && m_threads < 1024)
             m_threads *= 2;
     }
+    m_rowThreads = m_rows == RowStrategy::WarpPerRow ? 32 : m_threads;
     m_code += kernelSignature(m_k.name, out.args, m_threads) + " {\n";
     ExprPrinter rows(
         m_p, [](int32_t, int) { return std::string("0"); }, "");
@@ -532,6 +605,7 @@ Expected<CudaKernel> ReductionEmitter::emit() {
             "    const kiln_idx k_rq" + std::to_string(d) + " = " + rest + " / " + size + ";\n";
         rest = "k_rq" + std::to_string(d);
     }
+    std::vector<std::string> vectorPatterns;
     if (width > 1) {
         std::string cond;
         for (const std::string& c : conditions)
@@ -539,6 +613,7 @@ Expected<CudaKernel> ReductionEmitter::emit() {
         m_code += "    if (" + (cond.empty() ? std::string("true") : cond) + ") {\n";
         emitStages(width);
         m_code += "    return;\n    }\n";
+        vectorPatterns = std::move(m_patterns);
         m_patterns.clear();
     }
     emitStages(1);
@@ -546,7 +621,7 @@ Expected<CudaKernel> ReductionEmitter::emit() {
     out.source = kernelPrelude(out.uses64BitIndex) + "\n" + m_code;
     out.vectorWidth = width;
     out.rows = m_rows;
-    out.fusedPatterns = m_patterns;
+    out.fusedPatterns = width > 1 ? vectorPatterns : m_patterns;
     out.launch.work = compiler::product(m_k.outerRanges);
     out.launch.itemsPerBlock = rowsPerBlock;
     out.launch.threads = m_threads;

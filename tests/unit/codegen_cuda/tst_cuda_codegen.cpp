@@ -99,6 +99,10 @@ private slots:
         QVERIFY(std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), "online_softmax") !=
                 k.fusedPatterns.end());
         QVERIFY(contains(body(k), "kiln_block_softmax("));
+        // 4096 floats over 256 threads: the row stays in registers between the passes.
+        QVERIFY(std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), "row_in_registers") !=
+                k.fusedPatterns.end());
+        QVERIFY(contains(body(k), "k_row_cache"));
         LaunchDims d = k.launch.evaluate({});
         QCOMPARE(d.grid[0], int64_t(16384));
         QCOMPARE(d.block[0], 256); // four float4 per thread over 4096 columns
@@ -121,7 +125,8 @@ private slots:
         options.reduction.onlineSoftmax = false;
         Expected<CudaKernel> k = generateCudaKernel(g.program, g.kernel(), options);
         QVERIFY(k.ok());
-        QVERIFY(k->fusedPatterns.empty());
+        QVERIFY(std::find(k->fusedPatterns.begin(), k->fusedPatterns.end(), "online_softmax") ==
+                k->fusedPatterns.end());
         QVERIFY(contains(body(*k), "KilnMax()"));
         QVERIFY(contains(body(*k), "KilnSum()"));
         compilesForSm90(*k);
@@ -135,6 +140,8 @@ private slots:
         QVERIFY(std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), "welford") !=
                 k.fusedPatterns.end());
         QVERIFY(contains(body(k), "kiln_block_welford("));
+        QVERIFY(std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), "row_in_registers") !=
+                k.fusedPatterns.end());
         QVERIFY(contains(body(k), "erff("));
         QCOMPARE(k.args.size(), size_t(6)); // x, weight, bias, mean, m2, out
         compilesForSm90(k);
@@ -175,6 +182,8 @@ private slots:
         QVERIFY(k.args.back().kind == KernelArg::Kind::Symbol);
         QCOMPARE(k.args.back().name, std::string("s0"));
         QVERIFY(contains(body(k), "long long s0"));
+        // A dynamic row count with a static row length still keeps the row in registers.
+        QVERIFY(contains(body(k), "k_row_cache"));
         std::vector<int64_t> symbols{777};
         QCOMPARE(k.launch.evaluate(symbols).grid[0], int64_t(777));
         compilesForSm90(k);
