@@ -132,7 +132,7 @@ struct Case {
     double targetUs = 0;
 };
 
-void runCase(Case& c, int cc) {
+bool runCase(Case& c, int cc) {
     Loaded l = load(c.graph, cc);
     Run r = prepare(c.graph, l, c.symbols, c.inputs);
     r.launch(l);
@@ -166,6 +166,7 @@ void runCase(Case& c, int cc) {
     g_json += buf;
     g_firstJson = false;
     freeRun(r);
+    return ok;
 }
 
 Case makeCase(std::string name, wl::FusedGraph g, std::vector<HostTensor> inputs, ReferenceFn ref,
@@ -282,6 +283,69 @@ std::vector<Case> makeCases() {
     return cases;
 }
 
+/// Times emitter variants on the acceptance shapes (work per thread, block size, one-pass
+/// softmax on/off, vector accesses off), each checked for numerics too: what the defaults
+/// were chosen from.
+void runVariants(int cc) {
+    using tensor::DType;
+    struct Variant {
+        const char* name;
+        int workload; ///< 0 sin+cos, 1 softmax, 2 gelu(layer_norm)
+        CudaCodegenOptions options;
+    };
+    auto pw = [](int threads, int perThread, int maxWidth = 8) {
+        CudaCodegenOptions o;
+        o.pointwise.threads = threads;
+        o.pointwise.elementsPerThread = perThread;
+        o.pointwise.maxVectorWidth = maxWidth;
+        return o;
+    };
+    CudaCodegenOptions online;
+    online.reduction.softmax = ReductionConfig::Softmax::Online;
+    CudaCodegenOptions perVector;
+    perVector.reduction.welfordThreadMoments = false;
+    CudaCodegenOptions scalarRows;
+    scalarRows.reduction.maxVectorWidth = 1;
+    std::vector<Variant> variants = {
+        {"sin+cos threads=128 x16", 0, pw(128, 16)},
+        {"sin+cos threads=512 x16", 0, pw(512, 16)},
+        {"sin+cos scalar x16", 0, pw(256, 16, 1)},
+        {"softmax online (forced)", 1, online},
+        {"softmax scalar (no vectors)", 1, scalarRows},
+        {"gelu(layer_norm) welford per vector", 2, perVector},
+        {"gelu(layer_norm) scalar", 2, scalarRows},
+    };
+    const size_t big = size_t(1) << 26, rows = 16384, cols = 4096;
+    HostTensor x1 = randomTensor(big, DType::Float32, 11);
+    HostTensor x2 = randomTensor(rows * cols, DType::Float32, 12, 3.0);
+    HostTensor w = randomTensor(cols, DType::Float32, 13, 0.5, 1.0),
+               b = randomTensor(cols, DType::Float32, 14, 0.5);
+    std::vector<wl::FusedGraph> graphs;
+    graphs.push_back(wl::sinCos(int64_t(big)));
+    graphs.push_back(wl::softmax(rows, cols));
+    graphs.push_back(wl::geluLayerNorm(rows, cols));
+    std::vector<std::vector<HostTensor>> inputs = {{x1}, {x2}, {x2, w, b}};
+    std::vector<ReferenceFn> refs = {sinCosRef, softmaxRef(rows, cols),
+                                     geluLayerNormRef(rows, cols)};
+    std::vector<Reference> computed(3);
+    for (int i = 0; i < 3; ++i)
+        computed[i] = refs[i](inputs[i], {});
+    for (const Variant& v : variants) {
+        const wl::FusedGraph& g = graphs[v.workload];
+        Loaded l = load(g, cc, v.options);
+        Run r = prepare(g, l, {}, inputs[v.workload]);
+        r.launch(l);
+        CHECK_CU(drv.cuCtxSynchronize());
+        int32_t outBuffer = g.outputs.at(0).buffer;
+        Comparison cmp = compare(download(r, outBuffer, g.program.buffer(outBuffer).dtype),
+                                 computed[v.workload]);
+        double us = timeLaunches([&] { r.launch(l); }, 50);
+        std::printf("variant %-30s w%d regs=%3d rel_err=%.2e unwritten=%zu %8.1f us\n", v.name,
+                    l.kernel.vectorWidth, l.registers, cmp.relativeError, cmp.unwritten, us);
+        freeRun(r);
+    }
+}
+
 } // namespace
 
 int runMatmuls(std::string& json);
@@ -309,10 +373,12 @@ int main(int argc, char** argv) {
                 nvrtcVersion() ? nvrtcVersion()->c_str() : "unavailable");
 
     std::vector<Case> cases = makeCases();
+    int caseFailures = 0;
     for (Case& c : cases)
-        runCase(c, cc);
+        caseFailures += runCase(c, cc) ? 0 : 1;
     g_json += "\n  ],\n";
-    int failures = runMatmuls(g_json);
+    if (!std::getenv("KILN_SKIP_VARIANTS")) runVariants(cc);
+    int failures = caseFailures + runMatmuls(g_json);
     failures += runCupti(g_json, cc);
     g_json += "  \"device\": \"" + std::string(name) + "\"\n}\n";
     std::ofstream(jsonPath) << g_json;

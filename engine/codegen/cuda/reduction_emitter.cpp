@@ -54,6 +54,10 @@ private:
     void plainReduction(const compiler::KernelStage& s, int width);
     void argReduction(const compiler::KernelStage& s, int width);
     void welford(const compiler::KernelStage& mean, const compiler::KernelStage* m2, int width);
+    void threadMoments(const LoopNode& n, const compiler::KernelStage& s, int width,
+                       const std::string& w);
+    void streamingWelford(const LoopNode& n, const compiler::KernelStage& s, int width,
+                          const std::string& w);
     void softmax(const compiler::KernelStage& max, const compiler::KernelStage& sum, int width);
     void pointwise(const compiler::KernelStage& s, int width);
     /// Stores a row's result (thread 0 of the row) and keeps it for later stages.
@@ -377,6 +381,55 @@ void ReductionEmitter::welford(const compiler::KernelStage& meanStage,
                                const compiler::KernelStage* m2Stage, int width) {
     const LoopNode& n = node(meanStage);
     std::string w = m_printer.fresh("k_w");
+    if (m_cacheIterations > 0 && m_c.welfordThreadMoments &&
+        sameRanges(meanStage.innerRanges, m_cacheRanges))
+        threadMoments(n, meanStage, width, w);
+    else
+        streamingWelford(n, meanStage, width, w);
+    std::string total = m_printer.fresh("k_wt");
+    if (m_rows == RowStrategy::WarpPerRow)
+        m_code += "    const KilnWelford " + total + " = kiln_warp_welford(" + w + ");\n";
+    else
+        m_code += "    const KilnWelford " + total + " = kiln_block_welford(" + w + ", " +
+                  smem("KilnWelford") + ");\n";
+    const LoopNode* meanNode = &n;
+    const LoopNode* m2Node = m2Stage ? &node(*m2Stage) : nullptr;
+    if (n.reduction == ReductionKind::WelfordM2) std::swap(meanNode, m2Node);
+    if (meanNode) keepResult(*meanNode, total + ".mean", DType::Float32);
+    if (m2Node) keepResult(*m2Node, total + ".m2", DType::Float32);
+    m_patterns.push_back("welford");
+}
+
+void ReductionEmitter::threadMoments(const LoopNode& n, const compiler::KernelStage& s, int width,
+                                     const std::string& w) {
+    // The thread's part of the row is in registers: its mean, then the squared deviations
+    // from it (exact, no division per element); threads merge by Chan's formula.
+    std::string sum = m_printer.fresh("k_ws"), count = m_printer.fresh("k_wn");
+    m_code += "    float " + sum + " = 0.f, " + count + " = 0.f;\n";
+    openLoop(s, width);
+    preload(n.body, width);
+    std::string terms;
+    for (const std::string& v : laneValues(n.body, width))
+        terms += (terms.empty() ? "" : " + ") + v;
+    m_code += "        " + sum + " += " + terms + ";\n";
+    m_code += "        " + count + " += " + literal(width, DType::Float32) + ";\n";
+    closeLoop();
+    std::string mean = m_printer.fresh("k_wmean"), m2 = m_printer.fresh("k_wq");
+    m_code +=
+        "    const float " + mean + " = " + count + " > 0.f ? " + sum + " / " + count + " : 0.f;\n";
+    m_code += "    float " + m2 + " = 0.f;\n";
+    openLoop(s, width);
+    preload(n.body, width);
+    for (const std::string& v : laneValues(n.body, width))
+        m_code +=
+            "        " + m2 + " += (" + v + " - " + mean + ") * (" + v + " - " + mean + ");\n";
+    closeLoop();
+    m_code += "    KilnWelford " + w + "{" + count + ", " + mean + ", " + m2 + "};\n";
+    m_patterns.push_back("thread_moments");
+}
+
+void ReductionEmitter::streamingWelford(const LoopNode& n, const compiler::KernelStage& meanStage,
+                                        int width, const std::string& w) {
     m_code += "    KilnWelford " + w + "{0.f, 0.f, 0.f};\n";
     openLoop(meanStage, width);
     preload(n.body, width);
@@ -393,18 +446,6 @@ void ReductionEmitter::welford(const compiler::KernelStage& meanStage,
     m_code += "        " + w + " = kiln_welford_merge(" + w + ", KilnWelford{" +
               literal(width, DType::Float32) + ", " + mean + ", " + m2 + "});\n";
     closeLoop();
-    std::string total = m_printer.fresh("k_wt");
-    if (m_rows == RowStrategy::WarpPerRow)
-        m_code += "    const KilnWelford " + total + " = kiln_warp_welford(" + w + ");\n";
-    else
-        m_code += "    const KilnWelford " + total + " = kiln_block_welford(" + w + ", " +
-                  smem("KilnWelford") + ");\n";
-    const LoopNode* meanNode = &n;
-    const LoopNode* m2Node = m2Stage ? &node(*m2Stage) : nullptr;
-    if (n.reduction == ReductionKind::WelfordM2) std::swap(meanNode, m2Node);
-    if (meanNode) keepResult(*meanNode, total + ".mean", DType::Float32);
-    if (m2Node) keepResult(*m2Node, total + ".m2", DType::Float32);
-    m_patterns.push_back("welford");
 }
 
 void ReductionEmitter::softmax(const compiler::KernelStage& maxStage,
@@ -521,7 +562,9 @@ void ReductionEmitter::emitStages(int width) {
                                    m_p.buffer(l.buffer).dtype);
         return {};
     });
-    std::vector<StagePlan> plan = planStages(m_p, m_k, m_c.onlineSoftmax);
+    bool online = m_c.softmax == ReductionConfig::Softmax::Online ||
+                  (m_c.softmax == ReductionConfig::Softmax::Auto && m_cacheIterations == 0);
+    std::vector<StagePlan> plan = planStages(m_p, m_k, online);
     for (const StagePlan& step : plan) {
         const compiler::KernelStage& s = m_k.stages[step.first];
         // Element-wise results of earlier stages may have been written by other threads.

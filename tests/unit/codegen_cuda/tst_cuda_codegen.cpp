@@ -24,6 +24,11 @@ std::string body(const CudaKernel& k) {
     return k.source.substr(k.source.find("extern \"C\""));
 }
 
+bool has(const CudaKernel& k, const std::string& pattern) {
+    return std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), pattern) !=
+           k.fusedPatterns.end();
+}
+
 CudaKernel generate(const FusedGraph& g) {
     Expected<CudaKernel> k = generateCudaKernel(g.program, g.kernel());
     if (!k) qFatal("generation failed: %s", k.error().render().c_str());
@@ -90,22 +95,31 @@ private slots:
         compilesForSm90(k);
     }
 
-    void longSoftmaxRowsUseOneBlockAndOnePass() {
+    void longSoftmaxRowsUseOneBlockAndStayInRegisters() {
         FusedGraph g = kiln::testing::cuda::softmax(16384, 4096);
         QCOMPARE(g.schedule.kernels.size(), size_t(1));
         CudaKernel k = generate(g);
         QCOMPARE(int(k.rows), int(RowStrategy::BlockPerRow));
         QCOMPARE(k.vectorWidth, 4);
-        QVERIFY(std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), "online_softmax") !=
-                k.fusedPatterns.end());
-        QVERIFY(contains(body(k), "kiln_block_softmax("));
-        // 4096 floats over 256 threads: the row stays in registers between the passes.
-        QVERIFY(std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), "row_in_registers") !=
-                k.fusedPatterns.end());
+        // 4096 floats over 256 threads: the row stays in registers between the passes, so
+        // amax and the sum are plain passes over registers (no online rescaling).
+        QVERIFY(has(k, "row_in_registers"));
+        QVERIFY(!has(k, "online_softmax"));
         QVERIFY(contains(body(k), "k_row_cache"));
+        QVERIFY(contains(body(k), "KilnMax()"));
         LaunchDims d = k.launch.evaluate({});
         QCOMPARE(d.grid[0], int64_t(16384));
         QCOMPARE(d.block[0], 256); // four float4 per thread over 4096 columns
+        compilesForSm90(k);
+    }
+
+    void veryLongSoftmaxRowsUseOnePass() {
+        CudaKernel k = generate(kiln::testing::cuda::softmax(64, 65536));
+        QCOMPARE(int(k.rows), int(RowStrategy::BlockPerRow));
+        QCOMPARE(k.launch.threads, 1024);
+        QVERIFY(!has(k, "row_in_registers")); // 16 vectors per thread: streamed
+        QVERIFY(has(k, "online_softmax"));
+        QVERIFY(contains(body(k), "kiln_block_softmax("));
         compilesForSm90(k);
     }
 
@@ -120,13 +134,12 @@ private slots:
     }
 
     void twoPassSoftmaxWhenAsked() {
-        FusedGraph g = kiln::testing::cuda::softmax(64, 4096);
+        FusedGraph g = kiln::testing::cuda::softmax(64, 65536);
         CudaCodegenOptions options;
-        options.reduction.onlineSoftmax = false;
+        options.reduction.softmax = ReductionConfig::Softmax::TwoPass;
         Expected<CudaKernel> k = generateCudaKernel(g.program, g.kernel(), options);
         QVERIFY(k.ok());
-        QVERIFY(std::find(k->fusedPatterns.begin(), k->fusedPatterns.end(), "online_softmax") ==
-                k->fusedPatterns.end());
+        QVERIFY(!has(*k, "online_softmax"));
         QVERIFY(contains(body(*k), "KilnMax()"));
         QVERIFY(contains(body(*k), "KilnSum()"));
         compilesForSm90(*k);
@@ -137,13 +150,20 @@ private slots:
         QCOMPARE(g.schedule.kernels.size(), size_t(1));
         CudaKernel k = generate(g);
         QCOMPARE(int(k.rows), int(RowStrategy::BlockPerRow));
-        QVERIFY(std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), "welford") !=
-                k.fusedPatterns.end());
+        QVERIFY(has(k, "welford"));
         QVERIFY(contains(body(k), "kiln_block_welford("));
-        QVERIFY(std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), "row_in_registers") !=
-                k.fusedPatterns.end());
+        QVERIFY(has(k, "row_in_registers"));
+        QVERIFY(has(k, "thread_moments")); // exact per-thread moments, Chan across threads
         QVERIFY(contains(body(k), "erff("));
         QCOMPARE(k.args.size(), size_t(6)); // x, weight, bias, mean, m2, out
+        compilesForSm90(k);
+    }
+
+    void longLayerNormRowsStreamWelford() {
+        CudaKernel k = generate(kiln::testing::cuda::geluLayerNorm(8, 65536));
+        QVERIFY(has(k, "welford"));
+        QVERIFY(!has(k, "thread_moments"));
+        QVERIFY(contains(body(k), "kiln_welford_merge("));
         compilesForSm90(k);
     }
 
