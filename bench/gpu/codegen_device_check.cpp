@@ -340,8 +340,10 @@ void runVariants(int cc) {
         Comparison cmp = compare(download(r, outBuffer, g.program.buffer(outBuffer).dtype),
                                  computed[v.workload]);
         double us = timeLaunches([&] { r.launch(l); }, 50);
-        std::printf("variant %-30s w%d regs=%3d rel_err=%.2e unwritten=%zu %8.1f us\n", v.name,
-                    l.kernel.vectorWidth, l.registers, cmp.relativeError, cmp.unwritten, us);
+        std::printf(
+            "variant %-36s w%d regs=%3d rel_err=%.2e unwritten=%zu %8.1f us  nvrtc %.0f ms\n",
+            v.name, l.kernel.vectorWidth, l.registers, cmp.relativeError, cmp.unwritten, us,
+            l.compileMs);
         freeRun(r);
     }
 }

@@ -47,11 +47,13 @@ bool runProduct(const Product& p, std::string& json, bool& first) {
     tensor::DType t =
         s.dtype == MatmulDType::BFloat16 ? tensor::DType::BFloat16 : tensor::DType::Float32;
     uint64_t seed = std::random_device{}();
-    HostTensor a = randomTensor(size_t(s.m * s.k), t, seed),
-               b = randomTensor(size_t(s.n * s.k), t, seed + 1),
+    // Batches are packed; the sampled entries come from every batch.
+    size_t batch = size_t(s.batch);
+    HostTensor a = randomTensor(batch * size_t(s.m * s.k), t, seed),
+               b = randomTensor(batch * size_t(s.n * s.k), t, seed + 1),
                bias = randomTensor(size_t(s.n), t, seed + 2);
     CUdeviceptr da = upload(a), db = upload(b), dbias = upload(bias), dc = 0, ws = 0;
-    size_t cBytes = size_t(s.m * s.n) * size_t(tensor::itemSize(t));
+    size_t cBytes = batch * size_t(s.m * s.n) * size_t(tensor::itemSize(t));
     CHECK_CU(drv.cuMemAlloc(&dc, cBytes));
     CHECK_CU(drv.cuMemsetD8(dc, 0xff, cBytes));
     auto plan = (*lt)->plan(s, size_t(64) << 20);
@@ -79,15 +81,17 @@ bool runProduct(const Product& p, std::string& json, bool& first) {
     double num = 0, den = 0;
     size_t unwritten = 0;
     for (int i = 0; i < 256; ++i) {
-        size_t r = rng() % size_t(s.m), col = rng() % size_t(s.n);
+        size_t r = rng() % size_t(s.m), col = rng() % size_t(s.n), bi = rng() % batch;
+        size_t aBase = bi * size_t(s.m * s.k), bBase = bi * size_t(s.n * s.k);
         double ref = 0;
         for (int64_t k = 0; k < s.k; ++k)
-            ref += a.at(r * size_t(s.k) + size_t(k)) * b.at(col * size_t(s.k) + size_t(k));
+            ref += a.at(aBase + r * size_t(s.k) + size_t(k)) *
+                   b.at(bBase + col * size_t(s.k) + size_t(k));
         if (s.epilogue == MatmulEpilogue::Bias || s.epilogue == MatmulEpilogue::GeluBias)
             ref += bias.at(col);
         if (s.epilogue == MatmulEpilogue::GeluBias || s.epilogue == MatmulEpilogue::Gelu)
             ref = tanhGelu(ref);
-        size_t at = r * size_t(s.n) + col;
+        size_t at = bi * size_t(s.m * s.n) + r * size_t(s.n) + col;
         if (c.poisoned(at)) ++unwritten;
         double d = c.at(at) - ref;
         num += d * d;
@@ -135,6 +139,13 @@ int runMatmuls(std::string& json) {
          shape(MatmulDType::BFloat16, 8192, 16384, 4096, MatmulEpilogue::GeluBias, false)},
         {"mlp fc2 bf16 8192x16384->4096 +bias",
          shape(MatmulDType::BFloat16, 8192, 4096, 16384, MatmulEpilogue::Bias, false)},
+        {"bmm bf16 96 x 1024x1024x64 (q @ k^T)",
+         [&] {
+             MatmulShape s =
+                 shape(MatmulDType::BFloat16, 1024, 1024, 64, MatmulEpilogue::None, false);
+             s.batch = 96;
+             return s;
+         }()},
         {"fp32 4096^3 (no TF32)",
          shape(MatmulDType::Float32, 4096, 4096, 4096, MatmulEpilogue::None, false)},
         {"fp32 4096^3 TF32",

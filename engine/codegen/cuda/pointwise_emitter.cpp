@@ -247,7 +247,7 @@ CudaKernel PointwiseEmitter::emit() {
     m_code += "    {\n";
     emitPath(1, perThread, false);
     m_code += "    }\n}\n";
-    out.source = kernelPrelude(out.uses64BitIndex) + "\n" + m_code;
+    out.source = kernelPrelude(out.uses64BitIndex, m_code) + "\n" + m_code;
     out.vectorWidth = width;
     out.elementsPerThread = perThread;
     out.launch.work = compiler::product(m_k.outerRanges);

@@ -227,14 +227,15 @@ __device__ __forceinline__ KilnArg<T> kiln_block_arg(KilnArg<T> a, bool isMax, T
 
 } // namespace
 
-std::string kernelPrelude(bool int64Index) {
+std::string kernelPrelude(bool int64Index, const std::string& body) {
+    // Only the sections the kernel uses: NVRTC's time grows with the text it parses.
     std::string text = "// Kiln CUDA kernel (generated)\n";
     text += int64Index ? "typedef long long kiln_idx;\n" : "typedef int kiln_idx;\n";
     text += kConversions;
     text += kMath;
     text += kVectors;
-    text += kPhilox;
-    text += kReductions;
+    if (body.find("kiln_rand_") != std::string::npos) text += kPhilox;
+    if (body.find("Kiln") != std::string::npos) text += kReductions;
     return text;
 }
 

@@ -11,7 +11,8 @@
 
 namespace kiln::codegen::cuda {
 
-/// The helper text; `int64Index` selects the index type (`kiln_idx` is int or long long).
-std::string kernelPrelude(bool int64Index);
+/// The helper text for a kernel whose code is `body`: the sections it refers to;
+/// `int64Index` selects the index type (`kiln_idx` is int or long long).
+std::string kernelPrelude(bool int64Index, const std::string& body);
 
 } // namespace kiln::codegen::cuda

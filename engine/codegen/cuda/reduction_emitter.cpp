@@ -661,7 +661,7 @@ Expected<CudaKernel> ReductionEmitter::emit() {
     }
     emitStages(1);
     m_code += "}\n";
-    out.source = kernelPrelude(out.uses64BitIndex) + "\n" + m_code;
+    out.source = kernelPrelude(out.uses64BitIndex, m_code) + "\n" + m_code;
     out.vectorWidth = width;
     out.rows = m_rows;
     out.fusedPatterns = width > 1 ? vectorPatterns : m_patterns;
