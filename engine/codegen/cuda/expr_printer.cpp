@@ -277,7 +277,6 @@ std::string ExprPrinter::op(const ScalarNode& s, int lane) {
     }
     // Binary ops compute in their operands' type (comparisons return bool).
     DType t = compiler::computeType(s.operands.at(0)->dtype);
-    bool operandFp = tensor::isFloating(t);
     auto infix = [&](const char* o) { return "(" + a(0) + " " + o + " " + a(1) + ")"; };
     switch (s.op) {
     case ScalarOp::Add:
@@ -313,7 +312,6 @@ std::string ExprPrinter::op(const ScalarNode& s, int lane) {
     default:
         break;
     }
-    (void)operandFp;
     KILN_ASSERT(false, "scalar op without CUDA code generation");
     return {};
 }
