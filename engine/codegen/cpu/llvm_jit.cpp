@@ -4,12 +4,12 @@
 // both cached and linked into the JIT.
 #include "codegen/cpu/cpu_codegen.h"
 #include "codegen/cpu/kernel_emitter.h"
+#include "support/cache_file.h"
 #include "support/sha256.h"
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
@@ -26,7 +26,6 @@
 #include <llvm/TargetParser/Host.h>
 #include <map>
 #include <mutex>
-#include <unistd.h>
 
 namespace kiln::codegen {
 
@@ -130,10 +129,8 @@ llvm::Error Jit::defineMathAliases() {
     return m_jit->getMainJITDylib().define(llvm::orc::absoluteSymbols(std::move(symbols)));
 }
 
-/// A cache entry is "kiln-kernel 1", the SHA-256 of the whole key the kernel was compiled
-/// for (the file name holds only a prefix), the SHA-256 of the object bytes, then the object:
-/// a flipped bit, a truncated write or an entry another compiler produced for a colliding name
-/// is recompiled instead of being linked and run.
+/// The entry format (magic line, key hash, payload hash, object) is support/cache_file.h's,
+/// shared with the CUDA kernel cache; "kiln-kernel 1" names the CPU's object payload.
 constexpr const char* kCacheMagic = "kiln-kernel 1\n";
 
 fs::path cachePath(const std::string& dir, const std::string& symbol) {
@@ -144,34 +141,21 @@ std::unique_ptr<llvm::MemoryBuffer> Jit::readCached(const std::string& symbol,
                                                     const std::string& key) {
     if (m_cacheDir.empty()) return nullptr;
     fs::path path = cachePath(m_cacheDir, symbol);
-    auto file = llvm::MemoryBuffer::getFile(path.string());
-    if (!file) return nullptr;
-    llvm::StringRef text = (*file)->getBuffer();
-    const std::string header = std::string(kCacheMagic) + sha256Hex(key) + "\n";
-    const size_t hashLength = 64 + 1;
-    bool ok = text.starts_with(header) && text.size() > header.size() + hashLength;
-    llvm::StringRef objectBytes;
-    if (ok) {
-        llvm::StringRef storedHash = text.substr(header.size(), 64);
-        objectBytes = text.substr(header.size() + hashLength);
-        ok = text[header.size() + 64] == '\n' &&
-             storedHash == sha256Hex(std::string_view(objectBytes.data(), objectBytes.size()));
-    }
-    if (ok) {
-        // Whole and ours; still, only an object file that defines the kernel reaches the linker.
-        auto object =
-            llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(objectBytes, symbol));
-        ok = static_cast<bool>(object);
-        if (ok) {
-            ok = false;
-            for (const auto& sym : (*object)->symbols()) {
-                auto name = sym.getName();
-                if (name && *name == symbol) ok = true;
-                if (!name) llvm::consumeError(name.takeError());
-            }
-        } else {
-            llvm::consumeError(object.takeError());
+    std::optional<std::string> payload = readCacheEntry(path.string(), kCacheMagic, key);
+    if (!payload) return nullptr;
+    // Whole and ours; still, only an object file that defines the kernel reaches the linker.
+    llvm::StringRef objectBytes(*payload);
+    auto object =
+        llvm::object::ObjectFile::createObjectFile(llvm::MemoryBufferRef(objectBytes, symbol));
+    bool ok = false;
+    if (object) {
+        for (const auto& sym : (*object)->symbols()) {
+            auto name = sym.getName();
+            if (name && *name == symbol) ok = true;
+            if (!name) llvm::consumeError(name.takeError());
         }
+    } else {
+        llvm::consumeError(object.takeError());
     }
     if (!ok) {
         std::error_code ec;
@@ -183,24 +167,8 @@ std::unique_ptr<llvm::MemoryBuffer> Jit::readCached(const std::string& symbol,
 
 void Jit::writeCached(const std::string& symbol, const std::string& key, llvm::StringRef bytes) {
     if (m_cacheDir.empty()) return;
-    std::error_code ec;
-    fs::create_directories(m_cacheDir, ec);
-    // Write then rename: concurrent processes see either no entry or a whole one.
-    fs::path final = cachePath(m_cacheDir, symbol);
-    fs::path temp = final;
-    temp += ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream out(temp, std::ios::binary);
-        out << kCacheMagic << sha256Hex(key) << "\n"
-            << sha256Hex(std::string_view(bytes.data(), bytes.size())) << "\n";
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        if (!out) {
-            fs::remove(temp, ec);
-            return;
-        }
-    }
-    fs::rename(temp, final, ec);
-    if (ec) fs::remove(temp, ec);
+    writeCacheEntry(cachePath(m_cacheDir, symbol).string(), kCacheMagic, key,
+                    std::string_view(bytes.data(), bytes.size()));
 }
 
 Expected<KernelEntry> Jit::link(std::unique_ptr<llvm::MemoryBuffer> object,
@@ -376,14 +344,7 @@ bool vectorMathAvailable() {
 }
 
 std::string kernelCacheDirectory() {
-    const char* off = std::getenv("KILN_KERNEL_CACHE");
-    if (off && std::string(off) == "0") return {};
-    if (const char* dir = std::getenv("KILN_KERNEL_CACHE_DIR"); dir && *dir) return dir;
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return std::string(xdg) + "/kiln/kernels";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return std::string(home) + "/.cache/kiln/kernels";
-    return {};
+    return kiln::kernelCacheDirectory();
 }
 
 } // namespace kiln::codegen

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+// CUDA code generation on a machine without a GPU: the emitter's choices for fused graphs
+// (vector width, work per thread, reduction strategy by row length, one-pass softmax and
+// Welford), every kernel kind compiled by NVRTC for sm_90, dynamic sizes as arguments, launch
+// descriptors, and a compile error surfacing as a Diagnostic.
+#include "../../gpu/cuda_workloads.h"
+#include "codegen/cuda/cuda_codegen.h"
+
+#include <QTest>
+
+using namespace kiln;
+using namespace kiln::codegen::cuda;
+using kiln::testing::cuda::FusedGraph;
+using tensor::DType;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+/// The kernel itself, after the shared helpers.
+std::string body(const CudaKernel& k) {
+    return k.source.substr(k.source.find("extern \"C\""));
+}
+
+bool has(const CudaKernel& k, const std::string& pattern) {
+    return std::find(k.fusedPatterns.begin(), k.fusedPatterns.end(), pattern) !=
+           k.fusedPatterns.end();
+}
+
+CudaKernel generate(const FusedGraph& g) {
+    Expected<CudaKernel> k = generateCudaKernel(g.program, g.kernel());
+    if (!k) qFatal("generation failed: %s", k.error().render().c_str());
+    return std::move(k).value();
+}
+
+/// NVRTC is loaded at run time; a machine without it skips the compile checks.
+bool haveNvrtc() {
+    return nvrtcVersion().ok();
+}
+
+/// Compiles for sm_90 (memory-only cache) and checks a cubin (an ELF image) came back.
+void compilesForSm90(const CudaKernel& k) {
+    if (!haveNvrtc()) QSKIP("NVRTC (libnvrtc.so.13) is not available on this machine");
+    KernelCache cache("");
+    Expected<CompiledImage> image = cache.getOrCompile(k.source, k.name, NvrtcOptions{});
+    if (!image) {
+        qWarning("%s", k.source.c_str());
+        QFAIL(image.error().render().c_str());
+    }
+    QVERIFY(image->image.size() > 4);
+    QCOMPARE(image->image.substr(0, 4), std::string("\x7f"
+                                                    "ELF"));
+}
+
+} // namespace
+
+class TstCudaCodegen : public QObject {
+    Q_OBJECT
+private slots:
+    void sinCosIsVectorizedPointwise() {
+        FusedGraph g = kiln::testing::cuda::sinCos(int64_t(1) << 26);
+        QCOMPARE(g.schedule.kernels.size(), size_t(1));
+        CudaKernel k = generate(g);
+        QCOMPARE(k.name, g.kernel().name);
+        QCOMPARE(k.vectorWidth, 4); // 16 bytes of float32
+        QCOMPARE(k.elementsPerThread, 16);
+        QVERIFY(contains(body(k), "kiln_vload("));
+        QVERIFY(contains(body(k), "kiln_vstore("));
+        QVERIFY(contains(body(k), "sincosf(")); // sin and cos share one range reduction
+        QVERIFY(!k.uses64BitIndex);
+        // grid = ceil(2^26 / (256 threads * 16 elements))
+        LaunchDims d = k.launch.evaluate({});
+        QCOMPARE(d.grid[0], int64_t(1) << 14);
+        QCOMPARE(d.block[0], 256);
+        QCOMPARE(k.args.size(), size_t(2));
+        QVERIFY(!k.args[0].written);
+        QVERIFY(k.args[1].written);
+        compilesForSm90(k);
+    }
+
+    void oddLengthFallsBackToScalar() {
+        CudaKernel k = generate(kiln::testing::cuda::sinCos(1001));
+        QCOMPARE(k.vectorWidth, 1);
+        QVERIFY(!contains(body(k), "kiln_vload("));
+        compilesForSm90(k);
+    }
+
+    void bf16UsesEightLanes() {
+        CudaKernel k = generate(kiln::testing::cuda::sinCos(4096, DType::BFloat16));
+        QCOMPARE(k.vectorWidth, 8); // 16 bytes of bf16
+        QVERIFY(contains(body(k), "kiln_bf16_to_f32("));
+        QVERIFY(contains(body(k), "kiln_f32_to_bf16("));
+        compilesForSm90(k);
+    }
+
+    void longSoftmaxRowsUseOneBlockAndStayInRegisters() {
+        FusedGraph g = kiln::testing::cuda::softmax(16384, 4096);
+        QCOMPARE(g.schedule.kernels.size(), size_t(1));
+        CudaKernel k = generate(g);
+        QCOMPARE(int(k.rows), int(RowStrategy::BlockPerRow));
+        QCOMPARE(k.vectorWidth, 4);
+        // 4096 floats over 256 threads: the row stays in registers between the passes, so
+        // amax and the sum are plain passes over registers (no online rescaling).
+        QVERIFY(has(k, "row_in_registers"));
+        QVERIFY(!has(k, "online_softmax"));
+        QVERIFY(contains(body(k), "k_row_cache"));
+        QVERIFY(contains(body(k), "KilnMax()"));
+        LaunchDims d = k.launch.evaluate({});
+        QCOMPARE(d.grid[0], int64_t(16384));
+        QCOMPARE(d.block[0], 256); // four float4 per thread over 4096 columns
+        compilesForSm90(k);
+    }
+
+    void veryLongSoftmaxRowsUseOnePass() {
+        CudaKernel k = generate(kiln::testing::cuda::softmax(64, 65536));
+        QCOMPARE(int(k.rows), int(RowStrategy::BlockPerRow));
+        QCOMPARE(k.launch.threads, 1024);
+        QVERIFY(!has(k, "row_in_registers")); // 16 vectors per thread: streamed
+        QVERIFY(has(k, "online_softmax"));
+        QVERIFY(contains(body(k), "kiln_block_softmax("));
+        compilesForSm90(k);
+    }
+
+    void shortSoftmaxRowsUseOneWarp() {
+        CudaKernel k = generate(kiln::testing::cuda::softmax(1000, 512));
+        QCOMPARE(int(k.rows), int(RowStrategy::WarpPerRow));
+        QVERIFY(contains(body(k), "kiln_warp_softmax("));
+        QVERIFY(!contains(body(k), "__syncthreads"));
+        LaunchDims d = k.launch.evaluate({});
+        QCOMPARE(d.grid[0], int64_t(125)); // 8 rows per block
+        compilesForSm90(k);
+    }
+
+    void twoPassSoftmaxWhenAsked() {
+        FusedGraph g = kiln::testing::cuda::softmax(64, 65536);
+        CudaCodegenOptions options;
+        options.reduction.softmax = ReductionConfig::Softmax::TwoPass;
+        Expected<CudaKernel> k = generateCudaKernel(g.program, g.kernel(), options);
+        QVERIFY(k.ok());
+        QVERIFY(!has(*k, "online_softmax"));
+        QVERIFY(contains(body(*k), "KilnMax()"));
+        QVERIFY(contains(body(*k), "KilnSum()"));
+        compilesForSm90(*k);
+    }
+
+    void layerNormUsesWelford() {
+        FusedGraph g = kiln::testing::cuda::geluLayerNorm(16384, 4096);
+        QCOMPARE(g.schedule.kernels.size(), size_t(1));
+        CudaKernel k = generate(g);
+        QCOMPARE(int(k.rows), int(RowStrategy::BlockPerRow));
+        QVERIFY(has(k, "welford"));
+        QVERIFY(contains(body(k), "kiln_block_welford("));
+        QVERIFY(has(k, "row_in_registers"));
+        QVERIFY(has(k, "thread_moments")); // exact per-thread moments, Chan across threads
+        QVERIFY(contains(body(k), "erff("));
+        QCOMPARE(k.args.size(), size_t(6)); // x, weight, bias, mean, m2, out
+        compilesForSm90(k);
+    }
+
+    void longLayerNormRowsStreamWelford() {
+        CudaKernel k = generate(kiln::testing::cuda::geluLayerNorm(8, 65536));
+        QVERIFY(has(k, "welford"));
+        QVERIFY(!has(k, "thread_moments"));
+        QVERIFY(contains(body(k), "kiln_welford_merge("));
+        compilesForSm90(k);
+    }
+
+    void bf16LayerNormAccumulatesInFloat() {
+        CudaKernel k = generate(kiln::testing::cuda::geluLayerNorm(256, 768, DType::BFloat16));
+        QCOMPARE(k.vectorWidth, 8);
+        QVERIFY(contains(body(k), "KilnWelford")); // float moments over bf16 loads
+        QVERIFY(contains(body(k), "const kiln_bf16* __restrict__"));
+        compilesForSm90(k);
+    }
+
+    void rowReductionsCompile_data() {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<int>("cols");
+        QTest::addColumn<int>("strategy");
+        for (const char* op : {"sum", "amax", "mean", "var", "argmax"}) {
+            QTest::newRow((std::string(op) + "/short").c_str())
+                << op << 100 << int(RowStrategy::WarpPerRow);
+            QTest::newRow((std::string(op) + "/long").c_str())
+                << op << 8192 << int(RowStrategy::BlockPerRow);
+        }
+    }
+    void rowReductionsCompile() {
+        QFETCH(QString, op);
+        QFETCH(int, cols);
+        QFETCH(int, strategy);
+        CudaKernel k = generate(kiln::testing::cuda::rowReduction(op.toStdString(), 64, cols));
+        QCOMPARE(int(k.rows), strategy);
+        compilesForSm90(k);
+    }
+
+    void dynamicSizesAreArguments() {
+        FusedGraph g = kiln::testing::cuda::dynamicSoftmax(2048);
+        CudaKernel k = generate(g);
+        QVERIFY(k.uses64BitIndex);
+        QVERIFY(k.args.back().kind == KernelArg::Kind::Symbol);
+        QCOMPARE(k.args.back().name, std::string("s0"));
+        QVERIFY(contains(body(k), "long long s0"));
+        // A dynamic row count with a static row length still keeps the row in registers.
+        QVERIFY(contains(body(k), "k_row_cache"));
+        std::vector<int64_t> symbols{777};
+        QCOMPARE(k.launch.evaluate(symbols).grid[0], int64_t(777));
+        compilesForSm90(k);
+    }
+
+    void randomOpsUsePhilox() {
+        CudaKernel k = generate(kiln::testing::cuda::randomAdd(1 << 20));
+        QVERIFY(contains(body(k), "kiln_rand_f32("));
+        QCOMPARE(k.args.back().name, std::string("rng_seed"));
+        compilesForSm90(k);
+    }
+
+    void ptxWhenAsked() {
+        if (!haveNvrtc()) QSKIP("NVRTC (libnvrtc.so.13) is not available on this machine");
+        CudaKernel k = generate(kiln::testing::cuda::sinCos(4096));
+        NvrtcOptions options;
+        options.ptx = true;
+        Expected<CompiledImage> image = compileWithNvrtc(k.source, k.name, options);
+        QVERIFY(image.ok());
+        QVERIFY(image->ptx);
+        QVERIFY(contains(image->image, ".target sm_90"));
+        QVERIFY(contains(image->image, ".entry " + k.name));
+    }
+
+    void compileErrorIsADiagnostic() {
+        if (!haveNvrtc()) QSKIP("NVRTC (libnvrtc.so.13) is not available on this machine");
+        Expected<CompiledImage> image = compileWithNvrtc(
+            "extern \"C\" __global__ void broken(float* p) { p[0] = undefined_name; }\n", "broken",
+            NvrtcOptions{});
+        QVERIFY(!image.ok());
+        QCOMPARE(image.error().kind, std::string("CudaCompileError"));
+        QVERIFY(contains(image.error().message, "broken"));
+        QVERIFY(contains(image.error().message, "sm_90"));
+        QVERIFY(contains(image.error().message, "undefined_name"));
+        QVERIFY(!image.error().notes.empty());
+    }
+
+    void externKernelsAreRefused() {
+        compiler::LoopProgram p;
+        compiler::ScheduledKernel k;
+        k.kind = compiler::ScheduledKernel::Kind::Extern;
+        k.name = "extern_mm";
+        Expected<CudaKernel> r = generateCudaKernel(p, k);
+        QVERIFY(!r.ok());
+        QCOMPARE(r.error().kind, std::string("CudaCodegenError"));
+        QVERIFY(contains(r.error().message, "extern_mm"));
+    }
+};
+
+QTEST_MAIN(TstCudaCodegen)
+#include "tst_cuda_codegen.moc"
