@@ -123,13 +123,14 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (screenshot) {
-        QString path = parser.value("screenshot");
-        QObject::connect(&window, &kiln::studio::MainWindow::ready, [&, grabbed = false]() mutable {
+        // By value: the grab runs from the event loop, long after this block ended.
+        const QString path = parser.value("screenshot");
+        QObject::connect(&window, &kiln::studio::MainWindow::ready, [&, path, grabbed = false]() mutable {
             if (grabbed) return;
             grabbed = true;
             // Let the panels finish what they do off the GUI thread (diagram layout) and lay
             // out their new rows before the grab.
-            QTimer::singleShot(1500, [&] {
+            QTimer::singleShot(1500, [&, path] {
                 if (!window.grab().save(path, "PNG")) {
                     std::fprintf(stderr, "kiln-studio: cannot write %s\n", qPrintable(path));
                     status = 1;
