@@ -125,19 +125,20 @@ int main(int argc, char** argv) {
     if (screenshot) {
         // By value: the grab runs from the event loop, long after this block ended.
         const QString path = parser.value("screenshot");
-        QObject::connect(&window, &kiln::studio::MainWindow::ready, [&, path, grabbed = false]() mutable {
-            if (grabbed) return;
-            grabbed = true;
-            // Let the panels finish what they do off the GUI thread (diagram layout) and lay
-            // out their new rows before the grab.
-            QTimer::singleShot(1500, [&, path] {
-                if (!window.grab().save(path, "PNG")) {
-                    std::fprintf(stderr, "kiln-studio: cannot write %s\n", qPrintable(path));
-                    status = 1;
-                }
-                app.quit();
+        QObject::connect(
+            &window, &kiln::studio::MainWindow::ready, [&, path, grabbed = false]() mutable {
+                if (grabbed) return;
+                grabbed = true;
+                // Let the panels finish what they do off the GUI thread (diagram layout) and lay
+                // out their new rows before the grab.
+                QTimer::singleShot(1500, [&, path] {
+                    if (!window.grab().save(path, "PNG")) {
+                        std::fprintf(stderr, "kiln-studio: cannot write %s\n", qPrintable(path));
+                        status = 1;
+                    }
+                    app.quit();
+                });
             });
-        });
     }
     window.show();
     if (!file.isEmpty() && !window.openFile(file)) return 1;

@@ -196,6 +196,7 @@ void MainWindow::stopRun() {
 
 void MainWindow::onRunStarted(qint64 pid, const RunRequest& request) {
     m_childStarted = true;
+    followNewRun(pid);
     m_toolbar->setRunning(true);
     statusBar()->showMessage(
         tr("running %1 (pid %2)").arg(QFileInfo(request.script).fileName()).arg(pid));
@@ -211,7 +212,12 @@ void MainWindow::onRunStarted(qint64 pid, const RunRequest& request) {
 void MainWindow::onRunFinished(const RunOutcome& outcome) {
     if (!m_controller.isRunning()) m_toolbar->setRunning(false);
     statusBar()->clearMessage();
-    if (outcome.kind == RunOutcome::Kind::Failed) showProblem(outcome.message);
+    if (outcome.kind == RunOutcome::Kind::Failed) {
+        // No run was recorded: show again what was shown before.
+        if (m_follow.pid && !m_selection.state().runId) m_selection.selectRun(m_follow.previousRun);
+        m_follow = {};
+        showProblem(outcome.message);
+    }
     // The script's own error (exit 1): its `kiln:` summary names the error and where it is.
     if (outcome.kind == RunOutcome::Kind::Finished && outcome.exitCode != 0)
         statusBar()->showMessage(outcome.message, 30000);
@@ -237,13 +243,17 @@ void MainWindow::onRunsChanged() {
     }
     const trace::RunRow& last = runs->back();
     if (m_workload.isEmpty()) m_workload = QString::fromStdString(last.workloadPath);
-    // A run our child just started takes the selection; otherwise keep what the user picked.
-    const qint64 childPid = m_controller.childPid();
-    bool ours = childPid && last.pid == childPid;
+    // The run our child records takes the selection once it exists, even when the child has
+    // already ended (a quick run can be over before the poll sees it); after that, and without
+    // a child, what the user picked stays.
     if (m_pendingRun) {
         m_selection.selectRun(std::exchange(m_pendingRun, 0));
-    } else if (ours || m_selection.state().runId == 0) {
-        if (m_selection.state().runId != last.id) m_selection.selectRun(last.id);
+    } else if (const trace::RunRow* started = followedRun()) {
+        const qint64 id = started->id;
+        m_follow = {};
+        if (m_selection.state().runId != id) m_selection.selectRun(id);
+    } else if (!m_follow.pid && m_selection.state().runId == 0) {
+        m_selection.selectRun(last.id);
     }
     if (m_selection.state().runId) m_session.requestSnapshot(m_selection.state().runId);
     // "Compare modes" recorded its two runs: they are the newest two.
@@ -264,7 +274,27 @@ void MainWindow::onSnapshotReady(qint64 runId, const views::SnapshotPtr& snapsho
     selectFirstCompileIfNothingIs();
     updateStatus();
     updatePolling();
-    if (!snapshot->running() && !m_controller.isRunning()) Q_EMIT ready();
+    if (!snapshot->running() && !m_controller.isRunning() && !m_follow.pid) Q_EMIT ready();
+}
+
+void MainWindow::followNewRun(qint64 pid) {
+    // The panels leave the previous run at once (its banner and output are not this run's);
+    // onRunsChanged selects the new run as soon as the child has recorded it.
+    m_follow.pid = pid;
+    if (!m_follow.pid) m_follow.previousRun = m_selection.state().runId;
+    m_follow.afterId = 0;
+    if (const views::RunRows& runs = m_session.runs(); runs && !runs->empty())
+        m_follow.afterId = runs->back().id;
+    m_selection.selectRun(0);
+}
+
+const trace::RunRow* MainWindow::followedRun() const {
+    const views::RunRows& runs = m_session.runs();
+    if (!m_follow.pid || !runs) return nullptr;
+    // Newer than every run known when the child started, and recorded by that child.
+    for (auto it = runs->rbegin(); it != runs->rend() && it->id > m_follow.afterId; ++it)
+        if (it->pid == m_follow.pid) return &*it;
+    return nullptr;
 }
 
 void MainWindow::selectFirstCompileIfNothingIs() {

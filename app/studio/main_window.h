@@ -101,6 +101,10 @@ private:
     void onSnapshotReady(qint64 runId, const views::SnapshotPtr& snapshot);
     void onRunStarted(qint64 pid, const RunRequest& request);
     void onRunFinished(const RunOutcome& outcome);
+    /// A child with \p pid started: its run is the one to show, once it is recorded.
+    void followNewRun(qint64 pid);
+    /// The run the child being followed recorded, once the run list has it; else null.
+    const trace::RunRow* followedRun() const;
     void applyPendingSelection();
     void selectFirstCompileIfNothingIs();
     void showProblem(const QString& message);
@@ -123,6 +127,12 @@ private:
     QString m_tracePath;
     QString m_pendingSelect;
     qint64 m_pendingRun = 0;
+    /// The run a child of ours is recording, until it is selected.
+    struct Follow {
+        qint64 pid = 0;         ///< the child's pid; 0 when nothing is followed
+        qint64 afterId = 0;     ///< the newest run id known when it started
+        qint64 previousRun = 0; ///< shown before, shown again if the child records nothing
+    } m_follow;
     QString m_raisedPanel;
     QString m_recentOnceRead; ///< a trace to add to the recent files once it proved readable ///<
                               ///< the panel the user (or --panel) raised last

@@ -4,6 +4,7 @@
 // crashed and everything it recorded; Stop records a cancelled run; "Compare modes" records a
 // default and a max-autotune run; options from the editor reach the child; files open by drag
 // and drop and land in the recent files.
+#include "kiln_process.h"
 #include "main_window.h"
 #include "run_toolbar.h"
 #include "studio_fixture.h"
@@ -149,6 +150,58 @@ private slots:
         QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) {
             return s.run.status == trace::RunStatus::Cancelled;
         }));
+    }
+
+    void aNewRunOfATracedWorkloadIsTheOneShown() {
+        // Issue 14, finding 1: the workload already has a trace; F5 records run 2, and every
+        // panel shows run 2 (a quick run can be over before a poll sees it).
+        QString script = writeScript(m_dir, "again.py", kQuickWorkload);
+        QCOMPARE(testing::runKilnBinary({"run", script, "--quiet"}, m_dir.path()).exitCode, 0);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) { return s.run.id == 1; }));
+        for (qint64 expected : {2, 3}) {
+            QSignalSpy ready(&w, &studio::MainWindow::ready);
+            w.runWorkload();
+            QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
+            QCOMPARE(w.selection().state().runId, expected);
+            QVERIFY(w.selection().snapshot());
+            QCOMPARE(w.selection().snapshot()->run.id, expected);
+        }
+    }
+
+    void rerunningAHangingWorkloadLeavesTheOldRunAtOnce() {
+        // Stopped run 1 shows its "cancelled" banner and output; once run 2's child starts, no
+        // panel is given run 1 again: they are cleared, then get run 2.
+        QString script = writeScript(m_dir, "hang.py", kLongWorkload);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        QSignalSpy finished(&w.controller(), &studio::RunController::finished);
+        w.runWorkload();
+        QVERIFY(waitForSnapshot(
+            w, [](const views::RunSnapshot& s) { return s.running() && !s.output.empty(); }));
+        w.stopRun();
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) {
+            return s.run.status == trace::RunStatus::Cancelled;
+        }));
+        const qint64 first = w.selection().state().runId;
+        QSignalSpy started(&w.controller(), &studio::RunController::started);
+        int oldRunShown = 0; // snapshots of the old run given to the panels after the start
+        connect(&w.selection(), &views::Selection::snapshotChanged, this,
+                [&](const views::SnapshotPtr& s) {
+                    oldRunShown += !started.isEmpty() && s && s->run.id <= first;
+                });
+        w.runWorkload();
+        QVERIFY(waitFor([&] { return !started.isEmpty(); }));
+        QVERIFY(!w.selection().snapshot()); // the old run's banner and output are gone
+        QVERIFY(waitForSnapshot(w, [&](const views::RunSnapshot& s) {
+            return s.run.id > first && s.running() && !s.output.empty();
+        }));
+        QCOMPARE(oldRunShown, 0);
+        w.stopRun();
+        QVERIFY(waitFor([&] { return finished.size() == 2; }));
     }
 
     void optionsFromTheEditorReachTheChild() {
