@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "run_toolbar.h"
 #include "studio_fixture.h"
+#include "trace/trace_reader.h"
 
 #include <QDockWidget>
 #include <QDropEvent>
@@ -202,6 +203,32 @@ private slots:
         QCOMPARE(oldRunShown, 0);
         w.stopRun();
         QVERIFY(waitFor([&] { return finished.size() == 2; }));
+    }
+
+    void aRecordedTraceIsWholeWithoutItsLog() {
+        // Issue 14, finding 4: Studio's reader stays open while the child closes its writer, so
+        // SQLite leaves the trace in the -wal sidecar; a copy of the .kiln alone must open.
+        QString script = writeScript(m_dir, "copied.py", kQuickWorkload);
+        QCOMPARE(testing::runKilnBinary({"run", script, "--quiet"}, m_dir.path()).exitCode, 0);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) { return s.run.id == 1; }));
+        QSignalSpy ready(&w, &studio::MainWindow::ready);
+        w.runWorkload();
+        QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
+        QVERIFY(w.session().isOpen()); // the reader is still open
+        QTemporaryDir elsewhere;
+        const QString copy = elsewhere.filePath("copy.kiln");
+        QVERIFY(QFile::copy(w.tracePath(), copy));
+        auto reader = trace::TraceReader::open(copy.toStdString());
+        QVERIFY2(reader, reader ? "" : reader.error().message.c_str());
+        auto runs = (*reader)->listRuns();
+        QVERIFY(runs);
+        QCOMPARE(runs->size(), size_t(2));
+        QCOMPARE(runs->back().status, trace::RunStatus::Ok);
+        QVERIFY(QFileInfo(w.tracePath() + "-wal").size() == 0 ||
+                !QFileInfo::exists(w.tracePath() + "-wal"));
     }
 
     void optionsFromTheEditorReachTheChild() {
