@@ -148,16 +148,60 @@ private slots:
         for (const char* id : {"4/0 · first · ok", "4/1 · recompile · ok", "4/4 · recompile · ok"})
             QVERIFY2(scaledTip.contains(id), qPrintable(scaledTip));
         QString recompileTip = tipOf(editor, 17, MarkerKind::Recompile);
-        QVERIFY2(recompileTip.startsWith("Recompiled scaled:\n  4/1:\n    entry 4/0 failed "
-                                         "L['x']: expected torch.float32 [8, 128], actual "
-                                         "torch.float32 [16, 128]"),
+        QVERIFY2(recompileTip.startsWith("Recompiled scaled: 4 times, 5 cache entries\n"
+                                         "  4/1: entry 4/0 failed L['x']: expected "
+                                         "torch.float32 [8, 128], actual torch.float32 [16, 128]"),
                  qPrintable(recompileTip));
-        QVERIFY(recompileTip.contains("entry 4/1 failed L['scale']: expected 2.0, actual 3.0"));
+        QVERIFY2(recompileTip.contains("  4/2: entry 4/1 failed L['scale']: expected 2.0, actual "
+                                       "3.0 (and 1 other entries)"),
+                 qPrintable(recompileTip));
         QVERIFY(recompileTip.contains("entry 4/2 failed L['flag']: expected True, actual False"));
         // The gutter's tooltip joins every marker of the line.
         QVERIFY(editor.toolTipAt(17).contains("Recompiled scaled"));
         QVERIFY(editor.toolTipAt(17).contains("Compiled frame scaled"));
         QVERIFY(editor.toolTipAt(7).isEmpty());
+    }
+
+    void aFunctionAtItsCacheLimitHasAShortTooltip() {
+        // Issue 14, finding 5: 64 cache entries hold 2,016 recompile rows (each recompile names
+        // every entry's failing guard); the tooltip lists the newest recompiles, one line each,
+        // and counts the rest, instead of a 2,000-line tooltip built in quadratic time.
+        QTemporaryDir dir;
+        const QString trace =
+            testing::scriptTrace(dir.path(), "limit.py",
+                                 "import torch\n"
+                                 "torch._dynamo.config.automatic_dynamic_shapes = False\n"
+                                 "\n"
+                                 "@torch.compile\n"
+                                 "def f(x):\n"
+                                 "    return x * 2\n"
+                                 "\n"
+                                 "for n in range(1, 65):\n"
+                                 "    f(torch.ones(n))\n");
+        views::SnapshotPtr snapshot = testing::readSnapshot(trace, 1);
+        QVERIFY(snapshot);
+        QCOMPARE(snapshot->compiles.size(), size_t(64));
+        QCOMPARE(snapshot->recompiles.size(), size_t(63 * 64 / 2));
+        const views::LineMarkers markers = views::sourceMarkers(*snapshot);
+        QVERIFY(markers.count(5));
+        QString recompileTip, frameTip;
+        for (const views::LineMarker& m : markers.at(5)) {
+            if (m.kind == MarkerKind::Recompile) recompileTip = m.toolTip;
+            if (m.kind == MarkerKind::Frame) frameTip = m.toolTip;
+        }
+        const QStringList lines = recompileTip.split('\n');
+        QVERIFY2(lines.size() <= 10, qPrintable(recompileTip));
+        QCOMPARE(lines.front(), QString("Recompiled f: 63 times, 64 cache entries"));
+        // The newest recompile is there, with the entry tried first and the others counted.
+        QVERIFY2(recompileTip.contains("  0/63: entry 0/62 failed L['x']: expected "),
+                 qPrintable(recompileTip));
+        QVERIFY(recompileTip.contains("(and 62 other entries)"));
+        QCOMPARE(lines.back(), QString("  … and 55 more earlier recompiles (see Guards & "
+                                       "recompiles)"));
+        const QStringList frameLines = frameTip.split('\n');
+        QVERIFY2(frameLines.size() <= 10, qPrintable(frameTip));
+        QVERIFY(frameLines.front().startsWith("Compiled frame f (line 5)"));
+        QCOMPARE(frameLines.back(), QString("  … and 56 more compiles (see Compiles)"));
     }
 
     void f8StepsThroughTheBreaksInExecutionOrder() {

@@ -176,6 +176,7 @@ void CompilesPanel::selectItem(const QModelIndex& proxyIndex) {
     const QModelIndex item = m_proxy->mapToSource(proxyIndex);
     switch (static_cast<CompileTreeKind>(item.data(CompileTreeModel::KindRole).toInt())) {
     case CompileTreeKind::Frame:
+    case CompileTreeKind::EagerCalls: // no compile of their own: they belong to the frame
         selection().selectFrame(item.data(CompileTreeModel::FrameIdRole).toLongLong());
         break;
     case CompileTreeKind::Compile:
@@ -208,6 +209,7 @@ bool CompilesPanel::currentShows(const SelectionState& state) const {
                 firstGraph.data(CompileTreeModel::GraphIdRole).toLongLong() == state.graphId);
     }
     case CompileTreeKind::Frame:
+    case CompileTreeKind::EagerCalls:
         return item.data(CompileTreeModel::FrameIdRole).toLongLong() == state.frameId &&
                state.compileId.isEmpty();
     }
