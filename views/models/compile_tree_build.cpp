@@ -324,7 +324,6 @@ std::unique_ptr<Node> eagerNode(qint64 frameId, const EagerCalls& calls, qint64 
     d.name = QString("%1 %2 ran eagerly").arg(calls.count).arg(calls.count == 1 ? "call" : "calls");
     d.status = CompileTreeStatus::Skipped;
     d.statusText = QStringLiteral("not compiled");
-    d.launches = 0;
     d.detail = QString("cache_size_limit (%1) reached").arg(calls.limit) +
                (calls.why.isEmpty() ? QString() : ": " + calls.why);
     d.toolTip =
