@@ -335,6 +335,30 @@ private slots:
         QVERIFY(panel.grab().save("/tmp/compare-one-run.png"));
     }
 
+    void aWorkloadThatCompilesNothingHasNoRatio() {
+        // Issue 14, finding 3: without torch.compile both modes run the same eager code; an
+        // "end to end 0.57×" in green would be noise presented as a result.
+        QTemporaryDir dir;
+        const char* eager = "import torch\nx = torch.randn(64, 64)\nprint((x @ x).sum().item())\n";
+        QString trace = testing::scriptTrace(dir.path(), "eager.py", eager, {"--mode", "default"});
+        QVERIFY(!trace.isEmpty());
+        QCOMPARE(testing::scriptTrace(dir.path(), "eager.py", eager, {"--mode", "max-autotune"}),
+                 trace);
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        panel.resize(1100, 650);
+        session.open(trace);
+        QTRY_COMPARE(panel.runB(), qint64(2));
+        auto* totals = panel.findChild<QLabel*>("compareTotals");
+        QVERIFY(totals);
+        QTRY_VERIFY(totals->text().contains("B #2"));
+        QVERIFY2(totals->text().contains("Neither run compiled a frame"),
+                 qPrintable(totals->text()));
+        QVERIFY2(!totals->text().contains("×"), qPrintable(totals->text()));
+        QVERIFY(panel.grab().save("/tmp/compare-nothing-compiled.png"));
+    }
+
     void selectingARowSelectsTheKernelOfTheSelectedRun() {
         views::TraceSession session;
         views::Selection selection;

@@ -98,6 +98,7 @@ ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget*
     m_totals = new QLabel;
     m_totals->setObjectName("compareTotals");
     m_totals->setTextFormat(Qt::RichText);
+    m_totals->setWordWrap(true); // the note of runs that compiled nothing is a paragraph
     m_totals->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* bottom = new QWidget;
@@ -406,17 +407,23 @@ void ComparePanel::showTotals() {
     }
     const RunTotals& a = m_model->comparison().a;
     const RunTotals& b = m_model->comparison().b;
-    QString html = "<table cellspacing=0 cellpadding=3>";
+    // Without compiled code on both sides a ratio would only measure noise: say so instead.
+    const QString nothing = nothingCompiledNote(*m_a, *m_b);
+    auto ratio = [&](std::optional<int64_t> x, std::optional<int64_t> y) {
+        return nothing.isEmpty() ? ratioCell(x, y) : QString();
+    };
+    QString html = nothing.isEmpty() ? QString() : "<p><b>" + nothing.toHtmlEscaped() + "</b></p>";
+    html += "<table cellspacing=0 cellpadding=3>";
     html += QString("<tr><th></th><th align=right>A #%1</th><th align=right>B #%2</th>"
                     "<th align=right>B/A</th></tr>")
                 .arg(m_a->run.id)
                 .arg(m_b->run.id);
     html += totalsRow(tr("end to end"), seconds(a.wallNs), seconds(b.wallNs),
-                      ratioCell(a.wallNs, b.wallNs));
+                      ratio(a.wallNs, b.wallNs));
     html += totalsRow(tr("kernel time"), millis(a.kernelNs), millis(b.kernelNs),
-                      ratioCell(a.kernelNs, b.kernelNs));
+                      ratio(a.kernelNs, b.kernelNs));
     html += totalsRow(tr("compile time"), millis(a.compileNs), millis(b.compileNs),
-                      ratioCell(a.compileNs, b.compileNs));
+                      ratio(a.compileNs, b.compileNs));
     html += totalsRow(tr("kernels"), QString::number(a.kernelCount), QString::number(b.kernelCount),
                       {});
     html += totalsRow(tr("launches"), QString::number(a.launchCount),
