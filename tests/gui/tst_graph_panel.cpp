@@ -49,7 +49,7 @@ const views::KernelRecord* firstOfKind(const views::RunSnapshot& s, const std::s
 
 /// How the panel's status line names a graph.
 QString graphTitle(const trace::GraphRow& g) {
-    return QString("graph %1 #%2").arg(QString::fromStdString(g.compileId)).arg(g.graphIndex);
+    return QString("graph %1 · %2").arg(g.id).arg(QString::fromStdString(g.compileId));
 }
 
 /// The DOT text the trace holds for one graph, read directly (what the panel must show).

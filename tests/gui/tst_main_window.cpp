@@ -4,6 +4,8 @@
 // crashed and everything it recorded; Stop records a cancelled run; "Compare modes" records a
 // default and a max-autotune run; options from the editor reach the child; files open by drag
 // and drop and land in the recent files.
+#include "compiles_panel.h"
+#include "graph_panel.h"
 #include "kiln_process.h"
 #include "main_window.h"
 #include "run_toolbar.h"
@@ -229,6 +231,45 @@ private slots:
         QCOMPARE(runs->back().status, trace::RunStatus::Ok);
         QVERIFY(QFileInfo(w.tracePath() + "-wal").size() == 0 ||
                 !QFileInfo::exists(w.tracePath() + "-wal"));
+    }
+
+    void aGraphHasOneIdInStudioAndOnTheCommandLine() {
+        // Issue 14, finding 7: the number the Compiles tree names a graph by is the one the
+        // graph panel shows, `--select graph:` selects and `kiln export-diagram --graph` takes.
+        QTemporaryDir dir;
+        const QString trace = testing::graphBreaksTrace(dir.path());
+        QVERIFY(!trace.isEmpty());
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(trace));
+        auto* compiles = static_cast<views::CompilesPanel*>(w.panel("compiles"));
+        views::SnapshotPtr s =
+            waitForSnapshot(w, [](const views::RunSnapshot& s) { return s.compile("4/1"); });
+        QVERIFY(s);
+        const trace::GraphRow* g = s->graphsOf("4/1").front();
+        QTRY_VERIFY(compiles->model()->indexOfGraph(g->id).isValid());
+        const QString shown = compiles->model()->indexOfGraph(g->id).data().toString();
+        const QString name = shown.section(QStringLiteral(" · "), 0, 0);
+        QCOMPARE(name, QString("graph %1").arg(g->id));
+        QVERIFY(w.selectItem("graph:" + name.section(' ', 1)));
+        QCOMPARE(w.selection().state().graphId, g->id);
+        auto* graph = static_cast<views::GraphPanel*>(w.panel("graph"));
+        QTRY_VERIFY2(graph->statusText().startsWith(name + " · 4/1"),
+                     qPrintable(graph->statusText()));
+        const QString dot = dir.filePath("g.dot");
+        QCOMPARE(testing::runKilnBinary({"export-diagram", trace, "--graph", name.section(' ', 1),
+                                         "--format", "dot", "-o", dot},
+                                        dir.path())
+                     .exitCode,
+                 0);
+        auto reader = trace::TraceReader::open(trace.toStdString());
+        QVERIFY(reader);
+        auto diagram = (*reader)->diagram(g->id, "post_fusion");
+        QVERIFY(diagram && diagram.value());
+        QFile exported(dot);
+        QVERIFY(exported.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(exported.readAll()).trimmed(),
+                 QString::fromStdString(diagram.value()->dot).trimmed());
     }
 
     void optionsFromTheEditorReachTheChild() {

@@ -4,6 +4,8 @@
 /// frame, compile id and graph), so a run with thousands of graphs builds in one pass.
 #include "compile_tree_build.h"
 
+#include "graph_name.h"
+
 #include <QFileInfo>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -196,8 +198,8 @@ void sumChildren(Node& n) {
     n.data.launches = launches;
 }
 
-/// \p position: the graph's place among its compile's graphs (graph_index counts the run's).
-std::unique_ptr<Node> graphNode(const trace::GraphRow& g, int position, const Node& compile,
+/// A graph is named by its graph id, as everywhere (graph_name.h).
+std::unique_ptr<Node> graphNode(const trace::GraphRow& g, const Node& compile,
                                 const TreeIndex& index) {
     auto n = std::make_unique<Node>();
     n->kind = CompileTreeKind::Graph;
@@ -210,19 +212,16 @@ std::unique_ptr<Node> graphNode(const trace::GraphRow& g, int position, const No
             n->adopt(kernelNode(*k, *n));
     NodeData& d = n->data;
     d.name =
-        QString("graph %1 · %2").arg(position).arg(counted(static_cast<size_t>(g.opCount), "op"));
+        graphName(g.id) + QStringLiteral(" · ") + counted(static_cast<size_t>(g.opCount), "op");
     d.status = compile.data.status;
     d.statusText = compile.data.statusText;
     sumChildren(*n);
-    d.detail = QString("graph id %1 · %2 · %3")
-                   .arg(g.id)
-                   .arg(counted(static_cast<size_t>(g.nodeCount), "node"),
-                        counted(n->children.size(), "kernel"));
+    d.detail = QString("%1 · %2").arg(counted(static_cast<size_t>(g.nodeCount), "node"),
+                                      counted(n->children.size(), "kernel"));
     QStringList code = text(g.readableCode).split('\n');
     const qsizetype shown = std::min<qsizetype>(code.size(), 24);
-    d.toolTip =
-        QString("graph %1 of %2 (graph id %3)\n\n").arg(position).arg(compile.compileId).arg(g.id) +
-        code.mid(0, shown).join('\n') + (code.size() > shown ? "\n…" : "");
+    d.toolTip = QString("%1 of compile %2\n\n").arg(graphName(g.id), compile.compileId) +
+                code.mid(0, shown).join('\n') + (code.size() > shown ? "\n…" : "");
     return n;
 }
 
@@ -295,7 +294,7 @@ std::unique_ptr<Node> compileNode(const trace::CompileRow& c, const TreeIndex& i
     d.toolTip = compileToolTip(c, d, index);
     if (auto it = index.graphsByCompile.find(c.compileId); it != index.graphsByCompile.end())
         for (const trace::GraphRow* g : it->second)
-            n->adopt(graphNode(*g, static_cast<int>(n->children.size()), *n, index));
+            n->adopt(graphNode(*g, *n, index));
     sumChildren(*n);
     return n;
 }
