@@ -88,6 +88,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("Kiln Studio");
     QApplication::setOrganizationName("Kiln");
+    QApplication::setApplicationVersion(KILN_STUDIO_VERSION); // Help > About says it
     QGuiApplication::setDesktopFileName("kiln-studio"); // matches packaging/kiln-studio.desktop
     QCommandLineParser parser;
     addOptions(parser);

@@ -15,13 +15,22 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <utility>
 
 namespace kiln::studio {
 
-namespace {} // namespace
+namespace {
+
+/// "1 compile", "2 compiles", "3 launches".
+QString counted(size_t n, const QString& noun) {
+    const QString plural = noun.endsWith(u'h') ? noun + QStringLiteral("es") : noun + u's';
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? noun : plural);
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent) {
@@ -118,6 +127,34 @@ void MainWindow::createMenus() {
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(tr("&Reset layout"), this, &MainWindow::arrangeDocks);
+    createHelpMenu();
+}
+
+void MainWindow::createHelpMenu() {
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+        QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText());
+    });
+    help->addAction(tr("&About Kiln Studio"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Kiln Studio"),
+            tr("<b>Kiln Studio %1</b><p>What torch.compile did, run by run: graph breaks, guards "
+               "and recompiles, graphs before and after fusion, kernels and their timings.</p>"
+               "<p>Everything shown is also available from the <tt>kiln</tt> command line "
+               "(<tt>kiln --help</tt>); the documentation is in docs/studio.md.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+QString MainWindow::shortcutsText() const {
+    // From the actions themselves, so the list cannot drift from the keys that work.
+    QStringList lines;
+    for (QAction* a :
+         {m_toolbar->runAction(), m_toolbar->stopAction(), m_toolbar->compareModesAction(),
+          m_source->nextBreakAction(), m_source->previousBreakAction()})
+        lines << QStringLiteral("%1\t%2").arg(a->shortcut().toString(QKeySequence::NativeText),
+                                              QString(a->text()).remove(u'&'));
+    return lines.join(u'\n');
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -371,10 +408,9 @@ void MainWindow::updateStatus() {
                                                      ? QStringLiteral("default")
                                                      : QString::fromStdString(run.mode)};
     if (!run.backend.empty()) parts << QString::fromStdString(run.backend);
-    parts << status << tr("%1 compiles").arg(snap->compiles.size())
-          << tr("%1 graph breaks").arg(snap->graphBreaks.size())
-          << tr("%1 kernels").arg(snap->kernels.size())
-          << tr("%1 launches").arg(snap->launches.size());
+    parts << status << counted(snap->compiles.size(), "compile")
+          << counted(snap->graphBreaks.size(), "graph break")
+          << counted(snap->kernels.size(), "kernel") << counted(snap->launches.size(), "launch");
     m_statusRun->setText(parts.join(QStringLiteral(" · ")));
     // Where the run ran: what its timings belong to.
     m_statusRun->setToolTip(views::machineDetailsText(run));

@@ -90,6 +90,9 @@ private:
     /// The default arrangement of the docks (also View > Reset layout).
     void arrangeDocks();
     void createMenus();
+    void createHelpMenu();
+    /// Help > Keyboard shortcuts: "F5<tab>Run" per line.
+    QString shortcutsText() const;
     void restoreSettings();
     void saveSettings() const;
     void addRecent(const QString& path);
@@ -140,6 +143,7 @@ private:
     bool m_comparing = false; ///< "Compare modes" runs: compare them when both are in
     size_t m_runsBeforeCompare = 0; ///< how many runs the trace had before
     views::ComparePanel* m_compare = nullptr;
+    class DockTitleStyle* m_dockTitleStyle = nullptr; ///< shared by every dock (addPanel)
     bool m_awaitingTrace = false;
     bool m_childStarted = false;  ///< a child recorded (or is recording) into the open trace
     bool m_arrangeOnShow = false; ///< no saved layout (or asked for the default one) ///< a child

@@ -22,8 +22,10 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProxyStyle>
 #include <QSettings>
 #include <QShowEvent>
+#include <QStyleOption>
 #include <QTimer>
 
 namespace kiln::studio {
@@ -34,6 +36,22 @@ constexpr int kMaxRecent = 10;
 constexpr int kStateVersion = 1; // bump when the dock layout changes incompatibly
 
 } // namespace
+
+/// Draws a dock's title bar with its doubled ampersands single again (see addPanel). Set on
+/// the docks only: a widget's style is not inherited by its children, so panels are untouched.
+class DockTitleStyle final : public QProxyStyle {
+public:
+    explicit DockTitleStyle(QObject* parent) { setParent(parent); }
+    void drawControl(ControlElement element, const QStyleOption* option, QPainter* painter,
+                     const QWidget* widget) const override {
+        const auto* dock = qstyleoption_cast<const QStyleOptionDockWidget*>(option);
+        if (element != CE_DockWidgetTitle || !dock || !dock->title.contains(u'&'))
+            return QProxyStyle::drawControl(element, option, painter, widget);
+        QStyleOptionDockWidget single = *dock;
+        single.title.replace(QStringLiteral("&&"), QStringLiteral("&"));
+        QProxyStyle::drawControl(element, &single, painter, widget);
+    }
+};
 
 void MainWindow::createPanels() {
     m_source = new views::SourcePanel(m_session, m_selection, this);
@@ -57,7 +75,12 @@ void MainWindow::createPanels() {
 }
 
 void MainWindow::addPanel(views::Panel* panel) {
-    auto* dock = new QDockWidget(panel->title(), this);
+    // A dock's title is also its tab's label and its View menu item, which take '&' as a
+    // mnemonic marker ("Guards & recompiles" would read "Guards _recompiles"): double it, and
+    // let the title bar, which draws it literally, undo that.
+    auto* dock = new QDockWidget(QString(panel->title()).replace(u'&', QStringLiteral("&&")), this);
+    if (!m_dockTitleStyle) m_dockTitleStyle = new DockTitleStyle(this);
+    dock->setStyle(m_dockTitleStyle);
     dock->setObjectName(panel->objectName() + QStringLiteral("Dock"));
     // Panels with toolbars and legends would otherwise add up to a window larger than a laptop
     // screen: let a dock squeeze its panel (it clips) rather than grow the window.

@@ -14,10 +14,15 @@
 
 #include <QDockWidget>
 #include <QDropEvent>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabBar>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
@@ -270,6 +275,48 @@ private slots:
         QVERIFY(exported.open(QIODevice::ReadOnly));
         QCOMPARE(QString::fromUtf8(exported.readAll()).trimmed(),
                  QString::fromStdString(diagram.value()->dot).trimmed());
+    }
+
+    void labelsReadAsWrittenAndActionsHaveKeys() {
+        // Issue 14, finding 9: "Guards & recompiles" is not "Guards _recompiles" in its tab and
+        // the View menu; "1 compile", not "1 compiles"; Compare modes has a key; a Help menu.
+        QString script = writeScript(m_dir, "labels.py", kQuickWorkload);
+        studio::MainWindow w;
+        w.useDefaultLayout();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // What a label shows: "&&" is an ampersand, a lone '&' marks the mnemonic and vanishes.
+        auto shown = [](QString text) {
+            return text.replace("&&", QString(QChar(1))).remove('&').replace(QChar(1), '&');
+        };
+        QStringList tabs;
+        for (QTabBar* bar : w.findChildren<QTabBar*>())
+            for (int i = 0; i < bar->count(); ++i)
+                tabs << shown(bar->tabText(i));
+        QVERIFY2(tabs.contains("Guards & recompiles"), qPrintable(tabs.join(", ")));
+        QStringList viewItems;
+        QStringList menus;
+        for (QAction* menu : w.menuBar()->actions()) {
+            menus << shown(menu->text());
+            if (shown(menu->text()) == "View")
+                for (QAction* a : menu->menu()->actions())
+                    viewItems << shown(a->text());
+        }
+        QVERIFY2(viewItems.contains("Guards & recompiles"), qPrintable(viewItems.join(", ")));
+        QVERIFY2(menus.contains("Help"), qPrintable(menus.join(", ")));
+        auto* toolbar = w.findChild<studio::RunToolBar*>();
+        QCOMPARE(toolbar->compareModesAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_F5));
+
+        QVERIFY(w.openFile(script));
+        QSignalSpy ready(&w, &studio::MainWindow::ready);
+        w.runWorkload();
+        QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
+        QStringList status;
+        for (QLabel* label : w.statusBar()->findChildren<QLabel*>())
+            status << label->text();
+        const QString line = status.filter("run #").value(0);
+        QVERIFY2(line.contains(" · 1 compile · 0 graph breaks · 1 kernel · 1 launch"),
+                 qPrintable(line));
     }
 
     void optionsFromTheEditorReachTheChild() {
