@@ -36,6 +36,8 @@ void addOptions(QCommandLineParser& parser) {
     parser.addOption({"compare-modes", "Run default and max-autotune and compare them."});
     parser.addOption({"panel", "Raise this panel (runs, source, graph, ...).", "NAME"});
     parser.addOption(
+        {"layout", "Arrange the window for a journey: breaks, compare or kernels.", "NAME"});
+    parser.addOption(
         {"select", "Select run:N, compile:F/C, graph:ID, kernel:ID, break:N or line:N.", "ITEM"});
     parser.addOption({"screenshot", "Save the window as PNG once shown, then quit.", "PNG"});
     parser.addOption({"size", "Window size, WxH.", "WxH", "1600x1000"});
@@ -99,6 +101,15 @@ int main(int argc, char** argv) {
     QStringList size = parser.value("size").split('x');
     if (size.size() == 2) window.resize(size[0].toInt(), size[1].toInt());
     if (parser.isSet("screenshot")) window.useDefaultLayout(); // documentation looks the same
+    if (parser.isSet("layout")) {
+        if (!kiln::studio::MainWindow::journeys().contains(parser.value("layout"))) {
+            std::fprintf(stderr, "kiln-studio: no layout '%s' (layouts: %s)\n",
+                         qPrintable(parser.value("layout")),
+                         qPrintable(kiln::studio::MainWindow::journeys().join(", ")));
+            return 2;
+        }
+        window.useJourney(parser.value("layout"));
+    }
 
     int status = 0;
     const bool screenshot = parser.isSet("screenshot");

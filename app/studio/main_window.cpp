@@ -126,7 +126,11 @@ void MainWindow::createMenus() {
     for (QDockWidget* dock : std::as_const(m_docks))
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
-    m_viewMenu->addAction(tr("&Reset layout"), this, &MainWindow::arrangeDocks);
+    createLayoutMenu(m_viewMenu);
+    m_viewMenu->addAction(tr("&Reset layout"), this, [this] {
+        m_raisedPanel.clear(); // the journey's own tabs in front, not the last panel shown
+        arrangeDocks();
+    });
     createHelpMenu();
 }
 

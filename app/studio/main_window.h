@@ -48,6 +48,12 @@ public:
     /// Shows the default dock arrangement instead of the saved one (screenshots, tests).
     void useDefaultLayout();
 
+    /// Arranges the docks for journey \p id ("breaks", "compare" or "kernels"; another id is
+    /// "breaks") and remembers it: Reset layout and the next start use it.
+    void useJourney(const QString& id);
+    const QString& journey() const { return m_journey; }
+    static QStringList journeys();
+
     /// The toolbar's mode for the next run ("" = the script's).
     void setRunMode(const QString& mode);
 
@@ -87,8 +93,10 @@ protected:
 private:
     void createPanels();
     void addPanel(views::Panel* panel);
-    /// The default arrangement of the docks (also View > Reset layout).
+    /// The arrangement of the docks for the current journey (also View > Reset layout).
     void arrangeDocks();
+    /// View > Layout: one checkable item per journey.
+    void createLayoutMenu(QMenu* view);
     void createMenus();
     void createHelpMenu();
     /// Help > Keyboard shortcuts: "F5<tab>Run" per line.
@@ -124,6 +132,8 @@ private:
     QMap<QString, views::Panel*> m_panels;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    class QActionGroup* m_layoutGroup = nullptr;
+    QString m_journey = QStringLiteral("breaks"); ///< the layout Reset layout restores
     QLabel* m_statusTrace = nullptr;
     QLabel* m_statusRun = nullptr;
     QString m_workload;

@@ -14,6 +14,7 @@
 #include "source_panel.h"
 #include "timeline_panel.h"
 
+#include <QActionGroup>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -90,48 +91,6 @@ void MainWindow::addPanel(views::Panel* panel) {
     m_panels.insert(panel->objectName(), panel);
 }
 
-void MainWindow::arrangeDocks() {
-    // Source and its break details on the left over the compile tree; the graph and the
-    // kernels on the right; time along the bottom. Tabs share a place.
-    for (QDockWidget* dock : std::as_const(m_docks)) {
-        removeDockWidget(dock);
-        dock->setFloating(false);
-    }
-    auto dock = [this](const char* id) { return m_docks.value(QString::fromLatin1(id)); };
-    auto place = [this](QDockWidget* d, Qt::DockWidgetArea area) {
-        if (d) addDockWidget(area, d);
-    };
-    auto below = [this](QDockWidget* above, QDockWidget* d) {
-        if (above && d) splitDockWidget(above, d, Qt::Vertical);
-    };
-    auto tab = [this](QDockWidget* first, QDockWidget* d) {
-        if (first && d) tabifyDockWidget(first, d);
-    };
-    place(dock("source"), Qt::LeftDockWidgetArea);
-    place(dock("graph"), Qt::RightDockWidgetArea);
-    place(dock("timeline"), Qt::BottomDockWidgetArea);
-    below(dock("source"), dock("compiles"));
-    tab(dock("compiles"), dock("guards"));
-    tab(dock("compiles"), dock("runs"));
-    below(dock("graph"), dock("kernels"));
-    tab(dock("graph"), dock("compare"));
-    tab(dock("graph"), dock("config"));
-    tab(dock("timeline"), dock("output"));
-    for (const char* front : {"compiles", "graph", "timeline"})
-        if (QDockWidget* d = dock(front)) d->raise();
-    if (QDockWidget* d = m_docks.value(m_raisedPanel)) d->raise();
-    for (QDockWidget* d : std::as_const(m_docks))
-        d->show();
-    const int w = width(), h = height();
-    if (dock("source") && dock("graph"))
-        resizeDocks({dock("source"), dock("graph")}, {w * 45 / 100, w * 55 / 100}, Qt::Horizontal);
-    if (dock("source") && dock("compiles"))
-        resizeDocks({dock("source"), dock("compiles")}, {h * 38 / 100, h * 32 / 100}, Qt::Vertical);
-    if (dock("graph") && dock("kernels"))
-        resizeDocks({dock("graph"), dock("kernels")}, {h * 35 / 100, h * 35 / 100}, Qt::Vertical);
-    if (dock("timeline")) resizeDocks({dock("timeline")}, {h * 22 / 100}, Qt::Vertical);
-}
-
 bool MainWindow::showPanel(const QString& id) {
     QDockWidget* dock = m_docks.value(id);
     if (!dock) return false;
@@ -172,6 +131,10 @@ void MainWindow::updateRecentMenu() {
 void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
+    m_journey = settings.value("window/layout", m_journey).toString();
+    if (!journeys().contains(m_journey)) m_journey = journeys().front();
+    for (QAction* a : m_layoutGroup->actions())
+        a->setChecked(a->data().toString() == m_journey);
     m_arrangeOnShow = !restoreState(settings.value("window/state").toByteArray(), kStateVersion);
     m_toolbar->setMode(settings.value("run/mode").toString());
     updateRecentMenu();
@@ -185,6 +148,7 @@ void MainWindow::saveSettings() const {
 }
 
 void MainWindow::useDefaultLayout() {
+    m_journey = journeys().front(); // for this window only: the remembered choice stays
     m_arrangeOnShow = true;
 }
 

@@ -9,11 +9,13 @@
 #include "kiln_process.h"
 #include "main_window.h"
 #include "run_toolbar.h"
+#include "source_panel.h"
 #include "studio_fixture.h"
 #include "trace/trace_reader.h"
 
 #include <QDockWidget>
 #include <QDropEvent>
+#include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
@@ -23,6 +25,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
@@ -456,6 +459,54 @@ private slots:
         QCOMPARE(again.size(), QSize(1300, 850));
         QVERIFY(!again.findChild<QDockWidget*>("timelineDock")->isVisible());
         QVERIFY(again.findChild<QDockWidget*>("sourceDock")->isVisible());
+        QSettings().remove("window");
+    }
+
+    void journeysArrangeTheWindowAndAreRemembered() {
+        // Issue 14, finding 8: at 1600x1000 Breaks shows the source (not five lines of it),
+        // Compare a comparison table of many rows; Reset layout puts Graph and Timeline in
+        // front; the journey picked from View > Layout is the next window's.
+        QSettings().remove("window");
+        QTemporaryDir dir;
+        const QString trace = testing::compareModesTrace(dir.path());
+        QVERIFY(!trace.isEmpty());
+        {
+            studio::MainWindow w;
+            w.resize(1600, 1000);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.openFile(trace));
+            QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) { return s.run.id == 2; }));
+            QCOMPARE(w.journey(), QString("breaks"));
+            auto* editor = static_cast<views::SourcePanel*>(w.panel("source"))->editor();
+            QTRY_VERIFY(editor->viewport()->height() / editor->fontMetrics().height() >= 12);
+            auto dock = [&](const char* id) { return w.findChild<QDockWidget*>(id); };
+            // A dock behind another tab is "visible" but has no region on screen.
+            auto inFront = [&](const char* id) { return !dock(id)->visibleRegion().isEmpty(); };
+            w.showPanel("compare");
+            w.showPanel("output");
+            QAction* reset = nullptr;
+            for (QAction* menu : w.menuBar()->actions())
+                for (QAction* a : menu->menu() ? menu->menu()->actions() : QList<QAction*>())
+                    if (a->text() == "&Reset layout") reset = a;
+            QVERIFY(reset);
+            reset->trigger();
+            QTRY_VERIFY(inFront("graphDock") && inFront("timelineDock"));
+            QVERIFY(!inFront("compareDock") && !inFront("outputDock"));
+
+            w.useJourney("compare");
+            QTRY_VERIFY(inFront("compareDock"));
+            auto* table = w.panel("compare")->findChild<QTableView*>();
+            QVERIFY(table);
+            QTRY_VERIFY(table->model()->rowCount() > 0);
+            // Every row of the comparison in view (it opened one row tall), room for 8 at least.
+            const int rows = std::min(table->model()->rowCount(), 8);
+            QTRY_VERIFY(table->viewport()->height() >=
+                        rows * table->verticalHeader()->defaultSectionSize());
+            w.close();
+        }
+        studio::MainWindow again;
+        QCOMPARE(again.journey(), QString("compare"));
         QSettings().remove("window");
     }
 
