@@ -222,14 +222,23 @@ private slots:
             int line;
             QString header, reason, ended, resumed, endedOp, resumedOp;
         };
+        // Graphs are named by graph id, as in every view and on the command line.
+        auto graph = [&](const char* compile, int ops) {
+            const trace::GraphRow* g = m_snapshot->graphsOf(compile).front();
+            return QString("graph %1 · %2 · %3 op%4")
+                .arg(g->id)
+                .arg(compile)
+                .arg(ops)
+                .arg(ops == 1 ? "" : "s");
+        };
         const std::vector<Expected> expected = {
             {8, "Graph break 1 of 3 · side_effect · graph_breaks.py:8:5", "builtin: print",
-             "Graph 0/0 · 2 ops", "Graph 1/0 · 1 op", "torch.sin(l_x_)", "l_a_.sum()"},
+             graph("0/0", 2), graph("1/0", 1), "torch.sin(l_x_)", "l_a_.sum()"},
             {9, "Graph break 2 of 3 · data_dependent_branch · graph_breaks.py:9:8",
-             "generic_jump TensorVariable()", "Graph 1/0 · 1 op", "Graph 2/0 · 1 op", "l_a_.sum()",
+             "generic_jump TensorVariable()", graph("1/0", 1), graph("2/0", 1), "l_a_.sum()",
              "-l_a_"},
-            {13, "Graph break 3 of 3 · item · graph_breaks.py:13:9", "Tensor.item",
-             "Graph 2/0 · 1 op", "Graph 3/0 · 3 ops", "neg.mean()", "torch.cos(l_y_)"},
+            {13, "Graph break 3 of 3 · item · graph_breaks.py:13:9", "Tensor.item", graph("2/0", 1),
+             graph("3/0", 3), "neg.mean()", "torch.cos(l_y_)"},
         };
         for (int i = 0; i < 3; ++i) {
             const Expected& e = expected[size_t(i)];
@@ -278,7 +287,9 @@ private slots:
         selection.selectBreak(2);
         QPushButton* resumed = nullptr;
         for (QPushButton* b : panel.details()->findChildren<QPushButton*>("graphHeader"))
-            if (b->text().startsWith("Graph 2/0")) resumed = b;
+            if (b->text().startsWith(
+                    QString("graph %1 · 2/0").arg(m_snapshot->graphsOf("2/0").front()->id)))
+                resumed = b;
         QVERIFY(resumed);
         QTest::mouseClick(resumed, Qt::LeftButton);
         const trace::GraphRow* graph = m_snapshot->graphsOf("2/0").front();
@@ -448,7 +459,8 @@ private slots:
         QVERIFY(!editor.markersAt(17).empty()); // the new frame's markers are in the gutter
         QVERIFY(editor.toolTipAt(17).contains("Recompiled scaled"));
         QVERIFY(details.headerText().endsWith("(the last break: no more breaks after it)"));
-        QCOMPARE(details.resumedSummary(), QString("Graph 3/0 · 3 ops"));
+        QCOMPARE(details.resumedSummary(),
+                 QString("graph %1 · 3/0 · 3 ops").arg(m_snapshot->graphsOf("3/0").front()->id));
         // The ended side and the stack did not change: the same views at the same positions.
         for (auto [view, position] : scrolled) {
             QVERIFY(details.findChildren<QPlainTextEdit*>().contains(view));
