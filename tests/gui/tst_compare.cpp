@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -357,6 +358,22 @@ private slots:
                  qPrintable(totals->text()));
         QVERIFY2(!totals->text().contains("×"), qPrintable(totals->text()));
         QVERIFY(panel.grab().save("/tmp/compare-nothing-compiled.png"));
+    }
+
+    void smallNumbersAreNotInExponentForm() {
+        // Issue 14, finding 9: a delta of ten nanoseconds showed as "-1e-05" in a ms column.
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        auto* delegate = qobject_cast<QStyledItemDelegate*>(panel.table()->itemDelegate());
+        QVERIFY(delegate);
+        const QLocale c = QLocale::c();
+        QCOMPARE(delegate->displayText(-1e-05, c), QString("-0.00001"));
+        QCOMPARE(delegate->displayText(0.04604, c), QString("0.04604"));
+        QCOMPARE(delegate->displayText(0.79, c), QString("0.79"));
+        QCOMPARE(delegate->displayText(15.38, c), QString("15.38"));
+        QCOMPARE(delegate->displayText(1235.4, c), QString("1235"));
+        QCOMPARE(delegate->displayText(0.0, c), QString("0"));
     }
 
     void selectingARowSelectsTheKernelOfTheSelectedRun() {

@@ -31,15 +31,27 @@ namespace kiln::views {
 namespace {
 
 /// Times and ratios with four significant digits (the model keeps every digit, for sorting
-/// and CSV): 0.04604 ms, 0.7907, 1235 ms.
+/// and CSV): 0.04604 ms, 0.7907, 1235 ms; never in exponent form ("-1e-05" in a ms column
+/// reads as a typo): a value that small is -0.00001.
 class NumberDelegate final : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
     QString displayText(const QVariant& value, const QLocale& locale) const override {
         if (value.typeId() != QMetaType::Double)
             return QStyledItemDelegate::displayText(value, locale);
-        double v = value.toDouble();
-        return std::abs(v) >= 1000 ? locale.toString(v, 'f', 0) : locale.toString(v, 'g', 4);
+        const double v = value.toDouble();
+        if (std::abs(v) >= 1000) return locale.toString(v, 'f', 0);
+        if (v == 0) return locale.toString(0.0, 'f', 0);
+        // Four significant digits as fixed decimals, at most 6 (a nanosecond in ms).
+        const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(v))));
+        QString text = locale.toString(v, 'f', std::clamp(3 - magnitude, 0, 6));
+        // Trailing zeros add nothing ("0.7900" is 0.79), as 'g' dropped them.
+        if (text.contains(locale.decimalPoint())) {
+            while (text.endsWith(locale.zeroDigit()))
+                text.chop(1);
+            if (text.endsWith(locale.decimalPoint())) text.chop(1);
+        }
+        return text;
     }
 };
 
