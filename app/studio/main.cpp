@@ -36,6 +36,8 @@ void addOptions(QCommandLineParser& parser) {
     parser.addOption({"compare-modes", "Run default and max-autotune and compare them."});
     parser.addOption({"panel", "Raise this panel (runs, source, graph, ...).", "NAME"});
     parser.addOption(
+        {"layout", "Arrange the window for a journey: breaks, compare or kernels.", "NAME"});
+    parser.addOption(
         {"select", "Select run:N, compile:F/C, graph:ID, kernel:ID, break:N or line:N.", "ITEM"});
     parser.addOption({"screenshot", "Save the window as PNG once shown, then quit.", "PNG"});
     parser.addOption({"size", "Window size, WxH.", "WxH", "1600x1000"});
@@ -88,6 +90,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName("Kiln Studio");
     QApplication::setOrganizationName("Kiln");
+    QApplication::setApplicationVersion(KILN_STUDIO_VERSION); // Help > About says it
     QGuiApplication::setDesktopFileName("kiln-studio"); // matches packaging/kiln-studio.desktop
     QCommandLineParser parser;
     addOptions(parser);
@@ -98,6 +101,15 @@ int main(int argc, char** argv) {
     QStringList size = parser.value("size").split('x');
     if (size.size() == 2) window.resize(size[0].toInt(), size[1].toInt());
     if (parser.isSet("screenshot")) window.useDefaultLayout(); // documentation looks the same
+    if (parser.isSet("layout")) {
+        if (!kiln::studio::MainWindow::journeys().contains(parser.value("layout"))) {
+            std::fprintf(stderr, "kiln-studio: no layout '%s' (layouts: %s)\n",
+                         qPrintable(parser.value("layout")),
+                         qPrintable(kiln::studio::MainWindow::journeys().join(", ")));
+            return 2;
+        }
+        window.useJourney(parser.value("layout"));
+    }
 
     int status = 0;
     const bool screenshot = parser.isSet("screenshot");
@@ -123,20 +135,22 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (screenshot) {
-        QString path = parser.value("screenshot");
-        QObject::connect(&window, &kiln::studio::MainWindow::ready, [&, grabbed = false]() mutable {
-            if (grabbed) return;
-            grabbed = true;
-            // Let the panels finish what they do off the GUI thread (diagram layout) and lay
-            // out their new rows before the grab.
-            QTimer::singleShot(1500, [&] {
-                if (!window.grab().save(path, "PNG")) {
-                    std::fprintf(stderr, "kiln-studio: cannot write %s\n", qPrintable(path));
-                    status = 1;
-                }
-                app.quit();
+        // By value: the grab runs from the event loop, long after this block ended.
+        const QString path = parser.value("screenshot");
+        QObject::connect(
+            &window, &kiln::studio::MainWindow::ready, [&, path, grabbed = false]() mutable {
+                if (grabbed) return;
+                grabbed = true;
+                // Let the panels finish what they do off the GUI thread (diagram layout) and lay
+                // out their new rows before the grab.
+                QTimer::singleShot(1500, [&, path] {
+                    if (!window.grab().save(path, "PNG")) {
+                        std::fprintf(stderr, "kiln-studio: cannot write %s\n", qPrintable(path));
+                        status = 1;
+                    }
+                    app.quit();
+                });
             });
-        });
     }
     window.show();
     if (!file.isEmpty() && !window.openFile(file)) return 1;

@@ -15,13 +15,22 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <utility>
 
 namespace kiln::studio {
 
-namespace {} // namespace
+namespace {
+
+/// "1 compile", "2 compiles", "3 launches".
+QString counted(size_t n, const QString& noun) {
+    const QString plural = noun.endsWith(u'h') ? noun + QStringLiteral("es") : noun + u's';
+    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? noun : plural);
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent) {
@@ -117,7 +126,39 @@ void MainWindow::createMenus() {
     for (QDockWidget* dock : std::as_const(m_docks))
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
-    m_viewMenu->addAction(tr("&Reset layout"), this, &MainWindow::arrangeDocks);
+    createLayoutMenu(m_viewMenu);
+    m_viewMenu->addAction(tr("&Reset layout"), this, [this] {
+        m_raisedPanel.clear(); // the journey's own tabs in front, not the last panel shown
+        arrangeDocks();
+    });
+    createHelpMenu();
+}
+
+void MainWindow::createHelpMenu() {
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard shortcuts"), this, [this] {
+        QMessageBox::information(this, tr("Keyboard shortcuts"), shortcutsText());
+    });
+    help->addAction(tr("&About Kiln Studio"), this, [this] {
+        QMessageBox::about(
+            this, tr("About Kiln Studio"),
+            tr("<b>Kiln Studio %1</b><p>What torch.compile did, run by run: graph breaks, guards "
+               "and recompiles, graphs before and after fusion, kernels and their timings.</p>"
+               "<p>Everything shown is also available from the <tt>kiln</tt> command line "
+               "(<tt>kiln --help</tt>); the documentation is in docs/studio.md.</p>")
+                .arg(QApplication::applicationVersion()));
+    });
+}
+
+QString MainWindow::shortcutsText() const {
+    // From the actions themselves, so the list cannot drift from the keys that work.
+    QStringList lines;
+    for (QAction* a :
+         {m_toolbar->runAction(), m_toolbar->stopAction(), m_toolbar->compareModesAction(),
+          m_source->nextBreakAction(), m_source->previousBreakAction()})
+        lines << QStringLiteral("%1\t%2").arg(a->shortcut().toString(QKeySequence::NativeText),
+                                              QString(a->text()).remove(u'&'));
+    return lines.join(u'\n');
 }
 
 bool MainWindow::openFile(const QString& path) {
@@ -196,6 +237,7 @@ void MainWindow::stopRun() {
 
 void MainWindow::onRunStarted(qint64 pid, const RunRequest& request) {
     m_childStarted = true;
+    followNewRun(pid);
     m_toolbar->setRunning(true);
     statusBar()->showMessage(
         tr("running %1 (pid %2)").arg(QFileInfo(request.script).fileName()).arg(pid));
@@ -211,7 +253,12 @@ void MainWindow::onRunStarted(qint64 pid, const RunRequest& request) {
 void MainWindow::onRunFinished(const RunOutcome& outcome) {
     if (!m_controller.isRunning()) m_toolbar->setRunning(false);
     statusBar()->clearMessage();
-    if (outcome.kind == RunOutcome::Kind::Failed) showProblem(outcome.message);
+    if (outcome.kind == RunOutcome::Kind::Failed) {
+        // No run was recorded: show again what was shown before.
+        if (m_follow.pid && !m_selection.state().runId) m_selection.selectRun(m_follow.previousRun);
+        m_follow = {};
+        showProblem(outcome.message);
+    }
     // The script's own error (exit 1): its `kiln:` summary names the error and where it is.
     if (outcome.kind == RunOutcome::Kind::Finished && outcome.exitCode != 0)
         statusBar()->showMessage(outcome.message, 30000);
@@ -237,13 +284,17 @@ void MainWindow::onRunsChanged() {
     }
     const trace::RunRow& last = runs->back();
     if (m_workload.isEmpty()) m_workload = QString::fromStdString(last.workloadPath);
-    // A run our child just started takes the selection; otherwise keep what the user picked.
-    const qint64 childPid = m_controller.childPid();
-    bool ours = childPid && last.pid == childPid;
+    // The run our child records takes the selection once it exists, even when the child has
+    // already ended (a quick run can be over before the poll sees it); after that, and without
+    // a child, what the user picked stays.
     if (m_pendingRun) {
         m_selection.selectRun(std::exchange(m_pendingRun, 0));
-    } else if (ours || m_selection.state().runId == 0) {
-        if (m_selection.state().runId != last.id) m_selection.selectRun(last.id);
+    } else if (const trace::RunRow* started = followedRun()) {
+        const qint64 id = started->id;
+        m_follow = {};
+        if (m_selection.state().runId != id) m_selection.selectRun(id);
+    } else if (!m_follow.pid && m_selection.state().runId == 0) {
+        m_selection.selectRun(last.id);
     }
     if (m_selection.state().runId) m_session.requestSnapshot(m_selection.state().runId);
     // "Compare modes" recorded its two runs: they are the newest two.
@@ -264,7 +315,27 @@ void MainWindow::onSnapshotReady(qint64 runId, const views::SnapshotPtr& snapsho
     selectFirstCompileIfNothingIs();
     updateStatus();
     updatePolling();
-    if (!snapshot->running() && !m_controller.isRunning()) Q_EMIT ready();
+    if (!snapshot->running() && !m_controller.isRunning() && !m_follow.pid) Q_EMIT ready();
+}
+
+void MainWindow::followNewRun(qint64 pid) {
+    // The panels leave the previous run at once (its banner and output are not this run's);
+    // onRunsChanged selects the new run as soon as the child has recorded it.
+    m_follow.pid = pid;
+    if (!m_follow.pid) m_follow.previousRun = m_selection.state().runId;
+    m_follow.afterId = 0;
+    if (const views::RunRows& runs = m_session.runs(); runs && !runs->empty())
+        m_follow.afterId = runs->back().id;
+    m_selection.selectRun(0);
+}
+
+const trace::RunRow* MainWindow::followedRun() const {
+    const views::RunRows& runs = m_session.runs();
+    if (!m_follow.pid || !runs) return nullptr;
+    // Newer than every run known when the child started, and recorded by that child.
+    for (auto it = runs->rbegin(); it != runs->rend() && it->id > m_follow.afterId; ++it)
+        if (it->pid == m_follow.pid) return &*it;
+    return nullptr;
 }
 
 void MainWindow::selectFirstCompileIfNothingIs() {
@@ -341,10 +412,9 @@ void MainWindow::updateStatus() {
                                                      ? QStringLiteral("default")
                                                      : QString::fromStdString(run.mode)};
     if (!run.backend.empty()) parts << QString::fromStdString(run.backend);
-    parts << status << tr("%1 compiles").arg(snap->compiles.size())
-          << tr("%1 graph breaks").arg(snap->graphBreaks.size())
-          << tr("%1 kernels").arg(snap->kernels.size())
-          << tr("%1 launches").arg(snap->launches.size());
+    parts << status << counted(snap->compiles.size(), "compile")
+          << counted(snap->graphBreaks.size(), "graph break")
+          << counted(snap->kernels.size(), "kernel") << counted(snap->launches.size(), "launch");
     m_statusRun->setText(parts.join(QStringLiteral(" · ")));
     // Where the run ran: what its timings belong to.
     m_statusRun->setToolTip(views::machineDetailsText(run));

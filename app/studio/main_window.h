@@ -48,6 +48,12 @@ public:
     /// Shows the default dock arrangement instead of the saved one (screenshots, tests).
     void useDefaultLayout();
 
+    /// Arranges the docks for journey \p id ("breaks", "compare" or "kernels"; another id is
+    /// "breaks") and remembers it: Reset layout and the next start use it.
+    void useJourney(const QString& id);
+    const QString& journey() const { return m_journey; }
+    static QStringList journeys();
+
     /// The toolbar's mode for the next run ("" = the script's).
     void setRunMode(const QString& mode);
 
@@ -87,9 +93,14 @@ protected:
 private:
     void createPanels();
     void addPanel(views::Panel* panel);
-    /// The default arrangement of the docks (also View > Reset layout).
+    /// The arrangement of the docks for the current journey (also View > Reset layout).
     void arrangeDocks();
+    /// View > Layout: one checkable item per journey.
+    void createLayoutMenu(QMenu* view);
     void createMenus();
+    void createHelpMenu();
+    /// Help > Keyboard shortcuts: "F5<tab>Run" per line.
+    QString shortcutsText() const;
     void restoreSettings();
     void saveSettings() const;
     void addRecent(const QString& path);
@@ -101,6 +112,10 @@ private:
     void onSnapshotReady(qint64 runId, const views::SnapshotPtr& snapshot);
     void onRunStarted(qint64 pid, const RunRequest& request);
     void onRunFinished(const RunOutcome& outcome);
+    /// A child with \p pid started: its run is the one to show, once it is recorded.
+    void followNewRun(qint64 pid);
+    /// The run the child being followed recorded, once the run list has it; else null.
+    const trace::RunRow* followedRun() const;
     void applyPendingSelection();
     void selectFirstCompileIfNothingIs();
     void showProblem(const QString& message);
@@ -117,12 +132,20 @@ private:
     QMap<QString, views::Panel*> m_panels;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_viewMenu = nullptr;
+    class QActionGroup* m_layoutGroup = nullptr;
+    QString m_journey = QStringLiteral("breaks"); ///< the layout Reset layout restores
     QLabel* m_statusTrace = nullptr;
     QLabel* m_statusRun = nullptr;
     QString m_workload;
     QString m_tracePath;
     QString m_pendingSelect;
     qint64 m_pendingRun = 0;
+    /// The run a child of ours is recording, until it is selected.
+    struct Follow {
+        qint64 pid = 0;         ///< the child's pid; 0 when nothing is followed
+        qint64 afterId = 0;     ///< the newest run id known when it started
+        qint64 previousRun = 0; ///< shown before, shown again if the child records nothing
+    } m_follow;
     QString m_raisedPanel;
     QString m_recentOnceRead; ///< a trace to add to the recent files once it proved readable ///<
                               ///< the panel the user (or --panel) raised last
@@ -130,6 +153,7 @@ private:
     bool m_comparing = false; ///< "Compare modes" runs: compare them when both are in
     size_t m_runsBeforeCompare = 0; ///< how many runs the trace had before
     views::ComparePanel* m_compare = nullptr;
+    class DockTitleStyle* m_dockTitleStyle = nullptr; ///< shared by every dock (addPanel)
     bool m_awaitingTrace = false;
     bool m_childStarted = false;  ///< a child recorded (or is recording) into the open trace
     bool m_arrangeOnShow = false; ///< no saved layout (or asked for the default one) ///< a child

@@ -14,6 +14,7 @@
 #include "source_panel.h"
 #include "timeline_panel.h"
 
+#include <QActionGroup>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -22,8 +23,10 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QProxyStyle>
 #include <QSettings>
 #include <QShowEvent>
+#include <QStyleOption>
 #include <QTimer>
 
 namespace kiln::studio {
@@ -34,6 +37,22 @@ constexpr int kMaxRecent = 10;
 constexpr int kStateVersion = 1; // bump when the dock layout changes incompatibly
 
 } // namespace
+
+/// Draws a dock's title bar with its doubled ampersands single again (see addPanel). Set on
+/// the docks only: a widget's style is not inherited by its children, so panels are untouched.
+class DockTitleStyle final : public QProxyStyle {
+public:
+    explicit DockTitleStyle(QObject* parent) { setParent(parent); }
+    void drawControl(ControlElement element, const QStyleOption* option, QPainter* painter,
+                     const QWidget* widget) const override {
+        const auto* dock = qstyleoption_cast<const QStyleOptionDockWidget*>(option);
+        if (element != CE_DockWidgetTitle || !dock || !dock->title.contains(u'&'))
+            return QProxyStyle::drawControl(element, option, painter, widget);
+        QStyleOptionDockWidget single = *dock;
+        single.title.replace(QStringLiteral("&&"), QStringLiteral("&"));
+        QProxyStyle::drawControl(element, &single, painter, widget);
+    }
+};
 
 void MainWindow::createPanels() {
     m_source = new views::SourcePanel(m_session, m_selection, this);
@@ -57,7 +76,12 @@ void MainWindow::createPanels() {
 }
 
 void MainWindow::addPanel(views::Panel* panel) {
-    auto* dock = new QDockWidget(panel->title(), this);
+    // A dock's title is also its tab's label and its View menu item, which take '&' as a
+    // mnemonic marker ("Guards & recompiles" would read "Guards _recompiles"): double it, and
+    // let the title bar, which draws it literally, undo that.
+    auto* dock = new QDockWidget(QString(panel->title()).replace(u'&', QStringLiteral("&&")), this);
+    if (!m_dockTitleStyle) m_dockTitleStyle = new DockTitleStyle(this);
+    dock->setStyle(m_dockTitleStyle);
     dock->setObjectName(panel->objectName() + QStringLiteral("Dock"));
     // Panels with toolbars and legends would otherwise add up to a window larger than a laptop
     // screen: let a dock squeeze its panel (it clips) rather than grow the window.
@@ -65,48 +89,6 @@ void MainWindow::addPanel(views::Panel* panel) {
     dock->setWidget(panel);
     m_docks.insert(panel->objectName(), dock);
     m_panels.insert(panel->objectName(), panel);
-}
-
-void MainWindow::arrangeDocks() {
-    // Source and its break details on the left over the compile tree; the graph and the
-    // kernels on the right; time along the bottom. Tabs share a place.
-    for (QDockWidget* dock : std::as_const(m_docks)) {
-        removeDockWidget(dock);
-        dock->setFloating(false);
-    }
-    auto dock = [this](const char* id) { return m_docks.value(QString::fromLatin1(id)); };
-    auto place = [this](QDockWidget* d, Qt::DockWidgetArea area) {
-        if (d) addDockWidget(area, d);
-    };
-    auto below = [this](QDockWidget* above, QDockWidget* d) {
-        if (above && d) splitDockWidget(above, d, Qt::Vertical);
-    };
-    auto tab = [this](QDockWidget* first, QDockWidget* d) {
-        if (first && d) tabifyDockWidget(first, d);
-    };
-    place(dock("source"), Qt::LeftDockWidgetArea);
-    place(dock("graph"), Qt::RightDockWidgetArea);
-    place(dock("timeline"), Qt::BottomDockWidgetArea);
-    below(dock("source"), dock("compiles"));
-    tab(dock("compiles"), dock("guards"));
-    tab(dock("compiles"), dock("runs"));
-    below(dock("graph"), dock("kernels"));
-    tab(dock("graph"), dock("compare"));
-    tab(dock("graph"), dock("config"));
-    tab(dock("timeline"), dock("output"));
-    for (const char* front : {"compiles", "graph", "timeline"})
-        if (QDockWidget* d = dock(front)) d->raise();
-    if (QDockWidget* d = m_docks.value(m_raisedPanel)) d->raise();
-    for (QDockWidget* d : std::as_const(m_docks))
-        d->show();
-    const int w = width(), h = height();
-    if (dock("source") && dock("graph"))
-        resizeDocks({dock("source"), dock("graph")}, {w * 45 / 100, w * 55 / 100}, Qt::Horizontal);
-    if (dock("source") && dock("compiles"))
-        resizeDocks({dock("source"), dock("compiles")}, {h * 38 / 100, h * 32 / 100}, Qt::Vertical);
-    if (dock("graph") && dock("kernels"))
-        resizeDocks({dock("graph"), dock("kernels")}, {h * 35 / 100, h * 35 / 100}, Qt::Vertical);
-    if (dock("timeline")) resizeDocks({dock("timeline")}, {h * 22 / 100}, Qt::Vertical);
 }
 
 bool MainWindow::showPanel(const QString& id) {
@@ -149,6 +131,10 @@ void MainWindow::updateRecentMenu() {
 void MainWindow::restoreSettings() {
     QSettings settings;
     restoreGeometry(settings.value("window/geometry").toByteArray());
+    m_journey = settings.value("window/layout", m_journey).toString();
+    if (!journeys().contains(m_journey)) m_journey = journeys().front();
+    for (QAction* a : m_layoutGroup->actions())
+        a->setChecked(a->data().toString() == m_journey);
     m_arrangeOnShow = !restoreState(settings.value("window/state").toByteArray(), kStateVersion);
     m_toolbar->setMode(settings.value("run/mode").toString());
     updateRecentMenu();
@@ -162,6 +148,7 @@ void MainWindow::saveSettings() const {
 }
 
 void MainWindow::useDefaultLayout() {
+    m_journey = journeys().front(); // for this window only: the remembered choice stays
     m_arrangeOnShow = true;
 }
 

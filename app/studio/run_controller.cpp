@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
@@ -61,6 +62,7 @@ RunController::~RunController() {
     (void)trace::TraceWriter::markRunsEnded(m_current.trace.toStdString(), m_pid,
                                             trace::RunStatus::Cancelled, 130,
                                             "run stopped: Kiln Studio closed");
+    (void)trace::TraceWriter::checkpoint(m_current.trace.toStdString());
 }
 
 QString RunController::kilnExecutable() {
@@ -154,10 +156,12 @@ void RunController::onFinished(int exitCode, QProcess::ExitStatus status) {
     m_process = nullptr;
     const qint64 pid = m_pid;
     m_pid = 0;
-    if (outcome.kind != RunOutcome::Kind::Crashed && outcome.kind != RunOutcome::Kind::Stopped)
-        return report(outcome);
-    // The child could not finish its run row: record how it ended, off the GUI thread, and
-    // report once that is committed so a refresh shows it.
+    // A child that could not finish its run row: record how it ended. Then, for every child,
+    // move the trace out of the -wal sidecar (a reader of ours kept SQLite from doing it), so
+    // the .kiln is the whole trace. Both off the GUI thread; reported once committed, so a
+    // refresh shows it.
+    const bool mark =
+        outcome.kind == RunOutcome::Kind::Crashed || outcome.kind == RunOutcome::Kind::Stopped;
     trace::RunStatus runStatus = outcome.kind == RunOutcome::Kind::Stopped
                                      ? trace::RunStatus::Cancelled
                                      : trace::RunStatus::Crashed;
@@ -169,8 +173,10 @@ void RunController::onFinished(int exitCode, QProcess::ExitStatus status) {
         watcher->deleteLater();
         report(outcome);
     });
-    watcher->setFuture(QtConcurrent::run([path, pid, runStatus, code, message] {
-        (void)trace::TraceWriter::markRunsEnded(path, pid, runStatus, code, message);
+    watcher->setFuture(QtConcurrent::run([mark, path, pid, runStatus, code, message] {
+        if (mark) (void)trace::TraceWriter::markRunsEnded(path, pid, runStatus, code, message);
+        if (QFileInfo::exists(QString::fromStdString(path)))
+            (void)trace::TraceWriter::checkpoint(path);
     }));
 }
 

@@ -51,8 +51,9 @@ RunToolBar::RunToolBar(QWidget* parent)
     m_stop->setShortcut(Qt::SHIFT | Qt::Key_F5);
     m_stop->setToolTip(tr("Stop the running workload (Shift+F5)"));
     m_compareModes = new QAction(tr("Compare modes"), this);
+    m_compareModes->setShortcut(Qt::CTRL | Qt::Key_F5);
     m_compareModes->setToolTip(tr("Run default and max-autotune one after the other and "
-                                  "compare them"));
+                                  "compare them (Ctrl+F5)"));
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 0);
     m_progress->setMaximumWidth(120);

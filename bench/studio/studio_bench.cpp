@@ -2,6 +2,7 @@
 /// \file
 /// kiln-bench-studio [--json FILE] [--graphs N] [--launches N] [--stream-seconds S]
 ///                   [--trace PATH] [--screenshot PNG] [--window-screenshot PNG]
+///                   [--recompiles N] [--only-recompiles]
 /// Kiln Studio against a large trace: (a) writes a synthetic run of 1,000 graphs and 100,000
 /// launches through the real TraceWriter, (b) the time from opening it to the first view (the
 /// snapshot adopted, the timeline and a kernels table painted once), (c) timeline paint times
@@ -27,6 +28,7 @@
 #include <ctime>
 #include <fstream>
 #include <thread>
+#include <tuple>
 
 using namespace kiln::bench;
 
@@ -39,6 +41,8 @@ struct Options {
     std::string windowScreenshot; ///< the whole window's first view (graph and kernel picked)
     SyntheticShape shape;
     double streamSeconds = 5;
+    int recompiles = 300; ///< cache entries of the recompile case
+    bool recompilesOnly = false;
 };
 
 bool parse(int argc, char** argv, Options& o) {
@@ -59,6 +63,10 @@ bool parse(int argc, char** argv, Options& o) {
             o.shape.launches = std::atoll(v);
         else if (!std::strcmp(argv[i], "--stream-seconds") && (v = value()))
             o.streamSeconds = std::atof(v);
+        else if (!std::strcmp(argv[i], "--recompiles") && (v = value()))
+            o.recompiles = std::atoi(v);
+        else if (!std::strcmp(argv[i], "--only-recompiles"))
+            o.recompilesOnly = true;
         else
             return false;
     }
@@ -111,6 +119,45 @@ void writeJson(const Options& o, const SyntheticCounts& counts, double writeSeco
     out << "  ]\n}\n";
 }
 
+void printHeader() {
+    std::printf("%-36s %15s %14s %8s %9s  %s\n", "measure", "value", "baseline", "ratio", "goal",
+                "verdict");
+}
+
+std::pair<SyntheticCounts, double> writeTrace(const std::string& path,
+                                              const SyntheticShape& shape) {
+    std::printf("writing a synthetic run: %d graphs, %lld launches ...\n", shape.graphs,
+                static_cast<long long>(shape.launches));
+    QElapsedTimer written;
+    written.start();
+    SyntheticCounts counts = writeSyntheticRun(path, shape);
+    double writeSeconds = written.nsecsElapsed() / 1e9;
+    std::printf("  %lld launches over %.1f s of run time, written in %.1f s\n\n",
+                static_cast<long long>(counts.launches), counts.extentNs / 1e9, writeSeconds);
+    return {counts, writeSeconds};
+}
+
+/// The cases over the synthetic trace at \p path (everything but the recompile case).
+template <typename Add>
+void syntheticCases(const Options& o, const std::string& path, const SyntheticCounts& counts,
+                    Add& add, const std::vector<Result>& results) {
+    auto valueOf = [&](const char* name) {
+        for (const Result& r : results)
+            if (r.name == name) return r.value;
+        return 0.0;
+    };
+    add(firstViewCase(path, counts.runId, o.screenshot));
+    add(timelinePaintCase(path, counts.runId));
+    add(chromeExportCase(path, counts.runId));
+    WindowBaselines baselines{valueOf("first_view"), valueOf("timeline.paint.median"),
+                              valueOf("timeline.paint.p95"), valueOf("timeline.paint.max")};
+    add(windowViewCases(path, counts.runId, baselines, o.windowScreenshot));
+    add(streamCase(path, o.shape, o.streamSeconds));
+    add(windowStreamCase("window.stream", path, o.shape, o.streamSeconds, 0));
+    add(windowStreamCase("window.stream_large", path, o.shape, o.streamSeconds, o.shape.graphs));
+    add(windowChildRunCase(100'000));
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -121,7 +168,7 @@ int main(int argc, char** argv) {
     if (!parse(argc, argv, o)) {
         std::fprintf(stderr, "usage: kiln-bench-studio [--json FILE] [--graphs N] [--launches N] "
                              "[--stream-seconds S] [--trace PATH] [--screenshot PNG] "
-                             "[--window-screenshot PNG]\n");
+                             "[--window-screenshot PNG] [--recompiles N] [--only-recompiles]\n");
         return 2;
     }
     QTemporaryDir dir;
@@ -130,16 +177,6 @@ int main(int argc, char** argv) {
                            : o.tracePath;
     QFile::remove(QString::fromStdString(path));
     try {
-        std::printf("writing a synthetic run: %d graphs, %lld launches ...\n", o.shape.graphs,
-                    static_cast<long long>(o.shape.launches));
-        QElapsedTimer written;
-        written.start();
-        SyntheticCounts counts = writeSyntheticRun(path, o.shape);
-        double writeSeconds = written.nsecsElapsed() / 1e9;
-        std::printf("  %lld launches over %.1f s of run time, written in %.1f s\n\n",
-                    static_cast<long long>(counts.launches), counts.extentNs / 1e9, writeSeconds);
-        std::printf("%-36s %15s %14s %8s %9s  %s\n", "measure", "value", "baseline", "ratio",
-                    "goal", "verdict");
         std::vector<Result> results;
         auto add = [&](std::vector<Result> more) {
             for (Result& r : more) {
@@ -147,22 +184,12 @@ int main(int argc, char** argv) {
                 results.push_back(std::move(r));
             }
         };
-        auto valueOf = [&](const char* name) {
-            for (const Result& r : results)
-                if (r.name == name) return r.value;
-            return 0.0;
-        };
-        add(firstViewCase(path, counts.runId, o.screenshot));
-        add(timelinePaintCase(path, counts.runId));
-        add(chromeExportCase(path, counts.runId));
-        WindowBaselines baselines{valueOf("first_view"), valueOf("timeline.paint.median"),
-                                  valueOf("timeline.paint.p95"), valueOf("timeline.paint.max")};
-        add(windowViewCases(path, counts.runId, baselines, o.windowScreenshot));
-        add(streamCase(path, o.shape, o.streamSeconds));
-        add(windowStreamCase("window.stream", path, o.shape, o.streamSeconds, 0));
-        add(windowStreamCase("window.stream_large", path, o.shape, o.streamSeconds,
-                             o.shape.graphs));
-        add(windowChildRunCase(100'000));
+        SyntheticCounts counts;
+        double writeSeconds = 0;
+        if (!o.recompilesOnly) std::tie(counts, writeSeconds) = writeTrace(path, o.shape);
+        printHeader();
+        if (!o.recompilesOnly) syntheticCases(o, path, counts, add, results);
+        add(windowRecompileCase(o.recompiles));
         writeJson(o, counts, writeSeconds, results);
         std::printf("\nwrote %s\n", o.jsonPath.c_str());
     } catch (const std::exception& e) {

@@ -42,6 +42,11 @@ std::vector<Result> windowStreamCase(const std::string& name, const std::string&
 /// launches kernels for \p iterations calls, from the run's start to its end.
 std::vector<Result> windowChildRunCase(int iterations);
 
+/// GUI stalls over a real trace of one function recompiled \p entries times (N²/2 recompile
+/// rows): hovering the recompile marker in the source gutter, clicking its line, stepping
+/// through the compiles.
+std::vector<Result> windowRecompileCase(int entries);
+
 /// A main window as the app shows it: the default dock layout, 1600x1000, shown.
 void showLikeTheApp(studio::MainWindow& window);
 

@@ -5,6 +5,9 @@
 #include "capture/capture_session.h"
 #include "capture/dynamo_errors.h"
 #include "capture/value_kinds.h"
+#include "support/clock.h"
+
+#include <cstdio>
 
 namespace kiln::capture {
 
@@ -262,6 +265,7 @@ bool CaptureEngine::admitCompile(FrameRecord& rec, const std::vector<Value>& slo
             KILN_TORCH_LOG(m_logger, LogLevel::Warning, "torch._dynamo.convert_frame", nextId,
                            cacheLimitMessage(rec, limit, report));
         }
+        reportEagerCall(rec, limit, report);
         return false;
     }
     if (m_config.dynamo().flag("error_on_recompile"))
@@ -281,6 +285,48 @@ bool CaptureEngine::admitCompile(FrameRecord& rec, const std::vector<Value>& slo
         m_sink.recompile(ev);
     }
     return true;
+}
+
+namespace {
+
+/// \p text as a JSON string literal.
+std::string jsonString(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    return out + "\"";
+}
+
+} // namespace
+
+void CaptureEngine::reportEagerCall(const FrameRecord& rec, int64_t limit,
+                                    const RecompileReport& report) {
+    TimelineEvent event;
+    event.category = "capture";
+    event.name = "cache_limit";
+    event.startNs = monotonicNs();
+    std::string detail =
+        "{\"frame_id\": " + std::to_string(rec.frameId) + ", \"limit\": " + std::to_string(limit);
+    // The entry tried first (the newest) and its first failing guard say why this call missed.
+    if (!report.failures.empty()) {
+        const RecompileReport::Failure& f = report.failures.front();
+        event.compileId = f.compileId;
+        detail += ", \"guard\": " + jsonString(f.source) +
+                  ", \"expected\": " + jsonString(f.expected) +
+                  ", \"actual\": " + jsonString(f.actual);
+    }
+    event.detailJson = detail + "}";
+    m_sink.timeline(event);
 }
 
 } // namespace kiln::capture

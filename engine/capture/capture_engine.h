@@ -30,6 +30,8 @@
 
 namespace kiln::capture {
 
+struct RecompileReport;
+
 /// What one torch.compile(...) asked for (after the run's overrides).
 struct CompileSpec {
     Backend backend;
@@ -119,6 +121,10 @@ private:
     /// No entry passed: log the recompile, or warn at the limit. False: run eagerly.
     bool admitCompile(FrameRecord& rec, const std::vector<lang::Value>& slots,
                       lang::ModuleObject& globals, std::string& reason);
+    /// A call of \p rec past cache_size_limit \p limit, run eagerly: an instant in the trace's
+    /// timeline (category "capture", name "cache_limit") with the guard that failed, so the
+    /// compiles view can count these calls and say why they were not compiled.
+    void reportEagerCall(const FrameRecord& rec, int64_t limit, const RecompileReport& report);
 
     lang::Value runFunctionEntry(const CacheEntry& e, lang::FunctionObject& fn,
                                  std::vector<lang::Value> slots);

@@ -82,6 +82,10 @@ TraceWriter::~TraceWriter() {
     }
     m_wakeWriter.notify_one();
     m_thread.join();
+    // Closing copies the log into the file only as the last connection; with a reader open
+    // (Studio following the run) the trace would stay in the -wal sidecar. PASSIVE: copies what
+    // no reader still needs, never waits.
+    (void)m_db.exec("PRAGMA wal_checkpoint(PASSIVE)", "cannot checkpoint");
 }
 
 void TraceWriter::PendingBatch::clear() {
@@ -383,6 +387,18 @@ Expected<int> TraceWriter::markRunsEnded(const std::string& path, int64_t pid, R
     stmt->bindTextOrNull(7, status == RunStatus::Crashed ? "Crash" : "KeyboardInterrupt");
     if (Status done = stmt->run("cannot write to"); !done) return done.error();
     return int(sqlite3_changes(connection->get()));
+}
+
+Status TraceWriter::checkpoint(const std::string& path, int busyTimeoutMs) {
+    if (Status status = checkTracePath(path, TracePathUse::Write); !status) return status;
+    auto connection = Connection::open(path, SQLITE_OPEN_READWRITE);
+    if (!connection) return connection.error();
+    connection->setBusyTimeout(busyTimeoutMs);
+    // TRUNCATE also empties the -wal file; its single row's first column says whether a reader
+    // kept it from finishing, which leaves a complete (if not emptied) log behind.
+    auto busy = connection->queryInt("PRAGMA wal_checkpoint(TRUNCATE)", "cannot checkpoint");
+    if (!busy) return busy.error();
+    return Status::success();
 }
 
 } // namespace kiln::trace

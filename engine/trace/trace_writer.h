@@ -189,6 +189,12 @@ public:
     /// its child on the user's request (Studio's Stop), recorded as a KeyboardInterrupt.
     static Expected<int> markRunsEnded(const std::string& path, int64_t pid, RunStatus status,
                                        int exitCode, std::string_view message);
+    /// Moves everything committed to \p path's write-ahead log into the file itself and empties
+    /// the log, so the .kiln alone holds the whole trace (a copy of it opens). For the parent of a
+    /// `kiln run` once the child ended: SQLite does this by itself only when the last connection
+    /// closes, and a reader left open (Studio's) cannot. Waits up to \p busyTimeoutMs for readers
+    /// in a transaction; a reader that stays in one leaves the log as it is (not an error).
+    static Status checkpoint(const std::string& path, int busyTimeoutMs = 2000);
 
 private:
     struct PendingLine {

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QStyledItemDelegate>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -333,6 +334,46 @@ private slots:
         QVERIFY(hint);
         QVERIFY2(hint->text().contains("one run"), qPrintable(hint->text()));
         QVERIFY(panel.grab().save("/tmp/compare-one-run.png"));
+    }
+
+    void aWorkloadThatCompilesNothingHasNoRatio() {
+        // Issue 14, finding 3: without torch.compile both modes run the same eager code; an
+        // "end to end 0.57×" in green would be noise presented as a result.
+        QTemporaryDir dir;
+        const char* eager = "import torch\nx = torch.randn(64, 64)\nprint((x @ x).sum().item())\n";
+        QString trace = testing::scriptTrace(dir.path(), "eager.py", eager, {"--mode", "default"});
+        QVERIFY(!trace.isEmpty());
+        QCOMPARE(testing::scriptTrace(dir.path(), "eager.py", eager, {"--mode", "max-autotune"}),
+                 trace);
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        panel.resize(1100, 650);
+        session.open(trace);
+        QTRY_COMPARE(panel.runB(), qint64(2));
+        auto* totals = panel.findChild<QLabel*>("compareTotals");
+        QVERIFY(totals);
+        QTRY_VERIFY(totals->text().contains("B #2"));
+        QVERIFY2(totals->text().contains("Neither run compiled a frame"),
+                 qPrintable(totals->text()));
+        QVERIFY2(!totals->text().contains("×"), qPrintable(totals->text()));
+        QVERIFY(panel.grab().save("/tmp/compare-nothing-compiled.png"));
+    }
+
+    void smallNumbersAreNotInExponentForm() {
+        // Issue 14, finding 9: a delta of ten nanoseconds showed as "-1e-05" in a ms column.
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        auto* delegate = qobject_cast<QStyledItemDelegate*>(panel.table()->itemDelegate());
+        QVERIFY(delegate);
+        const QLocale c = QLocale::c();
+        QCOMPARE(delegate->displayText(-1e-05, c), QString("-0.00001"));
+        QCOMPARE(delegate->displayText(0.04604, c), QString("0.04604"));
+        QCOMPARE(delegate->displayText(0.79, c), QString("0.79"));
+        QCOMPARE(delegate->displayText(15.38, c), QString("15.38"));
+        QCOMPARE(delegate->displayText(1235.4, c), QString("1235"));
+        QCOMPARE(delegate->displayText(0.0, c), QString("0"));
     }
 
     void selectingARowSelectsTheKernelOfTheSelectedRun() {

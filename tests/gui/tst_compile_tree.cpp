@@ -122,7 +122,8 @@ private slots:
         const trace::GraphRow* g = m_full->graphsOf("4/1").front();
         const QModelIndex graph = model.indexOfGraph(g->id);
         QCOMPARE(graph.parent(), entry);
-        QCOMPARE(cell(graph, 0), QString("graph 0 · %1 ops").arg(g->opCount));
+        // Named by its graph id (what `kiln export-diagram --graph` takes), not its position.
+        QCOMPARE(cell(graph, 0), QString("graph %1 · %2 ops").arg(g->id).arg(g->opCount));
         const views::KernelRecord* k = kernelOf(*m_full, "4/1");
         QVERIFY(k && k->launches.count > 0);
         const QModelIndex kernel = model.indexOfKernel(k->kernel.kernelId);
@@ -167,6 +168,55 @@ private slots:
         QCOMPARE(cell(model.indexOfFrame(4), CompileTreeModel::StatusColumn),
                  QString("recompiled 4×"));
         QCOMPARE(statusAt(model.index(0, 0, breaks)), CompileTreeStatus::Break);
+    }
+
+    void aFullCacheSaysWhichCallsRanEagerly() {
+        // Issue 14, findings 6 and 5: f is called with 70 sizes; 64 cache entries (the
+        // default cache_size_limit), then 6 calls run eagerly. The tree says so in a row of its
+        // own, with the guard that failed; an entry's detail stays one short line though each
+        // recompile names every older entry's failing guard.
+        QTemporaryDir dir;
+        const QString trace =
+            testing::scriptTrace(dir.path(), "limit.py",
+                                 "import torch\n"
+                                 "torch._dynamo.config.automatic_dynamic_shapes = False\n"
+                                 "\n"
+                                 "@torch.compile\n"
+                                 "def f(x):\n"
+                                 "    return x * 2\n"
+                                 "\n"
+                                 "for n in range(1, 71):\n"
+                                 "    f(torch.ones(n))\n");
+        views::SnapshotPtr snapshot = testing::readSnapshot(trace, 1);
+        QVERIFY(snapshot);
+        QCOMPARE(snapshot->compiles.size(), size_t(64));
+        CompileTreeModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSnapshot(snapshot);
+        QCOMPARE(model.rowCount(), 1);
+        const QModelIndex frame = model.index(0, 0);
+        QCOMPARE(model.rowCount(frame), 65); // 64 entries, then the eager calls
+        QVERIFY2(cell(frame, CompileTreeModel::DetailColumn)
+                     .contains("cache_size_limit reached: 6 more calls ran eagerly"),
+                 qPrintable(cell(frame, CompileTreeModel::DetailColumn)));
+        const QModelIndex eager = model.index(64, 0, frame);
+        QCOMPARE(eager.data(CompileTreeModel::KindRole).toInt(),
+                 int(views::CompileTreeKind::EagerCalls));
+        QCOMPARE(cell(eager, CompileTreeModel::NameColumn), QString("6 calls ran eagerly"));
+        QCOMPARE(cell(eager, CompileTreeModel::StatusColumn), QString("not compiled"));
+        const QString why = cell(eager, CompileTreeModel::DetailColumn);
+        QVERIFY2(why.startsWith("cache_size_limit (64) reached: L['x'] expected "),
+                 qPrintable(why));
+        QVERIFY(why.contains("[64]") && why.contains("[65]"));
+        QVERIFY(eager.data(Qt::ToolTipRole).toString().contains("raise cache_size_limit"));
+        QCOMPARE(model.rowCount(eager), 0);
+
+        const QModelIndex last = model.indexOfCompile("0/63");
+        const QString detail = cell(last, CompileTreeModel::DetailColumn);
+        QVERIFY2(detail.size() < 200, qPrintable(detail));
+        QVERIFY(detail.endsWith("(and 62 other entries)"));
+        QVERIFY(last.data(Qt::ToolTipRole).toString().split('\n').size() < 16);
     }
 
     void aGrowingRunInsertsRows() {

@@ -93,7 +93,9 @@ private slots:
             QCOMPARE(model.statsAt(row)->totalNs, k.launches.totalNs);
             QCOMPARE(model.statsAt(row)->medianNs, k.launches.medianNs);
             QCOMPARE(cell(model, row, KernelTableModel::Graph, Qt::DisplayRole).toString(),
-                     QString::fromStdString(k.kernel.compileId));
+                     QString("graph %1 · %2")
+                         .arg(k.kernel.graphId)
+                         .arg(QString::fromStdString(k.kernel.compileId)));
             // A CPU launch records its thread count as the grid, and no block or registers:
             // empty cells, not zeros.
             QVERIFY(cell(model, row, KernelTableModel::Grid, Qt::DisplayRole)

@@ -4,16 +4,28 @@
 // crashed and everything it recorded; Stop records a cancelled run; "Compare modes" records a
 // default and a max-autotune run; options from the editor reach the child; files open by drag
 // and drop and land in the recent files.
+#include "compiles_panel.h"
+#include "graph_panel.h"
+#include "kiln_process.h"
 #include "main_window.h"
 #include "run_toolbar.h"
+#include "source_panel.h"
 #include "studio_fixture.h"
+#include "trace/trace_reader.h"
 
 #include <QDockWidget>
 #include <QDropEvent>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMimeData>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <csignal>
@@ -149,6 +161,165 @@ private slots:
         QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) {
             return s.run.status == trace::RunStatus::Cancelled;
         }));
+    }
+
+    void aNewRunOfATracedWorkloadIsTheOneShown() {
+        // Issue 14, finding 1: the workload already has a trace; F5 records run 2, and every
+        // panel shows run 2 (a quick run can be over before a poll sees it).
+        QString script = writeScript(m_dir, "again.py", kQuickWorkload);
+        QCOMPARE(testing::runKilnBinary({"run", script, "--quiet"}, m_dir.path()).exitCode, 0);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) { return s.run.id == 1; }));
+        for (qint64 expected : {2, 3}) {
+            QSignalSpy ready(&w, &studio::MainWindow::ready);
+            w.runWorkload();
+            QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
+            QCOMPARE(w.selection().state().runId, expected);
+            QVERIFY(w.selection().snapshot());
+            QCOMPARE(w.selection().snapshot()->run.id, expected);
+        }
+    }
+
+    void rerunningAHangingWorkloadLeavesTheOldRunAtOnce() {
+        // Stopped run 1 shows its "cancelled" banner and output; once run 2's child starts, no
+        // panel is given run 1 again: they are cleared, then get run 2.
+        QString script = writeScript(m_dir, "hang.py", kLongWorkload);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        QSignalSpy finished(&w.controller(), &studio::RunController::finished);
+        w.runWorkload();
+        QVERIFY(waitForSnapshot(
+            w, [](const views::RunSnapshot& s) { return s.running() && !s.output.empty(); }));
+        w.stopRun();
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) {
+            return s.run.status == trace::RunStatus::Cancelled;
+        }));
+        const qint64 first = w.selection().state().runId;
+        QSignalSpy started(&w.controller(), &studio::RunController::started);
+        int oldRunShown = 0; // snapshots of the old run given to the panels after the start
+        connect(&w.selection(), &views::Selection::snapshotChanged, this,
+                [&](const views::SnapshotPtr& s) {
+                    oldRunShown += !started.isEmpty() && s && s->run.id <= first;
+                });
+        w.runWorkload();
+        QVERIFY(waitFor([&] { return !started.isEmpty(); }));
+        QVERIFY(!w.selection().snapshot()); // the old run's banner and output are gone
+        QVERIFY(waitForSnapshot(w, [&](const views::RunSnapshot& s) {
+            return s.run.id > first && s.running() && !s.output.empty();
+        }));
+        QCOMPARE(oldRunShown, 0);
+        w.stopRun();
+        QVERIFY(waitFor([&] { return finished.size() == 2; }));
+    }
+
+    void aRecordedTraceIsWholeWithoutItsLog() {
+        // Issue 14, finding 4: Studio's reader stays open while the child closes its writer, so
+        // SQLite leaves the trace in the -wal sidecar; a copy of the .kiln alone must open.
+        QString script = writeScript(m_dir, "copied.py", kQuickWorkload);
+        QCOMPARE(testing::runKilnBinary({"run", script, "--quiet"}, m_dir.path()).exitCode, 0);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) { return s.run.id == 1; }));
+        QSignalSpy ready(&w, &studio::MainWindow::ready);
+        w.runWorkload();
+        QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
+        QVERIFY(w.session().isOpen()); // the reader is still open
+        QTemporaryDir elsewhere;
+        const QString copy = elsewhere.filePath("copy.kiln");
+        QVERIFY(QFile::copy(w.tracePath(), copy));
+        auto reader = trace::TraceReader::open(copy.toStdString());
+        QVERIFY2(reader, reader ? "" : reader.error().message.c_str());
+        auto runs = (*reader)->listRuns();
+        QVERIFY(runs);
+        QCOMPARE(runs->size(), size_t(2));
+        QCOMPARE(runs->back().status, trace::RunStatus::Ok);
+        QVERIFY(QFileInfo(w.tracePath() + "-wal").size() == 0 ||
+                !QFileInfo::exists(w.tracePath() + "-wal"));
+    }
+
+    void aGraphHasOneIdInStudioAndOnTheCommandLine() {
+        // Issue 14, finding 7: the number the Compiles tree names a graph by is the one the
+        // graph panel shows, `--select graph:` selects and `kiln export-diagram --graph` takes.
+        QTemporaryDir dir;
+        const QString trace = testing::graphBreaksTrace(dir.path());
+        QVERIFY(!trace.isEmpty());
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(trace));
+        auto* compiles = static_cast<views::CompilesPanel*>(w.panel("compiles"));
+        views::SnapshotPtr s =
+            waitForSnapshot(w, [](const views::RunSnapshot& s) { return s.compile("4/1"); });
+        QVERIFY(s);
+        const trace::GraphRow* g = s->graphsOf("4/1").front();
+        QTRY_VERIFY(compiles->model()->indexOfGraph(g->id).isValid());
+        const QString shown = compiles->model()->indexOfGraph(g->id).data().toString();
+        const QString name = shown.section(QStringLiteral(" · "), 0, 0);
+        QCOMPARE(name, QString("graph %1").arg(g->id));
+        QVERIFY(w.selectItem("graph:" + name.section(' ', 1)));
+        QCOMPARE(w.selection().state().graphId, g->id);
+        auto* graph = static_cast<views::GraphPanel*>(w.panel("graph"));
+        QTRY_VERIFY2(graph->statusText().startsWith(name + " · 4/1"),
+                     qPrintable(graph->statusText()));
+        const QString dot = dir.filePath("g.dot");
+        QCOMPARE(testing::runKilnBinary({"export-diagram", trace, "--graph", name.section(' ', 1),
+                                         "--format", "dot", "-o", dot},
+                                        dir.path())
+                     .exitCode,
+                 0);
+        auto reader = trace::TraceReader::open(trace.toStdString());
+        QVERIFY(reader);
+        auto diagram = (*reader)->diagram(g->id, "post_fusion");
+        QVERIFY(diagram && diagram.value());
+        QFile exported(dot);
+        QVERIFY(exported.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(exported.readAll()).trimmed(),
+                 QString::fromStdString(diagram.value()->dot).trimmed());
+    }
+
+    void labelsReadAsWrittenAndActionsHaveKeys() {
+        // Issue 14, finding 9: "Guards & recompiles" is not "Guards _recompiles" in its tab and
+        // the View menu; "1 compile", not "1 compiles"; Compare modes has a key; a Help menu.
+        QString script = writeScript(m_dir, "labels.py", kQuickWorkload);
+        studio::MainWindow w;
+        w.useDefaultLayout();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // What a label shows: "&&" is an ampersand, a lone '&' marks the mnemonic and vanishes.
+        auto shown = [](QString text) {
+            return text.replace("&&", QString(QChar(1))).remove('&').replace(QChar(1), '&');
+        };
+        QStringList tabs;
+        for (QTabBar* bar : w.findChildren<QTabBar*>())
+            for (int i = 0; i < bar->count(); ++i)
+                tabs << shown(bar->tabText(i));
+        QVERIFY2(tabs.contains("Guards & recompiles"), qPrintable(tabs.join(", ")));
+        QStringList viewItems;
+        QStringList menus;
+        for (QAction* menu : w.menuBar()->actions()) {
+            menus << shown(menu->text());
+            if (shown(menu->text()) == "View")
+                for (QAction* a : menu->menu()->actions())
+                    viewItems << shown(a->text());
+        }
+        QVERIFY2(viewItems.contains("Guards & recompiles"), qPrintable(viewItems.join(", ")));
+        QVERIFY2(menus.contains("Help"), qPrintable(menus.join(", ")));
+        auto* toolbar = w.findChild<studio::RunToolBar*>();
+        QCOMPARE(toolbar->compareModesAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_F5));
+
+        QVERIFY(w.openFile(script));
+        QSignalSpy ready(&w, &studio::MainWindow::ready);
+        w.runWorkload();
+        QVERIFY(waitFor([&] { return !ready.isEmpty(); }));
+        QStringList status;
+        for (QLabel* label : w.statusBar()->findChildren<QLabel*>())
+            status << label->text();
+        const QString line = status.filter("run #").value(0);
+        QVERIFY2(line.contains(" · 1 compile · 0 graph breaks · 1 kernel · 1 launch"),
+                 qPrintable(line));
     }
 
     void optionsFromTheEditorReachTheChild() {
@@ -288,6 +459,54 @@ private slots:
         QCOMPARE(again.size(), QSize(1300, 850));
         QVERIFY(!again.findChild<QDockWidget*>("timelineDock")->isVisible());
         QVERIFY(again.findChild<QDockWidget*>("sourceDock")->isVisible());
+        QSettings().remove("window");
+    }
+
+    void journeysArrangeTheWindowAndAreRemembered() {
+        // Issue 14, finding 8: at 1600x1000 Breaks shows the source (not five lines of it),
+        // Compare a comparison table of many rows; Reset layout puts Graph and Timeline in
+        // front; the journey picked from View > Layout is the next window's.
+        QSettings().remove("window");
+        QTemporaryDir dir;
+        const QString trace = testing::compareModesTrace(dir.path());
+        QVERIFY(!trace.isEmpty());
+        {
+            studio::MainWindow w;
+            w.resize(1600, 1000);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.openFile(trace));
+            QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) { return s.run.id == 2; }));
+            QCOMPARE(w.journey(), QString("breaks"));
+            auto* editor = static_cast<views::SourcePanel*>(w.panel("source"))->editor();
+            QTRY_VERIFY(editor->viewport()->height() / editor->fontMetrics().height() >= 12);
+            auto dock = [&](const char* id) { return w.findChild<QDockWidget*>(id); };
+            // A dock behind another tab is "visible" but has no region on screen.
+            auto inFront = [&](const char* id) { return !dock(id)->visibleRegion().isEmpty(); };
+            w.showPanel("compare");
+            w.showPanel("output");
+            QAction* reset = nullptr;
+            for (QAction* menu : w.menuBar()->actions())
+                for (QAction* a : menu->menu() ? menu->menu()->actions() : QList<QAction*>())
+                    if (a->text() == "&Reset layout") reset = a;
+            QVERIFY(reset);
+            reset->trigger();
+            QTRY_VERIFY(inFront("graphDock") && inFront("timelineDock"));
+            QVERIFY(!inFront("compareDock") && !inFront("outputDock"));
+
+            w.useJourney("compare");
+            QTRY_VERIFY(inFront("compareDock"));
+            auto* table = w.panel("compare")->findChild<QTableView*>();
+            QVERIFY(table);
+            QTRY_VERIFY(table->model()->rowCount() > 0);
+            // Every row of the comparison in view (it opened one row tall), room for 8 at least.
+            const int rows = std::min(table->model()->rowCount(), 8);
+            QTRY_VERIFY(table->viewport()->height() >=
+                        rows * table->verticalHeader()->defaultSectionSize());
+            w.close();
+        }
+        studio::MainWindow again;
+        QCOMPARE(again.journey(), QString("compare"));
         QSettings().remove("window");
     }
 

@@ -148,16 +148,60 @@ private slots:
         for (const char* id : {"4/0 · first · ok", "4/1 · recompile · ok", "4/4 · recompile · ok"})
             QVERIFY2(scaledTip.contains(id), qPrintable(scaledTip));
         QString recompileTip = tipOf(editor, 17, MarkerKind::Recompile);
-        QVERIFY2(recompileTip.startsWith("Recompiled scaled:\n  4/1:\n    entry 4/0 failed "
-                                         "L['x']: expected torch.float32 [8, 128], actual "
-                                         "torch.float32 [16, 128]"),
+        QVERIFY2(recompileTip.startsWith("Recompiled scaled: 4 times, 5 cache entries\n"
+                                         "  4/1: entry 4/0 failed L['x']: expected "
+                                         "torch.float32 [8, 128], actual torch.float32 [16, 128]"),
                  qPrintable(recompileTip));
-        QVERIFY(recompileTip.contains("entry 4/1 failed L['scale']: expected 2.0, actual 3.0"));
+        QVERIFY2(recompileTip.contains("  4/2: entry 4/1 failed L['scale']: expected 2.0, actual "
+                                       "3.0 (and 1 other entries)"),
+                 qPrintable(recompileTip));
         QVERIFY(recompileTip.contains("entry 4/2 failed L['flag']: expected True, actual False"));
         // The gutter's tooltip joins every marker of the line.
         QVERIFY(editor.toolTipAt(17).contains("Recompiled scaled"));
         QVERIFY(editor.toolTipAt(17).contains("Compiled frame scaled"));
         QVERIFY(editor.toolTipAt(7).isEmpty());
+    }
+
+    void aFunctionAtItsCacheLimitHasAShortTooltip() {
+        // Issue 14, finding 5: 64 cache entries hold 2,016 recompile rows (each recompile names
+        // every entry's failing guard); the tooltip lists the newest recompiles, one line each,
+        // and counts the rest, instead of a 2,000-line tooltip built in quadratic time.
+        QTemporaryDir dir;
+        const QString trace =
+            testing::scriptTrace(dir.path(), "limit.py",
+                                 "import torch\n"
+                                 "torch._dynamo.config.automatic_dynamic_shapes = False\n"
+                                 "\n"
+                                 "@torch.compile\n"
+                                 "def f(x):\n"
+                                 "    return x * 2\n"
+                                 "\n"
+                                 "for n in range(1, 65):\n"
+                                 "    f(torch.ones(n))\n");
+        views::SnapshotPtr snapshot = testing::readSnapshot(trace, 1);
+        QVERIFY(snapshot);
+        QCOMPARE(snapshot->compiles.size(), size_t(64));
+        QCOMPARE(snapshot->recompiles.size(), size_t(63 * 64 / 2));
+        const views::LineMarkers markers = views::sourceMarkers(*snapshot);
+        QVERIFY(markers.count(5));
+        QString recompileTip, frameTip;
+        for (const views::LineMarker& m : markers.at(5)) {
+            if (m.kind == MarkerKind::Recompile) recompileTip = m.toolTip;
+            if (m.kind == MarkerKind::Frame) frameTip = m.toolTip;
+        }
+        const QStringList lines = recompileTip.split('\n');
+        QVERIFY2(lines.size() <= 10, qPrintable(recompileTip));
+        QCOMPARE(lines.front(), QString("Recompiled f: 63 times, 64 cache entries"));
+        // The newest recompile is there, with the entry tried first and the others counted.
+        QVERIFY2(recompileTip.contains("  0/63: entry 0/62 failed L['x']: expected "),
+                 qPrintable(recompileTip));
+        QVERIFY(recompileTip.contains("(and 62 other entries)"));
+        QCOMPARE(lines.back(), QString("  … and 55 more earlier recompiles (see Guards & "
+                                       "recompiles)"));
+        const QStringList frameLines = frameTip.split('\n');
+        QVERIFY2(frameLines.size() <= 10, qPrintable(frameTip));
+        QVERIFY(frameLines.front().startsWith("Compiled frame f (line 5)"));
+        QCOMPARE(frameLines.back(), QString("  … and 56 more compiles (see Compiles)"));
     }
 
     void f8StepsThroughTheBreaksInExecutionOrder() {
@@ -178,14 +222,23 @@ private slots:
             int line;
             QString header, reason, ended, resumed, endedOp, resumedOp;
         };
+        // Graphs are named by graph id, as in every view and on the command line.
+        auto graph = [&](const char* compile, int ops) {
+            const trace::GraphRow* g = m_snapshot->graphsOf(compile).front();
+            return QString("graph %1 · %2 · %3 op%4")
+                .arg(g->id)
+                .arg(compile)
+                .arg(ops)
+                .arg(ops == 1 ? "" : "s");
+        };
         const std::vector<Expected> expected = {
             {8, "Graph break 1 of 3 · side_effect · graph_breaks.py:8:5", "builtin: print",
-             "Graph 0/0 · 2 ops", "Graph 1/0 · 1 op", "torch.sin(l_x_)", "l_a_.sum()"},
+             graph("0/0", 2), graph("1/0", 1), "torch.sin(l_x_)", "l_a_.sum()"},
             {9, "Graph break 2 of 3 · data_dependent_branch · graph_breaks.py:9:8",
-             "generic_jump TensorVariable()", "Graph 1/0 · 1 op", "Graph 2/0 · 1 op", "l_a_.sum()",
+             "generic_jump TensorVariable()", graph("1/0", 1), graph("2/0", 1), "l_a_.sum()",
              "-l_a_"},
-            {13, "Graph break 3 of 3 · item · graph_breaks.py:13:9", "Tensor.item",
-             "Graph 2/0 · 1 op", "Graph 3/0 · 3 ops", "neg.mean()", "torch.cos(l_y_)"},
+            {13, "Graph break 3 of 3 · item · graph_breaks.py:13:9", "Tensor.item", graph("2/0", 1),
+             graph("3/0", 3), "neg.mean()", "torch.cos(l_y_)"},
         };
         for (int i = 0; i < 3; ++i) {
             const Expected& e = expected[size_t(i)];
@@ -234,7 +287,9 @@ private slots:
         selection.selectBreak(2);
         QPushButton* resumed = nullptr;
         for (QPushButton* b : panel.details()->findChildren<QPushButton*>("graphHeader"))
-            if (b->text().startsWith("Graph 2/0")) resumed = b;
+            if (b->text().startsWith(
+                    QString("graph %1 · 2/0").arg(m_snapshot->graphsOf("2/0").front()->id)))
+                resumed = b;
         QVERIFY(resumed);
         QTest::mouseClick(resumed, Qt::LeftButton);
         const trace::GraphRow* graph = m_snapshot->graphsOf("2/0").front();
@@ -404,7 +459,8 @@ private slots:
         QVERIFY(!editor.markersAt(17).empty()); // the new frame's markers are in the gutter
         QVERIFY(editor.toolTipAt(17).contains("Recompiled scaled"));
         QVERIFY(details.headerText().endsWith("(the last break: no more breaks after it)"));
-        QCOMPARE(details.resumedSummary(), QString("Graph 3/0 · 3 ops"));
+        QCOMPARE(details.resumedSummary(),
+                 QString("graph %1 · 3/0 · 3 ops").arg(m_snapshot->graphsOf("3/0").front()->id));
         // The ended side and the stack did not change: the same views at the same positions.
         for (auto [view, position] : scrolled) {
             QVERIFY(details.findChildren<QPlainTextEdit*>().contains(view));

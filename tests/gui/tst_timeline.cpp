@@ -126,9 +126,10 @@ private slots:
                 const KernelRecord* k = s.kernel(l.kernelId);
                 QVERIFY(k);
                 QCOMPARE(k->kernel.graphId, lane.graphId);
-                QCOMPARE(
-                    lane.label,
-                    QStringLiteral("graph %1").arg(QString::fromStdString(k->kernel.compileId)));
+                // Named by graph id, as the Compiles tree and `kiln export-diagram` do.
+                QCOMPARE(lane.label, QStringLiteral("graph %1 · %2")
+                                         .arg(lane.graphId)
+                                         .arg(QString::fromStdString(k->kernel.compileId)));
             }
         }
         std::sort(placed.begin(), placed.end());

@@ -4,7 +4,11 @@
 /// frame, compile id and graph), so a run with thousands of graphs builds in one pass.
 #include "compile_tree_build.h"
 
+#include "graph_name.h"
+
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStringList>
 #include <algorithm>
 #include <map>
@@ -62,6 +66,24 @@ QString ms(int64_t ns) {
     return QString::number(static_cast<double>(ns) * 1e-6, 'f', 3) + " ms";
 }
 
+/// The calls of one frame that found its cache full (cache_size_limit) and ran eagerly.
+struct EagerCalls {
+    qint64 count = 0;
+    qint64 limit = 0;
+    QString why; ///< the first such call's failing guard, "L['x'] expected 64, actual 65"
+};
+
+/// A "cache_limit" event's facts: its frame and the first failing guard of its call.
+std::pair<qint64, EagerCalls> eagerCallOf(const trace::EventRow& e) {
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(e.detailJson)).object();
+    EagerCalls calls{1, o.value("limit").toInteger(), {}};
+    if (o.contains("guard"))
+        calls.why = QString("%1 expected %2, actual %3")
+                        .arg(o.value("guard").toString(), o.value("expected").toString(),
+                             o.value("actual").toString());
+    return {o.value("frame_id").toInteger(-1), calls};
+}
+
 /// The snapshot's rows indexed by what the tree hangs them under.
 struct TreeIndex {
     std::unordered_map<int64_t, std::vector<const trace::CompileRow*>> compilesByFrame;
@@ -73,6 +95,8 @@ struct TreeIndex {
     /// For each entry whose guards later failed, the first compile that replaced it.
     std::map<std::string, const trace::RecompileRow*> replacedBy;
     std::map<std::string, const trace::GraphBreakRow*> breakOf;
+    /// Calls past cache_size_limit that ran eagerly ("cache_limit" events), by frame.
+    std::unordered_map<int64_t, EagerCalls> eagerByFrame;
 
     explicit TreeIndex(const RunSnapshot& s);
     int64_t graphIdOf(const trace::KernelRow& k) const;
@@ -99,6 +123,12 @@ TreeIndex::TreeIndex(const RunSnapshot& s) {
     }
     for (const trace::GraphBreakRow& b : s.graphBreaks)
         breakOf.emplace(b.compileId, &b);
+    for (const trace::EventRow& e : s.events) {
+        if (e.category != "capture" || e.name != "cache_limit") continue;
+        auto [frameId, call] = eagerCallOf(e);
+        auto [it, first] = eagerByFrame.emplace(frameId, call);
+        if (!first) ++it->second.count;
+    }
 }
 
 /// A kernel written before capture reported its graph has no graph id yet: find the graph by
@@ -168,8 +198,8 @@ void sumChildren(Node& n) {
     n.data.launches = launches;
 }
 
-/// \p position: the graph's place among its compile's graphs (graph_index counts the run's).
-std::unique_ptr<Node> graphNode(const trace::GraphRow& g, int position, const Node& compile,
+/// A graph is named by its graph id, as everywhere (graph_name.h).
+std::unique_ptr<Node> graphNode(const trace::GraphRow& g, const Node& compile,
                                 const TreeIndex& index) {
     auto n = std::make_unique<Node>();
     n->kind = CompileTreeKind::Graph;
@@ -182,19 +212,16 @@ std::unique_ptr<Node> graphNode(const trace::GraphRow& g, int position, const No
             n->adopt(kernelNode(*k, *n));
     NodeData& d = n->data;
     d.name =
-        QString("graph %1 · %2").arg(position).arg(counted(static_cast<size_t>(g.opCount), "op"));
+        graphName(g.id) + QStringLiteral(" · ") + counted(static_cast<size_t>(g.opCount), "op");
     d.status = compile.data.status;
     d.statusText = compile.data.statusText;
     sumChildren(*n);
-    d.detail = QString("graph id %1 · %2 · %3")
-                   .arg(g.id)
-                   .arg(counted(static_cast<size_t>(g.nodeCount), "node"),
-                        counted(n->children.size(), "kernel"));
+    d.detail = QString("%1 · %2").arg(counted(static_cast<size_t>(g.nodeCount), "node"),
+                                      counted(n->children.size(), "kernel"));
     QStringList code = text(g.readableCode).split('\n');
     const qsizetype shown = std::min<qsizetype>(code.size(), 24);
-    d.toolTip =
-        QString("graph %1 of %2 (graph id %3)\n\n").arg(position).arg(compile.compileId).arg(g.id) +
-        code.mid(0, shown).join('\n') + (code.size() > shown ? "\n…" : "");
+    d.toolTip = QString("%1 of compile %2\n\n").arg(graphName(g.id), compile.compileId) +
+                code.mid(0, shown).join('\n') + (code.size() > shown ? "\n…" : "");
     return n;
 }
 
@@ -203,15 +230,23 @@ std::unique_ptr<Node> graphNode(const trace::GraphRow& g, int position, const No
 QString compileDetail(const trace::CompileRow& c, const TreeIndex& index) {
     if (!c.failure.empty()) return text(c.failure).section('\n', 0, 0);
     QStringList parts;
-    if (auto it = index.failuresOf.find(c.compileId); it != index.failuresOf.end())
-        for (const trace::RecompileRow* r : it->second)
-            parts << failureLine(*r);
+    // One line per row: the entry tried first (the newest) and a count of the others, which
+    // at cache_size_limit are hundreds (each painted row would lay out all of them).
+    if (auto it = index.failuresOf.find(c.compileId); it != index.failuresOf.end()) {
+        QString first = failureLine(*it->second.front());
+        if (it->second.size() > 1)
+            first += QString(" (and %1 other entries)").arg(it->second.size() - 1);
+        parts << first;
+    }
     if (auto it = index.breakOf.find(c.compileId); it != index.breakOf.end())
         parts << QString("graph break at line %1 (%2)")
                      .arg(it->second->line)
                      .arg(text(it->second->reasonKind));
     return parts.join(QStringLiteral("; "));
 }
+
+/// A compile's tooltip lists this many failed entries and counts the rest.
+constexpr size_t kListedFailures = 8;
 
 QString compileToolTip(const trace::CompileRow& c, const NodeData& d, const TreeIndex& index) {
     QStringList lines{QString("%1 · %2 · %3").arg(text(c.compileId), text(c.reason), d.statusText)};
@@ -224,8 +259,12 @@ QString compileToolTip(const trace::CompileRow& c, const NodeData& d, const Tree
     }
     if (auto it = index.failuresOf.find(c.compileId); it != index.failuresOf.end()) {
         lines << "recompiled because the guards of every older entry failed:";
-        for (const trace::RecompileRow* r : it->second)
-            lines << "  " + failureLine(*r);
+        const size_t listed = std::min(it->second.size(), kListedFailures);
+        for (size_t i = 0; i < listed; ++i)
+            lines << "  " + failureLine(*it->second[i]);
+        if (it->second.size() > listed)
+            lines << QString("  … and %1 more entries (see Guards & recompiles)")
+                         .arg(it->second.size() - listed);
     }
     if (auto it = index.replacedBy.find(c.compileId); it != index.replacedBy.end())
         lines << QString("its guards failed for %1 (%2 expected %3, actual %4)")
@@ -255,7 +294,7 @@ std::unique_ptr<Node> compileNode(const trace::CompileRow& c, const TreeIndex& i
     d.toolTip = compileToolTip(c, d, index);
     if (auto it = index.graphsByCompile.find(c.compileId); it != index.graphsByCompile.end())
         for (const trace::GraphRow* g : it->second)
-            n->adopt(graphNode(*g, static_cast<int>(n->children.size()), *n, index));
+            n->adopt(graphNode(*g, *n, index));
     sumChildren(*n);
     return n;
 }
@@ -272,6 +311,32 @@ CompileTreeStatus frameStatus(const Node& frame) {
     if (any(CompileTreeStatus::Break)) return CompileTreeStatus::Break;
     if (any(CompileTreeStatus::Skipped)) return CompileTreeStatus::Skipped;
     return CompileTreeStatus::Ok;
+}
+
+/// The last child of a frame whose cache was full: how many calls ran eagerly, and why.
+std::unique_ptr<Node> eagerNode(qint64 frameId, const EagerCalls& calls, qint64 entries) {
+    auto n = std::make_unique<Node>();
+    n->kind = CompileTreeKind::EagerCalls;
+    n->frameId = frameId;
+    n->key = QStringLiteral("e:%1").arg(frameId);
+    NodeData& d = n->data;
+    d.name = QString("%1 %2 ran eagerly").arg(calls.count).arg(calls.count == 1 ? "call" : "calls");
+    d.status = CompileTreeStatus::Skipped;
+    d.statusText = QStringLiteral("not compiled");
+    d.detail = QString("cache_size_limit (%1) reached").arg(calls.limit) +
+               (calls.why.isEmpty() ? QString() : ": " + calls.why);
+    d.toolTip =
+        QString("The frame has %1 cache entries, torch._dynamo.config.cache_size_limit is %2: "
+                "a call whose guards fail for every entry is not compiled again but runs "
+                "eagerly (the warning is printed once).\n%3 %4 ran eagerly; the first because %5.\n"
+                "Mark the changing size dynamic (torch._dynamo.mark_dynamic, dynamic=True) or "
+                "raise cache_size_limit.")
+            .arg(entries)
+            .arg(calls.limit)
+            .arg(calls.count)
+            .arg(calls.count == 1 ? "call" : "calls")
+            .arg(calls.why.isEmpty() ? QStringLiteral("no entry's guards passed") : calls.why);
+    return n;
 }
 
 std::unique_ptr<Node> frameNode(const trace::FrameRow& f, const TreeIndex& index) {
@@ -304,6 +369,11 @@ std::unique_ptr<Node> frameNode(const trace::FrameRow& f, const TreeIndex& index
     d.compileMs = compileMs;
     sumChildren(*n);
     d.detail = QString("%1 cache %2").arg(entries).arg(entries == 1 ? "entry" : "entries");
+    if (auto it = index.eagerByFrame.find(f.frameId); it != index.eagerByFrame.end()) {
+        n->adopt(eagerNode(f.frameId, it->second, entries));
+        d.detail +=
+            QString(" (cache_size_limit reached: %1 more calls ran eagerly)").arg(it->second.count);
+    }
     if (resume)
         d.detail +=
             QString(" · %1, after the graph break at line %2").arg(text(f.function)).arg(line);

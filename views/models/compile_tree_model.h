@@ -17,7 +17,8 @@
 
 namespace kiln::views {
 
-enum class CompileTreeKind { Frame, Compile, Graph, Kernel };
+/// EagerCalls: the calls of a frame that ran eagerly because its cache was full (cache_size_limit).
+enum class CompileTreeKind { Frame, Compile, Graph, Kernel, EagerCalls };
 
 /// What became of a cache entry (and, for the tree's other rows, of what they belong to).
 enum class CompileTreeStatus {

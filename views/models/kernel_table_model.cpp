@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "kernel_table_model.h"
 
+#include "graph_name.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -178,10 +180,9 @@ QVariant KernelTableModel::displayValue(const KernelRecord& k, const KernelRange
     QVariant raw = rawValue(k, s, column);
     if (!raw.isValid()) return {};
     switch (column) {
-    case Graph: {
-        QString id = text(k.kernel.compileId);
-        return k.kernel.graphIndex > 0 ? id + QStringLiteral(" #%1").arg(k.kernel.graphIndex) : id;
-    }
+    case Graph: // a kernel reported before its graph has no graph id yet: its compile then
+        return k.kernel.graphId ? graphNameIn(k.kernel.graphId, k.kernel.compileId)
+                                : text(k.kernel.compileId);
     case TotalMs:
         return QString::number(raw.toDouble(), 'f', 3);
     case MeanUs:

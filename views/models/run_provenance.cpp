@@ -114,4 +114,21 @@ QStringList comparisonNotes(const RunSnapshot& a, const RunSnapshot& b) {
     return notes;
 }
 
+QString nothingCompiledNote(const RunSnapshot& a, const RunSnapshot& b) {
+    // A compile that traced no op (or ran nothing but eager calls) has no graph: what counts is
+    // whether any compiled code ran.
+    const bool aCompiled = !a.graphs.empty();
+    const bool bCompiled = !b.graphs.empty();
+    if (aCompiled && bCompiled) return {};
+    if (!aCompiled && !bCompiled)
+        return QStringLiteral(
+            "Neither run compiled a frame: the workload never calls torch.compile (or nothing "
+            "it compiled traced an op), so both ran the same eager code and their times differ "
+            "only by noise. There is nothing to compare: compile a function and run again.");
+    const RunSnapshot& none = aCompiled ? b : a;
+    return QStringLiteral("Run #%1 compiled no frame: its times are eager code's, not a mode's, "
+                          "so no ratio is shown.")
+        .arg(none.run.id);
+}
+
 } // namespace kiln::views

@@ -46,5 +46,8 @@ QString tuningCacheNote(const RunSnapshot& a, const RunSnapshot& b);
 /// What a comparison of \p a with \p b must say before its numbers: the machine warning
 /// (marked ⚠) and the tuning-cache note, those that apply.
 QStringList comparisonNotes(const RunSnapshot& a, const RunSnapshot& b);
+/// Empty when both runs compiled something; else why their times say nothing about the modes
+/// (a workload that never calls torch.compile runs the same eager code in every mode).
+QString nothingCompiledNote(const RunSnapshot& a, const RunSnapshot& b);
 
 } // namespace kiln::views

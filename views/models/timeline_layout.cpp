@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timeline_layout.h"
 
+#include "graph_name.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -217,18 +219,13 @@ void TimelineLayout::addLaunchLanes() {
         if (k != kernels.end())
             compileOfGraph.emplace(graphId, QString::fromStdString(k->second->kernel.compileId));
     }
-    std::map<std::string, int> graphsPerCompile;
-    for (const trace::GraphRow& g : snap.graphs)
-        ++graphsPerCompile[g.compileId];
     for (auto& [graphId, spans] : byGraph) {
         TimelineLane lane;
         lane.kind = LaneKind::Launches;
         lane.graphId = graphId;
         lane.compileId = compileOfGraph[graphId];
-        lane.label = QStringLiteral("graph %1")
-                         .arg(lane.compileId.isEmpty() ? QStringLiteral("?") : lane.compileId);
-        if (const trace::GraphRow* g = snap.graph(graphId); g && graphsPerCompile[g->compileId] > 1)
-            lane.label += QStringLiteral(" #%1").arg(g->graphIndex);
+        lane.label = graphName(graphId);
+        if (!lane.compileId.isEmpty()) lane.label += QStringLiteral(" · ") + lane.compileId;
         m_launchCount += spans.size();
         lane.spans.build(std::move(spans));
         m_lanes.push_back(std::move(lane));

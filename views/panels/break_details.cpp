@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "break_details.h"
 
+#include "graph_name.h"
 #include "python_highlighter.h"
 
 #include <QFileInfo>
@@ -30,10 +31,10 @@ QString compileCaption(const RunSnapshot& snapshot, const trace::CompileRow& c) 
     return text;
 }
 
-QString graphTitle(const trace::GraphRow& g, size_t graphCount) {
-    QString title = "Graph " + qs(g.compileId);
-    if (graphCount > 1) title += QString(" (%1)").arg(g.graphIndex);
-    return title + QString(" · %1 op%2").arg(g.opCount).arg(g.opCount == 1 ? "" : "s");
+/// "graph 6 · 0/0 · 2 ops": named by graph id, as everywhere (graph_name.h).
+QString graphTitle(const trace::GraphRow& g) {
+    return graphNameIn(g.id, g.compileId) +
+           QString(" · %1 op%2").arg(g.opCount).arg(g.opCount == 1 ? "" : "s");
 }
 
 QPlainTextEdit* codeView(const QString& text) {
@@ -135,8 +136,8 @@ SideContent sideContent(const RunSnapshot& snapshot, const trace::CompileRow* co
     content.caption = compileCaption(snapshot, *compile);
     auto graphs = snapshot.graphsOf(compile->compileId);
     for (const trace::GraphRow* g : graphs)
-        content.graphs.push_back({g->id, qs(g->compileId), graphTitle(*g, graphs.size()),
-                                  qs(g->readableCode).trimmed()});
+        content.graphs.push_back(
+            {g->id, qs(g->compileId), graphTitle(*g), qs(g->readableCode).trimmed()});
     return content;
 }
 

@@ -31,15 +31,27 @@ namespace kiln::views {
 namespace {
 
 /// Times and ratios with four significant digits (the model keeps every digit, for sorting
-/// and CSV): 0.04604 ms, 0.7907, 1235 ms.
+/// and CSV): 0.04604 ms, 0.7907, 1235 ms; never in exponent form ("-1e-05" in a ms column
+/// reads as a typo): a value that small is -0.00001.
 class NumberDelegate final : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
     QString displayText(const QVariant& value, const QLocale& locale) const override {
         if (value.typeId() != QMetaType::Double)
             return QStyledItemDelegate::displayText(value, locale);
-        double v = value.toDouble();
-        return std::abs(v) >= 1000 ? locale.toString(v, 'f', 0) : locale.toString(v, 'g', 4);
+        const double v = value.toDouble();
+        if (std::abs(v) >= 1000) return locale.toString(v, 'f', 0);
+        if (v == 0) return locale.toString(0.0, 'f', 0);
+        // Four significant digits as fixed decimals, at most 6 (a nanosecond in ms).
+        const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(v))));
+        QString text = locale.toString(v, 'f', std::clamp(3 - magnitude, 0, 6));
+        // Trailing zeros add nothing ("0.7900" is 0.79), as 'g' dropped them.
+        if (text.contains(locale.decimalPoint())) {
+            while (text.endsWith(locale.zeroDigit()))
+                text.chop(1);
+            if (text.endsWith(locale.decimalPoint())) text.chop(1);
+        }
+        return text;
     }
 };
 
@@ -98,6 +110,7 @@ ComparePanel::ComparePanel(TraceSession& session, Selection& selection, QWidget*
     m_totals = new QLabel;
     m_totals->setObjectName("compareTotals");
     m_totals->setTextFormat(Qt::RichText);
+    m_totals->setWordWrap(true); // the note of runs that compiled nothing is a paragraph
     m_totals->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_totals->setTextInteractionFlags(Qt::TextSelectableByMouse);
     auto* bottom = new QWidget;
@@ -406,17 +419,23 @@ void ComparePanel::showTotals() {
     }
     const RunTotals& a = m_model->comparison().a;
     const RunTotals& b = m_model->comparison().b;
-    QString html = "<table cellspacing=0 cellpadding=3>";
+    // Without compiled code on both sides a ratio would only measure noise: say so instead.
+    const QString nothing = nothingCompiledNote(*m_a, *m_b);
+    auto ratio = [&](std::optional<int64_t> x, std::optional<int64_t> y) {
+        return nothing.isEmpty() ? ratioCell(x, y) : QString();
+    };
+    QString html = nothing.isEmpty() ? QString() : "<p><b>" + nothing.toHtmlEscaped() + "</b></p>";
+    html += "<table cellspacing=0 cellpadding=3>";
     html += QString("<tr><th></th><th align=right>A #%1</th><th align=right>B #%2</th>"
                     "<th align=right>B/A</th></tr>")
                 .arg(m_a->run.id)
                 .arg(m_b->run.id);
     html += totalsRow(tr("end to end"), seconds(a.wallNs), seconds(b.wallNs),
-                      ratioCell(a.wallNs, b.wallNs));
+                      ratio(a.wallNs, b.wallNs));
     html += totalsRow(tr("kernel time"), millis(a.kernelNs), millis(b.kernelNs),
-                      ratioCell(a.kernelNs, b.kernelNs));
+                      ratio(a.kernelNs, b.kernelNs));
     html += totalsRow(tr("compile time"), millis(a.compileNs), millis(b.compileNs),
-                      ratioCell(a.compileNs, b.compileNs));
+                      ratio(a.compileNs, b.compileNs));
     html += totalsRow(tr("kernels"), QString::number(a.kernelCount), QString::number(b.kernelCount),
                       {});
     html += totalsRow(tr("launches"), QString::number(a.launchCount),

@@ -15,6 +15,7 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 #include <utility>
 
 namespace kiln::views {
@@ -149,8 +150,9 @@ void CompilesPanel::adoptBuiltTree() {
     startBuild(); // the next one, if any, builds while this one is adopted
     if (!superseded) {
         releaseOnPool(std::shared_ptr(m_model->adoptTree(snapshot, std::move(built->tree))));
-        // Fitted once per run: a live run's refreshes keep the width (and the user's).
-        if (std::exchange(m_fittedRun, runId) != runId) fitNameColumn();
+        // Fitted once per run, to rows: a live run's first tree can be empty (the column would
+        // stay a few pixels wide); later refreshes keep the width (and the user's).
+        if (m_model->rowCount() > 0 && std::exchange(m_fittedRun, runId) != runId) fitNameColumn();
         showSelection(selection().state());
     }
     releaseOnPool(std::move(snapshot));
@@ -162,8 +164,10 @@ void CompilesPanel::fitNameColumn() {
     // Resume functions have long names; the detail column still needs room.
     m_tree->resizeColumnToContents(CompileTreeModel::NameColumn);
     constexpr int kWidest = 430;
-    if (m_tree->columnWidth(CompileTreeModel::NameColumn) > kWidest)
-        m_tree->setColumnWidth(CompileTreeModel::NameColumn, kWidest);
+    constexpr int kNarrowest = 200; // "f (model.py:12) · resume" readable before any row opens
+    m_tree->setColumnWidth(
+        CompileTreeModel::NameColumn,
+        std::clamp(m_tree->columnWidth(CompileTreeModel::NameColumn), kNarrowest, kWidest));
 }
 
 void CompilesPanel::showSelection(const SelectionState& state) {
@@ -176,6 +180,7 @@ void CompilesPanel::selectItem(const QModelIndex& proxyIndex) {
     const QModelIndex item = m_proxy->mapToSource(proxyIndex);
     switch (static_cast<CompileTreeKind>(item.data(CompileTreeModel::KindRole).toInt())) {
     case CompileTreeKind::Frame:
+    case CompileTreeKind::EagerCalls: // no compile of their own: they belong to the frame
         selection().selectFrame(item.data(CompileTreeModel::FrameIdRole).toLongLong());
         break;
     case CompileTreeKind::Compile:
@@ -208,6 +213,7 @@ bool CompilesPanel::currentShows(const SelectionState& state) const {
                 firstGraph.data(CompileTreeModel::GraphIdRole).toLongLong() == state.graphId);
     }
     case CompileTreeKind::Frame:
+    case CompileTreeKind::EagerCalls:
         return item.data(CompileTreeModel::FrameIdRole).toLongLong() == state.frameId &&
                state.compileId.isEmpty();
     }

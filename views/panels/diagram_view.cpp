@@ -21,6 +21,9 @@ constexpr double kMaxZoom = 8.0;
 constexpr double kStep = 1.25;
 /// Fit never enlarges past this: a three-node graph blown up to fill a panel reads worse.
 constexpr double kMaxFitZoom = 1.0;
+/// A new diagram opens fitted unless that makes its text unreadable (a large graph in a small
+/// dock fits at 5-15 %): then at this zoom, on the selected nodes or else the graph's inputs.
+constexpr double kReadableZoom = 0.6;
 
 } // namespace
 
@@ -54,7 +57,7 @@ bool DiagramView::setDiagram(const QByteArray& svg, SvgNodeIndex index) {
     const QRectF bounds = m_item->boundingRect();
     scene()->setSceneRect(bounds.adjusted(-20, -20, 20, 20));
     if (viewport()->width() > 0 && isVisible())
-        fitToView();
+        placeNewDiagram();
     else
         m_fitPending = true;
     return true;
@@ -81,6 +84,7 @@ void DiagramView::setZoom(double zoom) {
 }
 
 void DiagramView::zoomAround(double factor, QPoint viewPos) {
+    m_readableOpen = false;
     const QPointF scenePos = mapToScene(viewPos);
     setZoom(zoom() * factor);
     const QPoint moved = mapFromScene(scenePos) - viewPos;
@@ -98,6 +102,7 @@ void DiagramView::zoomOut() {
 
 void DiagramView::fitToView() {
     m_fitPending = false;
+    m_readableOpen = false; // the user's view from now on
     if (!m_item) return;
     const QRectF rect = sceneRect();
     const double zx = viewport()->width() / rect.width();
@@ -105,6 +110,23 @@ void DiagramView::fitToView() {
     // A little under the exact fit, so that rounding does not bring up the scroll bars.
     setZoom(std::min({zx * 0.98, zy * 0.98, kMaxFitZoom}));
     centerOn(rect.center());
+}
+
+void DiagramView::placeNewDiagram() {
+    fitToView();
+    m_readableOpen = m_item && zoom() < kReadableZoom;
+    if (!m_readableOpen) return;
+    setZoom(kReadableZoom);
+    centerOnSelectionOrTop();
+}
+
+void DiagramView::centerOnSelectionOrTop() {
+    const QRectF selected = nodesSceneRect(m_selectedNames);
+    if (!selected.isNull()) return centerOn(selected.center());
+    // Graphviz draws inputs at the top: start there, as one reads the graph.
+    const QRectF rect = sceneRect();
+    const double halfHeight = viewport()->height() / zoom() / 2;
+    centerOn(rect.center().x(), rect.top() + halfHeight);
 }
 
 void DiagramView::actualSize() {
@@ -173,6 +195,8 @@ void DiagramView::setSelectedNodes(const QStringList& names) {
         item->setZValue(2);
         m_selectedItems.push_back(item);
     }
+    // A diagram opened at the readable zoom shows the selection once it is known.
+    if (m_readableOpen && !m_selectedItems.empty()) centerOnSelectionOrTop();
 }
 
 QRectF DiagramView::nodesSceneRect(const QStringList& names) const {
@@ -216,6 +240,7 @@ void DiagramView::keyPressEvent(QKeyEvent* event) {
 
 void DiagramView::mousePressEvent(QMouseEvent* event) {
     m_pressPos = event->position().toPoint();
+    m_readableOpen = false;
     QGraphicsView::mousePressEvent(event);
 }
 
@@ -239,7 +264,7 @@ void DiagramView::mouseMoveEvent(QMouseEvent* event) {
 
 void DiagramView::resizeEvent(QResizeEvent* event) {
     QGraphicsView::resizeEvent(event);
-    if (m_fitPending && viewport()->width() > 0) fitToView();
+    if (m_fitPending && viewport()->width() > 0) placeNewDiagram();
 }
 
 } // namespace kiln::views

@@ -38,6 +38,9 @@ public:
     void zoomIn();
     void zoomOut();
     void fitToView();
+    /// How a new diagram opens: fitted, or when that is too small to read, at a readable zoom
+    /// centred on the selected nodes (else the inputs at the top).
+    void placeNewDiagram();
     void actualSize();
 
     /// Outlines the search matches, \p current more strongly (empty: none).
@@ -69,6 +72,7 @@ protected:
 private:
     /// Scales by \p factor keeping the scene point under \p viewPos where it is.
     void zoomAround(double factor, QPoint viewPos);
+    void centerOnSelectionOrTop();
     QRectF toScene(const QRectF& viewBoxRect) const;
     QGraphicsRectItem* addOutline(const QRectF& sceneRect, const QColor& color, qreal width);
     void clearOutlines(std::vector<QGraphicsRectItem*>& items);
@@ -80,7 +84,9 @@ private:
     std::vector<QGraphicsRectItem*> m_selectedItems;
     QStringList m_selectedNames;
     QPoint m_pressPos;
-    bool m_fitPending = false; ///< fit once the view has its real size
+    bool m_fitPending = false; ///< place once the view has its real size
+    /// Opened at the readable zoom (it did not fit): a selection arriving later is centred.
+    bool m_readableOpen = false;
 };
 
 } // namespace kiln::views

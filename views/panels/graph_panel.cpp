@@ -3,6 +3,7 @@
 
 #include "api/catalog.h"
 #include "diagram_view.h"
+#include "graph_name.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -42,9 +43,7 @@ QToolButton* toolButton(const QString& text, const QString& toolTip, QWidget* pa
 }
 
 QString graphTitle(const trace::GraphRow& g) {
-    return QStringLiteral("graph %1 #%2")
-        .arg(QString::fromStdString(g.compileId))
-        .arg(g.graphIndex);
+    return graphNameIn(g.id, g.compileId);
 }
 
 QString counted(qsizetype n, const QString& one, const QString& many) {
@@ -384,9 +383,7 @@ bool GraphPanel::exportDiagram(const QString& path, QString* error) const {
 void GraphPanel::exportWithDialog() {
     QString name = QStringLiteral("graph");
     if (const trace::GraphRow* g = snapshot() ? snapshot()->graph(m_graphId) : nullptr)
-        name = QStringLiteral("graph_%1_%2")
-                   .arg(QString::fromStdString(g->compileId).replace(u'/', u'_'))
-                   .arg(g->graphIndex);
+        name = QStringLiteral("graph_%1").arg(g->id); // the id `kiln export-diagram` takes
     name += m_preFusion ? QStringLiteral("_pre_fusion.svg") : QStringLiteral("_post_fusion.svg");
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Export diagram"), name, tr("SVG (*.svg);;PNG (*.png);;Graphviz DOT (*.dot)"));

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <optional>
+#include <unordered_map>
 
 namespace kiln::views {
 
@@ -40,36 +41,84 @@ QString compileLine(const trace::CompileRow& c) {
     return QString("  %1 · %2 · %3 · %4").arg(qs(c.compileId), qs(c.reason), status, ms);
 }
 
-LineMarker frameMarker(const RunSnapshot& snapshot, const trace::FrameRow& f) {
-    QString tip;
-    const trace::FrameRow* parent = snapshot.frame(f.parentFrameId);
-    if (f.kind == "resume")
-        tip = QString("Resume frame %1: %2 continues at line %3")
-                  .arg(qs(f.function), parent ? qs(parent->function) : QStringLiteral("its caller"))
-                  .arg(f.resumeLine);
-    else
-        tip = QString("Compiled frame %1 (line %2)").arg(qs(f.function)).arg(f.line);
-    for (const trace::CompileRow* c : snapshot.compilesOf(f.frameId))
-        tip += "\n" + compileLine(*c);
-    return {MarkerKind::Frame, tip, 0};
+/// A tooltip lists at most this many compiles (or recompiles) of a frame and counts the rest: a
+/// function at cache_size_limit has hundreds, and a tooltip taller than the screen helps nobody.
+constexpr int kTooltipItems = 8;
+
+/// "… and N more <what> (see <where>)" when \p total exceeds what was listed.
+QString moreLine(qsizetype total, qsizetype listed, const QString& what, const QString& where) {
+    return total > listed
+               ? QString("  … and %1 more %2 (see %3)").arg(total - listed).arg(what, where)
+               : QString();
 }
 
-/// Null when none of the frame's compiles is a recompile.
-std::optional<LineMarker> recompileMarker(const RunSnapshot& snapshot, const trace::FrameRow& f) {
+LineMarker frameMarker(const RunSnapshot& snapshot, const trace::FrameRow& f,
+                       const std::vector<const trace::CompileRow*>& compiles) {
     QStringList lines;
-    for (const trace::CompileRow* c : snapshot.compilesOf(f.frameId)) {
-        if (c->reason != "recompile") continue;
-        lines << QString("  %1:").arg(qs(c->compileId));
-        for (const trace::RecompileRow& r : snapshot.recompiles) {
-            if (r.compileId != c->compileId) continue;
-            lines << QString("    entry %1 failed %2: expected %3, actual %4")
-                         .arg(qs(r.failedCompileId), qs(r.guardSource), qs(r.expected),
-                              qs(r.actual));
-        }
+    const trace::FrameRow* parent = snapshot.frame(f.parentFrameId);
+    if (f.kind == "resume")
+        lines << QString("Resume frame %1: %2 continues at line %3")
+                     .arg(qs(f.function),
+                          parent ? qs(parent->function) : QStringLiteral("its caller"))
+                     .arg(f.resumeLine);
+    else
+        lines << QString("Compiled frame %1 (line %2)").arg(qs(f.function)).arg(f.line);
+    const qsizetype listed = std::min<qsizetype>(qsizetype(compiles.size()), kTooltipItems);
+    for (qsizetype i = 0; i < listed; ++i)
+        lines << compileLine(*compiles[size_t(i)]);
+    if (QString more = moreLine(qsizetype(compiles.size()), listed, "compiles", "Compiles");
+        !more.isEmpty())
+        lines << more;
+    return {MarkerKind::Frame, lines.join('\n'), 0};
+}
+
+/// Every compile's recompile rows (one per cache entry that failed), by compile id.
+using RecompilesByCompile =
+    std::unordered_map<std::string, std::vector<const trace::RecompileRow*>>;
+
+RecompilesByCompile recompilesByCompile(const RunSnapshot& snapshot) {
+    RecompilesByCompile out;
+    for (const trace::RecompileRow& r : snapshot.recompiles)
+        out[r.compileId].push_back(&r);
+    return out;
+}
+
+/// One line per recompile: the entry tried first (the newest) and how many others failed too.
+QString recompileLine(const trace::CompileRow& c,
+                      const std::vector<const trace::RecompileRow*>& rows) {
+    if (rows.empty()) return QString("  %1").arg(qs(c.compileId));
+    const trace::RecompileRow& r = *rows.front();
+    QString line = QString("  %1: entry %2 failed %3: expected %4, actual %5")
+                       .arg(qs(c.compileId), qs(r.failedCompileId), qs(r.guardSource),
+                            qs(r.expected), qs(r.actual));
+    if (rows.size() > 1) line += QString(" (and %1 other entries)").arg(rows.size() - 1);
+    return line;
+}
+
+/// Null when none of the frame's compiles is a recompile. The newest recompiles are listed
+/// (the ones the user is likely after), the rest counted.
+std::optional<LineMarker> recompileMarker(const trace::FrameRow& f,
+                                          const std::vector<const trace::CompileRow*>& compiles,
+                                          const RecompilesByCompile& byCompile) {
+    std::vector<const trace::CompileRow*> recompiled;
+    for (const trace::CompileRow* c : compiles)
+        if (c->reason == "recompile") recompiled.push_back(c);
+    if (recompiled.empty()) return std::nullopt;
+    static const std::vector<const trace::RecompileRow*> none;
+    QStringList lines{QString("Recompiled %1: %2 times, %3 cache entries")
+                          .arg(qs(f.function))
+                          .arg(recompiled.size())
+                          .arg(compiles.size())};
+    const qsizetype listed = std::min<qsizetype>(qsizetype(recompiled.size()), kTooltipItems);
+    for (size_t i = recompiled.size() - size_t(listed); i < recompiled.size(); ++i) {
+        auto it = byCompile.find(recompiled[i]->compileId);
+        lines << recompileLine(*recompiled[i], it == byCompile.end() ? none : it->second);
     }
-    if (lines.isEmpty()) return std::nullopt;
-    QString tip = QString("Recompiled %1:\n").arg(qs(f.function)) + lines.join('\n');
-    return LineMarker{MarkerKind::Recompile, tip, 0};
+    if (QString more = moreLine(qsizetype(recompiled.size()), listed, "earlier recompiles",
+                                "Guards & recompiles");
+        !more.isEmpty())
+        lines << more;
+    return LineMarker{MarkerKind::Recompile, lines.join('\n'), 0};
 }
 
 LineMarker breakMarker(const trace::GraphBreakRow& b) {
@@ -83,11 +132,18 @@ LineMarker breakMarker(const trace::GraphBreakRow& b) {
 
 LineMarkers sourceMarkers(const RunSnapshot& snapshot) {
     LineMarkers markers;
+    // Linear in the rows: compiles and recompile rows are grouped once, not searched per frame
+    // (a function at cache_size_limit 300 has 45,000 recompile rows).
+    std::unordered_map<int64_t, std::vector<const trace::CompileRow*>> compilesByFrame;
+    for (const trace::CompileRow& c : snapshot.compiles)
+        compilesByFrame[c.frameId].push_back(&c);
+    const RecompilesByCompile byCompile = recompilesByCompile(snapshot);
     for (const trace::FrameRow& f : snapshot.frames) {
         if (!inWorkload(snapshot, f.file) || frameStartLine(f) <= 0) continue;
         auto& line = markers[frameStartLine(f)];
-        line.push_back(frameMarker(snapshot, f));
-        if (auto recompiled = recompileMarker(snapshot, f)) line.push_back(*recompiled);
+        const auto& compiles = compilesByFrame[f.frameId];
+        line.push_back(frameMarker(snapshot, f, compiles));
+        if (auto recompiled = recompileMarker(f, compiles, byCompile)) line.push_back(*recompiled);
     }
     for (const trace::GraphBreakRow& b : snapshot.graphBreaks) {
         if (inWorkload(snapshot, b.file) && b.line > 0) markers[b.line].push_back(breakMarker(b));
