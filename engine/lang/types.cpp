@@ -83,6 +83,8 @@ BuiltinTypes createTypes() {
     t.osError = exc("OSError", t.exception);
     t.timeoutError = exc("TimeoutError", t.osError);
     t.userWarning = exc("UserWarning", t.exception);
+    t.outOfMemoryError = exc("OutOfMemoryError", t.runtimeError);
+    t.outOfMemoryError->moduleName = "torch";
 
     t.tensor = simple("Tensor", ObjectKind::Native);
     t.tensor->moduleName = "torch";

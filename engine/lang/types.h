@@ -19,6 +19,9 @@ struct BuiltinTypes {
         unboundLocalError, runtimeError, notImplementedError, recursionError, stopIteration,
         typeError, valueError, importError, moduleNotFoundError, syntaxError, memoryError,
         keyboardInterrupt, systemExit, timeoutError, osError, userWarning;
+    /// torch.OutOfMemoryError (also torch.cuda.OutOfMemoryError), a RuntimeError; created here
+    /// so the interpreter can raise it for a TensorError of that kind.
+    Ref<TypeObject> outOfMemoryError;
     /// torch.Tensor and torch.nn.Parameter; created here so the interpreter can type tensors,
     /// filled with methods by the torch bindings.
     Ref<TypeObject> tensor, parameter;

@@ -1,22 +1,137 @@
 // SPDX-License-Identifier: MIT
 #include "torchapi/bindings.h"
 
+#include "tensor/device_check.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/shape.h"
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 namespace kiln::torchapi {
 
 using namespace kiln::lang;
 
+namespace {
+
+/// Ops that never read elements with a CPU kernel: metadata, views, and the conversions that
+/// move data between devices themselves. Everything else goes through the device check.
+bool deviceNeutral(std::string_view name) {
+    static const std::set<std::string_view> names = {"size",
+                                                     "stride",
+                                                     "dim",
+                                                     "ndimension",
+                                                     "numel",
+                                                     "nelement",
+                                                     "is_contiguous",
+                                                     "is_floating_point",
+                                                     "storage_offset",
+                                                     "element_size",
+                                                     "item",
+                                                     "tolist",
+                                                     "to",
+                                                     "float",
+                                                     "double",
+                                                     "half",
+                                                     "bfloat16",
+                                                     "long",
+                                                     "int",
+                                                     "bool",
+                                                     "type",
+                                                     "type_as",
+                                                     "cpu",
+                                                     "cuda",
+                                                     "contiguous",
+                                                     "detach",
+                                                     "requires_grad_",
+                                                     "__len__",
+                                                     "view",
+                                                     "view_as",
+                                                     "permute",
+                                                     "transpose",
+                                                     "swapaxes",
+                                                     "swapdims",
+                                                     "t",
+                                                     "unsqueeze",
+                                                     "squeeze",
+                                                     "expand",
+                                                     "expand_as",
+                                                     "flatten",
+                                                     "unflatten",
+                                                     "narrow",
+                                                     "select",
+                                                     "movedim",
+                                                     "moveaxis",
+                                                     "split",
+                                                     "chunk",
+                                                     "unbind",
+                                                     "diagonal",
+                                                     "alias",
+                                                     "get_device",
+                                                     "zeros_like",
+                                                     "ones_like",
+                                                     "empty_like",
+                                                     "full_like",
+                                                     "rand_like",
+                                                     "randn_like",
+                                                     "randint_like",
+                                                     "new_zeros",
+                                                     "new_ones",
+                                                     "new_empty",
+                                                     "new_full",
+                                                     "new_tensor",
+                                                     "is_tensor",
+                                                     "result_type",
+                                                     "is_same_size",
+                                                     "is_nonzero",
+                                                     "data_ptr",
+                                                     "record_stream"};
+    return names.count(name) > 0;
+}
+
+void collectTensors(const Value& v, std::vector<Tensor>& out, bool& device) {
+    if (v.isTensor()) {
+        out.push_back(v.asTensor());
+        device = device || !out.back().device().isCpu();
+    } else if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
+        const auto& items =
+            v.is(ObjectKind::List) ? v.as<ListObject>()->items : v.as<TupleObject>()->items;
+        for (const Value& item : items)
+            if (item.isTensor()) collectTensors(item, out, device);
+    }
+}
+
+/// The one check at op dispatch: operands on different devices are PyTorch's RuntimeError, and
+/// device operands of an op without a kernel for that device are a NotImplementedError, so no
+/// CPU kernel ever sees a device pointer.
+Value deviceChecked(Interpreter& interp, const CallArgs& args, void* data) {
+    const OpEntry& op = *static_cast<const OpEntry*>(data);
+    std::vector<Tensor> tensors;
+    bool device = false;
+    for (const Value& v : args.positional)
+        collectTensors(v, tensors, device);
+    for (const Value& v : args.keywordValues)
+        collectTensors(v, tensors, device);
+    if (device) {
+        tensor::Device common = tensor::commonDevice(tensors);
+        if (!common.isCpu()) tensor::failNoDeviceKernel(std::string("aten::") + op.name, common);
+    }
+    return op.fn(interp, args, op.data);
+}
+
+} // namespace
+
 void registerOps(Interpreter& interp, AttrMap* torchModule, std::span<const OpEntry> ops) {
     AttrMap& tensorDict = builtinTypes().tensor->dict;
     for (const OpEntry& op : ops) {
-        if (op.function && torchModule) interp.defineNative(*torchModule, op.name, op.fn, op.data);
-        if (op.method) interp.defineNative(tensorDict, op.name, op.fn, op.data);
+        // The checked entry points at the table entry, so tables must outlive interpreters.
+        bool neutral = deviceNeutral(op.name);
+        NativeFn fn = neutral ? op.fn : deviceChecked;
+        void* data = neutral ? op.data : const_cast<OpEntry*>(&op);
+        if (op.function && torchModule) interp.defineNative(*torchModule, op.name, fn, data);
+        if (op.method) interp.defineNative(tensorDict, op.name, fn, data);
     }
 }
 

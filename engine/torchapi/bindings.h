@@ -32,7 +32,9 @@ struct OpEntry {
     void* data = nullptr; ///< passed to fn (the table entry of a family of ops)
 };
 
-/// Registers each entry into the torch module namespace and/or the Tensor type.
+/// Registers each entry into the torch module namespace and/or the Tensor type. Unless the op
+/// only reads metadata or moves data between devices itself, its tensor operands are checked
+/// first (one device; no device tensors for CPU kernels). Entries must live for the process.
 void registerOps(Interpreter& interp, lang::AttrMap* torchModule, std::span<const OpEntry> ops);
 
 /// A property of Tensor computed by `getter` (and optionally assignable through `setter`).
