@@ -30,7 +30,6 @@ inline constexpr Result kSuccess = 0;
 inline constexpr Result kErrorOutOfMemory = 2;
 inline constexpr Result kErrorNotInitialized = 3;
 inline constexpr Result kErrorStubLibrary = 34;
-inline constexpr Result kErrorInsufficientDriver = 35;
 inline constexpr Result kErrorNoDevice = 100;
 inline constexpr Result kErrorNotReady = 600;
 

@@ -39,9 +39,10 @@ Expected<const CudaDriver*> loadCudaDriver(const std::string& library) {
     KILN_CUDA_DRIVER_FUNCTIONS(KILN_CUDA_RESOLVE)
 #undef KILN_CUDA_RESOLVE
     if (!missing.empty())
-        return makeDiagnostic("CudaUnavailable", library + " lacks driver API entry points (" +
-                                                     missing +
-                                                     "): the driver is too old for CUDA 13");
+        return makeDiagnostic("CudaDriverTooOld",
+                              library + " lacks driver API entry points (" + missing +
+                                  "): the NVIDIA driver is too old for CUDA 13 (version 580 or "
+                                  "later is needed)");
     return &loaded.emplace(library, driver).first->second;
 }
 

@@ -73,7 +73,8 @@ struct CudaDriver {
 };
 
 /// Loads `library` (a soname or a path) and resolves every entry point. It does not call
-/// cuInit. Fails with kind "CudaUnavailable" when the library is missing or lacks a symbol.
+/// cuInit. Fails with kind "CudaUnavailable" when the library is missing, "CudaDriverTooOld"
+/// when it lacks an entry point of CUDA 13.
 /// The handle stays open for the life of the process, as drivers expect.
 Expected<const CudaDriver*> loadCudaDriver(const std::string& library);
 

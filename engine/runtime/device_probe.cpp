@@ -44,7 +44,9 @@ void describeDevice(const CudaDriver& d, CudaProbe& p) {
 CudaProbe probeWith(Expected<const CudaDriver*> loaded) {
     CudaProbe p;
     if (!loaded) {
-        p.status = CudaStatus::NoDriver;
+        // A driver without the CUDA 13 entry points is loaded but too old.
+        p.status = loaded.error().kind == "CudaDriverTooOld" ? CudaStatus::DriverTooOld
+                                                             : CudaStatus::NoDriver;
         p.problem = loaded.error().message;
         return p;
     }
@@ -59,8 +61,7 @@ CudaProbe probeWith(Expected<const CudaDriver*> loaded) {
         return p;
     }
     if (d.driverGetVersion(&p.driverVersion) != cu::kSuccess) p.driverVersion = 0;
-    if (rc == cu::kErrorInsufficientDriver ||
-        (rc == cu::kSuccess && p.driverVersion < cu::kRequiredDriverVersion)) {
+    if (rc == cu::kSuccess && p.driverVersion < cu::kRequiredDriverVersion) {
         p.status = CudaStatus::DriverTooOld;
         p.problem = "the NVIDIA driver supports CUDA " + versionText(p.driverVersion) +
                     ", Kiln needs a driver for CUDA " + versionText(cu::kRequiredDriverVersion) +

@@ -103,25 +103,25 @@ void collectTensors(const Value& v, std::vector<Tensor>& out, bool& device) {
     }
 }
 
-/// The one check at op dispatch: operands on different devices are PyTorch's RuntimeError, and
-/// device operands of an op without a kernel for that device are a NotImplementedError, so no
-/// CPU kernel ever sees a device pointer.
 Value deviceChecked(Interpreter& interp, const CallArgs& args, void* data) {
     const OpEntry& op = *static_cast<const OpEntry*>(data);
+    checkOperandDevices(op.name, args);
+    return op.fn(interp, args, op.data);
+}
+
+} // namespace
+
+void checkOperandDevices(std::string_view op, const CallArgs& args) {
     std::vector<Tensor> tensors;
     bool device = false;
     for (const Value& v : args.positional)
         collectTensors(v, tensors, device);
     for (const Value& v : args.keywordValues)
         collectTensors(v, tensors, device);
-    if (device) {
-        tensor::Device common = tensor::commonDevice(tensors);
-        if (!common.isCpu()) tensor::failNoDeviceKernel(std::string("aten::") + op.name, common);
-    }
-    return op.fn(interp, args, op.data);
+    if (!device) return;
+    tensor::Device common = tensor::commonDevice(tensors);
+    if (!common.isCpu()) tensor::failNoDeviceKernel("aten::" + std::string(op), common);
 }
-
-} // namespace
 
 void registerOps(Interpreter& interp, AttrMap* torchModule, std::span<const OpEntry> ops) {
     AttrMap& tensorDict = builtinTypes().tensor->dict;

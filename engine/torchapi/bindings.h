@@ -37,6 +37,12 @@ struct OpEntry {
 /// first (one device; no device tensors for CPU kernels). Entries must live for the process.
 void registerOps(Interpreter& interp, lang::AttrMap* torchModule, std::span<const OpEntry> ops);
 
+/// The one check at op dispatch: operands on different devices are PyTorch's RuntimeError, and
+/// device operands of an op without a kernel for that device are a NotImplementedError, so no
+/// CPU kernel ever sees a device pointer. registerOps makes it; natives registered otherwise
+/// call it first.
+void checkOperandDevices(std::string_view op, const CallArgs& args);
+
 /// A property of Tensor computed by `getter` (and optionally assignable through `setter`).
 void defineTensorProperty(Interpreter& interp, const char* name, lang::NativeFn getter,
                           lang::NativeFn setter = nullptr);
