@@ -114,6 +114,12 @@ private slots:
                  QString("tensor([[1., 1.],\n        [1., 1.]], device='cuda:0', "
                          "dtype=torch.float16)"));
         QCOMPARE(s.print("pretend.cuda(torch.tensor(7))"), QString("tensor(7, device='cuda:0')"));
+        QCOMPARE(s.print("pretend.cuda(torch.tensor([[1.5, -2.0], [0.25, 4.0]], "
+                         "dtype=torch.bfloat16))"),
+                 QString("tensor([[ 1.5000, -2.0000],\n        [ 0.2500,  4.0000]], "
+                         "device='cuda:0', dtype=torch.bfloat16)"));
+        QCOMPARE(s.print("pretend.cuda(torch.zeros(2, 2)).t().cpu()"),
+                 QString("tensor([[0., 0.],\n        [0., 0.]])"));
     }
 
     void metadataViewsAndMovesWork() {
