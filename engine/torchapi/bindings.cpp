@@ -91,16 +91,23 @@ bool deviceNeutral(std::string_view name) {
     return names.count(name) > 0;
 }
 
-void collectTensors(const Value& v, std::vector<Tensor>& out, bool& device) {
-    if (v.isTensor()) {
-        out.push_back(v.asTensor());
-        device = device || !out.back().device().isCpu();
-    } else if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
-        const auto& items =
-            v.is(ObjectKind::List) ? v.as<ListObject>()->items : v.as<TupleObject>()->items;
-        for (const Value& item : items)
-            if (item.isTensor()) collectTensors(item, out, device);
-    }
+/// Calls `f` for each tensor among the arguments, one level into lists and tuples (cat, stack).
+template <typename F>
+void forEachTensor(const CallArgs& args, F&& f) {
+    auto visit = [&](const Value& v) {
+        if (v.isTensor()) {
+            f(v.asTensor());
+        } else if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
+            const auto& items =
+                v.is(ObjectKind::List) ? v.as<ListObject>()->items : v.as<TupleObject>()->items;
+            for (const Value& item : items)
+                if (item.isTensor()) f(item.asTensor());
+        }
+    };
+    for (const Value& v : args.positional)
+        visit(v);
+    for (const Value& v : args.keywordValues)
+        visit(v);
 }
 
 Value deviceChecked(Interpreter& interp, const CallArgs& args, void* data) {
@@ -112,13 +119,12 @@ Value deviceChecked(Interpreter& interp, const CallArgs& args, void* data) {
 } // namespace
 
 void checkOperandDevices(std::string_view op, const CallArgs& args) {
-    std::vector<Tensor> tensors;
+    // Every eager op passes here: the common all-CPU case only looks, it allocates nothing.
     bool device = false;
-    for (const Value& v : args.positional)
-        collectTensors(v, tensors, device);
-    for (const Value& v : args.keywordValues)
-        collectTensors(v, tensors, device);
+    forEachTensor(args, [&](const Tensor& t) { device = device || !t.device().isCpu(); });
     if (!device) return;
+    std::vector<Tensor> tensors;
+    forEachTensor(args, [&](const Tensor& t) { tensors.push_back(t); });
     tensor::Device common = tensor::commonDevice(tensors);
     if (!common.isCpu()) tensor::failNoDeviceKernel("aten::" + std::string(op), common);
 }

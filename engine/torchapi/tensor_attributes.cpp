@@ -168,12 +168,11 @@ Value convertTo(Interpreter& interp, const Tensor& t, tensor::DType dtype, bool 
     } else if (target == t.device() && dtype == t.dtype() && !copy) {
         out = t;
     } else {
-        // Convert where the elements can be read (the host), then move.
+        // Convert where the elements can be read (the host), then move. Either step makes a
+        // new tensor, so copy=True needs nothing more.
         Tensor host = tensor::copyToHost(t);
-        if (dtype != t.dtype() || (copy && target.isCpu() && host.sameImpl(t)))
-            host = tensor::toDType(host, dtype, true);
+        if (dtype != t.dtype()) host = tensor::toDType(host, dtype);
         out = runtime::toDevice(host, target);
-        if (copy && out.sameImpl(t)) out = runtime::toDevice(tensor::copyToHost(t), target);
     }
     if (!out.sameImpl(t)) tensor::recordGradFn(out, "ToCopyBackward0", {&t});
     return tensorValue(out);

@@ -142,6 +142,16 @@ private slots:
                          "torch.int32 False\n"));
     }
 
+    void pythonNumbersFromDeviceTensorsCopyTheValue() {
+        testing::TorchSnippets s("import torch\nimport pretend\n");
+        withPretendDevice(s);
+        QCOMPARE(
+            s.print("float(pretend.cuda(torch.tensor(2.5))), int(pretend.cuda(torch.tensor(7))), "
+                    "bool(pretend.cuda(torch.tensor([0.0]))), "
+                    "f'{pretend.cuda(torch.tensor(1.25)):.1f}'"),
+            QString("2.5 7 False 1.2"));
+    }
+
     void mixedDevicesAreARuntimeError() {
         testing::TorchSnippets s;
         withPretendDevice(s);
