@@ -226,6 +226,19 @@ std::string listOfNames(const std::vector<std::string>& names) {
     return text;
 }
 
+/// Device 0's facts in the trace's meta, when the machine has a usable GPU.
+void recordGpuMeta(trace::TraceWriter& trace, const runtime::CudaProbe& cuda) {
+    if (!cuda.available()) return;
+    (void)trace.setMeta(trace::metakeys::kGpuName, cuda.deviceName);
+    (void)trace.setMeta(trace::metakeys::kGpuCapability, std::to_string(cuda.capabilityMajor) +
+                                                             "." +
+                                                             std::to_string(cuda.capabilityMinor));
+    (void)trace.setMeta(trace::metakeys::kGpuMemory, std::to_string(cuda.totalMemory));
+    if (!cuda.kernelModule.empty())
+        (void)trace.setMeta(trace::metakeys::kGpuDriver, cuda.kernelModule);
+    (void)trace.setMeta(trace::metakeys::kCudaVersion, cuda.cudaVersionText());
+}
+
 /// The settings a run cannot start with, refused before anything is read or written.
 Status checkConfig(const RunConfig& config) {
     const double timeout = config.timeoutSeconds;
@@ -318,12 +331,7 @@ Expected<RunResult> runChecked(const RunConfig& config, EventSink* observer) {
     const runtime::CudaProbe& cuda = runtime::probeCuda();
     if (config.device == "cuda" && !cuda.available())
         return makeDiagnostic("DeviceError",
-                              "--device cuda: no CUDA GPU is usable: " + cuda.problem);
-    if (config.device == "cuda")
-        return makeDiagnostic("DeviceError",
-                              "--device cuda: found " + cuda.describe() +
-                                  ", but this Kiln build runs workloads on the CPU only; CUDA "
-                                  "execution arrives with the CUDA backend");
+                              "--device cuda: " + runtime::noCudaDeviceMessage(cuda));
     RunResult result;
     result.dbPath =
         absolutePath(config.dbPath.empty() ? defaultTracePath(scriptPath) : config.dbPath);
@@ -336,6 +344,7 @@ Expected<RunResult> runChecked(const RunConfig& config, EventSink* observer) {
     (void)trace.setMeta(trace::metakeys::kDevice,
                         config.device == "cuda" ? cuda.describe() : "cpu");
     (void)trace.setMeta(trace::metakeys::kCudaDriver, cuda.describe());
+    recordGpuMeta(trace, cuda);
     (void)trace.setMeta(trace::metakeys::kCupti, "unavailable");
     const tensor::MatmulLibraries& matmul = tensor::matmulLibraries();
     (void)trace.setMeta(trace::metakeys::kCpu, cpuModelName());

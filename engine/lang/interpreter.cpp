@@ -199,6 +199,9 @@ PyException Interpreter::currentAsPyException() {
         case tensor::ErrorKind::NotImplementedError:
             type = types.notImplementedError.get();
             break;
+        case tensor::ErrorKind::OutOfMemoryError:
+            type = types.outOfMemoryError.get();
+            break;
         case tensor::ErrorKind::RuntimeError:
             break;
         }

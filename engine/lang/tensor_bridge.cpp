@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "lang/tensor_bridge.h"
 
+#include "tensor/device_check.h"
 #include "tensor/shape.h"
 
 namespace kiln::lang {
@@ -217,12 +218,25 @@ void tensorSetItem(Interpreter& interp, const Tensor& t, const Value& key, const
     tensor::indexPut(t, indexItems(interp, key), source);
 }
 
+/// The operators' dispatch check, the same the torch bindings make: operands on one device,
+/// and device operands refused until their op has a kernel there.
+static void checkOperandDevices(const char* symbol, std::initializer_list<Tensor> operands) {
+    bool device = false;
+    for (const Tensor& t : operands)
+        device = device || !t.device().isCpu();
+    if (!device) return;
+    std::vector<Tensor> all(operands);
+    tensor::Device common = tensor::commonDevice(all);
+    if (!common.isCpu()) tensor::failNoDeviceKernel(std::string("operator ") + symbol, common);
+}
+
 Value tensorBinaryEager(Interpreter& interp, BinaryOperator op, const Value& a, const Value& b,
                         bool inPlace) {
     if (!isTensorOperand(a) || !isTensorOperand(b)) return Value();
     if (op == BinaryOperator::MatMul) {
         if (!a.isTensor() || !b.isTensor())
             return Value(); // Tensor.__matmul__ returns NotImplemented for numbers
+        checkOperandDevices("@", {a.asTensor(), b.asTensor()});
         Tensor r = tensor::matmul(a.asTensor(), b.asTensor());
         if (inPlace) {
             tensor::copyInto(a.asTensor(), r);
@@ -233,6 +247,7 @@ Value tensorBinaryEager(Interpreter& interp, BinaryOperator op, const Value& a, 
     tensor::BinaryOp top = *tensorOpFor(op);
     Tensor ta = asTensorOperand(interp, a, binaryOperatorSymbol(op), b);
     Tensor tb = asTensorOperand(interp, b, binaryOperatorSymbol(op), a);
+    checkOperandDevices(binaryOperatorSymbol(op), {ta, tb});
     if (inPlace && a.isTensor()) {
         tensor::binaryInPlace(top, ta, tb);
         return a;
@@ -248,10 +263,13 @@ Value tensorCompareEager(Interpreter& interp, CompareOperator op, const Value& a
     }
     Tensor ta = asTensorOperand(interp, a, compareOperatorSymbol(op), b);
     Tensor tb = asTensorOperand(interp, b, compareOperatorSymbol(op), a);
+    checkOperandDevices(compareOperatorSymbol(op), {ta, tb});
     return Value(tensor::binary(compareOpFor(op), ta, tb));
 }
 
 Value tensorUnaryEager(Interpreter& interp, UnaryOperator op, const Tensor& t) {
+    if (op == UnaryOperator::Neg) checkOperandDevices("-", {t});
+    if (op == UnaryOperator::Invert) checkOperandDevices("~", {t});
     switch (op) {
     case UnaryOperator::Neg:
         if (t.dtype() == tensor::DType::Bool)

@@ -148,7 +148,9 @@ const SourceSpan* findEmphasis(const FunctionCode* code, const SourceSpan& span,
 std::string formatExceptionOnly(Interpreter& interp, const Value& exception) {
     std::string name = exceptionTypeName(exception);
     TypeObject* type = exception.asObject()->type();
-    if (type->isUserClass && type->moduleName != "__main__" && type->moduleName != "builtins")
+    // Classes outside builtins print qualified, as CPython's (torch.OutOfMemoryError).
+    if ((type->isUserClass || type == builtinTypes().outOfMemoryError.get()) &&
+        type->moduleName != "__main__" && type->moduleName != "builtins")
         name = type->moduleName + "." + name;
     std::string message;
     try {

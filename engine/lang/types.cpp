@@ -90,6 +90,8 @@ BuiltinTypes createTypes() {
                              "RuntimeWarning", "FutureWarning", "ImportWarning", "UnicodeWarning",
                              "BytesWarning", "ResourceWarning", "EncodingWarning"})
         t.warningCategories.push_back(exc(name, t.warning));
+    t.outOfMemoryError = exc("OutOfMemoryError", t.runtimeError);
+    t.outOfMemoryError->moduleName = "torch";
 
     t.tensor = simple("Tensor", ObjectKind::Native);
     t.tensor->moduleName = "torch";

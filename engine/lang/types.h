@@ -23,6 +23,9 @@ struct BuiltinTypes {
     /// Warning and its subclasses other than UserWarning (the warnings module's categories).
     Ref<TypeObject> warning;
     std::vector<Ref<TypeObject>> warningCategories;
+    /// torch.OutOfMemoryError (also torch.cuda.OutOfMemoryError), a RuntimeError; created here
+    /// so the interpreter can raise it for a TensorError of that kind.
+    Ref<TypeObject> outOfMemoryError;
     /// torch.Tensor and torch.nn.Parameter; created here so the interpreter can type tensors,
     /// filled with methods by the torch bindings.
     Ref<TypeObject> tensor, parameter;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tensor/convert.h"
 
+#include "tensor/device_transfer.h"
 #include "tensor/error.h"
 #include "tensor/iterate.h"
 #include "tensor/shape.h"
@@ -127,6 +128,8 @@ Scalar item(const Tensor& t) {
     if (t.numel() != 1)
         failRuntime("a Tensor with " + std::to_string(t.numel()) +
                     " elements cannot be converted to Scalar");
+    // A device tensor's value comes over to the host first (PyTorch's .item() synchronises too).
+    if (!t.device().isCpu()) return item(copyToHost(t));
     return readScalar(t.rawData(), t.dtype());
 }
 

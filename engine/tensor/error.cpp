@@ -15,6 +15,8 @@ const char* errorKindName(ErrorKind kind) {
         return "ValueError";
     case ErrorKind::NotImplementedError:
         return "NotImplementedError";
+    case ErrorKind::OutOfMemoryError:
+        return "OutOfMemoryError";
     }
     return "RuntimeError";
 }

@@ -11,7 +11,14 @@
 
 namespace kiln::tensor {
 
-enum class ErrorKind { RuntimeError, IndexError, TypeError, ValueError, NotImplementedError };
+enum class ErrorKind {
+    RuntimeError,
+    IndexError,
+    TypeError,
+    ValueError,
+    NotImplementedError,
+    OutOfMemoryError ///< torch.OutOfMemoryError (device memory exhausted), a RuntimeError
+};
 
 const char* errorKindName(ErrorKind kind);
 

@@ -7,6 +7,7 @@
 #include "tensor/print.h"
 
 #include "tensor/convert.h"
+#include "tensor/device_transfer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -269,7 +270,8 @@ std::string formatTensor(const Tensor& t) {
     const PrintOptions& options = printOptions();
     const std::string prefix = "tensor(";
     const int64_t indent = static_cast<int64_t>(prefix.size());
-    std::string body = t.numel() == 0 ? "[]" : BodyPrinter(t, options).render(indent);
+    // A device tensor's elements are printed from a host copy; its suffixes name its device.
+    std::string body = t.numel() == 0 ? "[]" : BodyPrinter(copyToHost(t), options).render(indent);
     return addSuffixes(prefix + body, suffixesFor(t, options), indent, options.lineWidth);
 }
 

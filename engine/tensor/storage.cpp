@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "tensor/storage.h"
 
+#include "support/assert.h"
 #include "tensor/error.h"
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <sys/mman.h>
@@ -109,7 +111,18 @@ Allocator& cpuAllocator() {
 Storage::Storage(int64_t bytes, Allocator& allocator)
     : m_data(allocator.allocate(bytes))
     , m_bytes(bytes)
-    , m_allocator(&allocator) {}
+    , m_allocator(&allocator)
+    , m_device(allocator.device()) {}
+
+void Allocator::copyToHost(void* hostDst, const void* src, int64_t bytes) const {
+    KILN_ASSERT(device().isCpu(), "a device allocator must implement copyToHost");
+    if (bytes > 0) std::memcpy(hostDst, src, static_cast<size_t>(bytes));
+}
+
+void Allocator::copyFromHost(void* dst, const void* hostSrc, int64_t bytes) const {
+    KILN_ASSERT(device().isCpu(), "a device allocator must implement copyFromHost");
+    if (bytes > 0) std::memcpy(dst, hostSrc, static_cast<size_t>(bytes));
+}
 
 Storage::~Storage() {
     m_allocator->deallocate(m_data, m_bytes);

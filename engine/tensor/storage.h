@@ -18,6 +18,10 @@ public:
     virtual void* allocate(int64_t bytes) = 0;
     virtual void deallocate(void* ptr, int64_t bytes) = 0;
     virtual Device device() const = 0;
+    /// Copy `bytes` between memory of this allocator and host memory, completing before they
+    /// return. A device allocator moves them over the bus; the CPU allocator uses memcpy.
+    virtual void copyToHost(void* hostDst, const void* src, int64_t bytes) const;
+    virtual void copyFromHost(void* dst, const void* hostSrc, int64_t bytes) const;
 };
 
 /// 64-byte aligned host memory. Refuses requests larger than the machine's physical memory
@@ -32,14 +36,18 @@ public:
     Storage(int64_t bytes, Allocator& allocator);
     ~Storage() override;
 
+    /// The allocation's address on its device: host memory only when device() is the CPU.
     void* data() const { return m_data; }
     int64_t bytes() const { return m_bytes; }
-    Device device() const { return m_allocator->device(); }
+    /// Kept here rather than asked of the allocator: Tensor::rawData checks it on every access.
+    Device device() const { return m_device; }
+    Allocator& allocator() const { return *m_allocator; }
 
 private:
     void* m_data = nullptr;
     int64_t m_bytes = 0;
     Allocator* m_allocator = nullptr;
+    Device m_device;
 };
 
 } // namespace kiln::tensor

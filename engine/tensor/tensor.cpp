@@ -4,6 +4,7 @@
 #include "support/assert.h"
 #include "tensor/error.h"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -36,6 +37,14 @@ Tensor Tensor::empty(IntList sizes, DType dtype, Device device) {
     impl->strides = contiguousStrides(sizes);
     impl->dtype = dtype;
     return Tensor(std::move(impl));
+}
+
+void Tensor::failHostAccess(Device device) {
+    fail(ErrorKind::NotImplementedError,
+         "Could not run this operation on a tensor on " +
+             Device{device.type, std::max(device.index, 0)}.str() +
+             ": Kiln has no CUDA kernel for it yet, and its CPU kernels cannot read device "
+             "memory. Move the tensor to the CPU with .cpu() first.");
 }
 
 Tensor Tensor::view(Ref<Storage> storage, int64_t offset, DimVector sizes, DimVector strides,

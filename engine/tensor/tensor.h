@@ -72,8 +72,17 @@ public:
     const Ref<Storage>& storage() const { return m_impl->storage; }
     bool isContiguous() const;
 
-    /// Address of the first element (storage data plus offset).
+    /// Host address of the first element (storage data plus offset), for the CPU kernels. Every
+    /// CPU kernel reads and writes elements through here, so this is where a tensor in device
+    /// memory is stopped: NotImplementedError instead of a host access to a device address.
     char* rawData() const {
+        if (m_impl->storage->device().type != DeviceType::CPU) [[unlikely]]
+            failHostAccess(m_impl->storage->device());
+        return static_cast<char*>(m_impl->storage->data()) + m_impl->offset * itemSize(dtype());
+    }
+    /// Address of the first element on the tensor's own device (a CUDA device pointer for
+    /// CUDA tensors), for device kernels and copies; never dereferenced on the host.
+    void* devicePointer() const {
         return static_cast<char*>(m_impl->storage->data()) + m_impl->offset * itemSize(dtype());
     }
     template <typename T>
@@ -87,6 +96,8 @@ public:
     bool isParameter() const { return m_impl->isParameter; }
 
 private:
+    [[noreturn]] static void failHostAccess(Device device);
+
     Ref<TensorImpl> m_impl;
 };
 

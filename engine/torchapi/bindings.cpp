@@ -1,22 +1,143 @@
 // SPDX-License-Identifier: MIT
 #include "torchapi/bindings.h"
 
+#include "tensor/device_check.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/shape.h"
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 namespace kiln::torchapi {
 
 using namespace kiln::lang;
 
+namespace {
+
+/// Ops that never read elements with a CPU kernel: metadata, views, and the conversions that
+/// move data between devices themselves. Everything else goes through the device check.
+bool deviceNeutral(std::string_view name) {
+    static const std::set<std::string_view> names = {"size",
+                                                     "stride",
+                                                     "dim",
+                                                     "ndimension",
+                                                     "numel",
+                                                     "nelement",
+                                                     "is_contiguous",
+                                                     "is_floating_point",
+                                                     "storage_offset",
+                                                     "element_size",
+                                                     "item",
+                                                     "tolist",
+                                                     "to",
+                                                     "float",
+                                                     "double",
+                                                     "half",
+                                                     "bfloat16",
+                                                     "long",
+                                                     "int",
+                                                     "bool",
+                                                     "type",
+                                                     "type_as",
+                                                     "cpu",
+                                                     "cuda",
+                                                     "contiguous",
+                                                     "detach",
+                                                     "requires_grad_",
+                                                     "__len__",
+                                                     "view",
+                                                     "view_as",
+                                                     "permute",
+                                                     "transpose",
+                                                     "swapaxes",
+                                                     "swapdims",
+                                                     "t",
+                                                     "unsqueeze",
+                                                     "squeeze",
+                                                     "expand",
+                                                     "expand_as",
+                                                     "flatten",
+                                                     "unflatten",
+                                                     "narrow",
+                                                     "select",
+                                                     "movedim",
+                                                     "moveaxis",
+                                                     "split",
+                                                     "chunk",
+                                                     "unbind",
+                                                     "diagonal",
+                                                     "alias",
+                                                     "get_device",
+                                                     "zeros_like",
+                                                     "ones_like",
+                                                     "empty_like",
+                                                     "full_like",
+                                                     "rand_like",
+                                                     "randn_like",
+                                                     "randint_like",
+                                                     "new_zeros",
+                                                     "new_ones",
+                                                     "new_empty",
+                                                     "new_full",
+                                                     "new_tensor",
+                                                     "is_tensor",
+                                                     "result_type",
+                                                     "is_same_size",
+                                                     "is_nonzero",
+                                                     "data_ptr",
+                                                     "record_stream"};
+    return names.count(name) > 0;
+}
+
+/// Calls `f` for each tensor among the arguments, one level into lists and tuples (cat, stack).
+template <typename F>
+void forEachTensor(const CallArgs& args, F&& f) {
+    auto visit = [&](const Value& v) {
+        if (v.isTensor()) {
+            f(v.asTensor());
+        } else if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
+            const auto& items =
+                v.is(ObjectKind::List) ? v.as<ListObject>()->items : v.as<TupleObject>()->items;
+            for (const Value& item : items)
+                if (item.isTensor()) f(item.asTensor());
+        }
+    };
+    for (const Value& v : args.positional)
+        visit(v);
+    for (const Value& v : args.keywordValues)
+        visit(v);
+}
+
+Value deviceChecked(Interpreter& interp, const CallArgs& args, void* data) {
+    const OpEntry& op = *static_cast<const OpEntry*>(data);
+    checkOperandDevices(op.name, args);
+    return op.fn(interp, args, op.data);
+}
+
+} // namespace
+
+void checkOperandDevices(std::string_view op, const CallArgs& args) {
+    // Every eager op passes here: the common all-CPU case only looks, it allocates nothing.
+    bool device = false;
+    forEachTensor(args, [&](const Tensor& t) { device = device || !t.device().isCpu(); });
+    if (!device) return;
+    std::vector<Tensor> tensors;
+    forEachTensor(args, [&](const Tensor& t) { tensors.push_back(t); });
+    tensor::Device common = tensor::commonDevice(tensors);
+    if (!common.isCpu()) tensor::failNoDeviceKernel("aten::" + std::string(op), common);
+}
+
 void registerOps(Interpreter& interp, AttrMap* torchModule, std::span<const OpEntry> ops) {
     AttrMap& tensorDict = builtinTypes().tensor->dict;
     for (const OpEntry& op : ops) {
-        if (op.function && torchModule) interp.defineNative(*torchModule, op.name, op.fn, op.data);
-        if (op.method) interp.defineNative(tensorDict, op.name, op.fn, op.data);
+        // The checked entry points at the table entry, so tables must outlive interpreters.
+        bool neutral = deviceNeutral(op.name);
+        NativeFn fn = neutral ? op.fn : deviceChecked;
+        void* data = neutral ? op.data : const_cast<OpEntry*>(&op);
+        if (op.function && torchModule) interp.defineNative(*torchModule, op.name, fn, data);
+        if (op.method) interp.defineNative(tensorDict, op.name, fn, data);
     }
 }
 

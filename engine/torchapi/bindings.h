@@ -32,8 +32,16 @@ struct OpEntry {
     void* data = nullptr; ///< passed to fn (the table entry of a family of ops)
 };
 
-/// Registers each entry into the torch module namespace and/or the Tensor type.
+/// Registers each entry into the torch module namespace and/or the Tensor type. Unless the op
+/// only reads metadata or moves data between devices itself, its tensor operands are checked
+/// first (one device; no device tensors for CPU kernels). Entries must live for the process.
 void registerOps(Interpreter& interp, lang::AttrMap* torchModule, std::span<const OpEntry> ops);
+
+/// The one check at op dispatch: operands on different devices are PyTorch's RuntimeError, and
+/// device operands of an op without a kernel for that device are a NotImplementedError, so no
+/// CPU kernel ever sees a device pointer. registerOps makes it; natives registered otherwise
+/// call it first.
+void checkOperandDevices(std::string_view op, const CallArgs& args);
 
 /// A property of Tensor computed by `getter` (and optionally assignable through `setter`).
 void defineTensorProperty(Interpreter& interp, const char* name, lang::NativeFn getter,

@@ -4,6 +4,7 @@
 #include "graph/graph_module.h"
 #include "torchapi/bindings.h"
 #include "torchapi/config_modules.h"
+#include "torchapi/cuda_support.h"
 #include "torchapi/trace_tags.h"
 
 namespace kiln::torchapi {
@@ -41,6 +42,11 @@ void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
 } // namespace
 
 void installTorch(lang::Interpreter& interp, const TorchOptions& options) {
+    // The run's device for factories that name none (kiln run --device cuda); runWorkload
+    // has checked that a GPU is there before it asks for one.
+    setDefaultFactoryDevice(options.defaultDevice == "cuda"
+                                ? tensor::Device{tensor::DeviceType::CUDA, -1}
+                                : tensor::Device{});
     interp.registerNativeModule("torch", [onImported = options.onImported](
                                              lang::Interpreter& i, lang::ModuleObject& torch) {
         installTorchRoot(i, torch);

@@ -319,8 +319,8 @@ Value diagonalFn(Interpreter& interp, const CallArgs& args, void*) {
 } // namespace
 
 void installShapeOps(Interpreter& interp, ModuleObject& torch) {
-    auto tag = [](intptr_t i) { return reinterpret_cast<void*>(i); };
-    const OpEntry ops[] = {
+    static const auto tag = [](intptr_t i) { return reinterpret_cast<void*>(i); };
+    static const OpEntry ops[] = {
         {"view", viewFn, false, true},
         {"reshape", reshapeFn, true, true},
         {"permute", permuteFn, true, true},

@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: MIT
 // Tensor attributes and the methods that describe or convert a tensor: shape, dtype, device,
 // requires_grad, grad_fn, size(), dim(), item(), tolist(), to(), float(), contiguous(), ...
+#include "runtime/cuda_tensor.h"
+#include "tensor/device_transfer.h"
 #include "torchapi/bindings.h"
+#include "torchapi/cuda_support.h"
+
+#include <algorithm>
 
 namespace kiln::torchapi {
 
@@ -54,6 +59,11 @@ Value propGrad(Interpreter& interp, const CallArgs& args, void*) {
     self(interp, args);
     return Value::none(); // Kiln runs inference only: gradients are never computed
 }
+Value propGetDevice(Interpreter& interp, const CallArgs& args, void*) {
+    tensor::Device d = self(interp, args).device();
+    return Value::fromInt(d.isCpu() ? -1 : std::max(d.index, 0));
+}
+
 Value propIsCuda(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(self(interp, args).device().isCuda());
 }
@@ -130,24 +140,40 @@ Value methodElementSize(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromInt(tensor::itemSize(self(interp, args).dtype()));
 }
 Value methodItem(Interpreter& interp, const CallArgs& args, void*) {
-    return scalarValue(tensor::item(self(interp, args)));
+    return scalarValue(tensor::item(tensor::copyToHost(self(interp, args))));
 }
 
-Value toList(const Tensor& t) {
+Value toListOnHost(const Tensor& t) {
     if (t.dim() == 0) return scalarValue(tensor::item(t));
     std::vector<Value> items;
     items.reserve(static_cast<size_t>(t.size(0)));
     for (int64_t i = 0; i < t.size(0); ++i)
-        items.push_back(toList(tensor::select(t, 0, i)));
+        items.push_back(toListOnHost(tensor::select(t, 0, i)));
     return listValue(std::move(items));
 }
 
 Value methodTolist(Interpreter& interp, const CallArgs& args, void*) {
-    return toList(self(interp, args));
+    return toListOnHost(tensor::copyToHost(self(interp, args)));
 }
 
-Value convertTo(Interpreter& interp, const Tensor& t, tensor::DType dtype, bool copy) {
-    Tensor out = tensor::toDType(t, dtype, copy);
+/// `t` converted to `dtype` on `device`. Until eager GPU kernels exist, a dtype conversion of
+/// a device tensor goes through a host copy (converted on the CPU, copied back); the device
+/// move itself is a copy over the bus.
+Value convertTo(Interpreter& interp, const Tensor& t, tensor::DType dtype, bool copy,
+                std::optional<tensor::Device> device = {}) {
+    tensor::Device target = device ? cudaResolved(interp, *device) : t.device();
+    Tensor out;
+    if (target == t.device() && t.device().isCpu()) {
+        out = tensor::toDType(t, dtype, copy);
+    } else if (target == t.device() && dtype == t.dtype() && !copy) {
+        out = t;
+    } else {
+        // Convert where the elements can be read (the host), then move. Either step makes a
+        // new tensor, so copy=True needs nothing more.
+        Tensor host = tensor::copyToHost(t);
+        if (dtype != t.dtype()) host = tensor::toDType(host, dtype);
+        out = runtime::toDevice(host, target);
+    }
     if (!out.sameImpl(t)) tensor::recordGradFn(out, "ToCopyBackward0", {&t});
     return tensorValue(out);
 }
@@ -169,11 +195,7 @@ Value methodTo(Interpreter& interp, const CallArgs& args, void*) {
         else if (!v.isNone())
             device = deviceOf(interp, v);
     }
-    if (device && device->isCuda())
-        interp.raise(builtinTypes().runtimeError.get(),
-                     "Kiln's eager runtime keeps tensors on the CPU; CUDA tensors arrive with the "
-                     "CUDA backend (run compiled code with --device cuda)");
-    return convertTo(interp, t, dtype.value_or(t.dtype()), a.toBool(5));
+    return convertTo(interp, t, dtype.value_or(t.dtype()), a.toBool(5), device);
 }
 
 template <tensor::DType D>
@@ -201,13 +223,20 @@ Value methodTypeAs(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value methodCpu(Interpreter& interp, const CallArgs& args, void*) {
-    return args.positional[0];
+    Tensor t = self(interp, args);
+    if (t.device().isCpu()) return args.positional[0];
+    return convertTo(interp, t, t.dtype(), false, tensor::Device{});
 }
 
 Value methodCuda(Interpreter& interp, const CallArgs& args, void*) {
-    interp.raise(builtinTypes().runtimeError.get(),
-                 "Kiln's eager runtime keeps tensors on the CPU; CUDA tensors arrive with the CUDA "
-                 "backend");
+    static const Signature sig("cuda(self, device=None, non_blocking=False)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor t = a.toTensor(0);
+    tensor::Device device{tensor::DeviceType::CUDA, -1};
+    if (a.has(1)) device = deviceOf(interp, a[1]);
+    if (!device.isCuda())
+        interp.raise(builtinTypes().runtimeError.get(), "Invalid device, must be cuda device");
+    return convertTo(interp, t, t.dtype(), false, device);
 }
 
 Value methodContiguous(Interpreter& interp, const CallArgs& args, void*) {
@@ -292,6 +321,7 @@ void installTensorAttributes(Interpreter& interp, ModuleObject& torch) {
         {"type_as", methodTypeAs, false, true},
         {"cpu", methodCpu, false, true},
         {"cuda", methodCuda, false, true},
+        {"get_device", propGetDevice, false, true},
         {"contiguous", methodContiguous, false, true},
         {"clone", methodClone, true, true},
         {"detach", methodDetach, true, true},

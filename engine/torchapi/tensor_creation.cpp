@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Tensor factories: torch.tensor, zeros/ones/full/empty (and their _like forms), arange,
 // linspace, eye, the random factories, tril/triu, and the seed and default-dtype controls.
+#include "runtime/cuda_tensor.h"
+#include "tensor/device_transfer.h"
 #include "tensor/random.h"
 #include "torchapi/bindings.h"
+#include "torchapi/cuda_support.h"
 #include "torchapi/tensor_data.h"
 
 namespace kiln::torchapi {
@@ -11,15 +14,19 @@ using namespace kiln::lang;
 
 namespace {
 
-tensor::TensorOptions factoryOptions(const BoundArgs& a, size_t dtypeIndex, tensor::DType dflt) {
+/// dtype, device and requires_grad of a factory call. `o.device` is where the result goes;
+/// the values are computed on the host (the tensor layer's factories ignore o.device) and
+/// moved there by finish(). Without `device=`, tensors go to `likeDevice` (the *_like and
+/// new_* factories) or the run's default device.
+tensor::TensorOptions factoryOptions(const BoundArgs& a, size_t dtypeIndex, tensor::DType dflt,
+                                     std::optional<tensor::Device> likeDevice = {}) {
     Interpreter& interp = a.interp();
     tensor::TensorOptions o;
     o.dtype =
         optDType(interp, a[dtypeIndex], a.functionName() + "(): argument 'dtype'").value_or(dflt);
-    if (a.has(dtypeIndex + 1) && deviceOf(interp, a[dtypeIndex + 1]).isCuda())
-        interp.raise(builtinTypes().runtimeError.get(),
-                     "Kiln's eager runtime keeps tensors on the CPU; CUDA tensors arrive with "
-                     "the CUDA backend");
+    tensor::Device device = a.has(dtypeIndex + 1) ? deviceOf(interp, a[dtypeIndex + 1])
+                                                  : likeDevice.value_or(defaultFactoryDevice());
+    o.device = cudaResolved(interp, device);
     o.requiresGrad = a.toBool(dtypeIndex + 2);
     if (o.requiresGrad && !tensor::isFloating(o.dtype))
         interp.raise(builtinTypes().runtimeError.get(),
@@ -27,15 +34,32 @@ tensor::TensorOptions factoryOptions(const BoundArgs& a, size_t dtypeIndex, tens
     return o;
 }
 
+/// The factory's host result on the requested device.
+Tensor placed(Tensor t, const tensor::TensorOptions& o) {
+    return o.device.isCpu() ? t : runtime::toDevice(t, o.device);
+}
+
 Value finish(Tensor t, const tensor::TensorOptions& o) {
+    t = placed(std::move(t), o);
     t.impl()->requiresGrad = o.requiresGrad;
     return tensorValue(std::move(t));
 }
 
 /// A factory's result, written into its `out=` tensor when one was given.
 Value finishOut(const BoundArgs& a, size_t outIndex, Tensor t, const tensor::TensorOptions& o) {
+    t = placed(std::move(t), o);
     t.impl()->requiresGrad = o.requiresGrad;
     return resultOrOut(a, outIndex, t);
+}
+
+/// Uninitialised memory is made where it lives: no host buffer to copy.
+Tensor emptyOn(tensor::IntList sizes, const tensor::TensorOptions& o) {
+    return o.device.isCuda() ? runtime::emptyCuda(sizes, o.dtype, o.device.index)
+                             : Tensor::empty(sizes, o.dtype);
+}
+
+tensor::Generator& generatorFor(const tensor::TensorOptions& o) {
+    return o.device.isCuda() ? cudaGenerator() : tensor::defaultGenerator();
 }
 
 /// Sizes from the `*size` varargs, or from the `size=` keyword (zeros(size=(2, 3))).
@@ -61,7 +85,7 @@ Value sizeFactory(Interpreter& interp, const CallArgs& args, void*) {
     tensor::TensorOptions o = factoryOptions(a, 2, tensor::defaultFloatDType());
     Tensor t = Kind == 0   ? tensor::zeros(sizes, o)
                : Kind == 1 ? tensor::ones(sizes, o)
-                           : Tensor::empty(sizes, o.dtype);
+                           : emptyOn(sizes, o);
     return finishOut(a, 1, std::move(t), o);
 }
 
@@ -87,14 +111,14 @@ Value likeFactory(Interpreter& interp, const CallArgs& args, void*) {
                                "layout=None, memory_format=None)");
     BoundArgs a = sig.bind(interp, args);
     Tensor like = a.toTensor(0);
-    tensor::TensorOptions o = factoryOptions(a, 1, like.dtype());
+    tensor::TensorOptions o = factoryOptions(a, 1, like.dtype(), like.device());
     if (Kind >= 3 && !tensor::isFloating(o.dtype))
         interp.raise(builtinTypes().notImplementedError.get(),
                      std::string(Kind == 4 ? "\"normal_kernel_cpu\"" : "\"check_uniform_bounds\"") +
                          " not implemented for '" + std::string(tensor::dtypeLegacyName(o.dtype)) +
                          "'");
     Tensor t = emptyLike(like, o.dtype);
-    tensor::Generator& gen = tensor::defaultGenerator();
+    tensor::Generator& gen = generatorFor(o);
     if (Kind == 0 || Kind == 1)
         tensor::fill(t, tensor::Scalar(int64_t(Kind)));
     else if (Kind == 3)
@@ -113,7 +137,7 @@ Value fullLike(Interpreter& interp, const CallArgs& args, void*) {
     if (!value)
         interp.raiseTypeError("full_like(): argument 'fill_value' must be Number, not " +
                               interp.typeName(a[1]));
-    tensor::TensorOptions o = factoryOptions(a, 2, like.dtype());
+    tensor::TensorOptions o = factoryOptions(a, 2, like.dtype(), like.device());
     Tensor t = emptyLike(like, o.dtype);
     tensor::fill(t, *value);
     return finish(std::move(t), o);
@@ -136,9 +160,14 @@ Value asTensor(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("as_tensor(data, dtype=None, device=None)");
     BoundArgs a = sig.bind(interp, args);
     std::optional<tensor::DType> dtype = optDType(interp, a[1], "as_tensor(): argument 'dtype'");
-    if (a[0].isTensor())
-        return tensorValue(dtype ? tensor::toDType(a[0].asTensor(), *dtype) : a[0].asTensor());
-    return tensorValue(tensorFromData(interp, a[0], dtype));
+    std::optional<tensor::Device> device;
+    if (a.has(2)) device = cudaResolved(interp, deviceOf(interp, a[2]));
+    Tensor t = a[0].isTensor() ? a[0].asTensor() : tensorFromData(interp, a[0], dtype);
+    if (t.device().isCpu() && dtype) t = tensor::toDType(t, *dtype);
+    if (!t.device().isCpu() && dtype && *dtype != t.dtype())
+        t = tensor::toDType(tensor::copyToHost(t), *dtype);
+    if (device && *device != t.device()) t = runtime::toDevice(t, *device);
+    return tensorValue(t);
 }
 
 /// Tensor.new_zeros(size), new_ones, new_empty, new_full(size, fill_value), new_tensor(data):
@@ -153,7 +182,7 @@ Value newFactory(Interpreter& interp, const CallArgs& args, void*) {
                                "pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     Tensor self = a.toTensor(0);
-    tensor::TensorOptions o = factoryOptions(a, Kind == 3 ? 3 : 2, self.dtype());
+    tensor::TensorOptions o = factoryOptions(a, Kind == 3 ? 3 : 2, self.dtype(), self.device());
     if (Kind == 4) {
         auto dtype = optDType(interp, a[2], "new_tensor(): argument 'dtype'");
         return finish(tensorFromData(interp, a[1], dtype.value_or(self.dtype())), o);
@@ -162,7 +191,7 @@ Value newFactory(Interpreter& interp, const CallArgs& args, void*) {
     std::vector<int64_t> sizes = varSizes(a, 1);
     Tensor t = Kind == 0   ? tensor::zeros(sizes, o)
                : Kind == 1 ? tensor::ones(sizes, o)
-                           : Tensor::empty(sizes, o.dtype);
+                           : emptyOn(sizes, o);
     return finish(std::move(t), o);
 }
 
@@ -217,7 +246,7 @@ Value randFactory(Interpreter& interp, const CallArgs& args, void*) {
                      std::string(Normal ? "\"normal_kernel_cpu\"" : "\"check_uniform_bounds\"") +
                          " not implemented for '" + std::string(tensor::dtypeLegacyName(o.dtype)) +
                          "'");
-    tensor::Generator& gen = tensor::defaultGenerator();
+    tensor::Generator& gen = generatorFor(o);
     return finishOut(a, 2, Normal ? tensor::randn(sizes, o, gen) : tensor::rand(sizes, o, gen), o);
 }
 
@@ -235,7 +264,7 @@ Value randint(Interpreter& interp, const CallArgs& args, void*) {
     int64_t high = toIntVector(interp, items[items.size() - 2], "randint(): high")[0];
     std::vector<int64_t> sizes = toIntVector(interp, items.back(), "randint(): argument 'size'");
     tensor::TensorOptions o = factoryOptions(a, 3, tensor::DType::Int64);
-    return finishOut(a, 2, tensor::randint(low, high, sizes, o, tensor::defaultGenerator()), o);
+    return finishOut(a, 2, tensor::randint(low, high, sizes, o, generatorFor(o)), o);
 }
 
 /// randint_like(input, high) or randint_like(input, low, high): integers in [low, high) with
@@ -252,8 +281,8 @@ Value randintLike(Interpreter& interp, const CallArgs& args, void*) {
                               "high)");
     int64_t low = bounds.size() == 2 ? toIntVector(interp, bounds[0], "randint_like(): low")[0] : 0;
     int64_t high = toIntVector(interp, bounds.back(), "randint_like(): high")[0];
-    tensor::TensorOptions o = factoryOptions(a, 2, like.dtype());
-    return finish(tensor::randint(low, high, like.sizes(), o, tensor::defaultGenerator()), o);
+    tensor::TensorOptions o = factoryOptions(a, 2, like.dtype(), like.device());
+    return finish(tensor::randint(low, high, like.sizes(), o, generatorFor(o)), o);
 }
 
 Value randperm(Interpreter& interp, const CallArgs& args, void*) {
@@ -261,7 +290,7 @@ Value randperm(Interpreter& interp, const CallArgs& args, void*) {
                                "requires_grad=False, layout=None, pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     tensor::TensorOptions o = factoryOptions(a, 3, tensor::DType::Int64);
-    return finishOut(a, 2, tensor::randperm(a.toInt(0), o, tensor::defaultGenerator()), o);
+    return finishOut(a, 2, tensor::randperm(a.toInt(0), o, generatorFor(o)), o);
 }
 
 template <bool Lower>
@@ -276,7 +305,9 @@ Value triangle(Interpreter& interp, const CallArgs& args, void*) {
 Value manualSeed(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("manual_seed(seed)");
     BoundArgs a = sig.bind(interp, args);
+    // As PyTorch's, torch.manual_seed seeds every device's generator.
     tensor::defaultGenerator().manualSeed(static_cast<uint64_t>(a.toInt(0)));
+    cudaGenerator().manualSeed(static_cast<uint64_t>(a.toInt(0)));
     return Value::none();
 }
 

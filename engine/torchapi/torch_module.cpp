@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // The rest of the torch namespace: grad-mode context managers (no_grad, enable_grad,
 // inference_mode, set_grad_enabled), torch.cuda, print options, and type checks.
-#include "runtime/device_probe.h"
 #include "tensor/elementwise.h"
 #include "tensor/print.h"
 #include "torchapi/bindings.h"
+#include "torchapi/cuda_support.h"
 #include "torchapi/tensor_data.h"
 
 #include <map>
@@ -160,26 +160,6 @@ Value setPrintoptions(Interpreter& interp, const CallArgs& args, void*) {
     return Value::none();
 }
 
-Value cudaIsAvailable(Interpreter& interp, const CallArgs& args, void*) {
-    return Value::fromBool(runtime::probeCuda().available());
-}
-
-Value cudaDeviceCount(Interpreter& interp, const CallArgs& args, void*) {
-    return Value::fromInt(runtime::probeCuda().deviceCount);
-}
-
-Value cudaGetDeviceName(Interpreter& interp, const CallArgs& args, void*) {
-    const runtime::CudaProbe& p = runtime::probeCuda();
-    if (!p.available())
-        interp.raise(builtinTypes().runtimeError.get(),
-                     "Found no NVIDIA driver on your system: " + p.problem);
-    return strValue(p.deviceName);
-}
-
-Value cudaSynchronize(Interpreter& interp, const CallArgs& args, void*) {
-    return Value::none(); // eager work runs on the CPU and is already complete
-}
-
 /// The legacy constructor torch.Tensor(*sizes) / torch.Tensor(data): an uninitialised tensor
 /// of the default float type, or data converted to it; a tensor argument is aliased.
 Value tensorCtor(Interpreter& interp, const CallArgs& args, void*) {
@@ -227,13 +207,6 @@ void installKilnInternals(Interpreter& interp, ModuleObject& kiln) {
     kiln.globals.set(Symbol::intern("Parameter"), Value(builtinTypes().parameter));
 }
 
-void installCuda(Interpreter& interp, ModuleObject& cuda) {
-    interp.defineNative(cuda.globals, "is_available", cudaIsAvailable);
-    interp.defineNative(cuda.globals, "device_count", cudaDeviceCount);
-    interp.defineNative(cuda.globals, "get_device_name", cudaGetDeviceName);
-    interp.defineNative(cuda.globals, "synchronize", cudaSynchronize);
-}
-
 } // namespace
 
 void installTorchModule(Interpreter& interp, ModuleObject& torch) {
@@ -253,10 +226,11 @@ void installTorchModule(Interpreter& interp, ModuleObject& torch) {
     interp.defineNative(g, "promote_types", promoteTypes);
     interp.defineNative(g, "can_cast", canCast);
     g.set(Symbol::intern("Tensor"), Value(builtinTypes().tensor));
+    g.set(Symbol::intern("OutOfMemoryError"), Value(builtinTypes().outOfMemoryError));
     builtinTypes().tensor->constructor = interp.newNative("Tensor", tensorCtor);
     g.set(Symbol::intern("__version__"), strValue("2.3.0+kiln"));
     interp.defineNative(g, "typename", typename_);
-    interp.registerNativeModule("torch.cuda", installCuda);
+    interp.registerNativeModule("torch.cuda", installCudaModule);
     interp.registerNativeModule("torch._kiln", installKilnInternals);
 }
 

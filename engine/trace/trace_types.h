@@ -31,6 +31,12 @@ inline constexpr const char* kCpu = "cpu";         ///< the CPU's model name
 inline constexpr const char* kCpuIsa = "cpu_isa";  ///< the eager kernels' instruction set
 inline constexpr const char* kThreads = "threads"; ///< threads of parallel loops
 inline constexpr const char* kMatmulLibrary = "matmul_library"; ///< per dtype, with code path
+// Set when the run has a usable GPU (device 0's facts).
+inline constexpr const char* kGpuName = "gpu_name";             ///< "NVIDIA H200"
+inline constexpr const char* kGpuCapability = "gpu_capability"; ///< compute capability, "9.0"
+inline constexpr const char* kGpuMemory = "gpu_memory_bytes";   ///< device memory in bytes
+inline constexpr const char* kGpuDriver = "gpu_driver";         ///< kernel module, "580.95.05"
+inline constexpr const char* kCudaVersion = "cuda_version";     ///< the driver's CUDA, "13.0"
 } // namespace metakeys
 
 /// A run's lifecycle state; stored in runs.status as the lower-case names below.

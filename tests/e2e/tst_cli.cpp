@@ -2,9 +2,11 @@
 // End-to-end tests of the kiln executable, run as a user runs it: the README's main-job path
 // on the demo workload, trace files next to the workload and appended to, the headless trace
 // commands, exit statuses, and output that a second reader sees while the run is going.
+#include "kiln_process.h"
 #include "script_runner.h"
 #include "trace/trace_reader.h"
 
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -150,8 +152,40 @@ private slots:
         ProcessResult r = runKiln({"run", script, "--device", "cuda"});
         if (r.exitCode == 0) QSKIP("this machine has a usable CUDA GPU");
         QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains("--device cuda: no CUDA GPU is usable"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("kiln: error: DeviceError: --device cuda: no CUDA device was "
+                                "found: "),
+                 qPrintable(r.err));
         QVERIFY(!r.out.contains("never"));
+    }
+
+    void theToolkitStubIsNamedAsTheReason() {
+        const QString stub = "/usr/local/cuda/lib/stubs/libcuda.so";
+        if (!QFileInfo::exists(stub)) QSKIP("the CUDA toolkit's driver stub is not installed");
+        QTemporaryDir dir;
+        QString script = writeScript(dir, "x.py", "print('never')\n");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("KILN_CUDA_DRIVER", stub);
+        kiln::testing::KilnProcess r =
+            kiln::testing::runKilnBinary({"run", script, "--device", "cuda"}, dir.path(), env);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--device cuda: no CUDA device was found: libcuda.so.1 is the "
+                                "CUDA toolkit's stub library, not an NVIDIA driver (cuInit "
+                                "returned CUDA_ERROR_STUB_LIBRARY)"),
+                 qPrintable(r.err));
+    }
+
+    void cudaTensorsInAScriptWithoutGpuRaise() {
+        QTemporaryDir dir;
+        QString script = writeScript(dir, "x.py",
+                                     "import torch\n"
+                                     "print(torch.cuda.is_available())\n"
+                                     "x = torch.zeros(3, device='cuda')\n");
+        ProcessResult r = runKiln({"run", script, "--quiet"});
+        if (r.out.startsWith("True")) QSKIP("this machine has a usable CUDA GPU");
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.out, QString("False\n"));
+        QVERIFY2(r.err.contains("line 3, in <module>"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("\nRuntimeError: no CUDA device was found: "), qPrintable(r.err));
     }
 
     void outputIsReadableWhileTheRunIsGoing() {

@@ -9,6 +9,7 @@
 
 #include <QtTest>
 #include <cstdlib>
+#include <cstring>
 
 using namespace kiln::tensor;
 using namespace kiln::testing;
@@ -18,6 +19,8 @@ Q_DECLARE_METATYPE(kiln::tensor::DimVector)
 namespace {
 
 /// Host memory that claims to be CUDA memory: enough to check the device suffix.
+/// Host memory that says cuda:0; its bytes move only through the copy functions, as a real
+/// device's (Tensor::rawData refuses device storage).
 class FakeCudaAllocator : public Allocator {
 public:
     void* allocate(int64_t bytes) override {
@@ -25,6 +28,12 @@ public:
     }
     void deallocate(void* ptr, int64_t) override { std::free(ptr); }
     Device device() const override { return Device{DeviceType::CUDA, 0}; }
+    void copyToHost(void* dst, const void* src, int64_t bytes) const override {
+        std::memcpy(dst, src, size_t(bytes));
+    }
+    void copyFromHost(void* dst, const void* src, int64_t bytes) const override {
+        std::memcpy(dst, src, size_t(bytes));
+    }
 };
 
 /// Restores the default print options when a test ends, even when it fails.
@@ -411,8 +420,8 @@ private slots:
         FakeCudaAllocator allocator;
         auto storage = kiln::makeRef<Storage>(8, allocator);
         Tensor t = Tensor::view(storage, 0, DimVector{2}, DimVector{1}, DType::Float32);
-        t.data<float>()[0] = 1.0f;
-        t.data<float>()[1] = 2.5f;
+        const float values[] = {1.0f, 2.5f};
+        allocator.copyFromHost(storage->data(), values, sizeof values);
         QCOMPARE(printed(t), QString("tensor([1.0000, 2.5000], device='cuda:0')"));
     }
 

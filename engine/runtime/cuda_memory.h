@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Device memory for the process: one CachingAllocator per device over cuMemAlloc/cuMemFree,
+/// the tensor::Allocator that gives CUDA tensors their storage from it, and host<->device
+/// copies. Allocations are ordered on the calling thread's current stream (cuda_stream.h).
+#pragma once
+
+#include "runtime/caching_allocator.h"
+#include "runtime/cuda_stream.h"
+#include "tensor/storage.h"
+
+namespace kiln::runtime {
+
+/// The caching allocator of `device`, created on first use (fails as cudaContext does).
+Expected<CachingAllocator*> cudaCachingAllocator(int device = 0);
+
+/// The backend cudaCachingAllocator uses, over the driver calls of `context`.
+AllocatorBackend cudaAllocatorBackend(const CudaContext& context);
+
+/// Storage for CUDA tensors on `device`. Its allocate() throws TensorError of kind
+/// OutOfMemoryError (torch.OutOfMemoryError, PyTorch's message) when the device is full after
+/// the cache was released, RuntimeError for other driver failures.
+Expected<tensor::Allocator*> cudaTensorAllocator(int device = 0);
+
+/// Synchronous copies on the current stream (they return when the bytes have arrived).
+Status copyHostToDevice(const CudaContext& context, DevicePtr dst, const void* src, size_t bytes);
+Status copyDeviceToHost(const CudaContext& context, void* dst, DevicePtr src, size_t bytes);
+Status copyDeviceToDevice(const CudaContext& context, DevicePtr dst, DevicePtr src, size_t bytes);
+
+} // namespace kiln::runtime

@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#include "tensor/device_transfer.h"
+
+#include "support/assert.h"
+#include "tensor/convert.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace kiln::tensor {
+
+StorageSpan storageSpan(const Tensor& t) {
+    StorageSpan span{t.offset(), t.offset()};
+    if (t.numel() == 0) return span;
+    int64_t last = t.offset();
+    for (int64_t d = 0; d < t.dim(); ++d)
+        last += (t.size(d) - 1) * t.stride(d);
+    span.end = last + 1;
+    return span;
+}
+
+bool isNonOverlappingAndDense(const Tensor& t) {
+    std::vector<int64_t> order(static_cast<size_t>(t.dim()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](int64_t a, int64_t b) { return t.stride(a) < t.stride(b); });
+    int64_t expected = 1;
+    for (int64_t d : order) {
+        if (t.size(d) == 1) continue;
+        if (t.stride(d) != expected) return false;
+        expected *= t.size(d);
+    }
+    return true;
+}
+
+Tensor copyToHost(const Tensor& t) {
+    if (t.device().isCpu()) return t;
+    const StorageSpan span = storageSpan(t);
+    const int64_t item = itemSize(t.dtype());
+    const int64_t elements[] = {span.size()};
+    Tensor host = Tensor::empty(elements, t.dtype());
+    const char* src = static_cast<const char*>(t.storage()->data()) + span.begin * item;
+    t.storage()->allocator().copyToHost(host.rawData(), src, span.size() * item);
+    return Tensor::view(host.storage(), t.offset() - span.begin, t.sizes(), t.strides(), t.dtype());
+}
+
+Tensor copyFromHost(const Tensor& t, Allocator& allocator) {
+    KILN_ASSERT(t.device().isCpu(), "copyFromHost takes a host tensor");
+    Tensor src = isNonOverlappingAndDense(t) ? t : contiguous(t);
+    const StorageSpan span = storageSpan(src);
+    const int64_t item = itemSize(src.dtype());
+    auto storage = makeRef<Storage>(span.size() * item, allocator);
+    if (span.size() > 0)
+        allocator.copyFromHost(storage->data(), src.rawData() - (src.offset() - span.begin) * item,
+                               span.size() * item);
+    return Tensor::view(std::move(storage), src.offset() - span.begin, src.sizes(), src.strides(),
+                        src.dtype());
+}
+
+} // namespace kiln::tensor
