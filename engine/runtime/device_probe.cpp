@@ -12,16 +12,19 @@ namespace {
 
 /// The NVIDIA kernel module's version from /proc ("NVRM version: ... Kernel Module  580.95.05
 /// ..."), which is the number nvidia-smi calls the driver version; empty where absent.
+/// The driver's version from its first line, the first word of digits and dots:
+/// "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.65.06  Sun Jul 27 ..." or, for the open
+/// modules, "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build".
 std::string readKernelModuleVersion() {
     std::ifstream in("/proc/driver/nvidia/version");
     std::string line;
     if (!in || !std::getline(in, line)) return {};
     std::istringstream words(line);
-    std::string word, previous;
-    while (words >> word) {
-        if (previous == "Module") return word;
-        previous = word;
-    }
+    std::string word;
+    while (words >> word)
+        if (word.find('.') != std::string::npos &&
+            word.find_first_not_of("0123456789.") == std::string::npos)
+            return word;
     return {};
 }
 

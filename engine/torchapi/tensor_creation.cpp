@@ -34,6 +34,13 @@ tensor::TensorOptions factoryOptions(const BoundArgs& a, size_t dtypeIndex, tens
     return o;
 }
 
+/// The options a tensor-layer factory gets: it computes on the host (the tensor layer allocates
+/// CPU memory only), and placed() moves the result to the requested device.
+tensor::TensorOptions onHost(tensor::TensorOptions o) {
+    o.device = {};
+    return o;
+}
+
 /// The factory's host result on the requested device.
 Tensor placed(Tensor t, const tensor::TensorOptions& o) {
     return o.device.isCpu() ? t : runtime::toDevice(t, o.device);
@@ -83,8 +90,8 @@ Value sizeFactory(Interpreter& interp, const CallArgs& args, void*) {
     BoundArgs a = sig.bind(interp, args);
     std::vector<int64_t> sizes = factorySizes(a, 7);
     tensor::TensorOptions o = factoryOptions(a, 2, tensor::defaultFloatDType());
-    Tensor t = Kind == 0   ? tensor::zeros(sizes, o)
-               : Kind == 1 ? tensor::ones(sizes, o)
+    Tensor t = Kind == 0   ? tensor::zeros(sizes, onHost(o))
+               : Kind == 1 ? tensor::ones(sizes, onHost(o))
                            : emptyOn(sizes, o);
     return finishOut(a, 1, std::move(t), o);
 }
@@ -99,7 +106,7 @@ Value full(Interpreter& interp, const CallArgs& args, void*) {
                               interp.typeName(a[1]));
     tensor::DType dflt = value->naturalDType(tensor::defaultFloatDType());
     tensor::TensorOptions o = factoryOptions(a, 3, dflt);
-    return finishOut(a, 2, tensor::full(a.toIntList(0), *value, o), o);
+    return finishOut(a, 2, tensor::full(a.toIntList(0), *value, onHost(o)), o);
 }
 
 template <int Kind> // 0 zeros_like, 1 ones_like, 2 empty_like, 3 rand_like, 4 randn_like
@@ -187,10 +194,10 @@ Value newFactory(Interpreter& interp, const CallArgs& args, void*) {
         auto dtype = optDType(interp, a[2], "new_tensor(): argument 'dtype'");
         return finish(tensorFromData(interp, a[1], dtype.value_or(self.dtype())), o);
     }
-    if (Kind == 3) return finish(tensor::full(a.toIntList(1), scalarArg(a, 2), o), o);
+    if (Kind == 3) return finish(tensor::full(a.toIntList(1), scalarArg(a, 2), onHost(o)), o);
     std::vector<int64_t> sizes = varSizes(a, 1);
-    Tensor t = Kind == 0   ? tensor::zeros(sizes, o)
-               : Kind == 1 ? tensor::ones(sizes, o)
+    Tensor t = Kind == 0   ? tensor::zeros(sizes, onHost(o))
+               : Kind == 1 ? tensor::ones(sizes, onHost(o))
                            : emptyOn(sizes, o);
     return finish(std::move(t), o);
 }
@@ -221,7 +228,8 @@ Value linspace(Interpreter& interp, const CallArgs& args, void*) {
                                "requires_grad=False, layout=None, pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     tensor::TensorOptions o = factoryOptions(a, 4, tensor::defaultFloatDType());
-    return finishOut(a, 3, tensor::linspace(a.toDouble(0), a.toDouble(1), a.toInt(2), o), o);
+    return finishOut(a, 3, tensor::linspace(a.toDouble(0), a.toDouble(1), a.toInt(2), onHost(o)),
+                     o);
 }
 
 Value eye(Interpreter& interp, const CallArgs& args, void*) {
@@ -230,7 +238,7 @@ Value eye(Interpreter& interp, const CallArgs& args, void*) {
     BoundArgs a = sig.bind(interp, args);
     tensor::TensorOptions o = factoryOptions(a, 3, tensor::defaultFloatDType());
     int64_t n = a.toInt(0);
-    return finishOut(a, 2, tensor::eye(n, a.has(1) ? a.toInt(1) : n, o), o);
+    return finishOut(a, 2, tensor::eye(n, a.has(1) ? a.toInt(1) : n, onHost(o)), o);
 }
 
 template <bool Normal>
@@ -247,7 +255,9 @@ Value randFactory(Interpreter& interp, const CallArgs& args, void*) {
                          " not implemented for '" + std::string(tensor::dtypeLegacyName(o.dtype)) +
                          "'");
     tensor::Generator& gen = generatorFor(o);
-    return finishOut(a, 2, Normal ? tensor::randn(sizes, o, gen) : tensor::rand(sizes, o, gen), o);
+    return finishOut(
+        a, 2, Normal ? tensor::randn(sizes, onHost(o), gen) : tensor::rand(sizes, onHost(o), gen),
+        o);
 }
 
 Value randint(Interpreter& interp, const CallArgs& args, void*) {
@@ -264,7 +274,7 @@ Value randint(Interpreter& interp, const CallArgs& args, void*) {
     int64_t high = toIntVector(interp, items[items.size() - 2], "randint(): high")[0];
     std::vector<int64_t> sizes = toIntVector(interp, items.back(), "randint(): argument 'size'");
     tensor::TensorOptions o = factoryOptions(a, 3, tensor::DType::Int64);
-    return finishOut(a, 2, tensor::randint(low, high, sizes, o, generatorFor(o)), o);
+    return finishOut(a, 2, tensor::randint(low, high, sizes, onHost(o), generatorFor(o)), o);
 }
 
 /// randint_like(input, high) or randint_like(input, low, high): integers in [low, high) with
@@ -282,7 +292,7 @@ Value randintLike(Interpreter& interp, const CallArgs& args, void*) {
     int64_t low = bounds.size() == 2 ? toIntVector(interp, bounds[0], "randint_like(): low")[0] : 0;
     int64_t high = toIntVector(interp, bounds.back(), "randint_like(): high")[0];
     tensor::TensorOptions o = factoryOptions(a, 2, like.dtype(), like.device());
-    return finish(tensor::randint(low, high, like.sizes(), o, generatorFor(o)), o);
+    return finish(tensor::randint(low, high, like.sizes(), onHost(o), generatorFor(o)), o);
 }
 
 Value randperm(Interpreter& interp, const CallArgs& args, void*) {
@@ -290,7 +300,7 @@ Value randperm(Interpreter& interp, const CallArgs& args, void*) {
                                "requires_grad=False, layout=None, pin_memory=False)");
     BoundArgs a = sig.bind(interp, args);
     tensor::TensorOptions o = factoryOptions(a, 3, tensor::DType::Int64);
-    return finishOut(a, 2, tensor::randperm(a.toInt(0), o, generatorFor(o)), o);
+    return finishOut(a, 2, tensor::randperm(a.toInt(0), onHost(o), generatorFor(o)), o);
 }
 
 template <bool Lower>
