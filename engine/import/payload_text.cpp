@@ -179,7 +179,9 @@ GraphBreakEvent parseGraphBreakReason(std::string_view text) {
     constexpr std::string_view kReason = "Graph Break Reason: ";
     if (event.reason.starts_with(kReason)) event.reason.erase(0, kReason.size());
     event.reason = std::string(trim(event.reason));
-    event.userStack = std::string(trim(event.userStack));
+    // Only trailing space: the stack's indentation is PyTorch's ("  File ...", then the line).
+    while (!event.userStack.empty() && std::isspace((unsigned char)event.userStack.back()))
+        event.userStack.pop_back();
     // The first line after the summary names the kind of break ("Failed to trace builtin
     // operator", "Data-dependent branching", ...), PyTorch's own gb classification.
     size_t blank = event.reason.find("\n\n");

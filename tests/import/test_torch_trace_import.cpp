@@ -4,6 +4,7 @@
 // for the same log, and damaged logs that must import what they can without crashing.
 #include "import/md5.h"
 #include "import/torch_trace_import.h"
+#include "trace/sqlite_handle.h"
 #include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
 
@@ -12,6 +13,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <sqlite3.h>
 #include <sstream>
 
 using namespace kiln;
@@ -124,6 +126,16 @@ private slots:
         QVERIFY(s.kernels > 0);
         QVERIFY(kernels.value()[0].name.starts_with("cpp_fused_"));
         QVERIFY(kernels.value()[0].sourceCode.find("extern \"C\"") != std::string::npos);
+
+        // What has no table of its own is kept, one import_extras row per record.
+        QVERIFY(s.extras > 0);
+        QCOMPARE(s.extraKinds.count("create_symbol"), size_t(1));
+        QCOMPARE(s.extraKinds.at("create_symbol"), int64_t(4));
+        auto db = trace::Connection::open(trace, SQLITE_OPEN_READONLY);
+        QVERIFY(db.ok());
+        auto stored = db->queryInt("SELECT count(*) FROM import_extras", "cannot read");
+        QVERIFY(stored.ok());
+        QCOMPARE(stored.value(), s.extras);
 
         auto graphs = reader.value()->graphs(s.runId);
         QVERIFY(graphs.ok());
