@@ -106,15 +106,18 @@ std::vector<GraphNodeInfo> parseReadableGraph(std::string_view text) {
             continue;
         }
         size_t equals = line.find(" = ");
+        if (line.starts_with("#") || equals == std::string_view::npos) continue;
         size_t colon = line.find(": \"");
-        if (line.starts_with("#") || equals == std::string_view::npos ||
-            colon == std::string_view::npos || colon > equals)
-            continue;
-        GraphNodeInfo node;
-        node.name = std::string(line.substr(0, colon));
-        node.op = "call_function";
-        node.shape = std::string(line.substr(colon + 3, line.find('"', colon + 3) - colon - 3));
+        bool typed = colon != std::string_view::npos && colon < equals;
         std::string_view call = line.substr(equals + 3);
+        // An untyped line is a node when it calls something (`split = linear.split(256)`, a
+        // tuple); `l_x_ = L_x_` only renames a parameter for the readable printout.
+        if (!typed && call.find('(') == std::string_view::npos) continue;
+        GraphNodeInfo node;
+        node.name = std::string(line.substr(0, typed ? colon : equals));
+        node.op = "call_function";
+        if (typed)
+            node.shape = std::string(line.substr(colon + 3, line.find('"', colon + 3) - colon - 3));
         size_t paren = call.find('(');
         node.target = std::string(call.substr(0, paren));
         if (paren != std::string_view::npos) node.args = std::string(call.substr(paren));

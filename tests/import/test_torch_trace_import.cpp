@@ -82,6 +82,9 @@ private slots:
         QCOMPARE(s.recompiles, int64_t(3));
         QCOMPARE(s.frames, int64_t(3));
         QCOMPARE(s.graphs, int64_t(6));
+        // Every `NAME = async_compile.cpp_pybinding(` of the 8 inductor_output_code payloads
+        // (forward and backward): grep -c in the log.
+        QCOMPARE(s.kernels, int64_t(25));
         QCOMPARE(s.md5Mismatches, int64_t(0));
         QCOMPARE(s.problemCount, int64_t(0));
 
@@ -139,7 +142,15 @@ private slots:
 
         auto graphs = reader.value()->graphs(s.runId);
         QVERIFY(graphs.ok());
-        QVERIFY(graphs.value()[0].nodeCount > 0);
+        // Node and op counts as the log's compilation_metrics (graph_node_count,
+        // graph_op_count) give them, compile by compile.
+        std::vector<int32_t> nodeCounts, opCounts;
+        for (const auto& graph : graphs.value()) {
+            nodeCounts.push_back(graph.nodeCount);
+            opCounts.push_back(graph.opCount);
+        }
+        QCOMPARE(nodeCounts, (std::vector<int32_t>{36, 4, 4, 37, 5, 5}));
+        QCOMPARE(opCounts, (std::vector<int32_t>{22, 2, 2, 22, 2, 2}));
         QVERIFY(graphs.value()[0].readableCode.find("def forward") != std::string::npos);
     }
 
