@@ -185,6 +185,8 @@ GraphBreakEvent parseGraphBreakReason(std::string_view text) {
     // Only trailing space: the stack's indentation is PyTorch's ("  File ...", then the line).
     while (!event.userStack.empty() && std::isspace((unsigned char)event.userStack.back()))
         event.userStack.pop_back();
+    if (!event.userStack.empty())
+        event.userStack += '\n'; // each frame line ends in one, as Kiln's own
     // The first line after the summary names the kind of break ("Failed to trace builtin
     // operator", "Data-dependent branching", ...), PyTorch's own gb classification.
     size_t blank = event.reason.find("\n\n");
