@@ -107,7 +107,7 @@ void LogReader::readPayload(LogRecord& record) {
 
 bool LogReader::internString(const LogRecord& record) {
     if (record.kind != "str") return false;
-    const auto& pair = record.envelope["str"];
+    const auto& pair = *record.envelope.find("str"); // kind "str": the key is there
     if (pair.is_array() && pair.size() == 2 && pair[0].is_string() && pair[1].is_number_integer())
         m_strings[pair[1].get<int64_t>()] = pair[0].get<std::string>();
     else

@@ -26,6 +26,15 @@ double number(const json& object, const char* key) {
     return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
 }
 
+// The member \p key of \p object, or null when \p object is no object or lacks it: a const
+// json's operator[] must not see a missing key, and a damaged log may have anything anywhere.
+const json& member(const json& object, const char* key) {
+    static const json kNull;
+    if (!object.is_object()) return kNull;
+    auto it = object.find(key);
+    return it == object.end() ? kNull : *it;
+}
+
 int64_t integer(const json& object, const char* key, int64_t fallback) {
     auto it = object.find(key);
     return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : fallback;
@@ -114,7 +123,7 @@ void LogImport::keep(const LogRecord& record, std::string kind) {
 
 void LogImport::dynamoStart(const LogRecord& record) {
     std::string compileId = compileIdOf(record);
-    const json& stack = record.envelope["dynamo_start"]["stack"];
+    const json& stack = member(member(record.envelope, "dynamo_start"), "stack");
     if (compileId.empty() || !stack.is_array() || stack.empty() || !stack.back().is_object())
         return keep(record, "dynamo_start");
     const json& top = stack.back();
@@ -148,7 +157,7 @@ void LogImport::dynamoStart(const LogRecord& record) {
 }
 
 void LogImport::artifact(const LogRecord& record) {
-    std::string name = text(record.envelope["artifact"], "name");
+    std::string name = text(member(record.envelope, "artifact"), "name");
     std::string compileId = compileIdOf(record);
     if (name == "dynamo_graph_break_reason" && !compileId.empty()) {
         GraphBreakEvent event = parseGraphBreakReason(record.payload);
@@ -226,21 +235,19 @@ void LogImport::finishCompile(const std::string& compileId, const json* metrics)
         if (!failure.empty()) {
             compile.status = "failed";
             compile.failure = failure + ": " + text(*metrics, "fail_reason");
-        } else if (metrics->contains("has_guarded_code") &&
-                   !(*metrics)["has_guarded_code"].is_null() &&
-                   !(*metrics)["has_guarded_code"].get<bool>() && compile.status == "ok") {
+        } else if (member(*metrics, "has_guarded_code") == json(false) && compile.status == "ok") {
             compile.status = "skipped";
         }
         for (const char* phase :
              {"backend_compile_time_s", "inductor_compile_time_s", "code_gen_time_s"})
-            if (metrics->contains(phase) && (*metrics)[phase].is_number())
+            if (member(*metrics, phase).is_number())
                 compile.phases.emplace_back(phase, int64_t(number(*metrics, phase) * 1e9));
     }
     m_writer.compile(compile);
 }
 
 void LogImport::metrics(const LogRecord& record) {
-    const json& m = record.envelope["compilation_metrics"];
+    const json& m = member(record.envelope, "compilation_metrics");
     std::string compileId = text(m, "compile_id");
     if (!m.is_object() || compileId.empty()) return keep(record, "compilation_metrics");
     finishCompile(compileId, &m);
@@ -259,7 +266,7 @@ void LogImport::chromium(const LogRecord& record) {
     json event = json::parse(record.payload, nullptr, false);
     std::string phase = event.is_object() ? text(event, "ph") : "";
     if (phase != "B" && phase != "E") return keep(record, "chromium_event");
-    std::string compileId = event.contains("args") ? text(event["args"], "compile_id") : "";
+    std::string compileId = text(member(event, "args"), "compile_id");
     std::string key = text(event, "name") + "|" + compileId;
     double ts = number(event, "ts"); // epoch microseconds
     if (phase == "B") return m_chromiumOpen[key].push_back(ts);
@@ -271,7 +278,7 @@ void LogImport::chromium(const LogRecord& record) {
     span.compileId = compileId;
     span.startNs = at(open->second.back() / 1e6);
     span.durationNs = std::max<int64_t>(0, int64_t((ts - open->second.back()) * 1e3));
-    span.detailJson = event.contains("args") ? event["args"].dump() : "{}";
+    span.detailJson = member(event, "args").is_object() ? member(event, "args").dump() : "{}";
     open->second.pop_back();
     m_writer.timeline(span);
     ++m_summary.events;

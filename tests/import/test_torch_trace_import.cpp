@@ -202,6 +202,28 @@ private slots:
         QCOMPARE(empty.problemCount, int64_t(0));
     }
 
+    // Records of the right kind with the wrong shapes: kept as extras or skipped, never a throw.
+    void wrongShapesAreNotFatal() {
+        std::string p = "V1130 05:35:52.722000 875 x.py:1] ";
+        writeAll(
+            path("shapes.log"),
+            p + "{\"dynamo_start\": \"fn\", \"frame_id\": 0, \"frame_compile_id\": 0}\n" + p +
+                "{\"dynamo_start\": {}, \"frame_id\": 0, \"frame_compile_id\": 0}\n" + p +
+                "{\"dynamo_start\": {\"stack\": [1]}, \"frame_id\": 1}\n" + p +
+                "{\"dynamo_start\": {\"stack\": [{\"name\": 5}]}, \"frame_id\": 2, " +
+                "\"frame_compile_id\": 0}\n" + p +
+                "{\"compilation_metrics\": {\"compile_id\": \"2/0\", \"has_guarded_code\": 3, " +
+                "\"start_time\": \"x\", \"code_gen_time_s\": []}}\n" + p +
+                "{\"compilation_metrics\": [1, 2]}\n" + p + "{\"artifact\": 7}\n" + p +
+                "{\"str\": \"no\"}\n" + p + "{\"chromium_event\": {}, \"has_payload\": 1}\n" +
+                "\t{\"ph\": \"E\", \"args\": 3}\n");
+        importer::ImportSummary s = importInto(path("shapes.log"), path("shapes.kiln"));
+        QCOMPARE(s.compiles, int64_t(1)); // only 2/0 has a usable stack
+        QCOMPARE(s.extraKinds.at("dynamo_start"), int64_t(3));
+        QCOMPARE(s.extraKinds.at("compilation_metrics"), int64_t(1));
+        QCOMPARE(s.md5Mismatches, int64_t(1));
+    }
+
     void unreadableFileIsAnError() {
         auto writer = trace::TraceWriter::open(path("none.kiln"));
         QVERIFY(writer.ok());
