@@ -21,6 +21,8 @@ endfunction()
 
 forbid("engine/capture;engine/compiler;engine/inductor;engine/codegen" "torchapi/"
        "the compiler layers read options through support/, torchapi binds them for scripts")
+forbid("engine/import" "(torchapi|capture|compiler|inductor|codegen|lang|api)/"
+       "an imported run is read from a log, never run: import/ sees only support/ and trace/")
 forbid("engine" "Q[A-Za-z]+" "the engine has no Qt")
 forbid("engine" "(app|views|bench)/" "the engine includes only engine layers")
 

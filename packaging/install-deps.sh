@@ -12,6 +12,8 @@ packages=(
   # SLEEF (vectorised elementary functions)
   libsqlite3-dev llvm-19-dev libzstd-dev libedit-dev libffi-dev
   libdnnl-dev libblis-openmp-dev libsleef-dev
+  # engine/import: the JSON of PyTorch structured-trace logs
+  nlohmann-json3-dev
   # Kiln Studio and its tests: Qt 6 (Widgets, Svg, Charts, Test), Graphviz for graph diagrams
   qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   libgraphviz-dev graphviz

@@ -21,6 +21,7 @@ const std::map<std::string, CommandSpec>& commands() {
            "--debug-dir"},
           {"--quiet", "--fullgraph"},
           1}},
+        {"import", {{"-o", "--output"}, {}, 1, true}},
         {"runs", {{}, {}, 1}},
         {"output", {{"--run"}, {}, 1}},
         {"compiles", {{"--run"}, {}, 1}},
@@ -57,6 +58,10 @@ std::string usageText() {
            "        --options K=V[,K=V]   inductor options merged over the script's\n"
            "        --dynamic true|false|auto\n"
            "        --fullgraph\n"
+           "  import LOG... [-o TRACE]\n"
+           "        PyTorch structured-trace logs (TORCH_TRACE) into a trace, one run per log\n"
+           "        (default: next to the first log, x.log -> x.kiln); prints what each log "
+           "became\n"
            "  runs TRACE              list the runs recorded in a trace database, with the\n"
            "                          machine each ran on (CPU, ISA, threads, matmul libraries)\n"
            "  output TRACE [--run N]  print what a run printed (default: the last run)\n"

@@ -6,6 +6,7 @@
 #include "capture_commands.h"
 #include "cli.h"
 #include "compiler_commands.h"
+#include "import_command.h"
 #include "trace_commands.h"
 
 #include <charconv>
@@ -151,6 +152,17 @@ int dispatch(int argc, char** argv) {
         if (auto it = cl->flags.find("--json"); it != cl->flags.end()) request.json = it->second;
         request.quick = cl->flags.count("--quick") > 0;
         return kiln::app::runBench(request);
+    }
+    if (cl->command == "import") {
+        // Like `kiln run`: next to the (first) log, "x.log" -> "x.kiln".
+        std::string trace = cl->positional[0];
+        if (size_t dot = trace.rfind('.');
+            dot != std::string::npos && trace.find('/', dot) == std::string::npos)
+            trace.resize(dot);
+        trace += ".kiln";
+        for (const char* flag : {"-o", "--output"})
+            if (auto it = cl->flags.find(flag); it != cl->flags.end()) trace = it->second;
+        return kiln::app::importLogs(cl->positional, trace);
     }
     if (cl->command == "runs") return kiln::app::listRuns(cl->positional[0]);
     if (auto it = cl->flags.find("--run"); it != cl->flags.end() && it->second.empty()) {

@@ -243,6 +243,22 @@ ALTER TABLE autotune_choices ADD COLUMN from_cache INTEGER;
 ALTER TABLE runs ADD COLUMN machine TEXT;
 )sql";
 
+// Version 5 (2026-12-02): runs imported from PyTorch's structured trace (`kiln import`). The
+// records Kiln's tables have no place for are kept verbatim, one row each, so an import loses
+// nothing a newer PyTorch logs.
+constexpr const char* kCreateVersion5 = R"sql(
+CREATE TABLE import_extras (
+    id          INTEGER PRIMARY KEY,
+    run_id      INTEGER NOT NULL REFERENCES runs(id),
+    line        INTEGER NOT NULL,
+    kind        TEXT NOT NULL,
+    compile_id  TEXT,
+    envelope    TEXT NOT NULL,
+    payload     TEXT
+);
+CREATE INDEX import_extras_by_run ON import_extras(run_id, kind, id);
+)sql";
+
 std::string hex32(int64_t value) {
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "0x%08llx", (unsigned long long)(uint32_t)value);
@@ -286,6 +302,7 @@ const SchemaHistory& currentSchema() {
         {2, "compiler and runtime: kernels, autotune choices, kernel launches, diagrams",
          kCreateVersion3},
         {3, "how autotuning times were measured; the machine each run ran on", kCreateVersion4},
+        {4, "records of imported PyTorch logs that have no table of their own", kCreateVersion5},
     });
     return history;
 }

@@ -51,6 +51,9 @@ inline constexpr int kCompilerSchemaVersion = 3;
 /// runs, min_ns, max_ns, stopped_early, from_cache) and where each run ran (runs.machine). A
 /// writer of an older history leaves those facts out, as an older Kiln did.
 inline constexpr int kMeasurementSchemaVersion = 4;
+/// The first schema version with `import_extras` (runs imported from PyTorch's structured trace,
+/// engine/import/); written by the importer on a connection of its own.
+inline constexpr int kImportSchemaVersion = 5;
 
 /// The schema this Kiln writes and reads.
 const SchemaHistory& currentSchema();

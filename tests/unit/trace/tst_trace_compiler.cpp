@@ -485,12 +485,12 @@ private slots:
             (*writer)->kernelLaunch(sampleLaunch(1, kiln::monotonicNs(), 50));
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(currentSchemaVersion()));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"4"});
+                 std::vector<std::string>{std::to_string(currentSchemaVersion())});
         auto reader = openReader(file);
         QVERIFY(!reader->isUpgradedSnapshot());
-        QCOMPARE(reader->schemaVersion(), 4);
+        QCOMPARE(reader->schemaVersion(), currentSchemaVersion());
         // The old run kept its rows and has no compiler facts; the new one has them.
         QCOMPARE(rows(reader->outputLines(1)).front().text, std::string("old"));
         auto oldGraphs = rows(reader->graphs(1));
@@ -521,7 +521,7 @@ private slots:
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
         QCOMPARE((*reader)->schemaVersion(), 2);
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("4"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::to_string(currentSchemaVersion()));
         auto graphs = rows((*reader)->graphs(1));
         QCOMPARE(graphs.size(), size_t(1));
         // The compiler tables exist in the snapshot, empty.

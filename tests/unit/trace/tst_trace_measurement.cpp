@@ -241,9 +241,9 @@ private slots:
             (*writer)->autotuneChoice(cached);
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(4));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(currentSchemaVersion()));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"4"});
+                 std::vector<std::string>{std::to_string(currentSchemaVersion())});
         // The old rows read NULL in the new columns.
         QCOMPARE(queryTexts(file, "SELECT coalesce(machine, 'NULL') FROM runs WHERE id = 1"),
                  std::vector<std::string>{"NULL"});
@@ -252,7 +252,7 @@ private slots:
                  std::vector<std::string>{"NULLNULL"});
         auto reader = openReader(file);
         QVERIFY(!reader->isUpgradedSnapshot());
-        QCOMPARE(reader->schemaVersion(), 4);
+        QCOMPARE(reader->schemaVersion(), currentSchemaVersion());
         auto runs = rows(reader->listRuns());
         QCOMPARE(runs.size(), size_t(2));
         QVERIFY(!runs[0].machine.recorded());
@@ -285,7 +285,7 @@ private slots:
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
         QCOMPARE((*reader)->schemaVersion(), 3);
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("4"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::to_string(currentSchemaVersion()));
         auto runs = rows((*reader)->listRuns());
         QCOMPARE(runs.size(), size_t(1));
         QVERIFY(runs[0].machineJson.empty());

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Readers of the text payloads of a structured trace: Dynamo's C++ guard tree, FX's readable
+/// graphs, Inductor's output code and graph-break reasons. Each takes what it recognises and
+/// skips the rest, because these texts are PyTorch's printouts, not a format with a promise.
+#pragma once
+
+#include "support/capture_events.h"
+#include "support/compiler_events.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kiln::importer {
+
+/// The leaf guards of a `dynamo_cpp_guards_str` tree ("| +- TENSOR_MATCH: check_tensor(...)"),
+/// each with the source of the GuardManager it sits under and the user line of its comment.
+std::vector<GuardEvent> parseCppGuards(std::string_view text, const std::string& compileId);
+
+/// The nodes of a readable FX graph (`dynamo_output_graph`): the forward's parameters as
+/// placeholders, each `name: "f32[8, 16]..." = target(args)` line as a call, `return` as the
+/// output node.
+std::vector<GraphNodeInfo> parseReadableGraph(std::string_view text);
+
+/// The kernels Inductor's output code defines (`name = async_compile.triton('name', '''...''')`
+/// or `async_compile.cpp_pybinding([...], r'''...''')`), with kind from Inductor's naming.
+std::vector<KernelEvent> parseOutputCode(std::string_view code);
+
+/// A `dynamo_graph_break_reason` payload: the user location of its first line, the reason, and
+/// the user stack that follows "User code traceback:".
+GraphBreakEvent parseGraphBreakReason(std::string_view text);
+
+} // namespace kiln::importer

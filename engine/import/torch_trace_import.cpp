@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: MIT
+#include "import/torch_trace_import.h"
+
+#include "import/extras_store.h"
+#include "import/payload_text.h"
+#include "support/clock.h"
+#include "trace/trace_writer.h"
+
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <set>
+
+namespace kiln::importer {
+namespace {
+
+using nlohmann::json;
+
+std::string text(const json& object, const char* key) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+double number(const json& object, const char* key) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_number() ? it->get<double>() : 0.0;
+}
+
+// The member \p key of \p object, or null when \p object is no object or lacks it: a const
+// json's operator[] must not see a missing key, and a damaged log may have anything anywhere.
+const json& member(const json& object, const char* key) {
+    static const json kNull;
+    if (!object.is_object()) return kNull;
+    auto it = object.find(key);
+    return it == object.end() ? kNull : *it;
+}
+
+int64_t integer(const json& object, const char* key, int64_t fallback) {
+    auto it = object.find(key);
+    return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : fallback;
+}
+
+// One log's import: the run's state while its records stream past.
+class LogImport {
+public:
+    LogImport(trace::TraceWriter& writer, ImportSummary& summary)
+        : m_writer(writer)
+        , m_summary(summary) {}
+
+    Status run(std::istream& in);
+
+private:
+    Status begin(const LogRecord& first);
+    void record(const LogRecord& record);
+    std::string compileIdOf(const LogRecord& record) const;
+    int64_t at(double epochSeconds) const;
+    void dynamoStart(const LogRecord& record);
+    void artifact(const LogRecord& record);
+    void outputGraph(const LogRecord& record);
+    void outputCode(const LogRecord& record);
+    void metrics(const LogRecord& record);
+    void chromium(const LogRecord& record);
+    void finishCompile(const std::string& compileId, const json* metrics);
+    void keep(const LogRecord& record, std::string kind);
+
+    trace::TraceWriter& m_writer;
+    ImportSummary& m_summary;
+    LogReader* m_reader = nullptr;
+    int64_t m_baseMonotonicNs = 0; ///< monotonicNs() standing for the run's start
+    int64_t m_startEpochNs = 0;
+    std::set<int64_t> m_frames;
+    std::map<std::string, CompileEvent> m_open; ///< compiles not yet finished
+    std::set<std::string> m_broken;             ///< compiles with a graph break
+    std::map<std::string, int32_t> m_graphIndex;
+    int32_t m_nextGraph = 0;
+    int64_t m_nextKernel = 1;
+    std::map<std::string, std::vector<double>> m_chromiumOpen; ///< "name|compile" -> begin ts
+    std::vector<ImportExtra> m_extras;
+    std::set<std::string> m_attempts; ///< "f/c/a" seen in any envelope
+};
+
+std::string LogImport::compileIdOf(const LogRecord& record) const {
+    const json& e = record.envelope;
+    if (!e.contains("frame_id") || !e.contains("frame_compile_id")) return "";
+    return std::to_string(integer(e, "frame_id", 0)) + "/" +
+           std::to_string(integer(e, "frame_compile_id", 0));
+}
+
+// Log times are Unix epoch seconds; the writer wants monotonicNs() values it makes
+// run-relative, so each is placed at the same distance from the run's start.
+int64_t LogImport::at(double epochSeconds) const {
+    if (epochSeconds <= 0) return m_baseMonotonicNs;
+    return m_baseMonotonicNs + std::max<int64_t>(0, int64_t(epochSeconds * 1e9) - m_startEpochNs);
+}
+
+Status LogImport::begin(const LogRecord& first) {
+    trace::RunInfo info;
+    info.workloadPath = m_summary.logPath;
+    info.mode = "imported";
+    info.backend = "inductor";
+    info.argv = {"kiln", "import", m_summary.logPath};
+    info.pid = first.pid != 0 ? first.pid : -1;
+    // The glog prefix has no year; the first chromium event's ts (epoch microseconds) does.
+    if (first.kind == "chromium_event" && first.hasPayload) {
+        json event = json::parse(first.payload, nullptr, false);
+        if (event.is_object()) m_startEpochNs = int64_t(number(event, "ts") * 1e3);
+    }
+    info.startedAtNs = m_startEpochNs;
+    auto runId = m_writer.beginRun(info);
+    if (!runId) return runId.error();
+    m_summary.runId = runId.value();
+    m_baseMonotonicNs = monotonicNs();
+    if (m_startEpochNs == 0) m_startEpochNs = wallClockNs();
+    return Status();
+}
+
+void LogImport::keep(const LogRecord& record, std::string kind) {
+    ++m_summary.extras;
+    ++m_summary.extraKinds[kind];
+    m_extras.push_back({record.line, std::move(kind), compileIdOf(record), record.envelope.dump(),
+                        record.payload});
+}
+
+void LogImport::dynamoStart(const LogRecord& record) {
+    std::string compileId = compileIdOf(record);
+    const json& stack = member(member(record.envelope, "dynamo_start"), "stack");
+    if (compileId.empty() || !stack.is_array() || stack.empty() || !stack.back().is_object())
+        return keep(record, "dynamo_start");
+    const json& top = stack.back();
+    int64_t frameId = integer(record.envelope, "frame_id", 0);
+    if (m_frames.insert(frameId).second) {
+        FrameEvent frame;
+        frame.frameId = frameId;
+        frame.function = text(top, "name");
+        frame.file = m_reader->internedString(integer(top, "filename", -1));
+        frame.line = int32_t(integer(top, "line", 0));
+        // Dynamo names a resume function torch_dynamo_resume_in_FN_at_LINE.
+        constexpr std::string_view kResume = "torch_dynamo_resume_in_";
+        frame.kind = frame.function.starts_with(kResume) ? "resume" : "function";
+        if (size_t at = frame.function.rfind("_at_");
+            frame.kind == "resume" && at != std::string::npos)
+            frame.resumeLine = int32_t(std::atoi(frame.function.c_str() + at + 4));
+        m_writer.frame(frame);
+        ++m_summary.frames;
+    }
+    if (m_open.count(compileId) || m_graphIndex.count(compileId)) return; // a restart
+    CompileEvent compile;
+    compile.compileId = compileId;
+    compile.frameId = frameId;
+    compile.compileIndex = int32_t(integer(record.envelope, "frame_compile_id", 0));
+    compile.reason = compile.compileIndex == 0 ? "first" : "recompile";
+    compile.startNs = m_baseMonotonicNs; // refined by compilation_metrics' start_time
+    compile.backend = "inductor";
+    m_writer.compile(compile);
+    m_open[compileId] = compile;
+    ++m_summary.compiles;
+}
+
+void LogImport::artifact(const LogRecord& record) {
+    std::string name = text(member(record.envelope, "artifact"), "name");
+    std::string compileId = compileIdOf(record);
+    if (name == "dynamo_graph_break_reason" && !compileId.empty()) {
+        GraphBreakEvent event = parseGraphBreakReason(record.payload);
+        event.compileId = compileId;
+        event.order = int32_t(++m_summary.breaks);
+        m_writer.graphBreak(event);
+        m_broken.insert(compileId);
+        return;
+    }
+    if (name == "recompile_reasons" && !compileId.empty()) {
+        // One "F/C: reason" per cache entry that did not pass; JSON-encoded list or plain text.
+        json reasons = json::parse(record.payload, nullptr, false);
+        std::vector<std::string> lines;
+        if (reasons.is_array())
+            for (const json& reason : reasons)
+                lines.push_back(reason.is_string() ? reason.get<std::string>() : reason.dump());
+        else
+            lines.push_back(record.payload);
+        for (const std::string& line : lines) {
+            RecompileEvent event;
+            event.compileId = compileId;
+            event.reason = line;
+            if (size_t colon = line.find(": "); colon != std::string::npos && colon < 24)
+                event.failedCompileId = line.substr(0, colon);
+            m_writer.recompile(event);
+            ++m_summary.recompileRows;
+        }
+        ++m_summary.recompiles;
+        return;
+    }
+    keep(record, "artifact:" + name);
+}
+
+void LogImport::outputGraph(const LogRecord& record) {
+    std::string compileId = compileIdOf(record);
+    if (compileId.empty()) return keep(record, "dynamo_output_graph");
+    GraphEvent graph;
+    graph.compileId = compileId;
+    graph.graphIndex = m_nextGraph++;
+    graph.readableCode = record.payload;
+    graph.nodes = parseReadableGraph(record.payload);
+    graph.nodeCount = int32_t(graph.nodes.size());
+    for (const GraphNodeInfo& node : graph.nodes)
+        graph.opCount += node.op == "call_function";
+    m_graphIndex[compileId] = graph.graphIndex;
+    m_writer.graph(graph);
+    ++m_summary.graphs;
+}
+
+void LogImport::outputCode(const LogRecord& record) {
+    std::string compileId = compileIdOf(record);
+    auto graph = m_graphIndex.find(compileId);
+    if (graph == m_graphIndex.end()) return keep(record, "inductor_output_code");
+    for (KernelEvent& kernel : parseOutputCode(record.payload)) {
+        kernel.kernelId = m_nextKernel++;
+        kernel.compileId = compileId;
+        kernel.graphIndex = graph->second;
+        m_writer.kernel(kernel);
+        ++m_summary.kernels;
+    }
+    // The Python wrapper that calls them has no kernels row of its own: kept whole.
+    keep(record, "inductor_output_code");
+}
+
+void LogImport::finishCompile(const std::string& compileId, const json* metrics) {
+    auto it = m_open.find(compileId);
+    if (it == m_open.end()) return;
+    CompileEvent compile = it->second;
+    m_open.erase(it);
+    compile.status = m_broken.count(compileId) ? "break" : "ok";
+    if (metrics) {
+        compile.startNs = at(number(*metrics, "start_time"));
+        compile.durationNs = int64_t(number(*metrics, "entire_frame_compile_time_s") * 1e9);
+        std::string failure = text(*metrics, "fail_type");
+        if (!failure.empty()) {
+            compile.status = "failed";
+            compile.failure = failure + ": " + text(*metrics, "fail_reason");
+        } else if (member(*metrics, "has_guarded_code") == json(false) && compile.status == "ok") {
+            compile.status = "skipped";
+        }
+        for (const char* phase :
+             {"backend_compile_time_s", "inductor_compile_time_s", "code_gen_time_s"})
+            if (member(*metrics, phase).is_number())
+                compile.phases.emplace_back(phase, int64_t(number(*metrics, phase) * 1e9));
+    }
+    m_writer.compile(compile);
+}
+
+void LogImport::metrics(const LogRecord& record) {
+    const json& m = member(record.envelope, "compilation_metrics");
+    std::string compileId = text(m, "compile_id");
+    if (!m.is_object() || compileId.empty()) return keep(record, "compilation_metrics");
+    finishCompile(compileId, &m);
+    TimelineEvent event;
+    event.category = "compile";
+    event.name = "compilation_metrics";
+    event.compileId = compileId;
+    event.startNs = at(number(m, "start_time"));
+    event.durationNs = int64_t(number(m, "entire_frame_compile_time_s") * 1e9);
+    event.detailJson = m.dump();
+    m_writer.timeline(event);
+    ++m_summary.events;
+}
+
+void LogImport::chromium(const LogRecord& record) {
+    json event = json::parse(record.payload, nullptr, false);
+    std::string phase = event.is_object() ? text(event, "ph") : "";
+    if (phase != "B" && phase != "E") return keep(record, "chromium_event");
+    std::string compileId = text(member(event, "args"), "compile_id");
+    std::string key = text(event, "name") + "|" + compileId;
+    double ts = number(event, "ts"); // epoch microseconds
+    if (phase == "B") return m_chromiumOpen[key].push_back(ts);
+    auto open = m_chromiumOpen.find(key);
+    if (open == m_chromiumOpen.end() || open->second.empty()) return keep(record, "chromium_event");
+    TimelineEvent span;
+    span.category = "pytorch";
+    span.name = text(event, "name");
+    span.compileId = compileId;
+    span.startNs = at(open->second.back() / 1e6);
+    span.durationNs = std::max<int64_t>(0, int64_t((ts - open->second.back()) * 1e3));
+    span.detailJson = member(event, "args").is_object() ? member(event, "args").dump() : "{}";
+    open->second.pop_back();
+    m_writer.timeline(span);
+    ++m_summary.events;
+}
+
+void LogImport::record(const LogRecord& record) {
+    ++m_summary.records;
+    if (std::string compileId = compileIdOf(record); !compileId.empty())
+        m_attempts.insert(compileId + "/" + std::to_string(integer(record.envelope, "attempt", 0)));
+    const std::string& kind = record.kind;
+    if (kind == "dynamo_start") return dynamoStart(record);
+    if (kind == "artifact") return artifact(record);
+    if (kind == "dynamo_output_graph") return outputGraph(record);
+    if (kind == "inductor_output_code") return outputCode(record);
+    if (kind == "compilation_metrics") return metrics(record);
+    if (kind == "chromium_event") return chromium(record);
+    if (kind == "dynamo_cpp_guards_str" && !compileIdOf(record).empty()) {
+        for (const GuardEvent& guard : parseCppGuards(record.payload, compileIdOf(record))) {
+            m_writer.guard(guard);
+            ++m_summary.guards;
+        }
+        return;
+    }
+    keep(record, kind.empty() ? "unnamed" : kind);
+}
+
+Status LogImport::run(std::istream& in) {
+    LogReader reader(in);
+    m_reader = &reader;
+    LogRecord current;
+    bool any = reader.next(current);
+    if (Status status = begin(any ? current : LogRecord()); !status) return status;
+    for (; any; any = reader.next(current))
+        record(current);
+    std::vector<std::string> unfinished;
+    for (const auto& [compileId, compile] : m_open)
+        unfinished.push_back(compileId);
+    for (const std::string& compileId : unfinished)
+        finishCompile(compileId, nullptr);
+    m_summary.attempts = int64_t(m_attempts.size());
+    m_summary.md5Mismatches = reader.md5Mismatches();
+    m_summary.linesRead = reader.linesRead();
+    m_summary.problemCount = reader.problemCount();
+    m_summary.problems = reader.problems();
+    if (Status status = m_writer.flush(); !status) return status;
+    Status finished = m_writer.finishRun(trace::RunStatus::Ok, 0);
+    if (!finished) return finished;
+    return storeImportExtras(m_writer.path(), m_summary.runId, m_extras);
+}
+
+} // namespace
+
+Expected<ImportSummary> importTorchTraceLog(const std::string& logPath,
+                                            trace::TraceWriter& writer) {
+    std::ifstream in(logPath, std::ios::binary);
+    if (!in)
+        return makeDiagnostic("ImportError", "cannot read '" + logPath +
+                                                 "': " + std::string(std::strerror(errno)));
+    ImportSummary summary;
+    summary.logPath = logPath;
+    LogImport import(writer, summary);
+    if (Status status = import.run(in); !status) return status.error();
+    return summary;
+}
+
+} // namespace kiln::importer

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Maps PyTorch structured-trace logs (import/log_reader.h) into Kiln's trace schema through the
+/// ordinary TraceWriter, one run per log, so a real PyTorch run reads like a Kiln run. What has
+/// no place in the schema is kept verbatim in `import_extras` (docs/trace-schema.md, "Imported
+/// PyTorch runs"); nothing in a log's content is fatal, only a file that cannot be read.
+#pragma once
+
+#include "import/log_reader.h"
+#include "support/expected.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace kiln::trace {
+class TraceWriter;
+}
+
+namespace kiln::importer {
+
+/// What one log became.
+struct ImportSummary {
+    std::string logPath;
+    int64_t runId = 0;
+    int64_t records = 0;
+    int64_t frames = 0;
+    int64_t compiles = 0; ///< distinct compile ids "f/c"
+    int64_t attempts = 0; ///< distinct [frame/compile/attempt]: restarts count (tlparse's dirs)
+    int64_t breaks = 0;
+    int64_t recompiles = 0;    ///< recompile_reasons artifacts: one per recompile
+    int64_t recompileRows = 0; ///< `recompiles` rows: one per older entry that failed
+    int64_t guards = 0;
+    int64_t graphs = 0;
+    int64_t kernels = 0;
+    int64_t events = 0;
+    int64_t extras = 0;
+    std::map<std::string, int64_t> extraKinds; ///< extras by kind, for the summary
+    int64_t md5Mismatches = 0;
+    int64_t linesRead = 0;
+    int64_t problemCount = 0;
+    std::vector<LogProblem> problems; ///< the first LogReader::kMaxProblems
+};
+
+/// Imports the log at \p logPath as a new run of \p writer (which must have no open run) and
+/// stores its extras in \p tracePath (the writer's file). Fails only when the file cannot be
+/// opened or the trace cannot be written.
+Expected<ImportSummary> importTorchTraceLog(const std::string& logPath, trace::TraceWriter& writer);
+
+} // namespace kiln::importer

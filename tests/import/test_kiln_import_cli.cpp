@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+// `kiln import LOG -o TRACE` as a user runs it: the summary, exit codes, and `kiln compiles`,
+// `kiln breaks` and `kiln graph` reading the imported run.
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QString out;
+    QString err;
+};
+
+Result kiln(const QStringList& args) {
+    QProcess process;
+    process.start(qEnvironmentVariable("KILN_BINARY_DIR") + "/bin/kiln", args);
+    process.waitForFinished(60000);
+    Result result;
+    if (process.exitStatus() == QProcess::NormalExit) result.exitCode = process.exitCode();
+    result.out = QString::fromUtf8(process.readAllStandardOutput());
+    result.err = QString::fromUtf8(process.readAllStandardError());
+    return result;
+}
+
+QString fixture() {
+    return qEnvironmentVariable("KILN_SOURCE_DIR") +
+           "/tests/import/fixtures/cpu_train_default.trimmed.log";
+}
+
+} // namespace
+
+class TestKilnImportCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_dir;
+
+private slots:
+    void importsAndTheTraceCommandsReadIt() {
+        QString trace = m_dir.filePath("train.kiln");
+        Result imported = kiln({"import", fixture(), "-o", trace});
+        QCOMPARE(imported.exitCode, 0);
+        QVERIFY2(imported.out.contains("3 frames, 6 compiles (8 attempts), 2 graph breaks, 3 "
+                                       "recompiles"),
+                 qPrintable(imported.out));
+        QVERIFY(imported.out.contains("0 md5 mismatches"));
+
+        Result compiles = kiln({"compiles", trace});
+        QCOMPARE(compiles.exitCode, 0);
+        QVERIFY(compiles.out.contains("0/0"));
+        QVERIFY(compiles.out.contains("2/1"));
+        QVERIFY(compiles.out.contains("recompile"));
+
+        Result breaks = kiln({"breaks", trace});
+        QCOMPARE(breaks.exitCode, 0);
+        QVERIFY2(breaks.out.contains("#2 "), qPrintable(breaks.out));
+
+        Result graph = kiln({"graph", trace, "0/0"});
+        QCOMPARE(graph.exitCode, 0);
+        QVERIFY(graph.out.contains("def forward"));
+    }
+
+    void unreadableLogExitsTwo() {
+        Result result =
+            kiln({"import", m_dir.filePath("missing.log"), "-o", m_dir.filePath("missing.kiln")});
+        QCOMPARE(result.exitCode, 2);
+        QVERIFY2(result.err.contains("cannot read"), qPrintable(result.err));
+    }
+
+    void garbageSaysWhereItStopped() {
+        QString garbage = m_dir.filePath("garbage.log");
+        QFile file(garbage);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("V1130 05:35:52.722000 875 x.py:1] {\"dynamo_start\": {\"stack\n\x01\x02\xff\n");
+        file.close();
+        Result result = kiln({"import", garbage, "-o", m_dir.filePath("garbage.kiln")});
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.out.contains("line 1: the record's JSON does not parse"),
+                 qPrintable(result.out));
+        QVERIFY(result.out.contains("line 2: not a structured-trace record"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestKilnImportCli)
+#include "test_kiln_import_cli.moc"
