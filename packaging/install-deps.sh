@@ -12,6 +12,9 @@ packages=(
   # SLEEF (vectorised elementary functions)
   libsqlite3-dev llvm-19-dev libzstd-dev libedit-dev libffi-dev
   libdnnl-dev libblis-openmp-dev libsleef-dev
+  # oneDNN's CMake package config looks for OpenCL (headers and the ICD loader) and fails the
+  # configure without them; apt only recommends them, and --no-install-recommends skips them
+  ocl-icd-opencl-dev opencl-c-headers
   # engine/import: the JSON of PyTorch structured-trace logs
   nlohmann-json3-dev
   # Kiln Studio and its tests: Qt 6 (Widgets, Svg, Charts, Test), Graphviz for graph diagrams
