@@ -7,6 +7,8 @@
 #include "api/script_file.h"
 #include "capture/backends.h"
 #include "capture/compile_api.h"
+#include "inductor/eager_device_ops.h"
+#include "inductor/gpu_profiler.h"
 #include "inductor/inductor_backend.h"
 #include "lang/parser.h"
 #include "lang/traceback.h"
@@ -180,11 +182,16 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
     capture::CaptureEngine capture(interp, compileConfig, sink, logger);
     capture.setOverrides(config.compile);
     capture.setInductorCompiler(inductor::makeInductorCompiler());
+    inductor::installEagerDeviceOps();
     options.onImported = [&capture](lang::Interpreter& i, lang::ModuleObject&) {
         capture::installCompileApi(i, capture);
     };
     torchapi::installTorch(interp, options);
     ScriptScope scope(supervisor, interp);
+    // GPU kernel timings still pending reach the trace however the script ends.
+    struct FlushGpuTimings {
+        ~FlushGpuTimings() { inductor::GpuProfiler::flushIfStarted(); }
+    } flushGpuTimings;
     try {
         interp.runMain(parsed.value());
     } catch (lang::PyException& e) {
@@ -345,7 +352,10 @@ Expected<RunResult> runChecked(const RunConfig& config, EventSink* observer) {
                         config.device == "cuda" ? cuda.describe() : "cpu");
     (void)trace.setMeta(trace::metakeys::kCudaDriver, cuda.describe());
     recordGpuMeta(trace, cuda);
-    (void)trace.setMeta(trace::metakeys::kCupti, "unavailable");
+    // With a GPU, kernel timings come from CUPTI, or from CUDA events when it cannot start.
+    (void)trace.setMeta(trace::metakeys::kCupti, cuda.available()
+                                                     ? inductor::GpuProfiler::instance().method()
+                                                     : "unavailable (no CUDA device)");
     const tensor::MatmulLibraries& matmul = tensor::matmulLibraries();
     (void)trace.setMeta(trace::metakeys::kCpu, cpuModelName());
     (void)trace.setMeta(trace::metakeys::kCpuIsa, isaName(activeIsa()));

@@ -2,9 +2,13 @@
 #include "inductor/compiled_graph.h"
 
 #include "graph/executor.h"
+#include "inductor/cuda_matmul.h"
+#include "inductor/gpu_profiler.h"
 #include "lang/objects.h"
 #include "lang/tensor_bridge.h"
 #include "lang/types.h"
+#include "runtime/cuda_memory.h"
+#include "runtime/cuda_tensor.h"
 #include "support/clock.h"
 #include "support/parallel.h"
 #include "tensor/convert.h"
@@ -28,6 +32,8 @@ tensor::DimVector evaluateAll(const std::vector<Index>& e, std::span<const int64
         out.push_back(compiler::evaluate(i, {}, syms));
     return out;
 }
+
+const tensor::Device kCuda0{tensor::DeviceType::CUDA, 0};
 
 std::string listText(const tensor::DimVector& v) {
     std::string s = "(";
@@ -53,13 +59,13 @@ public:
         bindSymbols();
         bindInputs();
         int32_t status = m_p.statusBuffer;
-        if (status >= 0)
-            m_bufs[static_cast<size_t>(status)] =
-                tensor::zeros(std::vector<int64_t>{1}, {tensor::DType::Int64});
+        if (status >= 0) m_bufs[static_cast<size_t>(status)] = statusBuffer();
         for (size_t k = 0; k < m_a.schedule.kernels.size(); ++k)
             launch(k);
+        // The GPU kernels' timings are read back later, outside the kernels.
+        if (m_a.onCuda && m_sink) GpuProfiler::instance().callDone(*m_sink);
         // An embedding or gather position was out of range: eager raises, so the call does too.
-        if (status >= 0 && *m_bufs[static_cast<size_t>(status)].data<int64_t>() != 0)
+        if (status >= 0 && hostCopy(m_bufs[static_cast<size_t>(status)]).data<int64_t>()[0] != 0)
             m_interp.raise(lang::builtinTypes().indexError.get(), "index out of range in self");
         return outputs();
     }
@@ -67,6 +73,33 @@ public:
 private:
     [[noreturn]] void fail(const std::string& message) {
         m_interp.raise(lang::builtinTypes().assertionError.get(), message);
+    }
+
+    /// A device failure while the graph runs (a launch, cuBLASLt): RuntimeError, as PyTorch.
+    void check(const Status& s) {
+        if (!s) m_interp.raise(lang::builtinTypes().runtimeError.get(), s.error().message);
+    }
+
+    Tensor statusBuffer() {
+        if (!m_a.onCuda) return tensor::zeros(std::vector<int64_t>{1}, {tensor::DType::Int64});
+        Tensor t = runtime::emptyCuda(std::vector<int64_t>{1}, tensor::DType::Int64);
+        fillBytes(t, 0);
+        return t;
+    }
+
+    static Tensor hostCopy(const Tensor& t) {
+        return t.device().isCpu() ? t : runtime::toDevice(t, tensor::Device{});
+    }
+
+    void fillBytes(const Tensor& t, unsigned char value) {
+        size_t bytes = static_cast<size_t>(t.numel() * tensor::itemSize(t.dtype()));
+        if (!t.device().isCuda()) {
+            std::memset(t.rawData(), value, bytes);
+            return;
+        }
+        Expected<const runtime::CudaContext*> context = runtime::cudaContext(0);
+        if (!context) check(context.error());
+        check(runtime::fillDeviceBytes(**context, runtime::devicePointer(t), value, bytes));
     }
 
     void bindSymbols() {
@@ -90,11 +123,21 @@ private:
     }
 
     Tensor inputTensor(const Buffer& b) {
-        if (b.inputIndex >= m_a.aten.inputCount)
-            return m_a.aten.constants[static_cast<size_t>(b.inputIndex - m_a.aten.inputCount)];
-        const Value& v = m_inputs[static_cast<size_t>(b.inputIndex)];
-        if (!v.isTensor()) fail("compiled graph input " + b.name + " is not a tensor");
-        return v.asTensor();
+        Tensor t;
+        if (b.inputIndex >= m_a.aten.inputCount) {
+            t = m_a.aten.constants[static_cast<size_t>(b.inputIndex - m_a.aten.inputCount)];
+        } else {
+            const Value& v = m_inputs[static_cast<size_t>(b.inputIndex)];
+            if (!v.isTensor()) fail("compiled graph input " + b.name + " is not a tensor");
+            t = v.asTensor();
+        }
+        // A GPU graph's host constants (and 0-dim host scalars) go along to the device.
+        if (m_a.onCuda && !t.device().isCuda()) {
+            if (b.inputIndex < m_a.aten.inputCount && t.dim() > 0)
+                fail("expected " + b.name + " on cuda:0, got a tensor on " + t.device().str());
+            t = runtime::toDevice(t, kCuda0);
+        }
+        return t;
     }
 
     void bindInputs() {
@@ -122,6 +165,10 @@ private:
     }
 
     static Tensor withStrides(const Tensor& t, const tensor::DimVector& strides) {
+        // On the GPU through host memory: a relayout is rare (size_asserts off) and has no
+        // device kernel of its own.
+        if (t.device().isCuda())
+            return runtime::toDevice(withStrides(hostCopy(t), strides), kCuda0);
         int64_t extent = 1;
         for (size_t d = 0; d < strides.size(); ++d)
             extent += (t.sizes()[d] - 1) * strides[d];
@@ -142,11 +189,9 @@ private:
             slot =
                 Tensor::view(from.storage(), 0, sizes, tensor::contiguousStrides(sizes), b.dtype);
         } else {
-            slot = Tensor::empty(sizes, b.dtype);
+            slot = m_a.onCuda ? runtime::emptyCuda(sizes, b.dtype) : Tensor::empty(sizes, b.dtype);
         }
-        if (m_a.poisonBuffers)
-            std::memset(slot.rawData(), 0xff,
-                        static_cast<size_t>(slot.numel() * tensor::itemSize(b.dtype)));
+        if (m_a.poisonBuffers) fillBytes(slot, 0xff);
         return slot;
     }
 
@@ -162,6 +207,10 @@ private:
         const LoopNode& first = m_p.nodes[static_cast<size_t>(kernel.stages.front().node)];
         bool timed = m_sink || m_a.debug;
         int64_t start = timed ? monotonicNs() : 0;
+        if (m_a.onCuda) {
+            launchOnCuda(k, kernel, first);
+            return;
+        }
         if (kernel.kind == compiler::ScheduledKernel::Kind::Template)
             runTemplate(kernel, m_a.kernels[k].code);
         else if (kernel.compiled())
@@ -182,6 +231,30 @@ private:
             e.grid = "threads=" + std::to_string(parallelThreads());
             m_sink->kernelLaunch(e);
         }
+    }
+
+    /// GPU launches are asynchronous; their timings come from the profiler after the call.
+    void launchOnCuda(size_t k, const compiler::ScheduledKernel& kernel, const LoopNode& first) {
+        GpuProfiler* profiler = m_sink ? &GpuProfiler::instance() : nullptr;
+        int64_t id = m_a.kernels[k].kernelId;
+        if (kernel.compiled()) {
+            for (const compiler::KernelStage& s : kernel.stages)
+                allocate(m_p.nodes[static_cast<size_t>(s.node)].output);
+            check(launchCudaKernel(*m_a.kernels[k].cuda, m_bufs, m_syms, profiler, id));
+        } else if (kernel.kind == compiler::ScheduledKernel::Kind::Extern) {
+            std::vector<Tensor> in;
+            for (const compiler::BufferView& v : first.operands)
+                in.push_back(viewOf(v));
+            Expected<Tensor> out =
+                cudaMatmul(first.externName, in, first.beta, first.alpha, profiler, id);
+            if (!out) check(out.error());
+            m_bufs[static_cast<size_t>(first.output)] = *out;
+        } else {
+            runFallback(first); // through the eager GPU ops
+        }
+        if (m_a.debug && m_logger)
+            KILN_TORCH_LOG(*m_logger, LogLevel::Debug, "torch._inductor.graph", m_compileId,
+                           kernel.name + " queued on the GPU");
     }
 
     void runCompiled(const compiler::ScheduledKernel& kernel, const codegen::CompiledKernel& code) {

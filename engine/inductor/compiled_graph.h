@@ -12,6 +12,7 @@
 #include "compiler/lower_to_loops.h"
 #include "compiler/plan_memory.h"
 #include "graph/graph.h"
+#include "inductor/cuda_kernels.h"
 #include "lang/interpreter.h"
 #include "support/event_sink.h"
 #include "support/torch_logger.h"
@@ -22,8 +23,9 @@
 namespace kiln::inductor {
 
 struct KernelRuntime {
-    codegen::CompiledKernel code; ///< compiled kernels only
-    int64_t kernelId = 0;         ///< the run-unique id launches are reported with
+    codegen::CompiledKernel code;               ///< compiled kernels only (CPU graphs)
+    std::shared_ptr<const CudaKernelCode> cuda; ///< compiled kernels only (GPU graphs)
+    int64_t kernelId = 0;                       ///< the run-unique id launches are reported with
     /// What max-autotune measured for this kernel (empty when it did not tune it).
     std::vector<AutotuneChoiceEvent> choices;
 };
@@ -37,6 +39,9 @@ struct GraphArtifacts {
     std::vector<KernelRuntime> kernels; ///< one per schedule kernel
     /// What select_templates measured, per schedule kernel (moved into `kernels` later).
     std::vector<std::vector<AutotuneChoiceEvent>> scheduleChoices;
+    /// The graph's tensors are on CUDA device 0: kernels are CUDA code (KernelRuntime::cuda),
+    /// buffers device memory, products cuBLASLt; launches are timed by the GpuProfiler.
+    bool onCuda = false;
     bool sizeAsserts = true;
     /// Fill every buffer with NaN bytes before a kernel writes it (inductor `debug`, or
     /// KILN_POISON_BUFFERS=1): an element a kernel forgets shows up instead of old memory.

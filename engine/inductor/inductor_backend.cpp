@@ -66,8 +66,12 @@ void reportKernels(EventSink& sink, const GraphArtifacts& a, const std::string& 
         e.kind = compiler::kernelKindName(kernel.kind);
         e.fusedNodes = joined(kernel.origins);
         e.sourceCode = compiler::toString(compiler::Schedule{{kernel}}, p);
-        if (kernel.compiled()) e.sourceCode += "\n" + a.kernels[k].code.llvmIR;
-        e.launchConfig = kernel.compiled() ? launchConfig(kernel, p) : "";
+        if (kernel.compiled())
+            e.sourceCode +=
+                "\n" + (a.onCuda ? cudaKernelSource(*a.kernels[k].cuda) : a.kernels[k].code.llvmIR);
+        if (kernel.compiled())
+            e.launchConfig =
+                a.onCuda ? cudaLaunchText(*a.kernels[k].cuda, p) : launchConfig(kernel, p);
         sink.kernel(e);
         for (AutotuneChoiceEvent choice : a.kernels[k].choices) {
             choice.kernelId = e.kernelId;

@@ -61,7 +61,9 @@ std::string kernelListing(const GraphArtifacts& a) {
         const compiler::ScheduledKernel& kernel = a.schedule.kernels[k];
         text += "# kernel " + kernel.name + " (" + compiler::kernelKindName(kernel.kind) + ")\n";
         text += compiler::toString(compiler::Schedule{{kernel}}, a.lowered.program);
-        if (kernel.compiled()) text += a.kernels[k].code.llvmIR + "\n";
+        if (kernel.compiled())
+            text +=
+                (a.onCuda ? cudaKernelSource(*a.kernels[k].cuda) : a.kernels[k].code.llvmIR) + "\n";
     }
     return text;
 }
@@ -120,6 +122,48 @@ Status tuneKernels(const PipelineContext& c, GraphArtifacts& a,
     return {};
 }
 
+/// Graph inputs or constants on a CUDA device make a GPU graph.
+bool onCuda(const PipelineContext& c, const compiler::AtenGraph& g) {
+    for (const lang::Value& v : c.exampleInputs)
+        if (v.isTensor() && v.asTensor().device().isCuda()) return true;
+    for (const tensor::Tensor& t : g.constants)
+        if (t.device().isCuda()) return true;
+    return false;
+}
+
+void perfHint(const PipelineContext& c, const std::string& text, const std::string& option) {
+    KILN_TORCH_ARTIFACT(c.logger, Artifact::PerfHints, c.compileId, text);
+    TimelineEvent hint;
+    hint.category = "perf_hint";
+    hint.name = text;
+    hint.compileId = c.compileId;
+    hint.startNs = monotonicNs();
+    hint.detailJson = "{\"option\": \"" + option + "\"}";
+    c.sink.timeline(hint);
+}
+
+/// Generates the compiled kernels as CUDA code. A pattern the CUDA generator does not handle
+/// is a refusal (the graph runs op by op), anything else an error.
+Expected<std::string> generateCudaKernels(GraphArtifacts& a, const std::vector<size_t>& compiled,
+                                          std::string& refusal) {
+    CudaBuildStats stats;
+    a.kernels.resize(a.schedule.kernels.size());
+    for (size_t k : compiled) {
+        auto code = buildCudaKernel(a.lowered.program, a.schedule.kernels[k], stats);
+        if (!code) {
+            if (code.error().kind != "CudaCodegenError") return code.error();
+            refusal = code.error().message;
+            return std::string();
+        }
+        a.kernels[k].cuda = std::move(*code);
+    }
+    char timing[200];
+    std::snprintf(timing, sizeof timing,
+                  "# NVRTC: %.2f ms for %d kernels; cache hits: %d in memory, %d on disk\n",
+                  stats.nvrtcMs, stats.compiled, stats.memoryCacheHits, stats.diskCacheHits);
+    return std::string(timing);
+}
+
 } // namespace
 
 Expected<PipelineResult> runPipeline(const PipelineContext& c,
@@ -132,19 +176,6 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     a->debug = c.options.flag("debug");
     a->poisonBuffers = a->debug || (poison && std::string(poison) == "1");
 
-    if (c.options.flag("triton.cudagraphs")) {
-        // reduce-overhead / max-autotune on the CPU: nothing to capture. PyTorch skips it
-        // silently; Kiln says so under TORCH_LOGS=perf_hints and records it in the trace.
-        KILN_TORCH_ARTIFACT(c.logger, Artifact::PerfHints, c.compileId,
-                            "skipping cudagraphs due to cpu device");
-        TimelineEvent hint;
-        hint.category = "perf_hint";
-        hint.name = "skipping cudagraphs due to cpu device";
-        hint.compileId = c.compileId;
-        hint.startNs = monotonicNs();
-        hint.detailJson = "{\"option\": \"triton.cudagraphs\"}";
-        c.sink.timeline(hint);
-    }
     PassTimer decompose(result, "decompose");
     compiler::DecomposeResult d =
         compiler::decomposeGraph(c.interp, *captured, {c.options.flag("fallback_random")});
@@ -154,6 +185,25 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     }
     a->aten = std::move(*d.graph);
     decompose.done(compiler::toString(a->aten));
+    a->onCuda = onCuda(c, a->aten);
+    if (a->onCuda && !cudaCodegenUnavailableReason().empty()) {
+        result.refusal = cudaCodegenUnavailableReason();
+        return result;
+    }
+    // reduce-overhead / max-autotune: PyTorch skips CUDA graphs on the CPU silently; Kiln says
+    // so under TORCH_LOGS=perf_hints and records it in the trace. On the GPU, capture and
+    // replay are not built yet, and the hint says that instead.
+    if (c.options.flag("triton.cudagraphs"))
+        perfHint(c,
+                 a->onCuda ? "skipping cudagraphs: Kiln does not capture CUDA graphs yet"
+                           : "skipping cudagraphs due to cpu device",
+                 "triton.cudagraphs");
+    bool autotune = c.options.flag("max_autotune") || c.options.flag("max_autotune_gemm");
+    if (a->onCuda && autotune)
+        perfHint(c,
+                 "max-autotune on the GPU: no GPU templates yet, products use cuBLASLt's "
+                 "heuristic choice",
+                 "max_autotune");
 
     PassTimer lower(result, "lower_to_loops");
     a->lowered = compiler::lowerToLoops(a->aten, loweringOptions(c.options));
@@ -178,7 +228,7 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
                         "AFTER FUSION\n" + postFusion);
     KILN_TORCH_ARTIFACT(c.logger, Artifact::Schedule, c.compileId, "Schedule:\n" + postFusion);
 
-    if (c.options.flag("max_autotune") || c.options.flag("max_autotune_gemm")) {
+    if (autotune && !a->onCuda) {
         PassTimer select(result, "select_templates");
         if (auto st = selectTemplates(c, *a, exampleSymbols(c, a->aten)); !st) return st.error();
         select.done(compiler::toString(a->schedule, a->lowered.program));
@@ -192,6 +242,17 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     std::vector<size_t> compiled;
     for (size_t k = 0; k < a->schedule.kernels.size(); ++k)
         if (a->schedule.kernels[k].compiled()) compiled.push_back(k);
+    if (a->onCuda) {
+        auto timing = generateCudaKernels(*a, compiled, result.refusal);
+        if (!timing) return timing.error();
+        if (!result.refusal.empty()) return result;
+        std::string listing = kernelListing(*a);
+        generate.done(*timing + listing);
+        KILN_TORCH_ARTIFACT(c.logger, Artifact::OutputCode, c.compileId,
+                            "Output code: \n" + *timing + listing);
+        result.artifacts = std::move(a);
+        return result;
+    }
     auto code =
         codegen::compileKernels(a->lowered.program, a->schedule, compiled, {}, &result.codegen);
     if (!code) return code.error();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "lang/tensor_bridge.h"
 
+#include "lang/device_ops.h"
 #include "tensor/device_check.h"
 #include "tensor/shape.h"
 
@@ -218,16 +219,14 @@ void tensorSetItem(Interpreter& interp, const Tensor& t, const Value& key, const
     tensor::indexPut(t, indexItems(interp, key), source);
 }
 
-/// The operators' dispatch check, the same the torch bindings make: operands on one device,
-/// and device operands refused until their op has a kernel there.
-static void checkOperandDevices(const char* symbol, std::initializer_list<Tensor> operands) {
-    bool device = false;
-    for (const Tensor& t : operands)
-        device = device || !t.device().isCpu();
-    if (!device) return;
-    std::vector<Tensor> all(operands);
-    tensor::Device common = tensor::commonDevice(all);
-    if (!common.isCpu()) tensor::failNoDeviceKernel(std::string("operator ") + symbol, common);
+/// The operators' dispatch, the same the torch bindings make: operands on one device, and
+/// device operands computed by the eager device ops.
+static std::optional<Value> onDevice(Interpreter& interp, DeviceOpCall::Form form,
+                                     const char* symbol, uint8_t code,
+                                     std::initializer_list<Value> operands, bool inPlace = false) {
+    std::vector<Value> values(operands);
+    DeviceOpCall call{form, symbol, code, CallArgs{values, {}, {}}, inPlace};
+    return dispatchToDevice(interp, call);
 }
 
 Value tensorBinaryEager(Interpreter& interp, BinaryOperator op, const Value& a, const Value& b,
@@ -236,7 +235,9 @@ Value tensorBinaryEager(Interpreter& interp, BinaryOperator op, const Value& a, 
     if (op == BinaryOperator::MatMul) {
         if (!a.isTensor() || !b.isTensor())
             return Value(); // Tensor.__matmul__ returns NotImplemented for numbers
-        checkOperandDevices("@", {a.asTensor(), b.asTensor()});
+        if (auto r = onDevice(interp, DeviceOpCall::Form::Binary, "@", static_cast<uint8_t>(op),
+                              {a, b}, inPlace))
+            return *r;
         Tensor r = tensor::matmul(a.asTensor(), b.asTensor());
         if (inPlace) {
             tensor::copyInto(a.asTensor(), r);
@@ -244,10 +245,12 @@ Value tensorBinaryEager(Interpreter& interp, BinaryOperator op, const Value& a, 
         }
         return Value(r);
     }
+    if (auto r = onDevice(interp, DeviceOpCall::Form::Binary, binaryOperatorSymbol(op),
+                          static_cast<uint8_t>(op), {a, b}, inPlace))
+        return *r;
     tensor::BinaryOp top = *tensorOpFor(op);
     Tensor ta = asTensorOperand(interp, a, binaryOperatorSymbol(op), b);
     Tensor tb = asTensorOperand(interp, b, binaryOperatorSymbol(op), a);
-    checkOperandDevices(binaryOperatorSymbol(op), {ta, tb});
     if (inPlace && a.isTensor()) {
         tensor::binaryInPlace(top, ta, tb);
         return a;
@@ -261,15 +264,20 @@ Value tensorCompareEager(Interpreter& interp, CompareOperator op, const Value& a
         if (op == CompareOperator::NotEq) return Value::fromBool(true);
         return Value();
     }
+    if (auto r = onDevice(interp, DeviceOpCall::Form::Compare, compareOperatorSymbol(op),
+                          static_cast<uint8_t>(op), {a, b}))
+        return *r;
     Tensor ta = asTensorOperand(interp, a, compareOperatorSymbol(op), b);
     Tensor tb = asTensorOperand(interp, b, compareOperatorSymbol(op), a);
-    checkOperandDevices(compareOperatorSymbol(op), {ta, tb});
     return Value(tensor::binary(compareOpFor(op), ta, tb));
 }
 
 Value tensorUnaryEager(Interpreter& interp, UnaryOperator op, const Tensor& t) {
-    if (op == UnaryOperator::Neg) checkOperandDevices("-", {t});
-    if (op == UnaryOperator::Invert) checkOperandDevices("~", {t});
+    if (op == UnaryOperator::Neg || op == UnaryOperator::Invert)
+        if (auto r =
+                onDevice(interp, DeviceOpCall::Form::Unary, op == UnaryOperator::Neg ? "-" : "~",
+                         static_cast<uint8_t>(op), {Value(t)}))
+            return *r;
     switch (op) {
     case UnaryOperator::Neg:
         if (t.dtype() == tensor::DType::Bool)

@@ -167,6 +167,14 @@ Status copyDeviceToHost(const CudaContext& context, void* dst, DevicePtr src, si
     });
 }
 
+Status fillDeviceBytes(const CudaContext& context, DevicePtr dst, unsigned char value,
+                       size_t bytes) {
+    if (bytes == 0) return Status::success();
+    return copyOnCurrentStream(context, "cuMemsetD8Async", [&](cu::Stream s) {
+        return context.driver().memsetD8Async(dst, value, bytes, s);
+    });
+}
+
 Status copyDeviceToDevice(const CudaContext& context, DevicePtr dst, DevicePtr src, size_t bytes) {
     if (bytes == 0) return Status::success();
     return copyOnCurrentStream(context, "cuMemcpyDtoDAsync", [&](cu::Stream s) {

@@ -25,6 +25,9 @@ Expected<tensor::Allocator*> cudaTensorAllocator(int device = 0);
 /// Synchronous copies on the current stream (they return when the bytes have arrived).
 Status copyHostToDevice(const CudaContext& context, DevicePtr dst, const void* src, size_t bytes);
 Status copyDeviceToHost(const CudaContext& context, void* dst, DevicePtr src, size_t bytes);
+/// Sets `bytes` bytes at `dst` to `value` on the current stream (poisoned buffers: 0xff).
+Status fillDeviceBytes(const CudaContext& context, DevicePtr dst, unsigned char value,
+                       size_t bytes);
 Status copyDeviceToDevice(const CudaContext& context, DevicePtr dst, DevicePtr src, size_t bytes);
 
 } // namespace kiln::runtime

@@ -12,6 +12,10 @@
 namespace kiln::tensor {
 
 void copyInto(const Tensor& dst, const Tensor& src) {
+    if (!dst.device().isCpu() || !src.device().isCpu()) [[unlikely]] {
+        copyIntoThroughHost(dst, src);
+        return;
+    }
     if (src.dim() > dst.dim() || broadcastShapes(dst.sizes(), src.sizes()) != dst.sizes())
         failRuntime("output with shape " + shapeString(dst.sizes()) +
                     " doesn't match the broadcast shape " +
@@ -84,6 +88,9 @@ Tensor contiguous(const Tensor& t) {
 }
 
 Tensor clone(const Tensor& t) {
+    // A device tensor's copy goes through the host and back to the same device's memory.
+    if (!t.device().isCpu())
+        return copyFromHost(contiguous(copyToHost(t)), t.storage()->allocator());
     Tensor out = Tensor::empty(t.sizes(), t.dtype(), t.device());
     copyInto(out, t);
     return out;

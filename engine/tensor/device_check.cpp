@@ -36,13 +36,14 @@ Device commonDevice(std::span<const Tensor> operands) {
     return Device{};
 }
 
-void failNoDeviceKernel(std::string_view op, Device device) {
+void failNoDeviceKernel(std::string_view op, Device device, std::string_view why) {
+    std::string backend = device.isCuda() ? std::string("CUDA") : device.str();
+    std::string reason = why.empty()
+                             ? "Kiln has no eager " + backend + " kernels in this build"
+                             : "Kiln has no " + backend + " kernel for it: " + std::string(why);
     fail(ErrorKind::NotImplementedError,
-         "Could not run '" + std::string(op) + "' with arguments from the '" +
-             (device.isCuda() ? std::string("CUDA") : device.str()) +
-             "' backend: Kiln has no eager " + (device.isCuda() ? "CUDA" : device.str()) +
-             " kernel for it yet (eager GPU kernels arrive with the CUDA code generator). Move "
-             "the tensors to the CPU with .cpu() to run it there.");
+         "Could not run '" + std::string(op) + "' with arguments from the '" + backend +
+             "' backend: " + reason + ". Move the tensors to the CPU with .cpu() to run it there.");
 }
 
 } // namespace kiln::tensor

@@ -18,7 +18,8 @@ namespace kiln::tensor {
 /// runs on (the CPU when there are no tensors).
 Device commonDevice(std::span<const Tensor> operands);
 
-/// NotImplementedError for an op that has no kernel for `device`'s type yet.
-[[noreturn]] void failNoDeviceKernel(std::string_view op, Device device);
+/// NotImplementedError for an op that has no kernel for `device`'s type; `why` says what is
+/// missing (empty: no eager kernels for that device at all).
+[[noreturn]] void failNoDeviceKernel(std::string_view op, Device device, std::string_view why = {});
 
 } // namespace kiln::tensor

@@ -58,4 +58,15 @@ Tensor copyFromHost(const Tensor& t, Allocator& allocator) {
                         src.dtype());
 }
 
+void copyIntoThroughHost(const Tensor& dst, const Tensor& src) {
+    Tensor host = copyToHost(dst);
+    copyInto(host, copyToHost(src));
+    if (dst.device().isCpu() || dst.numel() == 0) return;
+    const StorageSpan span = storageSpan(dst);
+    const int64_t item = itemSize(dst.dtype());
+    char* to = static_cast<char*>(dst.storage()->data()) + span.begin * item;
+    const char* from = host.rawData() - (host.offset() - (dst.offset() - span.begin)) * item;
+    dst.storage()->allocator().copyFromHost(to, from, span.size() * item);
+}
+
 } // namespace kiln::tensor

@@ -29,4 +29,10 @@ Tensor copyToHost(const Tensor& t);
 /// is dense and non-overlapping, contiguous otherwise (as PyTorch's preserve_format).
 Tensor copyFromHost(const Tensor& t, Allocator& allocator);
 
+/// copyInto where `dst` or `src` is in device memory: the elements of `dst`'s span come to the
+/// host, `src` (on any device) is copied into them there, and the span goes back. Correct for
+/// any layout and slow; for the rare copies outside kernels (capture's results, undoing a
+/// traced in-place op), not for a model's hot path.
+void copyIntoThroughHost(const Tensor& dst, const Tensor& src);
+
 } // namespace kiln::tensor

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "torchapi/bindings.h"
 
+#include "lang/device_ops.h"
 #include "tensor/device_check.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
@@ -91,42 +92,18 @@ bool deviceNeutral(std::string_view name) {
     return names.count(name) > 0;
 }
 
-/// Calls `f` for each tensor among the arguments, one level into lists and tuples (cat, stack).
-template <typename F>
-void forEachTensor(const CallArgs& args, F&& f) {
-    auto visit = [&](const Value& v) {
-        if (v.isTensor()) {
-            f(v.asTensor());
-        } else if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
-            const auto& items =
-                v.is(ObjectKind::List) ? v.as<ListObject>()->items : v.as<TupleObject>()->items;
-            for (const Value& item : items)
-                if (item.isTensor()) f(item.asTensor());
-        }
-    };
-    for (const Value& v : args.positional)
-        visit(v);
-    for (const Value& v : args.keywordValues)
-        visit(v);
-}
-
 Value deviceChecked(Interpreter& interp, const CallArgs& args, void* data) {
     const OpEntry& op = *static_cast<const OpEntry*>(data);
-    checkOperandDevices(op.name, args);
+    if (std::optional<Value> r = runOnDevice(interp, op.name, args, !op.function)) return *r;
     return op.fn(interp, args, op.data);
 }
 
 } // namespace
 
-void checkOperandDevices(std::string_view op, const CallArgs& args) {
-    // Every eager op passes here: the common all-CPU case only looks, it allocates nothing.
-    bool device = false;
-    forEachTensor(args, [&](const Tensor& t) { device = device || !t.device().isCpu(); });
-    if (!device) return;
-    std::vector<Tensor> tensors;
-    forEachTensor(args, [&](const Tensor& t) { tensors.push_back(t); });
-    tensor::Device common = tensor::commonDevice(tensors);
-    if (!common.isCpu()) tensor::failNoDeviceKernel("aten::" + std::string(op), common);
+std::optional<Value> runOnDevice(Interpreter& interp, std::string_view op, const CallArgs& args,
+                                 bool method) {
+    using Form = lang::DeviceOpCall::Form;
+    return lang::dispatchToDevice(interp, {method ? Form::Method : Form::Function, op, 0, args});
 }
 
 void registerOps(Interpreter& interp, AttrMap* torchModule, std::span<const OpEntry> ops) {

@@ -14,6 +14,7 @@
 #include "tensor/ops.h"
 #include "torchapi/torch_types.h"
 
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -38,10 +39,11 @@ struct OpEntry {
 void registerOps(Interpreter& interp, lang::AttrMap* torchModule, std::span<const OpEntry> ops);
 
 /// The one check at op dispatch: operands on different devices are PyTorch's RuntimeError, and
-/// device operands of an op without a kernel for that device are a NotImplementedError, so no
-/// CPU kernel ever sees a device pointer. registerOps makes it; natives registered otherwise
-/// call it first.
-void checkOperandDevices(std::string_view op, const CallArgs& args);
+/// device operands go to the eager device ops (lang/device_ops.h), so no CPU kernel ever sees a
+/// device pointer. Returns the op's result when it ran on the device, nullopt for host
+/// operands. registerOps makes the check; natives registered otherwise call it first.
+std::optional<Value> runOnDevice(Interpreter& interp, std::string_view op, const CallArgs& args,
+                                 bool method = false);
 
 /// A property of Tensor computed by `getter` (and optionally assignable through `setter`).
 void defineTensorProperty(Interpreter& interp, const char* name, lang::NativeFn getter,

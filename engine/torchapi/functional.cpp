@@ -19,7 +19,7 @@ struct ActivationEntry {
 /// relu/silu/sigmoid/tanh(input, inplace=False) (sigmoid and tanh have no inplace).
 Value activation(Interpreter& interp, const CallArgs& args, void* data) {
     const ActivationEntry& e = *static_cast<const ActivationEntry*>(data);
-    checkOperandDevices(e.sig.name(), args); // registered without registerOps
+    if (auto r = runOnDevice(interp, e.sig.name(), args)) return *r; // not via registerOps
     BoundArgs a = e.sig.bind(interp, args);
     Tensor x = a.toTensor(0);
     if (e.sig.size() > 1 && a.toBool(1)) {

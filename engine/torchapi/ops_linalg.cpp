@@ -18,7 +18,7 @@ struct ProductEntry {
 
 Value productFn(Interpreter& interp, const CallArgs& args, void* data) {
     const ProductEntry& e = *static_cast<const ProductEntry*>(data);
-    checkOperandDevices(e.sig.name(), args); // registered without registerOps
+    if (auto r = runOnDevice(interp, e.sig.name(), args)) return *r; // not via registerOps
     BoundArgs a = e.sig.bind(interp, args);
     Tensor x = a.toTensor(0), y = a.toTensor(1);
     Tensor r;

@@ -59,7 +59,7 @@ struct ClampEntry {
 
 Value clampFn(Interpreter& interp, const CallArgs& args, void* data) {
     const ClampEntry& e = *static_cast<const ClampEntry*>(data);
-    checkOperandDevices(e.sig.name(), args); // registered without registerOps
+    if (auto r = runOnDevice(interp, e.sig.name(), args)) return *r; // not via registerOps
     BoundArgs a = e.sig.bind(interp, args);
     Tensor x = a.toTensor(0);
     Tensor r;

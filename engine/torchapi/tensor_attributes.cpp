@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Tensor attributes and the methods that describe or convert a tensor: shape, dtype, device,
 // requires_grad, grad_fn, size(), dim(), item(), tolist(), to(), float(), contiguous(), ...
+#include "lang/device_ops.h"
 #include "runtime/cuda_tensor.h"
 #include "tensor/device_transfer.h"
 #include "torchapi/bindings.h"
@@ -167,6 +168,12 @@ Value convertTo(Interpreter& interp, const Tensor& t, tensor::DType dtype, bool 
         out = tensor::toDType(t, dtype, copy);
     } else if (target == t.device() && dtype == t.dtype() && !copy) {
         out = t;
+    } else if (target == t.device() && dtype != t.dtype()) {
+        // A conversion on the device: the eager device ops' cast kernel.
+        std::vector<Value> operands{tensorValue(t), dtypeValue(dtype)};
+        lang::DeviceOpCall call{lang::DeviceOpCall::Form::Method, "to", 0,
+                                CallArgs{operands, {}, {}}};
+        out = lang::dispatchToDevice(interp, call)->asTensor();
     } else {
         // Convert where the elements can be read (the host), then move. Either step makes a
         // new tensor, so copy=True needs nothing more.
@@ -239,9 +246,16 @@ Value methodCuda(Interpreter& interp, const CallArgs& args, void*) {
     return convertTo(interp, t, t.dtype(), false, device);
 }
 
+/// A device tensor's contiguous copy. Through host memory for now: the eager device ops have no
+/// copy kernel of their own yet (a graph's `contiguous` is a kernel of the compiled graph).
+Tensor contiguousCopy(const Tensor& t) {
+    if (t.device().isCpu()) return tensor::contiguous(t);
+    return runtime::toDevice(tensor::contiguous(tensor::copyToHost(t)), t.device());
+}
+
 Value methodContiguous(Interpreter& interp, const CallArgs& args, void*) {
     Tensor t = self(interp, args);
-    Tensor out = tensor::contiguous(t);
+    Tensor out = t.isContiguous() ? t : contiguousCopy(t);
     if (!out.sameImpl(t)) tensor::recordGradFn(out, "CloneBackward0", {&t});
     return tensorValue(out);
 }

@@ -21,7 +21,8 @@ namespace {
     X(cuptiActivityGetNextRecord)                                                                  \
     X(cuptiActivityGetNumDroppedRecords)                                                           \
     X(cuptiActivityPushExternalCorrelationId)                                                      \
-    X(cuptiActivityPopExternalCorrelationId)
+    X(cuptiActivityPopExternalCorrelationId)                                                       \
+    X(cuptiGetTimestamp)
 
 struct Library {
 #define KILN_DECLARE(f) decltype(&::f) f = nullptr;
@@ -179,6 +180,12 @@ void CuptiSession::pushExternalId(uint64_t id) {
 void CuptiSession::popExternalId() {
     uint64_t last = 0;
     library().cuptiActivityPopExternalCorrelationId(CUPTI_EXTERNAL_CORRELATION_KIND_CUSTOM0, &last);
+}
+
+uint64_t CuptiSession::timestampNs() {
+    uint64_t t = 0;
+    library().cuptiGetTimestamp(&t);
+    return t;
 }
 
 ActivityRecords CuptiSession::flush() {

@@ -58,6 +58,8 @@ public:
     /// queued since the last flush.
     ActivityRecords flush();
 
+    /// CUPTI's clock now, ns (the clock of the records' start and end).
+    static uint64_t timestampNs();
     /// CUPTI's API version (cuptiGetVersion), e.g. 130001.
     static Expected<uint32_t> version();
 

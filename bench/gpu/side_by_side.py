@@ -1,0 +1,213 @@
+# SPDX-License-Identifier: MIT
+# Kiln and real torch.compile side by side on the GPU workloads of performance-anchors.md, in
+# one call on the GPU machine (torch 2.11 + Triton there; Kiln itself never needs Python).
+#
+#   python3 side_by_side.py --kiln KILN [--calls 20] [--out results.json]
+#
+# Kiln side: runs `KILN run bench/gpu/workloads/anchors.py` twice with an empty kernel cache
+# (cold: NVRTC compiles, then warm: the disk cache), reads its KILN lines (first-call time,
+# wall time per call, eager time per call by CUDA events) and the trace's kernel_launches
+# (CUPTI records): kernel time per call is the median over the timed calls of the sum of the
+# graph's kernel durations in that call.
+# Torch side: the same functions and shapes under torch.compile (Inductor, default mode): the
+# first call's time, wall time per call, kernel time per call (torch.profiler's CUPTI kernel
+# records summed over the timed calls) and eager time per call by CUDA events.
+import argparse
+import json
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKLOAD = os.path.join(HERE, "workloads", "anchors.py")
+WARMUP_CALLS = 4  # the first call and three warm-up calls before the timed ones
+
+
+def kiln_side(kiln, calls, cache_dir, label):
+    db = os.path.join(tempfile.mkdtemp(), f"anchors-{label}.kiln")
+    env = dict(os.environ, KILN_KERNEL_CACHE_DIR=cache_dir)
+    t0 = time.time()
+    proc = subprocess.run([kiln, "run", "--db", db, WORKLOAD], env=env, capture_output=True,
+                          text=True, timeout=900)
+    print(f"kiln {label}: rc={proc.returncode} in {time.time() - t0:.1f} s", flush=True)
+    if proc.returncode != 0:
+        print(proc.stdout[-3000:], proc.stderr[-3000:])
+    rows = {}
+    for line in proc.stdout.splitlines():
+        if not line.startswith("KILN "):
+            continue
+        name = re.search(r"name=(.*?) first_call_s=", line).group(1)
+        rest = "first_call_s=" + line.split(" first_call_s=", 1)[1]
+        fields = dict(re.findall(r"(\w+)=([0-9.]+)", rest))
+        rows[name] = {k: float(v) for k, v in fields.items()}
+    kernel_times = kernel_time_per_call(db, calls + WARMUP_CALLS)
+    for name, per_call in zip(rows, kernel_times):
+        rows[name]["kernel_us"] = per_call["kernel_us"]
+        rows[name]["kernels"] = per_call["kernels"]
+        rows[name]["launches_per_call"] = per_call["launches_per_call"]
+    return rows, db
+
+
+def kernel_time_per_call(db, total_calls):
+    """Per compiled graph (in the order they first ran): median per-call kernel time."""
+    con = sqlite3.connect(db)
+    run = con.execute("select max(id) from runs").fetchone()[0]
+    launches = con.execute(
+        "select k.compile_id, l.kernel_id, l.end_ns - l.start_ns, l.start_ns from "
+        "kernel_launches l join kernels k on k.run_id = l.run_id and k.kernel_id = l.kernel_id "
+        "where l.run_id = ? and l.device like 'cuda%' order by l.start_ns", (run,)).fetchall()
+    graphs = {}
+    for compile_id, kernel_id, duration, start in launches:
+        graphs.setdefault(compile_id, {}).setdefault(kernel_id, []).append(duration)
+    out = []
+    for compile_id, kernels in graphs.items():
+        per_call = [0.0] * total_calls
+        launches_per_call = 0
+        for durations in kernels.values():
+            per = max(1, len(durations) // total_calls)  # cuBLASLt may run several kernels
+            launches_per_call += per
+            for i in range(min(total_calls, len(durations) // per)):
+                per_call[i] += sum(durations[i * per:(i + 1) * per]) / 1000.0
+        timed = sorted(per_call[WARMUP_CALLS:])
+        out.append({"compile_id": compile_id, "kernels": len(kernels),
+                    "launches_per_call": launches_per_call,
+                    "kernel_us": timed[len(timed) // 2] if timed else 0.0})
+    return out
+
+
+def torch_side(calls):
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    torch.manual_seed(0)
+
+    class MLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(4096, 16384)
+            self.fc2 = nn.Linear(16384, 4096)
+
+        def forward(self, x):
+            return self.fc2(F.gelu(self.fc1(x)))
+
+    class Block(nn.Module):
+        def __init__(self, c, heads):
+            super().__init__()
+            self.heads = heads
+            self.ln1 = nn.LayerNorm(c)
+            self.qkv = nn.Linear(c, 3 * c)
+            self.proj = nn.Linear(c, c)
+            self.ln2 = nn.LayerNorm(c)
+            self.fc1 = nn.Linear(c, 4 * c)
+            self.fc2 = nn.Linear(4 * c, c)
+
+        def forward(self, x):
+            b, t, c = x.shape
+            q, k, v = self.qkv(self.ln1(x)).split(c, dim=2)
+            q = q.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+            k = k.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+            v = v.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+            x = x + self.proj(y.transpose(1, 2).contiguous().view(b, t, c))
+            return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+    w = torch.randn(4096, device="cuda")
+    bias = torch.randn(4096, device="cuda")
+    cases = [
+        ("sin+cos 2^26", lambda x: torch.sin(x) + torch.cos(x),
+         [torch.randn(1 << 26, device="cuda")]),
+        ("gelu(layer_norm) 16384x4096", lambda x: F.gelu(F.layer_norm(x, (4096,), w, bias)),
+         [torch.randn(16384, 4096, device="cuda")]),
+        ("softmax 16384x4096", lambda x: torch.softmax(x, -1),
+         [torch.randn(16384, 4096, device="cuda")]),
+        ("bf16 MLP 8192x4096", MLP().cuda().to(torch.bfloat16),
+         [torch.randn(8192, 4096, device="cuda").to(torch.bfloat16)]),
+        ("bf16 transformer block", Block(768, 12).cuda().to(torch.bfloat16),
+         [torch.randn(8, 1024, 768, device="cuda").to(torch.bfloat16)]),
+    ]
+
+    def events_us(fn, inputs):
+        for _ in range(2):
+            fn(*inputs)
+        torch.cuda.synchronize()
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(calls):
+            fn(*inputs)
+        stop.record()
+        torch.cuda.synchronize()
+        return start.elapsed_time(stop) * 1000.0 / calls
+
+    def kernel_us(fn, inputs):
+        from torch.profiler import ProfilerActivity, profile
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(calls):
+                fn(*inputs)
+            torch.cuda.synchronize()
+        total = 0.0
+        for e in prof.events():
+            if str(getattr(e, "device_type", "")).endswith("CUDA"):
+                total += getattr(e, "device_time", None) or getattr(e, "cuda_time", 0.0)
+        return total / calls
+
+    rows = {}
+    with torch.no_grad():
+        for name, fn, inputs in cases:
+            torch._dynamo.reset()
+            compiled = torch.compile(fn)
+            t0 = time.perf_counter()
+            compiled(*inputs)
+            torch.cuda.synchronize()
+            first = time.perf_counter() - t0
+            for _ in range(3):
+                compiled(*inputs)
+            torch.cuda.synchronize()
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                compiled(*inputs)
+            torch.cuda.synchronize()
+            wall = (time.perf_counter() - t0) * 1e6 / calls
+            rows[name] = {"first_call_s": first, "wall_us": wall,
+                          "kernel_us": kernel_us(compiled, inputs),
+                          "eager_us": events_us(fn, inputs)}
+            print(f"torch {name}: {rows[name]}", flush=True)
+    return rows
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--kiln", required=True)
+    p.add_argument("--calls", type=int, default=20)
+    p.add_argument("--out", default="side_by_side.json")
+    p.add_argument("--skip-torch", action="store_true")
+    a = p.parse_args()
+    cache = tempfile.mkdtemp(prefix="kiln-cache-")
+    cold, cold_db = kiln_side(a.kiln, a.calls, cache, "cold")
+    warm, warm_db = kiln_side(a.kiln, a.calls, cache, "warm")
+    torch_rows = {} if a.skip_torch else torch_side(a.calls)
+    header = (f"{'workload':30s} {'kiln kernel':>11s} {'torch kernel':>12s} {'ratio':>6s} "
+              f"{'kiln wall':>10s} {'torch wall':>10s} {'kiln eager':>10s} {'torch eager':>11s} "
+              f"{'kiln 1st cold':>13s} {'kiln 1st warm':>13s} {'torch 1st':>9s}")
+    print(header)
+    for name, k in warm.items():
+        t = torch_rows.get(name, {})
+        c = cold.get(name, {})
+        ratio = k.get("kernel_us", 0) / t["kernel_us"] if t.get("kernel_us") else float("nan")
+        print(f"{name:30s} {k.get('kernel_us', 0):9.1f}us {t.get('kernel_us', 0):10.1f}us "
+              f"{ratio:6.3f} {k.get('wall_us', 0):8.1f}us {t.get('wall_us', 0):8.1f}us "
+              f"{k.get('eager_us', 0):8.1f}us {t.get('eager_us', 0):9.1f}us "
+              f"{c.get('first_call_s', 0):12.3f}s {k.get('first_call_s', 0):12.3f}s "
+              f"{t.get('first_call_s', 0):8.3f}s")
+    with open(a.out, "w") as f:
+        json.dump({"kiln_cold": cold, "kiln_warm": warm, "torch": torch_rows,
+                   "kiln_traces": [cold_db, warm_db]}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

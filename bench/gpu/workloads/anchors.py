@@ -1,0 +1,91 @@
+# The GPU workloads of ../shared/reference/performance-anchors.md, as a Kiln script: each one
+# compiled in default mode, the first call timed (compile included), then CALLS timed calls.
+# Kernel times per call come from the trace (CUPTI records in kernel_launches), read by
+# bench/gpu/side_by_side.py; eager kernel time is measured here with CUDA events.
+import time
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+CALLS = 20
+torch.manual_seed(0)
+
+
+def eager_us(fn, inputs):
+    for _ in range(2):
+        fn(*inputs)
+    torch.cuda.synchronize()
+    start = torch.cuda.Event(enable_timing=True)
+    stop = torch.cuda.Event(enable_timing=True)
+    start.record()
+    for _ in range(CALLS):
+        fn(*inputs)
+    stop.record()
+    torch.cuda.synchronize()
+    return start.elapsed_time(stop) * 1000.0 / CALLS
+
+
+def measure(name, fn, inputs):
+    compiled = torch.compile(fn)
+    t0 = time.perf_counter()
+    compiled(*inputs)
+    torch.cuda.synchronize()
+    first = time.perf_counter() - t0
+    for _ in range(3):
+        compiled(*inputs)
+    torch.cuda.synchronize()
+    t0 = time.perf_counter()
+    for _ in range(CALLS):
+        compiled(*inputs)
+    torch.cuda.synchronize()
+    wall = (time.perf_counter() - t0) * 1e6 / CALLS
+    print(f"KILN name={name} first_call_s={first:.3f} wall_us={wall:.1f} "
+          f"eager_us={eager_us(fn, inputs):.1f}", flush=True)
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(4096, 16384)
+        self.fc2 = nn.Linear(16384, 4096)
+
+    def forward(self, x):
+        return self.fc2(F.gelu(self.fc1(x)))
+
+
+class Block(nn.Module):
+    def __init__(self, c, heads):
+        super().__init__()
+        self.heads = heads
+        self.ln1 = nn.LayerNorm(c)
+        self.qkv = nn.Linear(c, 3 * c)
+        self.proj = nn.Linear(c, c)
+        self.ln2 = nn.LayerNorm(c)
+        self.fc1 = nn.Linear(c, 4 * c)
+        self.fc2 = nn.Linear(4 * c, c)
+
+    def forward(self, x):
+        b, t, c = x.shape
+        q, k, v = self.qkv(self.ln1(x)).split(c, dim=2)
+        q = q.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        k = k.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        v = v.view(b, t, self.heads, c // self.heads).transpose(1, 2)
+        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        x = x + self.proj(y.transpose(1, 2).contiguous().view(b, t, c))
+        return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+
+w = torch.randn(4096, device="cuda")
+bias = torch.randn(4096, device="cuda")
+measure("sin+cos 2^26", lambda x: torch.sin(x) + torch.cos(x),
+        [torch.randn(1 << 26, device="cuda")])
+measure("gelu(layer_norm) 16384x4096", lambda x: F.gelu(F.layer_norm(x, (4096,), w, bias)),
+        [torch.randn(16384, 4096, device="cuda")])
+measure("softmax 16384x4096", lambda x: torch.softmax(x, -1),
+        [torch.randn(16384, 4096, device="cuda")])
+mlp = MLP().cuda().to(torch.bfloat16)
+measure("bf16 MLP 8192x4096", mlp, [torch.randn(8192, 4096, device="cuda").to(torch.bfloat16)])
+block = Block(768, 12).cuda().to(torch.bfloat16)
+measure("bf16 transformer block", block,
+        [torch.randn(8, 1024, 768, device="cuda").to(torch.bfloat16)])

@@ -1,0 +1,85 @@
+# GPU numerics against the CPU (run by `kiln run --device cpu` on a GPU machine): every case
+# computes the same function eagerly on the GPU, compiled on the GPU, and eagerly on the CPU,
+# on the same random inputs, and prints one PASS/FAIL line with the relative error of each.
+import torch
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+failures = 0
+
+
+def rel_err(got, want):
+    got = got.cpu().float()
+    want = want.float()
+    if got.shape != want.shape:
+        return float("inf")
+    num = (got - want).abs().max().item()
+    den = want.abs().max().item()
+    return num / den if den > 0 else num
+
+
+def check(name, fn, inputs, tol=1e-5):
+    global failures
+    want = fn(*inputs)
+    gpu_inputs = [t.cuda() for t in inputs]
+    try:
+        eager = rel_err(fn(*gpu_inputs), want)
+        compiled = rel_err(torch.compile(fn)(*gpu_inputs), want)
+    except Exception as e:
+        failures += 1
+        print(f"FAIL {name}: {type(e).__name__}: {e}")
+        return
+    ok = eager <= tol and compiled <= tol
+    if not ok:
+        failures += 1
+    print(f"{'PASS' if ok else 'FAIL'} {name}: eager {eager:.2e} compiled {compiled:.2e}")
+
+
+x = torch.randn(1000, 512)
+y = torch.randn(1000, 512)
+w = torch.randn(512)
+b = torch.randn(512)
+check("sin+cos", lambda a: torch.sin(a) + torch.cos(a), [torch.randn(1 << 20)])
+check("add mul scalar", lambda a, c: a * 2.5 + c - 1, [x, y])
+check("exp log abs", lambda a: torch.log(torch.exp(a).abs() + 1), [x])
+check("relu tanh sigmoid", lambda a: torch.relu(a) + torch.tanh(a) * torch.sigmoid(a), [x])
+check("broadcast bias", lambda a, c: a + c, [x, w])
+check("where compare", lambda a, c: torch.where(a > c, a, c), [x, y])
+check("softmax", lambda a: torch.softmax(a, -1), [x])
+check("log_softmax", lambda a: F.log_softmax(a, dim=-1), [x])
+check("layer_norm", lambda a, g, h: F.layer_norm(a, (512,), g, h), [x, w, b], 1e-4)
+check("gelu(layer_norm)", lambda a, g, h: F.gelu(F.layer_norm(a, (512,), g, h)), [x, w, b], 1e-4)
+check("sum dim", lambda a: a.sum(dim=1), [x], 1e-5)
+check("mean", lambda a: a.mean(), [x], 1e-5)
+check("amax", lambda a: a.amax(dim=0), [x])
+check("var", lambda a: a.var(dim=1), [x], 1e-4)
+check("argmax", lambda a: a.argmax(dim=1), [x])
+check("transpose contiguous", lambda a: a.t().contiguous() * 2, [x])
+check("mm", lambda a, c: a @ c.t(), [x, y], 1e-4)
+check("linear", lambda a, m, c: F.linear(a, m, c), [x, torch.randn(256, 512), torch.randn(256)], 1e-4)
+check("bmm", lambda a, c: torch.bmm(a, c), [torch.randn(4, 64, 32), torch.randn(4, 32, 48)], 1e-4)
+check("cat", lambda a, c: torch.cat([a, c], dim=0) * 1.5, [x, y])
+check("mlp gelu", lambda a, m1, c1, m2, c2: F.linear(F.gelu(F.linear(a, m1, c1)), m2, c2),
+      [torch.randn(64, 128), torch.randn(256, 128), torch.randn(256), torch.randn(128, 256),
+       torch.randn(128)], 1e-4)
+check("bf16 add", lambda a, c: (a.bfloat16() + c.bfloat16()).float(), [x, y], 1e-2)
+check("bf16 linear", lambda a, m: F.linear(a.bfloat16(), m.bfloat16()).float(),
+      [x, torch.randn(256, 512)], 2e-2)
+check("bf16 mlp gelu", lambda a, m1, c1, m2, c2: F.linear(
+    F.gelu(F.linear(a.bfloat16(), m1.bfloat16(), c1.bfloat16())), m2.bfloat16(),
+    c2.bfloat16()).float(),
+      [torch.randn(64, 128), torch.randn(256, 128), torch.randn(256), torch.randn(128, 256),
+       torch.randn(128)], 3e-2)
+check("int add keeps dtype", lambda a: (a.long() + 3) * 2, [x])
+check("int true division", lambda a: a.long() / 3, [x * 10])
+check("sum of bool", lambda a: (a > 0).sum(dim=1), [x])
+
+a = torch.randn(100, 100)
+g = a.cuda()
+g += 1.0
+g.mul_(2.0)
+err = rel_err(g, (a + 1.0) * 2.0)
+if err > 1e-6:
+    failures += 1
+print(f"{'PASS' if err <= 1e-6 else 'FAIL'} in-place += and mul_: {err:.2e}")
+print(f"failures: {failures}")

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// Eager ops on CUDA tensors as single-op graphs through the compiler, on a machine without a
+// GPU: tensors on a pretend device (host memory behind an Allocator that says cuda:0) reach
+// the handler the engine installs, which builds the op's graph, decomposes and schedules it and
+// caches the outcome per signature. Without a GPU the kernels cannot be built, so every op
+// ends in NotImplementedError naming why; which why shows what the compiler made of the op.
+#include "inductor/eager_device_ops.h"
+#include "inductor/eager_result_dtype.h"
+#include "lang/ast.h"
+#include "lang/native_types.h"
+#include "lang/objects.h"
+#include "runtime/device_probe.h"
+#include "snippet_runner.h"
+#include "tensor/device_transfer.h"
+#include "tensor/ops.h"
+
+#include <QtTest>
+#include <cstring>
+
+using namespace kiln;
+
+namespace {
+
+class PretendCudaAllocator final : public tensor::Allocator {
+public:
+    void* allocate(int64_t bytes) override { return bytes ? std::malloc(size_t(bytes)) : nullptr; }
+    void deallocate(void* p, int64_t) override { std::free(p); }
+    tensor::Device device() const override { return {tensor::DeviceType::CUDA, 0}; }
+    void copyToHost(void* dst, const void* src, int64_t bytes) const override {
+        std::memcpy(dst, src, size_t(bytes));
+    }
+    void copyFromHost(void* dst, const void* src, int64_t bytes) const override {
+        std::memcpy(dst, src, size_t(bytes));
+    }
+};
+
+lang::Value pretendCuda(lang::Interpreter&, const lang::CallArgs& args, void*) {
+    static PretendCudaAllocator allocator;
+    return lang::Value(tensor::copyFromHost(args.positional[0].asTensor(), allocator));
+}
+
+void withPretendDevice(testing::TorchSnippets& s) {
+    s.interp.registerNativeModule("pretend", [](lang::Interpreter& i, lang::ModuleObject& m) {
+        i.defineNative(m.globals, "cuda", pretendCuda);
+    });
+}
+
+} // namespace
+
+class TstEagerDeviceOps : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        if (runtime::probeCuda().available()) QSKIP("this machine has a CUDA device");
+        inductor::installEagerDeviceOps();
+    }
+
+    void resultDtypesFollowPyTorch() {
+        testing::TorchSnippets s;
+        using tensor::DType;
+        using Form = lang::DeviceOpCall::Form;
+        auto t = [](DType d, std::vector<int64_t> sizes = {4}) {
+            return lang::Value(tensor::zeros(sizes, {d}));
+        };
+        auto dtypeOf = [&](Form form, const char* name, std::vector<lang::Value> args,
+                           uint8_t code = 0) {
+            lang::DeviceOpCall call{form, name, code, lang::CallArgs{args, {}, {}}};
+            return inductor::eagerResultDtype(s.interp, call);
+        };
+        auto binary = static_cast<uint8_t>(lang::BinaryOperator::Add);
+        auto div = static_cast<uint8_t>(lang::BinaryOperator::Div);
+        QCOMPARE(dtypeOf(Form::Function, "sin", {t(DType::Int64)}), DType::Float32);
+        QCOMPARE(dtypeOf(Form::Function, "sin", {t(DType::BFloat16)}), DType::BFloat16);
+        QCOMPARE(
+            dtypeOf(Form::Binary, "+", {t(DType::BFloat16), lang::Value::fromFloat(2.5)}, binary),
+            DType::BFloat16);
+        QCOMPARE(dtypeOf(Form::Binary, "+", {t(DType::Int32), lang::Value::fromInt(2)}, binary),
+                 DType::Int32);
+        QCOMPARE(dtypeOf(Form::Binary, "+", {t(DType::Int32), lang::Value::fromFloat(2)}, binary),
+                 DType::Float32);
+        QCOMPARE(dtypeOf(Form::Binary, "/", {t(DType::Int64), t(DType::Int64)}, div),
+                 DType::Float32);
+        QCOMPARE(dtypeOf(Form::Binary, "+", {t(DType::Float16), t(DType::Float32, {})}, binary),
+                 DType::Float16);
+        QCOMPARE(dtypeOf(Form::Compare, "<", {t(DType::Float32), t(DType::Float32)}), DType::Bool);
+        QCOMPARE(dtypeOf(Form::Method, "sum", {t(DType::Bool), lang::Value::fromInt(0)}),
+                 DType::Int64);
+        QCOMPARE(dtypeOf(Form::Method, "argmax", {t(DType::Float32)}), DType::Int64);
+        QCOMPARE(
+            dtypeOf(Form::Method, "to", {t(DType::Float32), lang::dtypeValue(DType::BFloat16)}),
+            DType::BFloat16);
+        QCOMPARE(dtypeOf(Form::Method, "float", {t(DType::Float16)}), DType::Float32);
+        QCOMPARE(dtypeOf(Form::Function, "linear",
+                         {t(DType::BFloat16, {2, 4}), t(DType::BFloat16, {3, 4}),
+                          t(DType::BFloat16, {3})}),
+                 DType::BFloat16);
+        QCOMPARE(dtypeOf(Form::Function, "softmax", {t(DType::Float32), lang::Value::fromInt(-1)}),
+                 DType::Float32);
+    }
+
+    void signaturesAreCompiledOnce() {
+        testing::TorchSnippets s;
+        withPretendDevice(s);
+        const std::string prelude = "import pretend\nimport torch.nn.functional as F\n"
+                                    "x = pretend.cuda(torch.randn(8, 64))\n"
+                                    "w = pretend.cuda(torch.randn(32, 64))\n";
+        // A product alone has no generated kernel: the graph compiles here, and running it
+        // (cuBLASLt) is what needs the GPU.
+        long before = inductor::eagerDeviceCompileCount();
+        QVERIFY(s.run(prelude + "F.linear(x, w)").find("no CUDA device was found") !=
+                std::string::npos);
+        QCOMPARE(inductor::eagerDeviceCompileCount(), before + 1);
+        s.run(prelude + "F.linear(x, w)");
+        QCOMPARE(inductor::eagerDeviceCompileCount(), before + 1);
+        s.run(prelude + "F.linear(x[:4], w)");
+        QCOMPARE(inductor::eagerDeviceCompileCount(), before + 2);
+    }
+
+    void opsWithoutAGpuKernelSayWhy() {
+        testing::TorchSnippets s;
+        withPretendDevice(s);
+        const std::string prelude = "import pretend\nx = pretend.cuda(torch.randn(4, 3))\n";
+        // Generated kernels need the device to be built for.
+        QCOMPARE(s.run(prelude + "torch.sin(x)"),
+                 "NotImplementedError: Could not run 'aten::sin' with arguments from the 'CUDA' "
+                 "backend: Kiln has no CUDA kernel for it: " +
+                     runtime::noCudaDeviceMessage(runtime::probeCuda()) +
+                     ". Move the tensors to the CPU with .cpu() to run it there.");
+        // An op the compiler only runs through an eager kernel names the call it could not
+        // express.
+        std::string sorted = s.run(prelude + "torch.sort(x, 1)");
+        QVERIFY2(sorted.find("Could not run 'aten::sort' with arguments from the 'CUDA' backend") !=
+                     std::string::npos,
+                 sorted.c_str());
+        QVERIFY2(sorted.find("sort(f32[4, 3], 1)") != std::string::npos, sorted.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TstEagerDeviceOps)
+#include "tst_eager_device_ops.moc"
