@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The rest of the torch namespace: grad-mode context managers (no_grad, enable_grad,
 // inference_mode, set_grad_enabled), torch.cuda, print options, and type checks.
+#include "support/matmul_precision.h"
 #include "tensor/elementwise.h"
 #include "tensor/print.h"
 #include "torchapi/bindings.h"
@@ -202,6 +203,32 @@ Value typename_(Interpreter& interp, const CallArgs& args, void*) {
                         : t->moduleName + "." + t->name);
 }
 
+/// torch.set_float32_matmul_precision("highest" | "high" | "medium"): TF32 for float32
+/// products on the GPU from "high" down, as PyTorch.
+Value setFloat32MatmulPrecision(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("set_float32_matmul_precision(precision)");
+    BoundArgs a = sig.bind(interp, args);
+    bool text = a[0].is(ObjectKind::Str);
+    std::string p = text ? a[0].as<StrObject>()->str() : std::string();
+    if (p == "highest")
+        setFloat32MatmulPrecision(Float32MatmulPrecision::Highest);
+    else if (p == "high")
+        setFloat32MatmulPrecision(Float32MatmulPrecision::High);
+    else if (p == "medium")
+        setFloat32MatmulPrecision(Float32MatmulPrecision::Medium);
+    else
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Invalid precision value: " + (text ? p : interp.repr(a[0])) +
+                         ". Valid values are: highest, high, medium");
+    return Value::none();
+}
+
+Value getFloat32MatmulPrecision(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("get_float32_matmul_precision()");
+    sig.bind(interp, args);
+    return strValue(float32MatmulPrecisionName(float32MatmulPrecision()));
+}
+
 void installKilnInternals(Interpreter& interp, ModuleObject& kiln) {
     builtinTypes().parameter->constructor = interp.newNative("Parameter", parameterCtor);
     kiln.globals.set(Symbol::intern("Parameter"), Value(builtinTypes().parameter));
@@ -225,6 +252,8 @@ void installTorchModule(Interpreter& interp, ModuleObject& torch) {
     interp.defineNative(g, "result_type", resultType);
     interp.defineNative(g, "promote_types", promoteTypes);
     interp.defineNative(g, "can_cast", canCast);
+    interp.defineNative(g, "set_float32_matmul_precision", setFloat32MatmulPrecision);
+    interp.defineNative(g, "get_float32_matmul_precision", getFloat32MatmulPrecision);
     g.set(Symbol::intern("Tensor"), Value(builtinTypes().tensor));
     g.set(Symbol::intern("OutOfMemoryError"), Value(builtinTypes().outOfMemoryError));
     builtinTypes().tensor->constructor = interp.newNative("Tensor", tensorCtor);
