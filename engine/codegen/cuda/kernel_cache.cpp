@@ -45,30 +45,35 @@ Expected<CompiledImage> KernelCache::getOrCompile(const std::string& source,
                                                   const NvrtcOptions& options) {
     std::string key = keyFor(source, options);
     if (key.empty()) return compileWithNvrtc(source, name, options); // says why it cannot
-    std::lock_guard lock(m_mutex);
-    if (auto hit = m_memory.find(key); hit != m_memory.end()) {
-        ++m_stats.memoryHits;
-        CompiledImage image = hit->second;
-        image.fromMemoryCache = true;
-        image.compileMs = 0;
-        return image;
-    }
     std::string path = entryPath(key, options.ptx);
-    if (!path.empty()) {
-        bool existed = std::filesystem::exists(path);
-        if (auto payload = readCacheEntry(path, kMagic, key)) {
-            ++m_stats.diskHits;
-            CompiledImage image;
-            image.image = std::move(*payload);
-            image.ptx = options.ptx;
-            m_memory[key] = image;
-            image.fromDiskCache = true;
+    {
+        std::lock_guard lock(m_mutex);
+        if (auto hit = m_memory.find(key); hit != m_memory.end()) {
+            ++m_stats.memoryHits;
+            CompiledImage image = hit->second;
+            image.fromMemoryCache = true;
+            image.compileMs = 0;
             return image;
         }
-        if (existed) ++m_stats.corruptEntries; // readCacheEntry deleted it
+        if (!path.empty()) {
+            bool existed = std::filesystem::exists(path);
+            if (auto payload = readCacheEntry(path, kMagic, key)) {
+                ++m_stats.diskHits;
+                CompiledImage image;
+                image.image = std::move(*payload);
+                image.ptx = options.ptx;
+                m_memory[key] = image;
+                image.fromDiskCache = true;
+                return image;
+            }
+            if (existed) ++m_stats.corruptEntries; // readCacheEntry deleted it
+        }
     }
+    // NVRTC runs outside the lock, so a graph's kernels compile in parallel. Two threads after
+    // the same key both compile it; the entry they write is the same.
     Expected<CompiledImage> compiled = compileWithNvrtc(source, name, options);
     if (!compiled) return compiled;
+    std::lock_guard lock(m_mutex);
     ++m_stats.compiles;
     if (!path.empty()) writeCacheEntry(path, kMagic, key, compiled->image);
     m_memory[key] = *compiled;
