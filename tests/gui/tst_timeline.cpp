@@ -143,6 +143,39 @@ private slots:
         QVERIFY(layout.extentNs() >= lastLaunchEnd);
     }
 
+    void gpuLaunchesGetALaneOfTheirOwnPerDevice() {
+        // The same graph's launches on the host and on cuda:0 (CUPTI's device times): two
+        // lanes, the host's first, the device named in the label.
+        auto mixed = std::make_shared<RunSnapshot>(*m_snapshot);
+        const size_t hostLaunches = mixed->launches.size();
+        for (size_t i = 0; i < hostLaunches; ++i) {
+            trace::KernelLaunchRow l = mixed->launches[i];
+            l.id += 1000000;
+            l.device = "cuda:0";
+            l.grid = "(4096, 1, 1)";
+            l.block = "(256, 1, 1)";
+            mixed->launches.push_back(l);
+        }
+        TimelineLayout layout(mixed);
+        QCOMPARE(layout.launchCount(), mixed->launches.size());
+        std::map<int64_t, std::vector<QString>> devicesOfGraph;
+        for (const TimelineLane& lane : layout.lanes()) {
+            if (lane.kind != LaneKind::Launches) continue;
+            devicesOfGraph[lane.graphId].push_back(lane.device);
+            QCOMPARE(lane.label.endsWith(QStringLiteral(" · cuda:0")),
+                     lane.device == QStringLiteral("cuda:0"));
+            for (const TimelineSpan& span : lane.spans.spans()) {
+                const std::string& device = mixed->launches[span.index].device;
+                QCOMPARE(QString::fromStdString(device.empty() ? "cpu" : device), lane.device);
+            }
+        }
+        for (const auto& [graph, devices] : devicesOfGraph) {
+            QCOMPARE(devices.size(), size_t(2));
+            QCOMPARE(devices[0], QStringLiteral("cpu"));
+            QCOMPARE(devices[1], QStringLiteral("cuda:0"));
+        }
+    }
+
     void aRunningCompileLastsAsFarAsTheRunHasGot() {
         auto live = std::make_shared<RunSnapshot>(*m_snapshot);
         trace::CompileRow& c = live->compiles.front();

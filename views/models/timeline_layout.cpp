@@ -206,8 +206,16 @@ void TimelineLayout::addLaunchLanes() {
     std::unordered_map<int64_t, const KernelRecord*> kernels;
     for (const KernelRecord& k : snap.kernels)
         kernels.emplace(k.kernel.kernelId, &k);
-    // One lane per graph, in graph order; launches of kernels not reported yet share lane 0.
-    std::map<int64_t, std::vector<TimelineSpan>> byGraph;
+    // One lane per graph and device, in graph order with the host's lane first; launches of
+    // kernels not reported yet share graph 0. A GPU graph's launches are CUPTI's device times,
+    // so they get a lane of their own next to any host launches of the same graph.
+    using LaneKey = std::pair<int64_t, std::string>;
+    auto hostFirst = [](const LaneKey& a, const LaneKey& b) {
+        if (a.first != b.first) return a.first < b.first;
+        if ((a.second == "cpu") != (b.second == "cpu")) return a.second == "cpu";
+        return a.second < b.second;
+    };
+    std::map<LaneKey, std::vector<TimelineSpan>, decltype(hostFirst)> byLane(hostFirst);
     std::map<int64_t, QString> compileOfGraph;
     for (size_t i = 0; i < snap.launches.size(); ++i) {
         const trace::KernelLaunchRow& l = snap.launches[i];
@@ -215,17 +223,20 @@ void TimelineLayout::addLaunchLanes() {
         int64_t graphId = k == kernels.end() ? 0 : k->second->kernel.graphId;
         LaunchKind kind =
             k == kernels.end() ? LaunchKind::Other : launchKindOf(k->second->kernel.kind);
-        byGraph[graphId].push_back({l.startNs, l.endNs, SpanKind::Launch, 0, kind, index32(i), 0});
+        byLane[{graphId, l.device.empty() ? "cpu" : l.device}].push_back(
+            {l.startNs, l.endNs, SpanKind::Launch, 0, kind, index32(i), 0});
         if (k != kernels.end())
             compileOfGraph.emplace(graphId, QString::fromStdString(k->second->kernel.compileId));
     }
-    for (auto& [graphId, spans] : byGraph) {
+    for (auto& [key, spans] : byLane) {
         TimelineLane lane;
         lane.kind = LaneKind::Launches;
-        lane.graphId = graphId;
-        lane.compileId = compileOfGraph[graphId];
-        lane.label = graphName(graphId);
+        lane.graphId = key.first;
+        lane.device = QString::fromStdString(key.second);
+        lane.compileId = compileOfGraph[key.first];
+        lane.label = graphName(key.first);
         if (!lane.compileId.isEmpty()) lane.label += QStringLiteral(" · ") + lane.compileId;
+        if (key.second != "cpu") lane.label += QStringLiteral(" · ") + lane.device;
         m_launchCount += spans.size();
         lane.spans.build(std::move(spans));
         m_lanes.push_back(std::move(lane));

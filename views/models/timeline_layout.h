@@ -3,7 +3,7 @@
 /// What the Timeline panel draws, computed once per snapshot: lanes of spans on the run's time
 /// axis (ns since the run started). The "Compiles" lane holds each compile with its phases and
 /// its compiler passes and autotuning steps nested under it, "Events" the other timeline events,
-/// and one lane per graph holds the launches of that graph's kernels.
+/// and one lane per graph and device holds the launches of that graph's kernels there.
 ///
 /// Every lane keeps its spans sorted by start with a running maximum of their ends, so the spans
 /// overlapping any time range are found by two binary searches and visited alone: a paint costs
@@ -86,6 +86,7 @@ struct TimelineLane {
     std::vector<QString> rowLabels; ///< the Compiles lane: what each sub-row shows
     int64_t graphId = 0; ///< launch lanes: the graph (0 when the kernel's graph is unknown)
     QString compileId;   ///< launch lanes: the graph's compile
+    QString device;      ///< launch lanes: where the launches ran ("cpu", "cuda:0")
     SpanIndex spans;
 };
 
