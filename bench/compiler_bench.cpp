@@ -4,12 +4,16 @@
 #include "bench.h"
 #include "capture/compile_api.h"
 #include "codegen/cpu/cpu_codegen.h"
+#include "inductor/eager_device_ops.h"
+#include "inductor/gpu_profiler.h"
 #include "inductor/inductor_backend.h"
 #include "lang/objects.h"
 #include "lang/parser.h"
 #include "lang/traceback.h"
+#include "runtime/cuda_context.h"
 #include "support/clock.h"
 #include "support/options.h"
+#include "tensor/device_transfer.h"
 #include "tensor/ops.h"
 #include "torchapi/config_modules.h"
 #include "torchapi/install.h"
@@ -38,8 +42,13 @@ public:
             if (phase == "backend_compile") backendNs += ns;
     }
     void kernel(const KernelEvent&) override { ++kernels; }
+    void kernelLaunch(const KernelLaunchEvent& e) override {
+        if (e.device == "cpu") return;
+        gpuKernelNs += e.endNs - e.startNs;
+    }
     int64_t backendNs = 0;
     int kernels = 0;
+    int64_t gpuKernelNs = 0; ///< CUPTI's kernel time of GPU launches reported so far
 };
 
 /// What a built-in workload's source assumes is imported.
@@ -71,6 +80,7 @@ struct Session {
         torchapi::installTorch(interp);
         engine = std::make_unique<capture::CaptureEngine>(interp, config, sink, logger);
         engine->setInductorCompiler(inductor::makeInductorCompiler());
+        inductor::installEagerDeviceOps();
         capture::installCompileApi(interp, *engine);
         file = w.path.empty() ? "<" + w.name + ">" : w.path;
         auto module = lang::parseModule(std::make_shared<SourceFile>(
@@ -140,13 +150,23 @@ std::vector<tensor::Tensor> tensorsOf(const lang::Value& v) {
     return out;
 }
 
+bool onGpu(const std::vector<tensor::Tensor>& tensors) {
+    return std::any_of(tensors.begin(), tensors.end(),
+                       [](const tensor::Tensor& t) { return t.device().isCuda(); });
+}
+
+/// GPU calls return once their kernels are queued: a call's time includes waiting for them.
+void waitForGpu() {
+    if (auto context = runtime::cudaContext(0)) (void)(*context)->synchronize();
+}
+
 double relativeError(const std::vector<tensor::Tensor>& got,
                      const std::vector<tensor::Tensor>& want) {
     if (got.size() != want.size()) return INFINITY;
     double worst = 0;
     for (size_t i = 0; i < got.size(); ++i) {
-        tensor::Tensor a = tensor::toDType(got[i], tensor::DType::Float64);
-        tensor::Tensor b = tensor::toDType(want[i], tensor::DType::Float64);
+        tensor::Tensor a = tensor::toDType(tensor::copyToHost(got[i]), tensor::DType::Float64);
+        tensor::Tensor b = tensor::toDType(tensor::copyToHost(want[i]), tensor::DType::Float64);
         if (a.sizes() != b.sizes()) return INFINITY;
         a = tensor::contiguous(a);
         b = tensor::contiguous(b);
@@ -169,19 +189,29 @@ CompilerBenchRow measure(const Workload& w, const std::string& mode, int calls,
     lang::Value fn = s.compiled(mode);
     int64_t t0 = monotonicNs();
     lang::Value first = s.call(fn, args);
+    bool gpu = onGpu(tensorsOf(first));
+    if (gpu) waitForGpu();
     int64_t firstNs = monotonicNs() - t0;
     row.compileMs = mode == "eager" ? 0 : static_cast<double>(s.sink.backendNs) / 1e6;
     row.firstCallMs = static_cast<double>(firstNs) / 1e6;
     row.kernels = s.sink.kernels;
     row.maxRelativeError = relativeError(tensorsOf(first), reference);
     std::vector<double> times;
+    inductor::GpuProfiler::flushIfStarted(); // the first call's launches are not timed calls'
+    int64_t kernelNsBefore = s.sink.gpuKernelNs;
     for (int i = 0; i < std::max(calls, 1); ++i) {
         int64_t start = monotonicNs();
         s.call(fn, args);
+        if (gpu) waitForGpu();
         times.push_back(static_cast<double>(monotonicNs() - start) / 1e6);
     }
     std::sort(times.begin(), times.end());
     row.medianMs = times[times.size() / 2];
+    if (gpu) {
+        inductor::GpuProfiler::flushIfStarted();
+        row.gpuKernelMsPerCall =
+            static_cast<double>(s.sink.gpuKernelNs - kernelNsBefore) / 1e6 / std::max(calls, 1);
+    }
     return row;
 }
 
@@ -379,6 +409,11 @@ std::string formatTable(const std::vector<CompilerBenchRow>& rows) {
                           r.warmCompileMs);
             out += line;
         }
+        if (r.gpuKernelMsPerCall >= 0) {
+            std::snprintf(line, sizeof line, "  (GPU kernels %.3f ms per call, CUPTI)",
+                          r.gpuKernelMsPerCall);
+            out += line;
+        }
         out += "\n";
     }
     return out;
@@ -398,6 +433,8 @@ std::string formatJson(const std::vector<CompilerBenchRow>& rows) {
                    ", \"rel_error\": " + jsonNumber("%.3e", r.maxRelativeError) +
                    ", \"compile_ms_warm_tuning_cache\": " +
                    (r.warmCompileMs >= 0 ? jsonNumber("%.3f", r.warmCompileMs) : "null") +
+                   ", \"gpu_kernel_ms_per_call\": " +
+                   (r.gpuKernelMsPerCall >= 0 ? jsonNumber("%.4f", r.gpuKernelMsPerCall) : "null") +
                    ", \"ok\": true";
         } else {
             out += ", \"compile_ms\": null, \"first_call_ms\": null, \"median_ms\": null, "

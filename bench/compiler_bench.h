@@ -48,6 +48,9 @@ struct CompilerBenchRow {
     /// max-autotune modes: compileMs is measured with an empty tuning cache, this with the
     /// entries that compile wrote (a second run of the workload); -1 for other modes.
     double warmCompileMs = -1;
+    /// GPU workloads: CUPTI's kernel time of the compiled graphs' launches per timed call (eager
+    /// ops' single-op kernels are not tagged); -1 on the CPU.
+    double gpuKernelMsPerCall = -1;
     /// Why the row has no numbers, on one line: "file:line: Type: message" for an error in
     /// the workload, "file: message" when it does not define fn or make_inputs.
     std::string error;
