@@ -398,8 +398,9 @@ R attentionRule(OpCall& c) {
                                           : b.binary("add", s, *mask, t);
     }
     int32_t p = softmaxOf(b, s, rank - 1, false);
-    if (c.boolean("is_causal").value_or(false) || !c.isNone("attn_mask")) {
-        // A row masked out entirely attends to nothing (zeros), as eager's safe softmax.
+    // A row masked out entirely attends to nothing (zeros), as eager's safe softmax. A causal
+    // mask alone never empties a row (row i keeps column 0), so it needs no check.
+    if (!c.isNone("attn_mask")) {
         int32_t empty =
             b.compare("eq", b.reduce("amax", s, {rank - 1}, true), b.constant(-INFINITY, t));
         p = b.where(empty, b.constant(0, t), p);

@@ -23,6 +23,11 @@ struct Lazy {
     Index offset;
     std::set<std::string> origins; ///< captured nodes computed by the loader (not yet realized)
     std::set<std::string> ops;
+    /// A reshape of a lazy value (its loader divides the flat index back into the source's
+    /// dims): the source, so an op that needs the value in memory (a matrix product) realizes
+    /// the source in its own shape, which fuses with the source's producer (a row reduction
+    /// of the same dims), and reads it through a free view.
+    std::shared_ptr<const Lazy> reshapeOf;
 };
 
 bool isOne(const Index& i) {
@@ -179,6 +184,12 @@ private:
     void takeOperands(const AtenNode& n, LoopNode& node) {
         for (int32_t input : n.inputs) {
             Lazy& operand = m_values[static_cast<size_t>(input)];
+            if (operand.buffer < 0 && operand.reshapeOf) {
+                Lazy source = *operand.reshapeOf;
+                realize(source);
+                operand = bufferView(source.buffer, operand.sizes,
+                                     contiguousStrides(operand.sizes), source.offset);
+            }
             realize(operand);
             node.inputs.push_back(operand.buffer);
             node.operands.push_back(
@@ -644,6 +655,7 @@ Lazy Lowering::lowerView(const AtenNode& n) {
     }
     std::vector<Index> oldSizes = x.sizes, newSizes = n.sizes;
     Loader l = x.loader;
+    if (x.buffer < 0) v.reshapeOf = std::make_shared<const Lazy>(x);
     v.loader = [l, oldSizes, newSizes](const std::vector<Index>& idx) {
         Index flat = linearIndex(idx, contiguousStrides(newSizes), constant(0));
         std::vector<Index> src(oldSizes.size());

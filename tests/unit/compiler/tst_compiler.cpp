@@ -107,6 +107,26 @@ private slots:
         QCOMPARE(f.sink.kernels[0].kind, std::string("reduction"));
     }
 
+    void aReshapedRowReductionFeedingAProductStaysOneKernel() {
+        // layer_norm over [b, t, c] feeding a linear (which reads it as [b*t, c]), and a
+        // softmax over [b, h, t, t] feeding a batched product (read as [b*h, t, t]): the
+        // normalized rows are written by the reduction kernel itself and the product reads
+        // them through a view, rather than a second kernel recomputing them in the new shape.
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\nimport torch.nn.functional as F\n"
+                       "@torch.compile\ndef g(x, w):\n"
+                       "    return F.linear(F.layer_norm(x, (64,)), w)\n"
+                       "@torch.compile\ndef s(q, v):\n"
+                       "    p = torch.softmax(q, -1)\n"
+                       "    return torch.bmm(p.view(8, 16, 16), v)\n"
+                       "g(torch.randn(2, 16, 64), torch.randn(32, 64))\n"
+                       "s(torch.randn(2, 4, 16, 16), torch.randn(8, 16, 8))\n"),
+                 std::string());
+        QCOMPARE(f.kernelNames(),
+                 (std::vector<std::string>{"kiln_red_fused_layer_norm_0", "extern_mm",
+                                           "kiln_red_fused_softmax_0", "extern_bmm"}));
+    }
+
     void mlpRunsExternProductsAroundFusedGelu() {
         testing::CompilerFixture f;
         QCOMPARE(
