@@ -110,6 +110,7 @@ public:
         }
         for (int32_t o : m_g.outputs) {
             Lazy& v = m_values[static_cast<size_t>(o)];
+            if (m_options.freshOutputs && v.buffer >= 0 && !freshBuffer(v)) v.buffer = -1;
             realize(v);
             m_out.outputs.push_back({v.buffer, v.sizes, v.strides, v.offset});
             m_out.program.outputs.push_back(v.buffer);
@@ -119,6 +120,18 @@ public:
 
 private:
     LoopProgram& prog() { return m_out.program; }
+
+    /// A contiguous view of a whole buffer the program computes.
+    bool freshBuffer(const Lazy& v) {
+        const Buffer& b = prog().buffer(v.buffer);
+        int64_t offset = -1;
+        if (b.origin == Buffer::Origin::Input || !isConstant(v.offset, &offset) || offset != 0)
+            return false;
+        std::vector<Index> expect = contiguousStrides(v.sizes);
+        for (size_t i = 0; i < v.sizes.size(); ++i)
+            if (!isOne(v.sizes[i]) && !equal(expect[i], v.strides[i])) return false;
+        return true;
+    }
 
     static Loader stridedLoader(int32_t buffer, DType dtype, std::vector<Index> strides,
                                 Index offset) {
@@ -187,8 +200,8 @@ private:
             if (operand.buffer < 0 && operand.reshapeOf) {
                 Lazy source = *operand.reshapeOf;
                 realize(source);
-                operand = bufferView(source.buffer, operand.sizes,
-                                     contiguousStrides(operand.sizes), source.offset);
+                operand = bufferView(source.buffer, operand.sizes, contiguousStrides(operand.sizes),
+                                     source.offset);
             }
             realize(operand);
             node.inputs.push_back(operand.buffer);

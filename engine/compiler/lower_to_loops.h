@@ -18,6 +18,10 @@ struct LoweringOptions {
     /// split_reductions: a reduction to a single value over many elements becomes partial
     /// reductions of chunks (run in parallel) and a reduction of the partials.
     bool splitReductions = true;
+    /// Every output in a contiguous buffer the program computes: an output that would be a
+    /// view of an input (or a strided view of anything) is copied (the eager device ops'
+    /// `clone` and `contiguous`, whose single-op graphs compute nothing else).
+    bool freshOutputs = false;
 };
 
 /// Where a graph output lives once the program ran: a strided view of a buffer.

@@ -182,7 +182,8 @@ Cache& cache() {
 Entry compile(lang::Interpreter& interp, const SingleOpGraph& g) {
     Cache& c = cache();
     Logger logger(c.sink);
-    PipelineContext context{interp, c.options, logger, "eager", g.inputs, c.sink};
+    // An eager op's result is its own tensor, never a view of an operand (clone, contiguous).
+    PipelineContext context{interp, c.options, logger, "eager", g.inputs, c.sink, true};
     Expected<PipelineResult> result = runPipeline(context, g.graph);
     ++c.compiles;
     if (!result) return {nullptr, result.error().message};

@@ -229,7 +229,9 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
                  "max_autotune");
 
     PassTimer lower(result, "lower_to_loops");
-    a->lowered = compiler::lowerToLoops(a->aten, loweringOptions(c.options));
+    compiler::LoweringOptions lowering = loweringOptions(c.options);
+    lowering.freshOutputs = c.freshOutputs;
+    a->lowered = compiler::lowerToLoops(a->aten, lowering);
     std::string problem = compiler::verify(a->lowered.program);
     KILN_ASSERT(problem.empty(), problem.c_str());
     std::string preFusion = compiler::toString(a->lowered.program);

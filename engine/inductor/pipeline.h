@@ -44,6 +44,8 @@ struct PipelineContext {
     std::string compileId;
     const std::vector<lang::Value>& exampleInputs; ///< sizes for autotuning's benchmarks
     EventSink& sink;                               ///< autotuning progress, as it happens
+    /// Every output in a fresh contiguous buffer (the eager device ops: clone, contiguous).
+    bool freshOutputs = false;
 };
 
 /// Runs passes 1-5. A JIT failure is an error; a graph the compiler does not handle is a refusal.

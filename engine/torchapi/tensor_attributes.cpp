@@ -246,16 +246,19 @@ Value methodCuda(Interpreter& interp, const CallArgs& args, void*) {
     return convertTo(interp, t, t.dtype(), false, device);
 }
 
-/// A device tensor's contiguous copy. Through host memory for now: the eager device ops have no
-/// copy kernel of their own yet (a graph's `contiguous` is a kernel of the compiled graph).
-Tensor contiguousCopy(const Tensor& t) {
+/// A contiguous copy; on a device, the eager device ops' copy kernel (a single-op graph of
+/// `contiguous`).
+Tensor contiguousCopy(Interpreter& interp, const Tensor& t) {
     if (t.device().isCpu()) return tensor::contiguous(t);
-    return runtime::toDevice(tensor::contiguous(tensor::copyToHost(t)), t.device());
+    std::vector<Value> operands{tensorValue(t)};
+    lang::DeviceOpCall call{lang::DeviceOpCall::Form::Method, "contiguous", 0,
+                            CallArgs{operands, {}, {}}};
+    return lang::dispatchToDevice(interp, call)->asTensor();
 }
 
 Value methodContiguous(Interpreter& interp, const CallArgs& args, void*) {
     Tensor t = self(interp, args);
-    Tensor out = t.isContiguous() ? t : contiguousCopy(t);
+    Tensor out = t.isContiguous() ? t : contiguousCopy(interp, t);
     if (!out.sameImpl(t)) tensor::recordGradFn(out, "CloneBackward0", {&t});
     return tensorValue(out);
 }
@@ -263,8 +266,13 @@ Value methodContiguous(Interpreter& interp, const CallArgs& args, void*) {
 Value methodClone(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("clone(input, *, memory_format=None)");
     Tensor t = sig.bind(interp, args).toTensor(0);
-    Tensor out = emptyLike(t, t.dtype());
-    tensor::copyInto(out, t);
+    Tensor out;
+    if (t.device().isCpu()) {
+        out = emptyLike(t, t.dtype());
+        tensor::copyInto(out, t);
+    } else {
+        out = contiguousCopy(interp, t); // a device copy kernel (contiguous, not preserve_format)
+    }
     tensor::recordGradFn(out, "CloneBackward0", {&t});
     return tensorValue(out);
 }

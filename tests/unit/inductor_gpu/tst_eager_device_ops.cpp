@@ -127,6 +127,14 @@ private slots:
                  "backend: Kiln has no CUDA kernel for it: " +
                      runtime::noCudaDeviceMessage(runtime::probeCuda()) +
                      ". Move the tensors to the CPU with .cpu() to run it there.");
+        // A copy is a kernel too (contiguous and clone compute nothing else), never a trip
+        // through host memory.
+        for (const char* copy : {"x.t().contiguous()", "x.clone()"}) {
+            std::string out = s.run(prelude + copy);
+            QVERIFY2(out.find("NotImplementedError: Could not run 'aten::") == 0 &&
+                         out.find("no CUDA device was found") != std::string::npos,
+                     out.c_str());
+        }
         // An op the compiler only runs through an eager kernel names the call it could not
         // express.
         std::string sorted = s.run(prelude + "torch.sort(x, 1)");
