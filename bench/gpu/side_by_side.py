@@ -2,7 +2,7 @@
 # Kiln and real torch.compile side by side on the GPU workloads of performance-anchors.md, in
 # one call on the GPU machine (torch 2.11 + Triton there; Kiln itself never needs Python).
 #
-#   python3 side_by_side.py --kiln KILN [--calls 20] [--out results.json]
+#   python3 side_by_side.py --kiln KILN [--out results.json] [--skip-torch]
 #
 # Kiln side: runs `KILN run bench/gpu/workloads/anchors.py` twice with an empty kernel cache
 # (cold: NVRTC compiles, then warm: the disk cache), reads its KILN lines (first-call time,
@@ -25,6 +25,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 WORKLOAD = os.path.join(HERE, "workloads", "anchors.py")
 WARMUP_CALLS = 4  # the first call and three warm-up calls before the timed ones
+# The timed calls per workload: anchors.CALLS (read from the file, which imports torch).
+CALLS = int(re.search(r"^CALLS = (\d+)", open(WORKLOAD).read(), re.M).group(1))
 
 
 def kiln_side(kiln, calls, cache_dir, label):
@@ -79,103 +81,36 @@ def kernel_time_per_call(db, total_calls):
     return out
 
 
-def torch_side(calls):
+def torch_side():
     import torch
-    import torch.nn as nn
-    import torch.nn.functional as F
+
+    sys.path.insert(0, os.path.dirname(WORKLOAD))
+    import anchors  # the same functions and shapes the Kiln side runs
 
     torch.manual_seed(0)
-
-    class MLP(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.fc1 = nn.Linear(4096, 16384)
-            self.fc2 = nn.Linear(16384, 4096)
-
-        def forward(self, x):
-            return self.fc2(F.gelu(self.fc1(x)))
-
-    class Block(nn.Module):
-        def __init__(self, c, heads):
-            super().__init__()
-            self.heads = heads
-            self.ln1 = nn.LayerNorm(c)
-            self.qkv = nn.Linear(c, 3 * c)
-            self.proj = nn.Linear(c, c)
-            self.ln2 = nn.LayerNorm(c)
-            self.fc1 = nn.Linear(c, 4 * c)
-            self.fc2 = nn.Linear(4 * c, c)
-
-        def forward(self, x):
-            b, t, c = x.shape
-            q, k, v = self.qkv(self.ln1(x)).split(c, dim=2)
-            q = q.view(b, t, self.heads, c // self.heads).transpose(1, 2)
-            k = k.view(b, t, self.heads, c // self.heads).transpose(1, 2)
-            v = v.view(b, t, self.heads, c // self.heads).transpose(1, 2)
-            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
-            x = x + self.proj(y.transpose(1, 2).contiguous().view(b, t, c))
-            return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
-
-    w = torch.randn(4096, device="cuda")
-    bias = torch.randn(4096, device="cuda")
-    cases = [
-        ("sin+cos 2^26", lambda x: torch.sin(x) + torch.cos(x),
-         [torch.randn(1 << 26, device="cuda")]),
-        ("gelu(layer_norm) 16384x4096", lambda x: F.gelu(F.layer_norm(x, (4096,), w, bias)),
-         [torch.randn(16384, 4096, device="cuda")]),
-        ("softmax 16384x4096", lambda x: torch.softmax(x, -1),
-         [torch.randn(16384, 4096, device="cuda")]),
-        ("bf16 MLP 8192x4096", MLP().cuda().to(torch.bfloat16),
-         [torch.randn(8192, 4096, device="cuda").to(torch.bfloat16)]),
-        ("bf16 transformer block", Block(768, 12).cuda().to(torch.bfloat16),
-         [torch.randn(8, 1024, 768, device="cuda").to(torch.bfloat16)]),
-    ]
-
-    def events_us(fn, inputs):
-        for _ in range(2):
-            fn(*inputs)
-        torch.cuda.synchronize()
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        for _ in range(calls):
-            fn(*inputs)
-        stop.record()
-        torch.cuda.synchronize()
-        return start.elapsed_time(stop) * 1000.0 / calls
+    cases = anchors.workloads()
 
     def kernel_us(fn, inputs):
         from torch.profiler import ProfilerActivity, profile
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
-            for _ in range(calls):
+            for _ in range(anchors.CALLS):
                 fn(*inputs)
             torch.cuda.synchronize()
         total = 0.0
         for e in prof.events():
             if str(getattr(e, "device_type", "")).endswith("CUDA"):
                 total += getattr(e, "device_time", None) or getattr(e, "cuda_time", 0.0)
-        return total / calls
+        return total / anchors.CALLS
 
     rows = {}
     with torch.no_grad():
         for name, fn, inputs in cases:
             torch._dynamo.reset()
             compiled = torch.compile(fn)
-            t0 = time.perf_counter()
-            compiled(*inputs)
-            torch.cuda.synchronize()
-            first = time.perf_counter() - t0
-            for _ in range(3):
-                compiled(*inputs)
-            torch.cuda.synchronize()
-            t0 = time.perf_counter()
-            for _ in range(calls):
-                compiled(*inputs)
-            torch.cuda.synchronize()
-            wall = (time.perf_counter() - t0) * 1e6 / calls
+            first, wall = anchors.compiled_times(compiled, inputs)
             rows[name] = {"first_call_s": first, "wall_us": wall,
                           "kernel_us": kernel_us(compiled, inputs),
-                          "eager_us": events_us(fn, inputs)}
+                          "eager_us": anchors.eager_us(fn, inputs)}
             print(f"torch {name}: {rows[name]}", flush=True)
     return rows
 
@@ -183,14 +118,13 @@ def torch_side(calls):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--kiln", required=True)
-    p.add_argument("--calls", type=int, default=20)
     p.add_argument("--out", default="side_by_side.json")
     p.add_argument("--skip-torch", action="store_true")
     a = p.parse_args()
     cache = tempfile.mkdtemp(prefix="kiln-cache-")
-    cold, cold_db = kiln_side(a.kiln, a.calls, cache, "cold")
-    warm, warm_db = kiln_side(a.kiln, a.calls, cache, "warm")
-    torch_rows = {} if a.skip_torch else torch_side(a.calls)
+    cold, cold_db = kiln_side(a.kiln, CALLS, cache, "cold")
+    warm, warm_db = kiln_side(a.kiln, CALLS, cache, "warm")
+    torch_rows = {} if a.skip_torch else torch_side()
     header = (f"{'workload':30s} {'kiln kernel':>11s} {'torch kernel':>12s} {'ratio':>6s} "
               f"{'kiln wall':>10s} {'torch wall':>10s} {'kiln eager':>10s} {'torch eager':>11s} "
               f"{'kiln 1st cold':>13s} {'kiln 1st warm':>13s} {'torch 1st':>9s}")

@@ -1,5 +1,6 @@
-# The GPU workloads of ../shared/reference/performance-anchors.md, as a Kiln script: each one
-# compiled in default mode, the first call timed (compile included), then CALLS timed calls.
+# The GPU workloads of ../shared/reference/performance-anchors.md, as a Kiln script (and a
+# module real torch imports, see workloads()): each one compiled in default mode, the first call
+# timed (compile included), then CALLS timed calls.
 # Kernel times per call come from the trace (CUPTI records in kernel_launches), read by
 # bench/gpu/side_by_side.py; eager kernel time is measured here with CUDA events.
 import time
@@ -26,8 +27,9 @@ def eager_us(fn, inputs):
     return start.elapsed_time(stop) * 1000.0 / CALLS
 
 
-def measure(name, fn, inputs):
-    compiled = torch.compile(fn)
+def compiled_times(compiled, inputs):
+    """The first call's seconds (tracing and compiling included), then after three warm-up
+    calls the wall time per call over CALLS calls, in microseconds."""
     t0 = time.perf_counter()
     compiled(*inputs)
     torch.cuda.synchronize()
@@ -39,7 +41,11 @@ def measure(name, fn, inputs):
     for _ in range(CALLS):
         compiled(*inputs)
     torch.cuda.synchronize()
-    wall = (time.perf_counter() - t0) * 1e6 / CALLS
+    return first, (time.perf_counter() - t0) * 1e6 / CALLS
+
+
+def measure(name, fn, inputs):
+    first, wall = compiled_times(torch.compile(fn), inputs)
     print(f"KILN name={name} first_call_s={first:.3f} wall_us={wall:.1f} "
           f"eager_us={eager_us(fn, inputs):.1f}", flush=True)
 
@@ -76,16 +82,25 @@ class Block(nn.Module):
         return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
 
 
-w = torch.randn(4096, device="cuda")
-bias = torch.randn(4096, device="cuda")
-measure("sin+cos 2^26", lambda x: torch.sin(x) + torch.cos(x),
-        [torch.randn(1 << 26, device="cuda")])
-measure("gelu(layer_norm) 16384x4096", lambda x: F.gelu(F.layer_norm(x, (4096,), w, bias)),
-        [torch.randn(16384, 4096, device="cuda")])
-measure("softmax 16384x4096", lambda x: torch.softmax(x, -1),
-        [torch.randn(16384, 4096, device="cuda")])
-mlp = MLP().cuda().to(torch.bfloat16)
-measure("bf16 MLP 8192x4096", mlp, [torch.randn(8192, 4096, device="cuda").to(torch.bfloat16)])
-block = Block(768, 12).cuda().to(torch.bfloat16)
-measure("bf16 transformer block", block,
-        [torch.randn(8, 1024, 768, device="cuda").to(torch.bfloat16)])
+def workloads():
+    """(name, function, inputs) of each workload; bench/gpu/side_by_side.py imports these for
+    the torch side, so both systems run the same code on the same shapes."""
+    w = torch.randn(4096, device="cuda")
+    bias = torch.randn(4096, device="cuda")
+    return [
+        ("sin+cos 2^26", lambda x: torch.sin(x) + torch.cos(x),
+         [torch.randn(1 << 26, device="cuda")]),
+        ("gelu(layer_norm) 16384x4096", lambda x: F.gelu(F.layer_norm(x, (4096,), w, bias)),
+         [torch.randn(16384, 4096, device="cuda")]),
+        ("softmax 16384x4096", lambda x: torch.softmax(x, -1),
+         [torch.randn(16384, 4096, device="cuda")]),
+        ("bf16 MLP 8192x4096", MLP().cuda().to(torch.bfloat16),
+         [torch.randn(8192, 4096, device="cuda").to(torch.bfloat16)]),
+        ("bf16 transformer block", Block(768, 12).cuda().to(torch.bfloat16),
+         [torch.randn(8, 1024, 768, device="cuda").to(torch.bfloat16)]),
+    ]
+
+
+if __name__ == "__main__":
+    for name, fn, inputs in workloads():
+        measure(name, fn, inputs)

@@ -9,6 +9,7 @@
 #include "lang/ast.h"
 #include "lang/native_types.h"
 #include "lang/objects.h"
+#include "pretend_cuda.h"
 #include "runtime/device_probe.h"
 #include "snippet_runner.h"
 #include "tensor/device_transfer.h"
@@ -19,33 +20,7 @@
 
 using namespace kiln;
 
-namespace {
-
-class PretendCudaAllocator final : public tensor::Allocator {
-public:
-    void* allocate(int64_t bytes) override { return bytes ? std::malloc(size_t(bytes)) : nullptr; }
-    void deallocate(void* p, int64_t) override { std::free(p); }
-    tensor::Device device() const override { return {tensor::DeviceType::CUDA, 0}; }
-    void copyToHost(void* dst, const void* src, int64_t bytes) const override {
-        std::memcpy(dst, src, size_t(bytes));
-    }
-    void copyFromHost(void* dst, const void* src, int64_t bytes) const override {
-        std::memcpy(dst, src, size_t(bytes));
-    }
-};
-
-lang::Value pretendCuda(lang::Interpreter&, const lang::CallArgs& args, void*) {
-    static PretendCudaAllocator allocator;
-    return lang::Value(tensor::copyFromHost(args.positional[0].asTensor(), allocator));
-}
-
-void withPretendDevice(testing::TorchSnippets& s) {
-    s.interp.registerNativeModule("pretend", [](lang::Interpreter& i, lang::ModuleObject& m) {
-        i.defineNative(m.globals, "cuda", pretendCuda);
-    });
-}
-
-} // namespace
+using testing::installPretendDevice;
 
 class TstEagerDeviceOps : public QObject {
     Q_OBJECT
@@ -101,7 +76,7 @@ private slots:
 
     void signaturesAreCompiledOnce() {
         testing::TorchSnippets s;
-        withPretendDevice(s);
+        installPretendDevice(s);
         const std::string prelude = "import pretend\nimport torch.nn.functional as F\n"
                                     "x = pretend.cuda(torch.randn(8, 64))\n"
                                     "w = pretend.cuda(torch.randn(32, 64))\n";
@@ -119,7 +94,7 @@ private slots:
 
     void opsWithoutAGpuKernelSayWhy() {
         testing::TorchSnippets s;
-        withPretendDevice(s);
+        installPretendDevice(s);
         const std::string prelude = "import pretend\nx = pretend.cuda(torch.randn(4, 3))\n";
         // Generated kernels need the device to be built for.
         QCOMPARE(s.run(prelude + "torch.sin(x)"),

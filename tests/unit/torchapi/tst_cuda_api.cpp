@@ -7,6 +7,7 @@
 //   devices are PyTorch's RuntimeError; ops without a device kernel are a NotImplementedError,
 //   and no CPU kernel reads their memory (Tensor::rawData refuses it).
 #include "lang/objects.h"
+#include "pretend_cuda.h"
 #include "runtime/device_probe.h"
 #include "snippet_runner.h"
 #include "tensor/device_transfer.h"
@@ -20,31 +21,7 @@ using namespace kiln;
 
 namespace {
 
-/// Host memory that claims to be cuda:0, so device tensors can be made on any machine.
-class PretendCudaAllocator final : public tensor::Allocator {
-public:
-    void* allocate(int64_t bytes) override { return bytes ? std::malloc(size_t(bytes)) : nullptr; }
-    void deallocate(void* p, int64_t) override { std::free(p); }
-    tensor::Device device() const override { return {tensor::DeviceType::CUDA, 0}; }
-    void copyToHost(void* dst, const void* src, int64_t bytes) const override {
-        ++copiesToHost;
-        std::memcpy(dst, src, size_t(bytes));
-    }
-    void copyFromHost(void* dst, const void* src, int64_t bytes) const override {
-        std::memcpy(dst, src, size_t(bytes));
-    }
-    mutable int copiesToHost = 0;
-};
-
-PretendCudaAllocator& pretend() {
-    static PretendCudaAllocator allocator;
-    return allocator;
-}
-
-/// pretend.cuda(t): a copy of the CPU tensor t on the pretend device.
-lang::Value pretendCuda(lang::Interpreter&, const lang::CallArgs& args, void*) {
-    return lang::Value(tensor::copyFromHost(args.positional[0].asTensor(), pretend()));
-}
+using testing::installPretendDevice;
 
 std::string noGpu() {
     return runtime::noCudaDeviceMessage(runtime::probeCuda());
@@ -54,12 +31,6 @@ std::string noGpu() {
 
 class TstCudaApi : public QObject {
     Q_OBJECT
-
-    void withPretendDevice(testing::TorchSnippets& s) {
-        s.interp.registerNativeModule("pretend", [](lang::Interpreter& i, lang::ModuleObject& m) {
-            i.defineNative(m.globals, "cuda", pretendCuda);
-        });
-    }
 
 private slots:
     void initTestCase() {
@@ -105,7 +76,7 @@ private slots:
 
     void deviceTensorsPrintLikePyTorchs() {
         testing::TorchSnippets s("import torch\nimport pretend\n");
-        withPretendDevice(s);
+        installPretendDevice(s);
         QCOMPARE(s.print("pretend.cuda(torch.tensor([1.0, 2.5, -3.0]))"),
                  QString("tensor([ 1.0000,  2.5000, -3.0000], device='cuda:0')"));
         QCOMPARE(s.print("pretend.cuda(torch.arange(4))"),
@@ -124,7 +95,7 @@ private slots:
 
     void metadataViewsAndMovesWork() {
         testing::TorchSnippets s;
-        withPretendDevice(s);
+        installPretendDevice(s);
         const char* prelude = "import pretend\nx = pretend.cuda(torch.arange(6.0).view(2, 3))\n";
         QCOMPARE(s.run(std::string(prelude) +
                        "print(x.device, x.is_cuda, x.shape, x.dtype, x.get_device())\n"
@@ -144,7 +115,7 @@ private slots:
 
     void pythonNumbersFromDeviceTensorsCopyTheValue() {
         testing::TorchSnippets s("import torch\nimport pretend\n");
-        withPretendDevice(s);
+        installPretendDevice(s);
         QCOMPARE(
             s.print("float(pretend.cuda(torch.tensor(2.5))), int(pretend.cuda(torch.tensor(7))), "
                     "bool(pretend.cuda(torch.tensor([0.0]))), "
@@ -154,7 +125,7 @@ private slots:
 
     void mixedDevicesAreARuntimeError() {
         testing::TorchSnippets s;
-        withPretendDevice(s);
+        installPretendDevice(s);
         const std::string prelude = "import pretend\nx = pretend.cuda(torch.ones(3))\n";
         const std::string mixed = "RuntimeError: Expected all tensors to be on the same device, "
                                   "but found at least two devices, cuda:0 and cpu!";
@@ -167,7 +138,7 @@ private slots:
 
     void opsWithoutADeviceKernelAreNotImplemented() {
         testing::TorchSnippets s;
-        withPretendDevice(s);
+        installPretendDevice(s);
         const std::string prelude = "import pretend\nx = pretend.cuda(torch.ones(3))\n";
         // No eager device ops installed here (the engine installs them, inductor/).
         const std::string tail = "' with arguments from the 'CUDA' backend: Kiln has no eager "
@@ -194,8 +165,8 @@ private slots:
     void cpuKernelsCannotReadDeviceMemory() {
         // Paths that skip the dispatch check (C++ callers, graph executors) stop at rawData.
         tensor::Tensor x =
-            tensor::copyFromHost(tensor::ones(std::vector<int64_t>{4}, {}), pretend());
-        int copies = pretend().copiesToHost;
+            tensor::copyFromHost(tensor::ones(std::vector<int64_t>{4}, {}), testing::pretendCuda());
+        int copies = testing::pretendCuda().copiesToHost;
         try {
             (void)tensor::sum(x, {}, false);
             QFAIL("a CPU kernel read a device tensor");
@@ -206,7 +177,8 @@ private slots:
                              "kernel for it yet, and its CPU kernels cannot read device memory. "
                              "Move the tensor to the CPU with .cpu() first."));
         }
-        QCOMPARE(pretend().copiesToHost, copies); // and nothing was copied behind its back
+        QCOMPARE(testing::pretendCuda().copiesToHost,
+                 copies); // and nothing was copied behind its back
         QCOMPARE(tensor::item(tensor::sum(tensor::copyToHost(x), {}, false)).toDouble(), 4.0);
     }
 
