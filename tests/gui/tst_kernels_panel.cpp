@@ -7,12 +7,16 @@
 /// panel follows and drives the shared selection. (Candidates from the tuning cache, stopped
 /// early, and older traces: tst_run_provenance.)
 #include "autotune_choice_model.h"
+#include "cuda_highlighter.h"
 #include "kernel_table_model.h"
 #include "kernels_panel.h"
 #include "studio_fixture.h"
 
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
+#include <QPlainTextEdit>
+#include <QTextBlock>
+#include <QTextLayout>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -224,6 +228,39 @@ private slots:
                  qPrintable(panel.candidatesText()));
         QCoreApplication::processEvents(); // pending layouts, as a shown window would have
         panel.grab().save(QDir::temp().filePath("graph-kernels-panel.png"));
+    }
+
+    void cudaCodeIsHighlightedAsCuda() {
+        QPlainTextEdit view;
+        views::CudaHighlighter h(&view);
+        view.setPlainText("// Kiln CUDA kernel (generated)\n"
+                          "#pragma unroll 4\n"
+                          "extern \"C\" __global__ void k(const float* __restrict__ a) {\n"
+                          "    const float t = expf(a[threadIdx.x]) * 0x1p-3f; /* scale\n"
+                          "       still a comment */ return;\n"
+                          "}\n");
+        h.rehighlight();
+        QTextDocument& doc = *view.document();
+        auto formatAt = [&](int line, int column) {
+            QTextBlock block = doc.findBlockByNumber(line - 1);
+            for (const QTextLayout::FormatRange& r : block.layout()->formats())
+                if (column >= r.start && column < r.start + r.length) return r.format;
+            return QTextCharFormat();
+        };
+        using T = views::CudaHighlighter::Token;
+        auto is = [&](int line, int column, T token) {
+            return formatAt(line, column).foreground() == h.format(token).foreground();
+        };
+        QVERIFY(is(1, 3, T::Comment));
+        QVERIFY(is(2, 0, T::Preprocessor));
+        QVERIFY(is(3, 11, T::Keyword));  // __global__
+        QVERIFY(is(4, 4, T::Keyword));   // const
+        QVERIFY(is(4, 20, T::Builtin));  // expf
+        QVERIFY(is(4, 46, T::Number));   // 0x1p-3f
+        QVERIFY(is(4, 56, T::Comment));  // the block comment opens
+        QVERIFY(is(5, 7, T::Comment));   // and runs on into the next line
+        QVERIFY(is(5, 30, T::Keyword));  // return, after it closed
+        QVERIFY(h.format(T::Keyword).foreground() != h.format(T::Comment).foreground());
     }
 
     void clickingARowSelectsItsKernel() {

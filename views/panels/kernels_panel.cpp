@@ -153,6 +153,8 @@ QWidget* KernelsPanel::makeDetails() {
     m_code->setReadOnly(true);
     m_code->setLineWrapMode(QPlainTextEdit::NoWrap);
     m_code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    m_cudaHighlighter = new CudaHighlighter(m_code);
+    m_cudaHighlighter->setDocument(nullptr);
 
     auto* tuneBox = new QWidget(details);
     auto* tuneLayout = new QVBoxLayout(tuneBox);
@@ -261,7 +263,12 @@ void KernelsPanel::showKernel(qint64 kernelId, bool refresh) {
         m_codeHeader->setText(kernelHeader(*k));
         // Re-setting the same code would scroll the view back to its first line.
         const QString code = text(k->kernel.sourceCode);
-        if (!sameKernel || m_code->toPlainText() != code) m_code->setPlainText(code);
+        if (!sameKernel || m_code->toPlainText() != code) {
+            // GPU kernels' code is CUDA C++ (after the kernel IR): highlighted as such.
+            bool cuda = code.contains(QStringLiteral("__global__"));
+            m_cudaHighlighter->setDocument(cuda ? m_code->document() : nullptr);
+            m_code->setPlainText(code);
+        }
     }
     showCandidates(k); // a live run may have added candidates to the kernel shown
 }

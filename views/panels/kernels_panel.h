@@ -8,6 +8,7 @@
 /// range selection narrows the statistics to the launches inside the range (setTimeRange).
 #pragma once
 
+#include "cuda_highlighter.h"
 #include "panel.h"
 
 class QCheckBox;
@@ -77,6 +78,7 @@ private:
     QWidget* m_banner = nullptr;
     QLabel* m_bannerLabel = nullptr;
     QLabel* m_codeHeader = nullptr;
+    CudaHighlighter* m_cudaHighlighter = nullptr; ///< on while the code shown is CUDA C++
     QPlainTextEdit* m_code = nullptr;
     QLabel* m_candidatesLabel = nullptr;
     AutotuneChoiceModel* m_choices = nullptr;

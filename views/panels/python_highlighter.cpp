@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "python_highlighter.h"
 
+#include "code_colours.h"
+
 #include <QEvent>
 #include <QFont>
 #include <QPlainTextEdit>
@@ -15,14 +17,6 @@ namespace {
 // Block states: -1 (Qt's default) or 0 for none, else a triple-quoted string left open.
 constexpr int kInTripleDouble = 1;
 constexpr int kInTripleSingle = 2;
-
-QTextCharFormat makeFormat(const QColor& colour, bool bold = false, bool italic = false) {
-    QTextCharFormat f;
-    f.setForeground(colour);
-    if (bold) f.setFontWeight(QFont::Bold);
-    f.setFontItalic(italic);
-    return f;
-}
 
 QString wordsPattern(const QStringList& words) {
     return QStringLiteral("\\b(?:%1)\\b").arg(words.join('|'));
@@ -45,16 +39,6 @@ const QStringList& builtins() {
         "sum",     "super", "tuple",      "type",  "zip",  "self"};
     return words;
 }
-
-/// One colour per token, in Token order. Each has a contrast ratio of at least 4.5 against
-/// white (light) or against bases as light as #3c3f41 (dark), comments at least 3.9.
-struct ColourSet {
-    QRgb keyword, builtin, string, comment, number, decorator, definition;
-};
-constexpr ColourSet kLightColours{0x7a1fa2, 0x1a5fb4, 0x2e7d32, 0x6a737d,
-                                  0xc25b00, 0xad1457, 0x006d77};
-constexpr ColourSet kDarkColours{0xc792ea, 0x82aaff, 0xa5d6a7, 0x9e9e9e,
-                                 0xf78c6c, 0xffcb6b, 0x4dd0e1};
 
 double linearChannel(double c) {
     return c <= 0.03928 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
@@ -100,7 +84,7 @@ PythonHighlighter::PythonHighlighter(QTextDocument* document, const QPalette& pa
 
 void PythonHighlighter::setColours(bool dark) {
     m_dark = dark;
-    const ColourSet& c = dark ? kDarkColours : kLightColours;
+    const CodeColours& c = dark ? kDarkCodeColours : kLightCodeColours;
     m_formats[int(Token::Keyword)] = makeFormat(QColor(c.keyword), true);
     m_formats[int(Token::Builtin)] = makeFormat(QColor(c.builtin));
     m_formats[int(Token::String)] = makeFormat(QColor(c.string));
