@@ -20,6 +20,8 @@ packages=(
   # Kiln Studio and its tests: Qt 6 (Widgets, Svg, Charts, Test), Graphviz for graph diagrams
   qt6-base-dev qt6-svg-dev qt6-charts-dev libqt6opengl6-dev libgl-dev libxkbcommon-dev
   libgraphviz-dev graphviz
+  # the fuzz preset (docs/fuzzing.md): clang with libFuzzer and the sanitizer runtimes
+  clang libclang-rt-14-dev
   # screenshots of the GUI under a virtual display
   xvfb xauth imagemagick
   # packaging: the .deb (CPack runs dpkg-shlibdeps and file), and the install test's checks of the

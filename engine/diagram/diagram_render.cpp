@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "diagram/diagram_render.h"
 
+#include "support/utf8.h"
+
 #include <cstdio>
 #include <mutex>
 #include <vector>
@@ -127,6 +129,9 @@ bool graphvizAvailable() {
 Expected<std::string> renderDot(std::string_view dot, ImageFormat format, std::string_view layout) {
     if (dot.find_first_not_of(" \t\r\n") == std::string_view::npos)
         return diagramError("cannot render an empty DOT text");
+    // Graphviz hands labels to Pango, which takes UTF-8 only (and warns on stderr otherwise).
+    if (std::optional<size_t> bad = firstInvalidUtf8(dot))
+        return diagramError("the DOT text is not valid UTF-8 (byte " + std::to_string(*bad) + ")");
     std::string text(dot);      // NUL-terminated for agmemread
     std::string engine(layout); // and for gvLayout
     std::lock_guard lock(g_mutex);

@@ -4,6 +4,7 @@
 // for a layout engine that is not installed, renders that start clean after earlier good and bad
 // ones (Graphviz's parser keeps state between calls), and renders from several threads at once.
 #include "diagram/diagram_render.h"
+#include "support/utf8.h"
 
 #include <QtTest>
 #include <atomic>
@@ -81,6 +82,22 @@ private slots:
         };
         QVERIFY(be32(16) > 0);
         QVERIFY(be32(20) > 0);
+    }
+
+    void textThatIsNotUtf8IsAnError() {
+        // Found by fuzz_dot: Pango warned on stderr once per label instead.
+        auto bad = renderDot("digraph G { a [label=\"x\xff\xfey\"]; }", ImageFormat::Svg);
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().kind, std::string("DiagramError"));
+        QCOMPARE(bad.error().message, std::string("the DOT text is not valid UTF-8 (byte 23)"));
+        QCOMPARE(kiln::firstInvalidUtf8("plain ascii"), std::optional<size_t>());
+        QCOMPARE(kiln::firstInvalidUtf8("\xc3\xa9t\xc3\xa9 \xe2\x86\x92 \xf0\x9f\x94\xa5"),
+                 std::optional<size_t>());                                        // été → 🔥
+        QCOMPARE(kiln::firstInvalidUtf8("ab\xc0\xaf"), std::optional<size_t>(2)); // overlong '/'
+        QCOMPARE(kiln::firstInvalidUtf8("\xed\xa0\x80"), std::optional<size_t>(0)); // a surrogate
+        QCOMPARE(kiln::firstInvalidUtf8("\xf4\x90\x80\x80"),
+                 std::optional<size_t>(0));                                      // > U+10FFFF
+        QCOMPARE(kiln::firstInvalidUtf8("x\xe2\x86"), std::optional<size_t>(1)); // cut short
     }
 
     void malformedDotIsAnError() {
