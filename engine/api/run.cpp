@@ -188,6 +188,10 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
     };
     torchapi::installTorch(interp, options);
     ScriptScope scope(supervisor, interp);
+    // Without CUPTI the GPU kernels are timed with CUDA events: the run's log says so (and meta).
+    if (runtime::probeCuda().available() && !inductor::GpuProfiler::instance().usesCupti())
+        sink.output(OutputStream::Log, "kiln: GPU kernels are timed with " +
+                                           inductor::GpuProfiler::instance().method() + "\n");
     // GPU kernel timings still pending reach the trace however the script ends.
     struct FlushGpuTimings {
         ~FlushGpuTimings() { inductor::GpuProfiler::flushIfStarted(); }

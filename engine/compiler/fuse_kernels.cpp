@@ -148,10 +148,31 @@ private:
         return true;
     }
 
+    /// Whether `n` reads a buffer that a stage of the kernel writes or reads.
+    bool sharesData(const LoopNode& n) const {
+        std::set<int32_t> touched;
+        for (const KernelStage& s : m_current.stages) {
+            const LoopNode& stage = m_p.nodes[static_cast<size_t>(s.node)];
+            touched.insert(stage.output);
+            std::vector<const ScalarNode*> loads;
+            collectLoads(stage.body, loads);
+            for (const ScalarNode* l : loads)
+                touched.insert(l->buffer);
+        }
+        std::vector<const ScalarNode*> loads;
+        collectLoads(n.body, loads);
+        return std::any_of(loads.begin(), loads.end(),
+                           [&](const ScalarNode* l) { return touched.count(l->buffer) > 0; });
+    }
+
     bool tryJoin(int32_t id) {
         const LoopNode& n = m_p.nodes[static_cast<size_t>(id)];
         if (static_cast<int>(m_current.stages.size()) >= m_options.maxFusionSize) {
             reject(id, "the kernel reached max_fusion_size");
+            return false;
+        }
+        if (m_options.requireSharedData && !sharesData(n)) {
+            reject(id, "it shares no buffer with the kernel");
             return false;
         }
         auto outer = outerWith(n);

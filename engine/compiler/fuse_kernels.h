@@ -17,6 +17,11 @@ namespace kiln::compiler {
 
 struct FusionOptions {
     int maxFusionSize = 64; ///< max_fusion_size: stages per kernel
+    /// A node joins a kernel only when it reads a buffer the kernel writes or reads (GPU
+    /// graphs: an unrelated node of the same shape would only add registers and index math to
+    /// the kernel, as Inductor's fusion scores none for it). Off: any node of compatible shape
+    /// that comes next joins (CPU graphs: fewer parallel regions).
+    bool requireSharedData = false;
     /// TORCH_LOGS=fusion: one line per decision ("cannot fuse buf3 with ...: ..."), may be null.
     std::function<void(const std::string&)> log;
 };

@@ -242,6 +242,7 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     PassTimer fuse(result, "fuse_kernels");
     compiler::FusionOptions fusion;
     fusion.maxFusionSize = static_cast<int>(c.options.integer("max_fusion_size").value_or(64));
+    fusion.requireSharedData = a->onCuda;
     if (c.logger.artifactEnabled(Artifact::Fusion))
         fusion.log = [&](const std::string& line) {
             KILN_TORCH_ARTIFACT(c.logger, Artifact::Fusion, c.compileId, line);

@@ -32,7 +32,8 @@ struct FusedGraph {
 /// Builds the graph with `body` (inputs by placeholder, returns the outputs), then lowers and
 /// fuses it. `symbols` names the graph's size symbols (s0, ...).
 inline FusedGraph buildGraph(const std::function<std::vector<int32_t>(AtenBuilder&)>& body,
-                             std::vector<std::string> symbols = {}) {
+                             std::vector<std::string> symbols = {},
+                             compiler::FusionOptions fusion = {}) {
     compiler::AtenGraph g;
     g.symbolNames = std::move(symbols);
     for (size_t i = 0; i < g.symbolNames.size(); ++i)
@@ -41,7 +42,7 @@ inline FusedGraph buildGraph(const std::function<std::vector<int32_t>(AtenBuilde
     g.outputs = body(b);
     compiler::LoweredGraph lowered = compiler::lowerToLoops(g, {});
     FusedGraph f;
-    f.schedule = compiler::fuseKernels(lowered.program, {});
+    f.schedule = compiler::fuseKernels(lowered.program, fusion);
     f.program = std::move(lowered.program);
     f.outputs = std::move(lowered.outputs);
     return f;

@@ -11,6 +11,7 @@
 using namespace kiln;
 using namespace kiln::codegen::cuda;
 using kiln::testing::cuda::FusedGraph;
+namespace wl = kiln::testing::cuda;
 using tensor::DType;
 
 namespace {
@@ -59,6 +60,30 @@ void compilesForSm90(const CudaKernel& k) {
 class TstCudaCodegen : public QObject {
     Q_OBJECT
 private slots:
+    void gpuFusionJoinsOnlyNodesThatShareData() {
+        // softmax(x) and an unrelated y * 2 of a compatible shape: one kernel under the CPU's
+        // policy, two under the GPU's (requireSharedData), where the copy would only add
+        // registers and index math to the softmax kernel.
+        auto graph = [](bool gpu) {
+            compiler::FusionOptions fusion;
+            fusion.requireSharedData = gpu;
+            return wl::buildGraph(
+                [](compiler::AtenBuilder& b) {
+                    int32_t x = b.placeholder(0, wl::dims({64, 128}), tensor::DType::Float32);
+                    int32_t y = b.placeholder(1, wl::dims({64, 128}), tensor::DType::Float32);
+                    int32_t s = compiler::rules::softmaxOf(b, x, 1, false);
+                    return std::vector<int32_t>{
+                        s, b.binary("mul", y, b.constant(2.0, tensor::DType::Float32))};
+                },
+                {}, fusion);
+        };
+        QCOMPARE(graph(false).schedule.kernels.size(), size_t(1));
+        wl::FusedGraph gpu = graph(true);
+        QCOMPARE(gpu.schedule.kernels.size(), size_t(2));
+        QCOMPARE(gpu.schedule.kernels[0].kind, compiler::ScheduledKernel::Kind::Reduction);
+        QCOMPARE(gpu.schedule.kernels[1].kind, compiler::ScheduledKernel::Kind::Pointwise);
+    }
+
     void sinCosIsVectorizedPointwise() {
         FusedGraph g = kiln::testing::cuda::sinCos(int64_t(1) << 26);
         QCOMPARE(g.schedule.kernels.size(), size_t(1));
