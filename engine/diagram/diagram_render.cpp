@@ -4,6 +4,7 @@
 #include "support/utf8.h"
 
 #include <cstdio>
+#include <cstring>
 #include <mutex>
 #include <vector>
 
@@ -120,6 +121,30 @@ struct GraphHandle {
     }
 };
 
+/// Where the graph gives a colour attribute a weighted colour list ("red;0.3:blue", a gradient),
+/// as "node a: fillcolor=..."; empty when it gives none. Debian's Graphviz 2.42 dereferences
+/// NULL on some such lists (findStopColor, found by fuzz_dot), so they are refused up front.
+std::string colourListIn(Agraph_t* graph) {
+    static const char* const kAttributes[] = {"color", "fillcolor", "bgcolor", "pencolor"};
+    auto check = [](void* object, const char* what) -> std::string {
+        for (const char* attribute : kAttributes) {
+            const char* value = agget(object, const_cast<char*>(attribute));
+            if (value && std::strpbrk(value, ";:"))
+                return std::string(what) + ": " + attribute + "=" + value;
+        }
+        return {};
+    };
+    if (std::string w = check(graph, "graph"); !w.empty()) return w;
+    for (Agraph_t* sub = agfstsubg(graph); sub; sub = agnxtsubg(sub))
+        if (std::string w = colourListIn(sub); !w.empty()) return w;
+    for (Agnode_t* n = agfstnode(graph); n; n = agnxtnode(graph, n)) {
+        if (std::string w = check(n, "node"); !w.empty()) return w;
+        for (Agedge_t* e = agfstout(graph, n); e; e = agnxtout(graph, e))
+            if (std::string w = check(e, "edge"); !w.empty()) return w;
+    }
+    return {};
+}
+
 } // namespace
 
 bool graphvizAvailable() {
@@ -168,6 +193,10 @@ Expected<std::string> renderDot(std::string_view dot, ImageFormat format, std::s
                               "DOT in Studio's export) and lay it out with Graphviz's `dot`");
         return error;
     }
+    if (std::string where = colourListIn(handle.graph); !where.empty())
+        return diagramError("the diagram uses a colour list (" + where +
+                            "); Kiln's diagrams draw plain colours only, and the Graphviz it "
+                            "links crashes on some lists");
     if (gvLayout(gvc, handle.graph, engine.c_str()) != 0) {
         Diagnostic error = diagramError("Graphviz cannot lay out the diagram with '" + engine +
                                         "': " + describe(messages, "the layout failed"));

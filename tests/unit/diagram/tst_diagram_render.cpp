@@ -100,6 +100,26 @@ private slots:
         QCOMPARE(kiln::firstInvalidUtf8("x\xe2\x86"), std::optional<size_t>(1)); // cut short
     }
 
+    void colourListsAreRefused() {
+        // Found by fuzz_dot: Debian's Graphviz 2.42 dereferences NULL rendering this (a
+        // weighted colour list as a fill: findStopColor).
+        const char* crash = "digraph G { node [shape=record, style=\"filled,rounded\"]; "
+                            "a [label=\"{x|y}\", fillcolor=\"Alice;\n nodBlue\"]; }";
+        auto bad = renderDot(crash, ImageFormat::Svg);
+        QVERIFY(!bad.ok());
+        QCOMPARE(bad.error().kind, std::string("DiagramError"));
+        QVERIFY2(bad.error().message.find("the diagram uses a colour list (node: fillcolor=") ==
+                     0,
+                 bad.error().message.c_str());
+        auto edge = renderDot("digraph G { a -> b [color=\"red:blue\"]; }", ImageFormat::Svg);
+        QVERIFY(!edge.ok());
+        QVERIFY2(edge.error().message.find("(edge: color=red:blue)") != std::string::npos,
+                 edge.error().message.c_str());
+        auto plain = renderDot("digraph G { a [style=filled, fillcolor=\"#aabbcc\"]; }",
+                               ImageFormat::Svg);
+        QVERIFY2(plain.ok(), plain.ok() ? "" : plain.error().render().c_str());
+    }
+
     void malformedDotIsAnError() {
         auto bad = renderDot("digraph G { a -> ; }", ImageFormat::Svg);
         QVERIFY(!bad.ok());
