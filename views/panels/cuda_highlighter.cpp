@@ -81,9 +81,9 @@ const QStringList& builtins() {
 } // namespace
 
 CudaHighlighter::CudaHighlighter(QPlainTextEdit* view)
-    : QSyntaxHighlighter(view->document()) {
+    : PaletteHighlighter(view->document()) {
     setColours(isDarkPalette(view->palette()));
-    view->installEventFilter(this);
+    followPalette(view);
     m_rules = {
         {QRegularExpression(wordsPattern(keywords())), Token::Keyword},
         {QRegularExpression(wordsPattern(builtins())), Token::Builtin},
@@ -102,19 +102,6 @@ void CudaHighlighter::setColours(bool dark) {
     m_formats[int(Token::Comment)] = makeFormat(QColor(c.comment), false, true);
     m_formats[int(Token::Number)] = makeFormat(QColor(c.number));
     m_formats[int(Token::Preprocessor)] = makeFormat(QColor(c.decorator));
-}
-
-void CudaHighlighter::usePalette(const QPalette& palette) {
-    bool dark = isDarkPalette(palette);
-    if (dark == m_dark) return;
-    setColours(dark);
-    rehighlight();
-}
-
-bool CudaHighlighter::eventFilter(QObject* watched, QEvent* event) {
-    if (event->type() == QEvent::PaletteChange)
-        usePalette(static_cast<QWidget*>(watched)->palette());
-    return QSyntaxHighlighter::eventFilter(watched, event);
 }
 
 void CudaHighlighter::highlightBlock(const QString& text) {

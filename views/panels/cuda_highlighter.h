@@ -7,6 +7,8 @@
 /// the Python highlighter's do.
 #pragma once
 
+#include "palette_highlighter.h"
+
 #include <QRegularExpression>
 #include <QSyntaxHighlighter>
 #include <QTextCharFormat>
@@ -15,7 +17,7 @@ class QPlainTextEdit;
 
 namespace kiln::views {
 
-class CudaHighlighter final : public QSyntaxHighlighter {
+class CudaHighlighter final : public PaletteHighlighter {
     Q_OBJECT
 
 public:
@@ -23,23 +25,19 @@ public:
 
     explicit CudaHighlighter(QPlainTextEdit* view);
 
-    void usePalette(const QPalette& palette);
     QTextCharFormat format(Token token) const { return m_formats[int(token)]; }
 
 protected:
     void highlightBlock(const QString& text) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
+    void setColours(bool dark) override;
 
 private:
-    void setColours(bool dark);
-
     struct Rule {
         QRegularExpression pattern;
         Token token;
     };
     std::vector<Rule> m_rules;
     QTextCharFormat m_formats[5];
-    bool m_dark = false;
 };
 
 } // namespace kiln::views

@@ -65,11 +65,11 @@ bool isDarkPalette(const QPalette& palette) {
 
 PythonHighlighter::PythonHighlighter(QPlainTextEdit* view)
     : PythonHighlighter(view->document(), view->palette()) {
-    view->installEventFilter(this);
+    followPalette(view);
 }
 
 PythonHighlighter::PythonHighlighter(QTextDocument* document, const QPalette& palette)
-    : QSyntaxHighlighter(document) {
+    : PaletteHighlighter(document) {
     setColours(isDarkPalette(palette));
     m_rules = {
         {QRegularExpression(wordsPattern(keywords())), Token::Keyword},
@@ -92,19 +92,6 @@ void PythonHighlighter::setColours(bool dark) {
     m_formats[int(Token::Number)] = makeFormat(QColor(c.number));
     m_formats[int(Token::Decorator)] = makeFormat(QColor(c.decorator));
     m_formats[int(Token::Definition)] = makeFormat(QColor(c.definition), true);
-}
-
-void PythonHighlighter::usePalette(const QPalette& palette) {
-    bool dark = isDarkPalette(palette);
-    if (dark == m_dark) return;
-    setColours(dark);
-    rehighlight();
-}
-
-bool PythonHighlighter::eventFilter(QObject* watched, QEvent* event) {
-    if (event->type() == QEvent::PaletteChange)
-        usePalette(static_cast<QWidget*>(watched)->palette());
-    return QSyntaxHighlighter::eventFilter(watched, event);
 }
 
 QTextCharFormat PythonHighlighter::format(Token token) const {

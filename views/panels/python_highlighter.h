@@ -6,6 +6,8 @@
 /// backgrounds, and picks the one that reads on the palette of the view it highlights.
 #pragma once
 
+#include "palette_highlighter.h"
+
 #include <QPalette>
 #include <QRegularExpression>
 #include <QSyntaxHighlighter>
@@ -23,7 +25,7 @@ double contrastRatio(const QColor& a, const QColor& b);
 /// dark: its luminance is below mid grey's, where black and white text contrast equally.
 bool isDarkPalette(const QPalette& palette);
 
-class PythonHighlighter final : public QSyntaxHighlighter {
+class PythonHighlighter final : public PaletteHighlighter {
     Q_OBJECT
 
 public:
@@ -36,16 +38,12 @@ public:
     /// application's).
     explicit PythonHighlighter(QTextDocument* document, const QPalette& palette = QPalette());
 
-    /// Picks the colour set for \p palette; rehighlights when that changes the set.
-    void usePalette(const QPalette& palette);
-    bool usesDarkColours() const { return m_dark; }
-
     /// The format a token kind is drawn with (tests compare these with the block layouts).
     QTextCharFormat format(Token token) const;
 
 protected:
     void highlightBlock(const QString& text) override;
-    bool eventFilter(QObject* watched, QEvent* event) override;
+    void setColours(bool dark) override;
 
 private:
     struct Rule {
@@ -63,11 +61,8 @@ private:
     /// it runs past the end of the block.
     static int stringEnd(const QString& text, int start, const QString& quote);
 
-    void setColours(bool dark);
-
     std::vector<Rule> m_rules;
     QTextCharFormat m_formats[7];
-    bool m_dark = false;
 };
 
 } // namespace kiln::views
