@@ -194,6 +194,17 @@ void addPointwiseRules(RuleTable& t) {
         if (!x || !tensor::isFloating(c.b().dtype(*x))) return {};
         return c.b().binary("mul", *x, sigmoidOf(c.b(), *x));
     };
+    t["leaky_relu"] = [](OpCall& c) -> R {
+        if (!c.bind({"input", "negative_slope", "inplace"})) return {};
+        auto x = c.tensor("input");
+        if (!x || !tensor::isFloating(c.b().dtype(*x)) || c.boolean("inplace").value_or(false))
+            return {};
+        DType t = c.b().dtype(*x);
+        double slope = c.number("negative_slope").value_or(0.01);
+        // x where x > 0, else x * slope: NaN stays NaN, -0.0 stays -0.0, as eager.
+        int32_t positive = c.b().compare("gt", *x, c.b().constant(0, t));
+        return c.b().where(positive, *x, c.b().binary("mul", *x, c.b().constant(slope, t), t));
+    };
     t["gelu"] = [](OpCall& c) { return geluRule(c, false); };
     t["where"] = whereRule;
     t["masked_fill"] = maskedFillRule;

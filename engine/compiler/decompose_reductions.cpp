@@ -199,6 +199,29 @@ void addReductionRules(RuleTable& t) {
     t["softmax"] = [](OpCall& c) { return softmaxRule(c, false); };
     t["log_softmax"] = [](OpCall& c) { return softmaxRule(c, true); };
     t["layer_norm"] = layerNormRule;
+    t["mse_loss"] = [](OpCall& c) -> R {
+        // (input - target)^2, then reduction="mean" (default), "sum" or "none".
+        if (!c.bind({"input", "target", "size_average", "reduce", "reduction"})) return {};
+        auto x = c.tensor("input");
+        auto y = c.tensor("target");
+        if (!x || !y || !c.isNone("size_average") || !c.isNone("reduce")) return {};
+        DType t = c.resultDtype();
+        const std::vector<Index>& sx = c.b().sizes(*x);
+        const std::vector<Index>& sy = c.b().sizes(*y);
+        if (!tensor::isFloating(t) || sx.size() != sy.size()) return {};
+        for (size_t i = 0; i < sx.size(); ++i)
+            if (!equal(sx[i], sy[i])) return {}; // eager broadcasts them, with a warning
+        int32_t d = c.b().binary("sub", c.b().toDtype(*x, t), c.b().toDtype(*y, t), t);
+        int32_t sq = c.b().binary("mul", d, d, t);
+        std::string reduction = c.text("reduction").value_or("mean");
+        std::vector<int64_t> all;
+        for (int64_t i = 0; i < c.b().rank(sq); ++i)
+            all.push_back(i);
+        if (reduction == "none") return sq;
+        if (reduction == "sum") return c.b().reduce("sum", sq, all, false);
+        if (reduction == "mean") return meanOf(c.b(), sq, all, false);
+        return {};
+    };
 }
 
 } // namespace kiln::compiler::rules

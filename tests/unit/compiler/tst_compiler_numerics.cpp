@@ -81,6 +81,10 @@ def rounding(x):
     return y.floor() + y.ceil() * 2 + y.round() * 3 + y.sign() * 4 + (x.abs() + 1).reciprocal()
 def activations(x):
     return F.relu(x) + torch.sigmoid(x) + F.silu(x) + F.gelu(x) + F.gelu(x, approximate="tanh")
+def leaky(x):
+    return F.leaky_relu(x), F.leaky_relu(x, 0.2)
+def squared_error(x):
+    return F.mse_loss(x, x * 0.5), F.mse_loss(x, x * 0.5, reduction="sum"), F.mse_loss(x, x * 0.5, reduction="none")
 def arithmetic(x):
     y = x * 2 - 1
     return torch.add(x, y, alpha=2) - y / (x.abs() + 1) + x ** 2 + x.abs() ** 0.5 + torch.maximum(x, y) - torch.minimum(x, 0.5 * y) + 3 - x
@@ -181,7 +185,8 @@ private slots:
     void initTestCase() { ::setenv("KILN_POISON_BUFFERS", "1", 1); }
 
     void pointwiseFloat32() {
-        check(kPointwise, "check([unary_math, rounding, activations, arithmetic, comparisons, "
+        check(kPointwise, "check([unary_math, rounding, activations, leaky, squared_error, "
+                          "arithmetic, comparisons, "
                           "powers, sin_cos, to_dtypes], [(5, 7), (16, 33)], [torch.float32])");
     }
     void pointwiseFloat64AndBFloat16() {
