@@ -5,11 +5,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > 4096) return 0; // layouts grow superlinearly; keep each input quick
     std::string_view dot(reinterpret_cast<const char*>(data), size);
-    (void)kiln::diagram::renderDot(dot, kiln::diagram::ImageFormat::Svg);
+    auto svg = kiln::diagram::renderDot(dot, kiln::diagram::ImageFormat::Svg);
+    // Bad DOT is a DiagramError; a success is an SVG document.
+    if (!svg.ok() && svg.error().kind != "DiagramError") __builtin_trap();
+    if (svg.ok() && svg->find("<svg") == std::string::npos) __builtin_trap();
     return 0;
 }

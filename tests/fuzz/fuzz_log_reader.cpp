@@ -23,5 +23,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)kiln::importer::parseOutputCode(record.payload);
         (void)kiln::importer::parseGraphBreakReason(record.payload);
     }
+    // Every problem is counted, and at most kMaxProblems are kept.
+    if (reader.problemCount() < static_cast<int64_t>(reader.problems().size()) ||
+        reader.problems().size() > kiln::importer::LogReader::kMaxProblems)
+        __builtin_trap();
     return 0;
 }

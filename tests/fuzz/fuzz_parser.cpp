@@ -14,6 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string text(reinterpret_cast<const char*>(data), size);
     auto source = std::make_shared<kiln::SourceFile>("<fuzz>.py", std::move(text));
     auto parsed = kiln::lang::parseModule(source);
-    if (!parsed.ok()) (void)parsed.error().render(); // the message is built too
+    // A failure is a Diagnostic with a kind and a message, never an empty one.
+    if (!parsed.ok() && (parsed.error().kind.empty() || parsed.error().render().empty()))
+        __builtin_trap();
     return 0;
 }
