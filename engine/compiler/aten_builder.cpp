@@ -333,6 +333,23 @@ int32_t AtenBuilder::bmm(int32_t a, int32_t b) {
     return emit(std::move(n));
 }
 
+int32_t AtenBuilder::attention(int32_t q, int32_t k, int32_t v, double scale, bool causal) {
+    AtenNode n;
+    n.op = "flash_attention";
+    n.inputs = {q, k, v};
+    n.sizes = sizes(q);
+    n.sizes.back() = sizes(v).back();
+    n.dtype = dtype(q);
+    n.scalar = scale;
+    n.scalar2 = causal ? 1 : 0;
+    return emit(std::move(n));
+}
+
+bool AtenBuilder::attentionSupports(DType dtype, int64_t headDim) {
+    bool half = dtype == DType::BFloat16 || dtype == DType::Float16;
+    return half && headDim > 0 && headDim % 16 == 0 && headDim <= 128;
+}
+
 int32_t AtenBuilder::addmm(int32_t bias, int32_t a, int32_t b, double beta, double alpha) {
     AtenNode n;
     n.op = "addmm";

@@ -74,6 +74,12 @@ public:
     int32_t mm(int32_t a, int32_t b);
     int32_t bmm(int32_t a, int32_t b);
     int32_t addmm(int32_t bias, int32_t a, int32_t b, double beta, double alpha);
+    /// softmax(q @ k^T * scale) @ v over the last two dims (causal: key j only for query
+    /// i >= j), as one extern kernel (flash_attention; GPU graphs only, see attentionRule).
+    int32_t attention(int32_t q, int32_t k, int32_t v, double scale, bool causal);
+    /// The inputs flash_attention takes: bf16 or fp16, a head size that is a multiple of 16 up
+    /// to 128 (what codegen/cuda/attention_kernel.h generates).
+    static bool attentionSupports(DType dtype, int64_t headDim);
 
     int32_t fallback(int32_t capturedIndex, std::vector<int32_t> inputs, std::vector<Index> sizes,
                      DType dtype);

@@ -359,6 +359,22 @@ R crossEntropyRule(OpCall& c) {
 
 // --- attention
 
+/// Whether attention on the GPU can be the fused kernel (what eager PyTorch runs there too):
+/// half-precision q, k, v of rank 3 or 4 with equal leading sizes, one head size the kernel
+/// handles, no mask. Anything else is the decomposition below.
+bool fusedAttentionFits(OpCall& c, int32_t q, int32_t k, int32_t v, int64_t headDim) {
+    AtenBuilder& b = c.b();
+    if (!c.node().meta.device.starts_with("cuda") || !c.isNone("attn_mask")) return false;
+    if (!AtenBuilder::attentionSupports(b.dtype(q), headDim)) return false;
+    int64_t rank = b.rank(q);
+    if (rank != 3 && rank != 4) return false;
+    const std::vector<Index>&qs = b.sizes(q), &ks = b.sizes(k), &vs = b.sizes(v);
+    for (int64_t i = 0; i + 2 < rank; ++i)
+        if (!equal(qs[i], ks[i]) || !equal(qs[i], vs[i])) return false;
+    return equal(ks[rank - 1], qs[rank - 1]) && equal(vs[rank - 1], qs[rank - 1]) &&
+           equal(vs[rank - 2], ks[rank - 2]);
+}
+
 /// softmax(q @ k^T * scale + mask) @ v, with is_causal as a lower-triangle mask.
 R attentionRule(OpCall& c) {
     if (!c.bind({"query", "key", "value", "attn_mask", "dropout_p", "is_causal", "scale"}))
@@ -387,10 +403,12 @@ R attentionRule(OpCall& c) {
         lead.push_back(b.sizes(m).back());
         return b.view(b.bmm(a3, m3), lead);
     };
+    bool causal = c.boolean("is_causal").value_or(false);
+    if (fusedAttentionFits(c, *q, *k, *v, d)) return b.attention(*q, *k, *v, scale, causal);
     auto scores = batched(*q, b.transpose(*k, rank - 2, rank - 1));
     if (!scores) return {};
     int32_t s = b.binary("mul", *scores, b.constant(scale, t), t);
-    if (c.boolean("is_causal").value_or(false)) s = b.triangle(s, 0, false, -INFINITY);
+    if (causal) s = b.triangle(s, 0, false, -INFINITY);
     if (!c.isNone("attn_mask")) {
         auto mask = c.tensor("attn_mask");
         if (!mask) return {};

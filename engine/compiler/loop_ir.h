@@ -160,7 +160,7 @@ struct LoopNode {
     std::vector<BufferView> operands;   ///< Extern / Fallback: how each input is read
     std::vector<int32_t> outputs;       ///< Fallback: every buffer written
     std::string externName;             ///< "mm", "bmm", "addmm"
-    double alpha = 1, beta = 1;         ///< Extern addmm
+    double alpha = 1, beta = 1;         ///< Extern addmm; flash_attention: causal, scale
     int32_t fxNode = -1;                ///< Fallback: the graph node it runs
     std::vector<std::string> origins;   ///< the graph node names it computes ("sin", "add")
     std::vector<std::string> originOps; ///< their ops, sorted, for kernel names ("add", "sin")

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compiler/lower_to_loops.h"
 
+#include "compiler/view_strides.h"
 #include "support/assert.h"
 
 #include <cmath>
@@ -275,7 +276,7 @@ Lazy Lowering::lower(const AtenNode& n) {
     if (n.op == "iota" || n.op == "tril" || n.op == "triu" || n.op == "cat" || n.op == "eye")
         return lowerIndexed(n);
     if (n.op == "embedding" || n.op == "gather") return lowerGather(n);
-    if (n.op == "mm" || n.op == "bmm" || n.op == "addmm")
+    if (n.op == "mm" || n.op == "bmm" || n.op == "addmm" || n.op == "flash_attention")
         return lowerOpaque(n, LoopNode::Kind::Extern);
     if (n.op == "fallback") return lowerOpaque(n, LoopNode::Kind::Fallback);
     if (n.op == "rand" || n.op == "randn") return lowerRandom(n);
@@ -575,6 +576,8 @@ Lazy Lowering::lowerView(const AtenNode& n) {
     v.sizes = n.sizes;
     v.buffer = -1;
     v.strides.clear();
+    // Only the reshape below is a plain reshape of x; a permute or slice of one is not.
+    v.reshapeOf.reset();
     auto intAt = [&](size_t i) {
         int64_t value = 0;
         isConstant(n.ints[i], &value);
@@ -645,6 +648,9 @@ Lazy Lowering::lowerView(const AtenNode& n) {
             contiguous = contiguous && (isOne(x.sizes[i]) || equal(expect[i], x.strides[i]));
     }
     if (contiguous) return bufferView(x.buffer, n.sizes, contiguousStrides(n.sizes), x.offset);
+    if (x.buffer >= 0)
+        if (std::optional<std::vector<Index>> strides = viewStrides(x.sizes, x.strides, n.sizes))
+            return bufferView(x.buffer, n.sizes, *strides, x.offset);
     // Only size-1 dims added or removed (unsqueeze, squeeze, an identity reshape): the other
     // dims map one to one, no division needed.
     std::vector<size_t> oldDims, newDims;

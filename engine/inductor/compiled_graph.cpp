@@ -2,6 +2,7 @@
 #include "inductor/compiled_graph.h"
 
 #include "graph/executor.h"
+#include "inductor/cuda_attention.h"
 #include "inductor/cuda_matmul.h"
 #include "inductor/gpu_profiler.h"
 #include "lang/objects.h"
@@ -12,6 +13,7 @@
 #include "support/clock.h"
 #include "support/parallel.h"
 #include "tensor/convert.h"
+#include "tensor/error.h"
 #include "tensor/ops.h"
 
 #include <cstring>
@@ -246,7 +248,9 @@ private:
             for (const compiler::BufferView& v : first.operands)
                 in.push_back(viewOf(v));
             Expected<Tensor> out =
-                cudaMatmul(first.externName, in, first.beta, first.alpha, profiler, id);
+                first.externName == "flash_attention"
+                    ? cudaAttention(in, first.beta, first.alpha != 0, profiler, id)
+                    : cudaMatmul(first.externName, in, first.beta, first.alpha, profiler, id);
             if (!out) check(out.error());
             m_bufs[static_cast<size_t>(first.output)] = *out;
         } else {
@@ -318,6 +322,8 @@ private:
         for (const compiler::BufferView& v : n.operands)
             in.push_back(viewOf(v));
         Tensor out;
+        if (n.externName == "flash_attention")
+            tensor::failRuntime("flash_attention is an extern kernel of GPU graphs only");
         if (n.externName == "mm")
             out = tensor::mm(in[0], in[1]);
         else if (n.externName == "bmm")

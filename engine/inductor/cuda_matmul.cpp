@@ -39,14 +39,22 @@ using codegen::cuda::MatmulDType;
 using codegen::cuda::MatmulEpilogue;
 using codegen::cuda::MatmulShape;
 
-/// Whether the last two dimensions are a dense row-major matrix (false) or a dense transposed
-/// one (true); nullopt for any other layout.
-std::optional<bool> transposedLayout(const Tensor& t) {
+/// How cuBLASLt reads the last two dimensions: stored transposed or not, and the elements
+/// between stored rows (at least a row's length: a slice of a wider matrix is fine).
+struct MatrixLayout {
+    bool transposed = false;
+    int64_t ld = 0;
+};
+
+/// nullopt for a layout with no unit stride in the last two dimensions.
+std::optional<MatrixLayout> matrixLayout(const Tensor& t) {
     int64_t d = t.dim();
     int64_t rows = t.size(d - 2), cols = t.size(d - 1);
     int64_t sr = t.stride(d - 2), sc = t.stride(d - 1);
-    if ((cols == 1 || sc == 1) && (rows == 1 || sr == cols)) return false;
-    if ((rows == 1 || sr == 1) && (cols == 1 || sc == rows)) return true;
+    if ((cols == 1 || sc == 1) && (rows == 1 || sr >= cols))
+        return MatrixLayout{false, rows == 1 ? cols : sr};
+    if ((rows == 1 || sr == 1) && (cols == 1 || sc >= rows))
+        return MatrixLayout{true, cols == 1 ? rows : sc};
     return std::nullopt;
 }
 
@@ -63,10 +71,11 @@ std::optional<MatmulDType> matmulDType(tensor::DType t) {
     }
 }
 
-/// A matrix operand cuBLASLt can read, and whether it is stored transposed.
-std::pair<Tensor, bool> operand(const Tensor& t) {
-    if (std::optional<bool> transposed = transposedLayout(t)) return {t, *transposed};
-    return {onDevice(onHost(t)), false};
+/// A matrix operand cuBLASLt can read, and how it is stored.
+std::pair<Tensor, MatrixLayout> operand(const Tensor& t) {
+    if (std::optional<MatrixLayout> layout = matrixLayout(t)) return {t, *layout};
+    Tensor dense = onDevice(onHost(t));
+    return {dense, MatrixLayout{false, dense.size(dense.dim() - 1)}};
 }
 
 int64_t batchStride(const Tensor& t, int64_t rows, int64_t cols) {
@@ -75,14 +84,15 @@ int64_t batchStride(const Tensor& t, int64_t rows, int64_t cols) {
 }
 
 std::string keyOf(const MatmulShape& s) {
-    char key[256];
-    std::snprintf(key, sizeof key, "%d %d %lld %lld %lld %d %d %lld %lld %lld %lld %d %g %g",
-                  static_cast<int>(s.dtype), s.allowTf32 ? 1 : 0, static_cast<long long>(s.m),
-                  static_cast<long long>(s.n), static_cast<long long>(s.k), s.transposeA ? 1 : 0,
-                  s.transposeB ? 1 : 0, static_cast<long long>(s.batch),
-                  static_cast<long long>(s.strideA), static_cast<long long>(s.strideB),
-                  static_cast<long long>(s.strideC), static_cast<int>(s.epilogue),
-                  static_cast<double>(s.alpha), static_cast<double>(s.beta));
+    char key[320];
+    std::snprintf(
+        key, sizeof key, "%d %d %lld %lld %lld %d %d %lld %lld %lld %lld %lld %lld %d %g %g",
+        static_cast<int>(s.dtype), s.allowTf32 ? 1 : 0, static_cast<long long>(s.m),
+        static_cast<long long>(s.n), static_cast<long long>(s.k), s.transposeA ? 1 : 0,
+        s.transposeB ? 1 : 0, static_cast<long long>(s.batch), static_cast<long long>(s.strideA),
+        static_cast<long long>(s.strideB), static_cast<long long>(s.strideC),
+        static_cast<long long>(s.lda), static_cast<long long>(s.ldb), static_cast<int>(s.epilogue),
+        static_cast<double>(s.alpha), static_cast<double>(s.beta));
     return key;
 }
 
@@ -152,8 +162,8 @@ Expected<Tensor> cudaMatmul(std::string_view op, std::span<const Tensor> in, dou
     const Tensor& b0 = in[addmm ? 2 : 1];
     std::optional<MatmulDType> dtype = matmulDType(a0.dtype());
     if (!dtype || b0.dtype() != a0.dtype()) return hostMatmul(op, in, beta, alpha);
-    auto [a, transposeA] = operand(a0);
-    auto [b, transposeB] = operand(b0);
+    auto [a, layoutA] = operand(a0);
+    auto [b, layoutB] = operand(b0);
     int64_t d = a.dim();
     MatmulShape shape;
     shape.dtype = *dtype;
@@ -161,8 +171,10 @@ Expected<Tensor> cudaMatmul(std::string_view op, std::span<const Tensor> in, dou
     shape.m = a.size(d - 2);
     shape.k = a.size(d - 1);
     shape.n = b.size(d - 1);
-    shape.transposeA = transposeA;
-    shape.transposeB = transposeB;
+    shape.transposeA = layoutA.transposed;
+    shape.transposeB = layoutB.transposed;
+    shape.lda = layoutA.ld;
+    shape.ldb = layoutB.ld;
     shape.alpha = static_cast<float>(alpha);
     std::vector<int64_t> sizes{shape.m, shape.n};
     if (d == 3) {

@@ -3,6 +3,7 @@
 # timed (compile included), then CALLS timed calls.
 # Kernel times per call come from the trace (CUPTI records in kernel_launches), read by
 # bench/gpu/side_by_side.py; eager kernel time is measured here with CUDA events.
+import math
 import time
 
 import torch
@@ -77,9 +78,27 @@ class Block(nn.Module):
         q = q.view(b, t, self.heads, c // self.heads).transpose(1, 2)
         k = k.view(b, t, self.heads, c // self.heads).transpose(1, 2)
         v = v.view(b, t, self.heads, c // self.heads).transpose(1, 2)
-        y = F.scaled_dot_product_attention(q, k, v, is_causal=True)
+        y = self.attention(q, k, v)
         x = x + self.proj(y.transpose(1, 2).contiguous().view(b, t, c))
         return x + self.fc2(F.gelu(self.fc1(self.ln2(x))))
+
+    def attention(self, q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+class ManualAttentionBlock(Block):
+    """The block of performance-anchors.md: attention written out, with a causal mask buffer
+    and a masked softmax (as nanoGPT's CausalSelfAttention without flash)."""
+
+    def __init__(self, c, heads, t):
+        super().__init__(c, heads)
+        self.register_buffer("causal", torch.tril(torch.ones(t, t)).view(1, 1, t, t))
+
+    def attention(self, q, k, v):
+        t = q.size(-2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.causal[:, :, :t, :t] == 0, float("-inf"))
+        return F.softmax(att, dim=-1) @ v
 
 
 def workloads():
@@ -96,7 +115,9 @@ def workloads():
          [torch.randn(16384, 4096, device="cuda")]),
         ("bf16 MLP 8192x4096", MLP().cuda().to(torch.bfloat16),
          [torch.randn(8192, 4096, device="cuda").to(torch.bfloat16)]),
-        ("bf16 transformer block", Block(768, 12).cuda().to(torch.bfloat16),
+        ("bf16 transformer block", ManualAttentionBlock(768, 12, 1024).cuda().to(torch.bfloat16),
+         [torch.randn(8, 1024, 768, device="cuda").to(torch.bfloat16)]),
+        ("bf16 block, sdpa attention", Block(768, 12).cuda().to(torch.bfloat16),
          [torch.randn(8, 1024, 768, device="cuda").to(torch.bfloat16)]),
     ]
 

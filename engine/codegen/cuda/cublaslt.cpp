@@ -133,9 +133,10 @@ Expected<std::unique_ptr<MatmulPlan>> CublasLt::plan(const MatmulShape& s, size_
         setDesc(CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &t, sizeof t);
     // Column-major shapes: first operand n x k (stored k x n when transposed), second k x m.
     int64_t batch = s.batch;
-    auto layout = [&](cublasLtMatrixLayout_t& l, int64_t rows, int64_t cols, int64_t stride) {
-        cublasStatus_t r = lib.cublasLtMatrixLayoutCreate(&l, t, static_cast<uint64_t>(rows),
-                                                          static_cast<uint64_t>(cols), rows);
+    auto layout = [&](cublasLtMatrixLayout_t& l, int64_t rows, int64_t cols, int64_t stride,
+                      int64_t ld) {
+        cublasStatus_t r = lib.cublasLtMatrixLayoutCreate(
+            &l, t, static_cast<uint64_t>(rows), static_cast<uint64_t>(cols), ld ? ld : rows);
         if (r != CUBLAS_STATUS_SUCCESS || batch == 1) return r;
         int32_t count = static_cast<int32_t>(batch);
         lib.cublasLtMatrixLayoutSetAttribute(l, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count,
@@ -145,9 +146,9 @@ Expected<std::unique_ptr<MatmulPlan>> CublasLt::plan(const MatmulShape& s, size_
     };
     int64_t sa = s.strideA ? s.strideA : s.m * s.k, sb = s.strideB ? s.strideB : s.k * s.n,
             sc = s.strideC ? s.strideC : s.m * s.n;
-    if ((st = layout(p.b, s.transposeB ? s.k : s.n, s.transposeB ? s.n : s.k, sb)) ||
-        (st = layout(p.a, s.transposeA ? s.m : s.k, s.transposeA ? s.k : s.m, sa)) ||
-        (st = layout(p.c, s.n, s.m, sc)))
+    if ((st = layout(p.b, s.transposeB ? s.k : s.n, s.transposeB ? s.n : s.k, sb, s.ldb)) ||
+        (st = layout(p.a, s.transposeA ? s.m : s.k, s.transposeA ? s.k : s.m, sa, s.lda)) ||
+        (st = layout(p.c, s.n, s.m, sc, 0)))
         return failure("cublasLtMatrixLayoutCreate", st);
     cublasLtMatmulPreference_t pref = nullptr;
     lib.cublasLtMatmulPreferenceCreate(&pref);

@@ -31,6 +31,9 @@ struct MatmulShape {
     int64_t batch = 1;
     /// Elements between consecutive matrices of a batch (0: packed, m*k / k*n / m*n).
     int64_t strideA = 0, strideB = 0, strideC = 0;
+    /// Elements between consecutive rows of A and B as stored (0: packed); a slice of a wider
+    /// matrix, such as one of a projection's q, k, v, has more.
+    int64_t lda = 0, ldb = 0;
     MatmulEpilogue epilogue = MatmulEpilogue::None;
     float alpha = 1, beta = 0; ///< C = alpha * A @ B + beta * C (then the epilogue)
 };

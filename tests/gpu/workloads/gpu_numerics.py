@@ -112,6 +112,59 @@ check("logical and compare", lambda a, c: ((a > 0) & (c < 0)) | (a == c), [x, y]
 check("float to int and back", lambda a: (a * 10).int().float() / 10, [x])
 check("sdpa causal", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
       [torch.randn(2, 4, 64, 32), torch.randn(2, 4, 64, 32), torch.randn(2, 4, 64, 32)], 1e-4)
+
+
+def check_half(name, fn, inputs, dtype, tol):
+    """fn on inputs rounded to `dtype`, eagerly and compiled on the GPU, against fn in float32
+    on the CPU on the same rounded values (the half-precision CPU path rounds in other places)."""
+    global failures
+    rounded = [t.to(dtype).float() for t in inputs]
+    want = fn(*rounded)
+    gpu_inputs = [t.to(dtype).cuda() for t in rounded]
+    try:
+        eager = rel_err(fn(*gpu_inputs), want)
+        compiled = rel_err(torch.compile(fn)(*gpu_inputs), want)
+    except Exception as e:
+        failures += 1
+        print(f"FAIL {name}: {type(e).__name__}: {e}")
+        return
+    ok = eager <= tol and compiled <= tol
+    if not ok:
+        failures += 1
+    print(f"{'PASS' if ok else 'FAIL'} {name}: eager {eager:.2e} compiled {compiled:.2e}")
+
+
+def sdpa(causal):
+    return lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+
+
+def heads_of(qkv, h):
+    """q, k, v as views of one projection's rows, as a transformer block makes them."""
+    b, t, c3 = qkv.shape
+    c = c3 // 3
+    q, k, v = qkv.split(c, dim=2)
+    return [u.view(b, t, h, c // h).transpose(1, 2) for u in (q, k, v)]
+
+
+def block_attention(qkv):
+    return F.scaled_dot_product_attention(*heads_of(qkv, 4), is_causal=True)
+
+
+bf16, fp16 = torch.bfloat16, torch.float16
+check_half("flash bf16 causal", sdpa(True), [torch.randn(2, 3, 256, 64) for _ in range(3)], bf16, 2e-2)
+check_half("flash bf16", sdpa(False), [torch.randn(2, 3, 256, 64) for _ in range(3)], bf16, 2e-2)
+check_half("flash bf16 causal t=200", sdpa(True), [torch.randn(2, 2, 200, 64) for _ in range(3)],
+           bf16, 2e-2)
+check_half("flash bf16 tq 100 tk 300", sdpa(False),
+           [torch.randn(2, 2, 100, 32), torch.randn(2, 2, 300, 32), torch.randn(2, 2, 300, 32)],
+           bf16, 2e-2)
+check_half("flash fp16 d=128 causal", sdpa(True), [torch.randn(1, 2, 192, 128) for _ in range(3)],
+           fp16, 5e-3)
+check_half("flash bf16 rank 3", sdpa(True), [torch.randn(4, 128, 16) for _ in range(3)], bf16, 2e-2)
+check_half("flash bf16 strided heads", block_attention, [torch.randn(2, 160, 3 * 256)], bf16, 2e-2)
+check_half("bf16 masked attention (decomposed)",
+           lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m > 0),
+           [torch.randn(2, 2, 64, 32) for _ in range(3)] + [torch.randn(64, 64)], bf16, 3e-2)
 check("fp16 linear", lambda a, m: F.linear(a.half(), m.half()).float(),
       [x, torch.randn(256, 512) * 0.1], 2e-2)
 torch.set_float32_matmul_precision("high")

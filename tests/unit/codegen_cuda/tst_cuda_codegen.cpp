@@ -4,6 +4,7 @@
 // Welford), every kernel kind compiled by NVRTC for sm_90, dynamic sizes as arguments, launch
 // descriptors, and a compile error surfacing as a Diagnostic.
 #include "../../gpu/cuda_workloads.h"
+#include "codegen/cuda/attention_kernel.h"
 #include "codegen/cuda/cuda_codegen.h"
 
 #include <QTest>
@@ -60,6 +61,24 @@ void compilesForSm90(const CudaKernel& k) {
 class TstCudaCodegen : public QObject {
     Q_OBJECT
 private slots:
+    void flashAttentionCompilesForEachSpec() {
+        using Spec = AttentionKernelSpec;
+        for (Spec spec : {Spec{DType::BFloat16, 64, true}, Spec{DType::Float16, 128, false},
+                          Spec{DType::BFloat16, 16, true}}) {
+            CudaKernel k;
+            k.name = attentionKernelName(spec);
+            k.source = attentionKernelSource(spec);
+            QVERIFY(contains(k.source, "extern \"C\" __global__"));
+            QVERIFY(contains(k.source, "constexpr int D = " + std::to_string(spec.headDim) + ";"));
+            QVERIFY(contains(k.source, spec.dtype == DType::Float16 ? "\"f16\"" : "\"bf16\""));
+            compilesForSm90(k);
+        }
+        QCOMPARE(attentionKernelName({DType::BFloat16, 64, true}),
+                 std::string("kiln_flash_attention_bf16_d64_causal"));
+        QCOMPARE(attentionKernelName({DType::Float16, 128, false}),
+                 std::string("kiln_flash_attention_f16_d128"));
+    }
+
     void gpuFusionJoinsOnlyNodesThatShareData() {
         // softmax(x) and an unrelated y * 2 of a compatible shape: one kernel under the CPU's
         // policy, two under the GPU's (requireSharedData), where the copy would only add

@@ -3,6 +3,7 @@
 // deterministic IR text of the passes (golden files), graphs the compiler leaves to the eager
 // kernels, launch records and the kernel cache.
 #include "compiler/index_expr.h"
+#include "compiler/view_strides.h"
 #include "compiler_fixture.h"
 #include "support/debug_sandbox.h"
 
@@ -79,6 +80,36 @@ private slots:
         QCOMPARE(evaluate(modulo(constant(-7), constant(2)), {}, {}), int64_t(1));
         std::vector<int64_t> syms = {5};
         QCOMPARE(evaluate(sizeSymbol(0) * constant(3) + constant(1), {}, syms), int64_t(16));
+    }
+
+    void viewsOfStridedBuffersKeepTheirStrides() {
+        using namespace compiler;
+        auto list = [](std::initializer_list<int64_t> v) {
+            std::vector<Index> out;
+            for (int64_t x : v)
+                out.push_back(constant(x));
+            return out;
+        };
+        auto text = [](const std::optional<std::vector<Index>>& s) {
+            if (!s) return std::string("copy");
+            std::string out;
+            for (const Index& e : *s)
+                out += (out.empty() ? "" : ",") + toString(e);
+            return out;
+        };
+        // q of a [b*t, 3c] projection: [2, 5, 12] rows of stride 36, split into 3 heads of 4.
+        QCOMPARE(text(viewStrides(list({2, 5, 12}), list({180, 36, 1}), list({2, 5, 3, 4}))),
+                 std::string("180,36,4,1"));
+        // Merging b and t is a view too (180 = 5 * 36); merging t with the row is not.
+        QCOMPARE(text(viewStrides(list({2, 5, 12}), list({180, 36, 1}), list({10, 12}))),
+                 std::string("36,1"));
+        QCOMPARE(text(viewStrides(list({2, 5, 12}), list({180, 36, 1}), list({2, 60}))),
+                 std::string("copy"));
+        // A transposed matrix flattens only by copying; size-1 dims take any stride.
+        QCOMPARE(text(viewStrides(list({4, 3}), list({1, 4}), list({12}))), std::string("copy"));
+        QCOMPARE(text(viewStrides(list({4, 3}), list({1, 4}), list({4, 1, 3}))),
+                 std::string("1,12,4"));
+        QCOMPARE(text(viewStrides(list({6}), list({2}), list({2, 3}))), std::string("6,2"));
     }
 
     void sinPlusCosIsOneFusedKernel() {

@@ -162,6 +162,13 @@ def products(x, w):
 def attention(x, w):
     q, k, v = x[None, None], w[None, None], (x * w)[None, None]
     return F.scaled_dot_product_attention(q, k, v), F.scaled_dot_product_attention(q, k, v, is_causal=True)
+def split_heads(x, w):
+    # Views of one projection's slices (rows strided by the whole width) feeding the products.
+    qkv = torch.cat([x, x * 2, w], dim=1)
+    q, k, v = qkv.split(7, dim=1)
+    heads = qkv[:, :14].view(7, 2, 7).transpose(0, 1)
+    return (q.reshape(7, 7) @ k.t(), torch.bmm(heads, v.unsqueeze(0).expand(2, 7, 7)),
+            heads.reshape(2, 49) * 3)
 def batched(x, w):
     b = x.unsqueeze(0).expand(3, -1, -1) * 2
     return torch.bmm(b, w.unsqueeze(0).expand(3, -1, -1)), b @ w
@@ -323,7 +330,7 @@ except IndexError as e:
     void matrixProducts() {
         check(kMatmul,
               "check([module], [(5, 12)], [torch.float32])\n"
-              "check([products, batched, attention], [(7, 7)], [torch.float32, torch.float64], "
+              "check([products, batched, attention, split_heads], [(7, 7)], [torch.float32, torch.float64], "
               "extra=(torch.randn(7, 7),))");
     }
 };

@@ -92,6 +92,31 @@ private slots:
         QCOMPARE(inductor::eagerDeviceCompileCount(), before + 2);
     }
 
+    void halfPrecisionAttentionIsTheFusedKernel() {
+        testing::TorchSnippets s;
+        installPretendDevice(s);
+        const std::string prelude = "import pretend\nimport torch.nn.functional as F\n"
+                                    "q = pretend.cuda(torch.randn(2, 3, 16, 64).bfloat16())\n"
+                                    "m = pretend.cuda(torch.randn(16, 16) > 0)\n";
+        // flash_attention is an extern kernel, like a product: the graph compiles without a
+        // GPU (no kernel is generated) and only running it needs the device.
+        std::string fused =
+            s.run(prelude + "F.scaled_dot_product_attention(q, q, q, is_causal=True)");
+        QVERIFY2(fused.find("no CUDA device was found") != std::string::npos, fused.c_str());
+        QVERIFY2(fused.find("Could not run 'aten::") == std::string::npos, fused.c_str());
+        // A mask (or float32, or a head size the kernel lacks) is the decomposition, whose
+        // softmax is a generated kernel.
+        for (const char* call : {"F.scaled_dot_product_attention(q, q, q, attn_mask=m)",
+                                 "F.scaled_dot_product_attention(q.float(), q.float(), q.float())",
+                                 "F.scaled_dot_product_attention(q[..., :40], q[..., :40], "
+                                 "q[..., :40])"}) {
+            std::string out = s.run(prelude + call);
+            QVERIFY2(out.find("Could not run 'aten::scaled_dot_product_attention'") !=
+                         std::string::npos,
+                     (std::string(call) + ": " + out).c_str());
+        }
+    }
+
     void opsWithoutAGpuKernelSayWhy() {
         testing::TorchSnippets s;
         installPretendDevice(s);

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Fused attention on the GPU: softmax(q @ k^T * scale, causal or not) @ v in one kernel, the
+/// way FlashAttention-2 computes it. What PyTorch's eager scaled_dot_product_attention runs on
+/// CUDA for half-precision inputs, so graphs and eager ops that reach attention on the GPU get
+/// the same algorithm instead of two batched products around a softmax over the whole score
+/// matrix (B*H*T*T elements through memory twice).
+///
+/// Each block takes 64 query rows of one (batch, head); each of its 4 warps 16 of them. Key and
+/// value tiles of 64 rows are staged in shared memory; tensor cores (mma.sync m16n8k16, bf16 or
+/// fp16 in, float32 accumulators) compute the scores, an online softmax in registers rescales
+/// the running output, and P (rounded to the input type, as flash attention does) multiplies
+/// the value tile. A causal mask skips the key tiles after the block's last query row and masks
+/// the diagonal tile; heavier (later) query tiles are scheduled first.
+#pragma once
+
+#include "tensor/dtype.h"
+
+#include <cstdint>
+#include <string>
+
+namespace kiln::codegen::cuda {
+
+/// The dtypes and head sizes are those of compiler::AtenBuilder::attentionSupports.
+struct AttentionKernelSpec {
+    tensor::DType dtype = tensor::DType::BFloat16; ///< BFloat16 or Float16
+    int headDim = 64;                              ///< a multiple of 16, at most 128
+    bool causal = false;                           ///< key j attends to query i only if j <= i
+};
+
+/// Query rows per block (and key rows per tile); threads per block.
+constexpr int kAttentionRowsPerBlock = 64;
+constexpr int kAttentionThreads = 128;
+
+/// The kernel's entry name for `spec` ("kiln_flash_attention_bf16_d64_causal").
+std::string attentionKernelName(const AttentionKernelSpec& spec);
+
+/// Self-contained CUDA C++ (no headers). The kernel's parameters, in order: q, k, v (pointers
+/// to the first element of (batch 0, head 0)), out (contiguous [batch, heads, tq, headDim]),
+/// then as long long tq, tk, heads, and the batch, head and row strides (in elements) of q, k
+/// and v, then the float scale times log2(e). Grid: (ceil(tq / 64), batch * heads); rows of q,
+/// k and v are contiguous (last stride 1) and 16-byte aligned.
+std::string attentionKernelSource(const AttentionKernelSpec& spec);
+
+} // namespace kiln::codegen::cuda
