@@ -8,6 +8,7 @@
 // and exits 0. The driver calls go through cuda_driver.h, test code that the runtime layer
 // replaces at integration.
 #include "../../tests/gpu/cuda_workloads.h"
+#include "codegen/cuda/attention_kernel.h"
 #include "codegen/cuda/cublaslt.h"
 #include "codegen/cuda/cuda_codegen.h"
 #include "codegen/cuda/cupti.h"
@@ -15,7 +16,9 @@
 #include "host_reference.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <random>
 
@@ -290,7 +293,7 @@ void runVariants(int cc) {
     using tensor::DType;
     struct Variant {
         const char* name;
-        int workload; ///< 0 sin+cos, 1 softmax, 2 gelu(layer_norm)
+        int workload; ///< 0 sin+cos, 1 softmax, 2 gelu(layer_norm), 3 masked attention softmax
         CudaCodegenOptions options;
     };
     auto pw = [](int threads, int perThread, int maxWidth = 8) {
@@ -306,6 +309,11 @@ void runVariants(int cc) {
     perVector.reduction.welfordThreadMoments = false;
     CudaCodegenOptions scalarRows;
     scalarRows.reduction.maxVectorWidth = 1;
+    auto rowThreads = [](int threads) {
+        CudaCodegenOptions o;
+        o.reduction.blockThreads = threads;
+        return o;
+    };
     std::vector<Variant> variants = {
         {"sin+cos threads=128 x16", 0, pw(128, 16)},
         {"sin+cos threads=512 x16", 0, pw(512, 16)},
@@ -314,6 +322,12 @@ void runVariants(int cc) {
         {"softmax scalar (no vectors)", 1, scalarRows},
         {"gelu(layer_norm) welford per vector", 2, perVector},
         {"gelu(layer_norm) scalar", 2, scalarRows},
+        {"gelu(layer_norm) 128 threads/row", 2, rowThreads(128)},
+        {"gelu(layer_norm) 512 threads/row", 2, rowThreads(512)},
+        {"gelu(layer_norm) 1024 threads/row", 2, rowThreads(1024)},
+        {"masked attn softmax", 3, {}},
+        {"softmax 128 threads/row", 1, rowThreads(128)},
+        {"softmax 512 threads/row", 1, rowThreads(512)},
     };
     const size_t big = size_t(1) << 26, rows = 16384, cols = 4096;
     HostTensor x1 = randomTensor(big, DType::Float32, 11);
@@ -324,11 +338,36 @@ void runVariants(int cc) {
     graphs.push_back(wl::sinCos(int64_t(big)));
     graphs.push_back(wl::softmax(rows, cols));
     graphs.push_back(wl::geluLayerNorm(rows, cols));
-    std::vector<std::vector<HostTensor>> inputs = {{x1}, {x2}, {x2, w, b}};
+    // The manual attention of the transformer block: 8 x 12 heads of 1024 x 1024 bf16 scores
+    // under nanoGPT's causal mask buffer.
+    const size_t t = 1024, scoreRows = 8 * 12 * t;
+    graphs.push_back(wl::maskedAttentionSoftmax(8, 12, int64_t(t)));
+    HostTensor scores = randomTensor(scoreRows * t, DType::BFloat16, 15, 4.0);
+    HostTensor mask = randomTensor(t * t, DType::BFloat16, 16, 0.0);
+    for (size_t i = 0; i < t; ++i)
+        for (size_t j = 0; j < t; ++j) {
+            uint16_t one = j <= i ? 0x3f80 : 0; // bf16 1.0 on and below the diagonal
+            std::memcpy(mask.bytes.data() + 2 * (i * t + j), &one, 2);
+        }
+    ReferenceFn maskedRef = [=](const std::vector<HostTensor>& in, const std::vector<long long>&) {
+        Reference r;
+        r.values.resize(scoreRows * t);
+        parallelFor(scoreRows, [&](size_t b, size_t e) {
+            std::vector<double> v(t);
+            for (size_t row = b; row < e; ++row) {
+                for (size_t j = 0; j < t; ++j)
+                    v[j] = in[1].at((row % t) * t + j) == 0 ? -INFINITY
+                                                            : in[0].at(row * t + j) * 0.125;
+                softmaxRow(v.data(), r.values.data() + row * t, t);
+            }
+        });
+        return r;
+    };
+    std::vector<std::vector<HostTensor>> inputs = {{x1}, {x2}, {x2, w, b}, {scores, mask}};
     std::vector<ReferenceFn> refs = {sinCosRef, softmaxRef(rows, cols),
-                                     geluLayerNormRef(rows, cols)};
-    std::vector<Reference> computed(3);
-    for (int i = 0; i < 3; ++i)
+                                     geluLayerNormRef(rows, cols), maskedRef};
+    std::vector<Reference> computed(refs.size());
+    for (size_t i = 0; i < refs.size(); ++i)
         computed[i] = refs[i](inputs[i], {});
     for (const Variant& v : variants) {
         const wl::FusedGraph& g = graphs[v.workload];
@@ -346,6 +385,106 @@ void runVariants(int cc) {
             l.compileMs);
         freeRun(r);
     }
+}
+
+/// Times the flash attention kernel's schedules on the transformer block's attention (bf16,
+/// batch 8, 12 heads, 1024 positions, head size 64, causal), each checked against a double
+/// precision reference on two (batch, head) pairs.
+void runAttentionVariants(int cc) {
+    using tensor::DType;
+    const int heads = 96, t = 1024, d = 64;
+    const size_t n = size_t(heads) * t * d;
+    HostTensor q = randomTensor(n, DType::BFloat16, 21), k = randomTensor(n, DType::BFloat16, 22),
+               v = randomTensor(n, DType::BFloat16, 23);
+    const std::vector<int> checked = {0, heads - 1};
+    std::vector<double> want(checked.size() * size_t(t) * d);
+    parallelFor(checked.size() * size_t(t), [&](size_t b, size_t e) {
+        std::vector<double> p(t);
+        for (size_t item = b; item < e; ++item) {
+            size_t bh = size_t(checked[item / t]), i = item % t, base = bh * t * d;
+            double m = -INFINITY, sum = 0;
+            for (size_t j = 0; j <= i; ++j) {
+                double dot = 0;
+                for (int c = 0; c < d; ++c)
+                    dot += q.at(base + i * d + c) * k.at(base + j * d + c);
+                p[j] = dot / 8.0;
+                m = std::max(m, p[j]);
+            }
+            for (size_t j = 0; j <= i; ++j)
+                sum += (p[j] = std::exp(p[j] - m));
+            for (int c = 0; c < d; ++c) {
+                double o = 0;
+                for (size_t j = 0; j <= i; ++j)
+                    o += p[j] * v.at(base + j * d + c);
+                want[item * d + c] = o / sum;
+            }
+        }
+    });
+    CUdeviceptr dq, dk, dv, dout;
+    for (auto [ptr, host] : {std::pair{&dq, &q}, {&dk, &k}, {&dv, &v}}) {
+        CHECK_CU(drv.cuMemAlloc(ptr, host->bytes.size()));
+        CHECK_CU(drv.cuMemcpyHtoD(*ptr, host->bytes.data(), host->bytes.size()));
+    }
+    CHECK_CU(drv.cuMemAlloc(&dout, q.bytes.size()));
+    struct Variant {
+        int warpTiles, keysPerTile, minBlocks;
+    };
+    for (Variant var : {Variant{1, 64, 1}, Variant{1, 64, 4}, Variant{2, 64, 1}, Variant{2, 64, 2},
+                        Variant{1, 128, 1}, Variant{2, 128, 1}}) {
+        AttentionKernelSpec spec{DType::BFloat16, d, true, var.warpTiles, var.keysPerTile,
+                                 var.minBlocks};
+        KernelCache cache("");
+        NvrtcOptions nvrtc;
+        nvrtc.computeCapability = cc;
+        std::string name = attentionKernelName(spec);
+        auto image = cache.getOrCompile(attentionKernelSource(spec), name, nvrtc);
+        if (!image) {
+            std::printf("attention %-24s compile failed: %s\n", name.c_str(),
+                        image.error().render().c_str());
+            continue;
+        }
+        CUmodule module = nullptr;
+        CUfunction fn = nullptr;
+        CHECK_CU(drv.cuModuleLoadData(&module, image->image.data()));
+        CHECK_CU(drv.cuModuleGetFunction(&fn, module, name.c_str()));
+        int shared = attentionSharedBytes(spec), registers = 0;
+        CHECK_CU(
+            drv.cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared));
+        CHECK_CU(drv.cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, fn));
+        long long sizes[3] = {t, t, heads}, strides[9] = {0, t * d, d, 0, t * d, d, 0, t * d, d};
+        float scaleLog2 = float(0.125 * M_LOG2E);
+        std::vector<void*> args = {&dq, &dk, &dv, &dout, &sizes[0], &sizes[1], &sizes[2]};
+        for (long long& x : strides)
+            args.push_back(&x);
+        args.push_back(&scaleLog2);
+        unsigned tiles = unsigned(t / attentionRowsPerBlock(spec));
+        auto launch = [&] {
+            CHECK_CU(drv.cuLaunchKernel(fn, tiles, heads, 1, kAttentionThreads, 1, 1,
+                                        unsigned(shared), nullptr, args.data(), nullptr));
+        };
+        CHECK_CU(drv.cuMemsetD8(dout, 0xff, q.bytes.size()));
+        launch();
+        CHECK_CU(drv.cuCtxSynchronize());
+        HostTensor got;
+        got.dtype = DType::BFloat16;
+        got.bytes.resize(q.bytes.size());
+        CHECK_CU(drv.cuMemcpyDtoH(got.bytes.data(), dout, got.bytes.size()));
+        double err = 0, scale = 0;
+        for (size_t c = 0; c < checked.size(); ++c)
+            for (size_t i = 0; i < size_t(t) * d; ++i) {
+                double w = want[c * t * d + i];
+                double g = got.at(size_t(checked[c]) * t * d + i);
+                err = std::max(err, std::isnan(g) ? INFINITY : std::abs(g - w));
+                scale = std::max(scale, std::abs(w));
+            }
+        double us = timeLaunches(launch, 30);
+        double tflops = 4.0 * heads * d * (double(t) * (t + 1) / 2) / (us * 1e-6) / 1e12;
+        std::printf(
+            "attention %-40s regs=%3d rel_err=%.2e %8.1f us  %6.1f TFLOP/s  nvrtc %.0f ms\n",
+            name.c_str(), registers, err / scale, us, tflops, image->compileMs);
+    }
+    for (CUdeviceptr p : {dq, dk, dv, dout})
+        drv.cuMemFree(p);
 }
 
 } // namespace
@@ -379,7 +518,10 @@ int main(int argc, char** argv) {
     for (Case& c : cases)
         caseFailures += runCase(c, cc) ? 0 : 1;
     g_json += "\n  ],\n";
-    if (!std::getenv("KILN_SKIP_VARIANTS")) runVariants(cc);
+    if (!std::getenv("KILN_SKIP_VARIANTS")) {
+        runVariants(cc);
+        runAttentionVariants(cc);
+    }
     int failures = caseFailures + runMatmuls(g_json);
     failures += runCupti(g_json, cc);
     g_json += "  \"device\": \"" + std::string(name) + "\"\n}\n";

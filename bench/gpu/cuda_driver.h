@@ -28,6 +28,7 @@ namespace kiln::bench::gpu {
     X(cuModuleLoadData)                                                                            \
     X(cuModuleGetFunction)                                                                         \
     X(cuFuncGetAttribute)                                                                          \
+    X(cuFuncSetAttribute)                                                                          \
     X(cuMemAlloc)                                                                                  \
     X(cuMemFree)                                                                                   \
     X(cuMemcpyHtoD)                                                                                \

@@ -69,12 +69,18 @@ R varRule(OpCall& c, bool sqrtOfIt) {
 }
 
 int32_t softmaxOf(AtenBuilder& b, int32_t x, int64_t dim, bool logarithm) {
-    DType t = b.dtype(x);
+    // Half-precision inputs compute in float32 (the row max and sum are never rounded), as
+    // PyTorch's decomposition and its eager kernels do; the result is rounded once.
+    DType result = b.dtype(x);
+    bool half = result == DType::BFloat16 || result == DType::Float16;
+    DType t = half ? DType::Float32 : result;
+    if (half) x = b.toDtype(x, t);
     int32_t shifted = b.binary("sub", x, b.reduce("amax", x, {dim}, true), t);
     int32_t e = b.unary("exp", shifted);
     int32_t total = b.reduce("sum", e, {dim}, true);
-    if (logarithm) return b.binary("sub", shifted, b.unary("log", total), t);
-    return b.binary("truediv", e, total, t);
+    int32_t out = logarithm ? b.binary("sub", shifted, b.unary("log", total), t)
+                            : b.binary("truediv", e, total, t);
+    return half ? b.toDtype(out, result) : out;
 }
 
 R softmaxRule(OpCall& c, bool logarithm) {

@@ -29,7 +29,7 @@ namespace {
 struct LoadedAttention {
     std::unique_ptr<runtime::CudaModule> module;
     std::unique_ptr<runtime::CudaKernel> function;
-    int registers = 0, staticShared = 0;
+    int registers = 0, staticShared = 0, dynamicShared = 0;
 };
 
 Expected<const LoadedAttention*> attentionKernel(const codegen::cuda::AttentionKernelSpec& spec) {
@@ -61,6 +61,10 @@ Expected<const LoadedAttention*> attentionKernel(const codegen::cuda::AttentionK
     auto function = out->module->kernel(name);
     if (!function) return function.error();
     out->function = std::make_unique<runtime::CudaKernel>(std::move(*function));
+    out->dynamicShared = codegen::cuda::attentionSharedBytes(spec);
+    if (out->dynamicShared > 48 * 1024)
+        if (Status s = out->function->setMaxDynamicSharedMemory(out->dynamicShared); !s)
+            return s.error();
     // CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES = 1, CU_FUNC_ATTRIBUTE_NUM_REGS = 4.
     Expected<int> shared = out->function->attribute(1), registers = out->function->attribute(4);
     out->staticShared = shared ? *shared : 0;
@@ -121,24 +125,20 @@ Expected<Tensor> cudaAttention(std::span<const Tensor> in, double scale, bool ca
         for (long long& x : *s)
             args.push_back(&x);
     args.push_back(&scaleLog2);
-    long long tiles =
-        (tq + codegen::cuda::kAttentionRowsPerBlock - 1) / codegen::cuda::kAttentionRowsPerBlock;
+    long long rowsPerBlock = codegen::cuda::attentionRowsPerBlock(spec);
+    long long tiles = (tq + rowsPerBlock - 1) / rowsPerBlock;
     runtime::Dim3 grid{static_cast<unsigned>(tiles), static_cast<unsigned>(batch * heads), 1};
     runtime::Dim3 block{static_cast<unsigned>(codegen::cuda::kAttentionThreads), 1, 1};
     Expected<const runtime::CudaContext*> context = runtime::cudaContext(0);
     if (!context) return context.error();
     std::shared_ptr<runtime::CudaStream> stream = runtime::currentStream(**context);
-    GpuLaunchInfo info{kernelId,
-                       grid.x,
-                       grid.y,
-                       grid.z,
-                       block.x,
-                       block.y,
-                       block.z,
-                       (*kernel)->registers,
-                       (*kernel)->staticShared};
+    const LoadedAttention& loaded = **kernel;
+    GpuLaunchInfo info{kernelId, grid.x,           grid.y,
+                       grid.z,   block.x,          block.y,
+                       block.z,  loaded.registers, loaded.staticShared + loaded.dynamicShared};
     if (profiler) profiler->beginLaunch(info, *stream);
-    Status s = (*kernel)->function->launch(grid, block, 0, *stream, args);
+    Status s = loaded.function->launch(grid, block, static_cast<unsigned>(loaded.dynamicShared),
+                                       *stream, args);
     if (profiler) profiler->endLaunch(*stream);
     if (!s) return s.error();
     return out;

@@ -21,11 +21,13 @@ const QByteArray kPrintLoop = "i = 0\n"
                               "    print(i)\n"
                               "    i += 1\n";
 
+// The line is printed inside work(), so a signal sent once it is recorded lands in work's
+// frame however the process is scheduled.
 const QByteArray kSpin = "def work():\n"
                          "    n = 0\n"
+                         "    print('spinning')\n"
                          "    while True:\n"
                          "        n += 1\n"
-                         "print('spinning')\n"
                          "work()\n";
 
 /// The complete lines a process printed, read as they come.

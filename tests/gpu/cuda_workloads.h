@@ -10,6 +10,7 @@
 #include "compiler/fuse_kernels.h"
 #include "compiler/lower_to_loops.h"
 
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
@@ -96,6 +97,21 @@ inline FusedGraph geluLayerNorm(int64_t rows, int64_t cols, DType t = DType::Flo
         int32_t y = compiler::rules::layerNormOf(b, b.toDtype(x, DType::Float32), 1, w, bias, 1e-5);
         b.setOrigin("gelu", "gelu");
         return std::vector<int32_t>{b.toDtype(compiler::rules::geluOf(b, y, false), t)};
+    });
+}
+
+/// The masked softmax of manual attention: softmax(where(mask == 0, -inf, scores * scale)) of
+/// [batch, heads, t, t] bf16 scores and a [1, 1, t, t] mask buffer (nanoGPT's causal bias).
+inline FusedGraph maskedAttentionSoftmax(int64_t batch, int64_t heads, int64_t t) {
+    return buildGraph([&](AtenBuilder& b) {
+        b.setOrigin("softmax", "softmax");
+        DType bf16 = DType::BFloat16;
+        int32_t scores = b.placeholder(0, dims({batch, heads, t, t}), bf16);
+        int32_t mask = b.placeholder(1, dims({1, 1, t, t}), bf16);
+        int32_t scaled = b.binary("mul", scores, b.constant(0.125, bf16), bf16);
+        int32_t masked = b.where(b.compare("eq", mask, b.constant(0, bf16)),
+                                 b.constant(-INFINITY, bf16), scaled);
+        return std::vector<int32_t>{compiler::rules::softmaxOf(b, masked, 3, false)};
     });
 }
 

@@ -48,158 +48,228 @@ __device__ __forceinline__ float kiln_quad_sum(float v) {
     return v + __shfl_xor_sync(0xffffffffu, v, 2);
 }
 
-constexpr int BM = 64, BN = 64, LDS = D + 8; // +8: ldmatrix rows fall in distinct banks
+constexpr int BM = 64 * MT;   // query rows per block: 4 warps of MT m16 tiles each
+constexpr int LDS = D + 8;     // +8: ldmatrix rows fall in distinct banks
+constexpr int TILE = BN * LDS; // one key or value tile in shared memory
+static_assert(BM <= 2 * BN, "the query tile is staged in one key/value buffer pair");
 
-/// rows x D elements from `src` (row stride `stride`) into shared memory; rows at or past
-/// `valid` are zeros.
+/// 16 bytes from global to shared memory without passing through registers; `valid` false
+/// writes zeros (rows past the sequence's end).
+__device__ __forceinline__ void kiln_copy16(void* dst, const void* src, bool valid) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(kiln_smem_address(dst)),
+                 "l"(src), "r"(valid ? 16 : 0));
+}
+__device__ __forceinline__ void kiln_copies_issued() {
+    asm volatile("cp.async.commit_group;");
+}
+template <int Pending> __device__ __forceinline__ void kiln_copies_wait() {
+    asm volatile("cp.async.wait_group %0;" ::"n"(Pending));
+}
+
+/// Starts copying Rows x D elements from `src` (row stride `stride`) into shared memory; rows
+/// at or past `valid` are zeros.
+template <int Rows>
 __device__ __forceinline__ void kiln_stage(kiln_half_bits* dst, const kiln_half_bits* src,
-                                           long long stride, long long valid) {
-    for (int c = threadIdx.x; c < BM * D / 8; c += blockDim.x) {
+                                           long long stride, int valid) {
+    for (int c = threadIdx.x; c < Rows * D / 8; c += blockDim.x) {
         const int r = c / (D / 8), col = (c % (D / 8)) * 8;
-        uint4 value = make_uint4(0u, 0u, 0u, 0u);
-        if (r < valid) value = *reinterpret_cast<const uint4*>(src + (long long)r * stride + col);
-        *reinterpret_cast<uint4*>(dst + r * LDS + col) = value;
+        const bool inside = r < valid;
+        kiln_copy16(dst + r * LDS + col, inside ? src + (long long)r * stride + col : src, inside);
     }
 }
 
-extern "C" __global__ void __launch_bounds__(128) KILN_NAME(
+// Shared memory: two buffers of a key tile and a value tile (buffer b: keys at 2 b TILE,
+// values after), so the next tile's copies run while the tensor cores work on this one; the
+// query tile passes through the second buffer first.
+extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
     const kiln_half_bits* __restrict__ q, const kiln_half_bits* __restrict__ k,
     const kiln_half_bits* __restrict__ v, kiln_half_bits* __restrict__ out, long long tq,
     long long tk, long long heads, long long qsb, long long qsh, long long qst, long long ksb,
     long long ksh, long long kst, long long vsb, long long vsh, long long vst,
     float scaleLog2) {
-    __shared__ alignas(16) kiln_half_bits sK[BN * LDS]; // holds the query tile first
-
-    __shared__ alignas(16) kiln_half_bits sV[BN * LDS];
+    extern __shared__ __align__(16) kiln_half_bits shared[];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     // Later query tiles have more keys to visit under a causal mask: start them first.
-    const long long tile = CAUSAL ? (long long)gridDim.x - 1 - blockIdx.x : blockIdx.x;
+    // Positions along a sequence fit an int (a longer one would not fit in memory).
+    const int tile = CAUSAL ? (int)gridDim.x - 1 - (int)blockIdx.x : (int)blockIdx.x;
     const long long bh = blockIdx.y, b = bh / heads, h = bh % heads;
-    const long long q0 = tile * BM;
+    const int q0 = tile * BM, nq = (int)tq, nk = (int)tk;
     q += b * qsb + h * qsh;
     k += b * ksb + h * ksh;
     v += b * vsb + h * vsh;
     out += bh * tq * D;
 
-    kiln_stage(sK, q + q0 * qst, qst, tq - q0);
+    const int keys = CAUSAL ? (q0 + BM < nk ? q0 + BM : nk) : nk;
+    if (keys > 0) {
+        kiln_stage<BN>(shared, k, kst, nk);
+        kiln_stage<BN>(shared + TILE, v, vst, nk);
+    }
+    kiln_copies_issued();
+    kiln_stage<BM>(shared + 2 * TILE, q + q0 * qst, qst, nq - q0);
+    kiln_copies_issued();
+    kiln_copies_wait<0>();
     __syncthreads();
-    unsigned qf[D / 16][4];
+    // Warp w holds query rows q0 + 16 (w MT + m) + {g, g + 8} of its m tiles.
+    unsigned qf[MT][D / 16][4];
 #pragma unroll
-    for (int ks = 0; ks < D / 16; ++ks)
-        kiln_ldmatrix_x4(qf[ks], &sK[(warp * 16 + (lane & 15)) * LDS + ks * 16 + (lane >> 4) * 8]);
+    for (int m = 0; m < MT; ++m)
+#pragma unroll
+        for (int ks = 0; ks < D / 16; ++ks)
+            kiln_ldmatrix_x4(qf[m][ks], &shared[2 * TILE + ((warp * MT + m) * 16 + (lane & 15)) * LDS +
+                                                ks * 16 + (lane >> 4) * 8]);
 
     const float negInf = __int_as_float(0xff800000);
-    float rowMax[2] = {negInf, negInf}, rowSum[2] = {0.f, 0.f};
-    float acc[D / 8][4];
+    float rowMax[MT][2], rowSum[MT][2], acc[MT][D / 8][4];
+    int rows[MT][2];
 #pragma unroll
-    for (int dn = 0; dn < D / 8; ++dn)
-        acc[dn][0] = acc[dn][1] = acc[dn][2] = acc[dn][3] = 0.f;
-    const long long row0 = q0 + warp * 16 + g, row1 = row0 + 8;
-    const long long keys = CAUSAL ? (q0 + BM < tk ? q0 + BM : tk) : tk;
-
-    for (long long k0 = 0; k0 < keys; k0 += BN) {
-        __syncthreads(); // the previous tile's (or the query tile's) readers are done
-        kiln_stage(sK, k + k0 * kst, kst, tk - k0);
-        kiln_stage(sV, v + k0 * vst, vst, tk - k0);
-        __syncthreads();
-
-        float s[BN / 8][4];
+    for (int m = 0; m < MT; ++m) {
+        rowMax[m][0] = rowMax[m][1] = negInf;
+        rowSum[m][0] = rowSum[m][1] = 0.f;
+        rows[m][0] = q0 + (warp * MT + m) * 16 + g;
+        rows[m][1] = rows[m][0] + 8;
 #pragma unroll
-        for (int nt = 0; nt < BN / 8; ++nt)
-            s[nt][0] = s[nt][1] = s[nt][2] = s[nt][3] = 0.f;
+        for (int dn = 0; dn < D / 8; ++dn)
+            acc[m][dn][0] = acc[m][dn][1] = acc[m][dn][2] = acc[m][dn][3] = 0.f;
+    }
+    __syncthreads(); // every warp has its query fragments: buffer 1 is free
+
+    for (int k0 = 0, j = 0; k0 < keys; k0 += BN, ++j) {
+        const int buf = j & 1;
+        if (k0 + BN < keys) {
+            kiln_half_bits* next = shared + 2 * (buf ^ 1) * TILE;
+            kiln_stage<BN>(next, k + (k0 + BN) * kst, kst, nk - k0 - BN);
+            kiln_stage<BN>(next + TILE, v + (k0 + BN) * vst, vst, nk - k0 - BN);
+            kiln_copies_issued();
+            kiln_copies_wait<1>();
+        } else {
+            kiln_copies_wait<0>();
+        }
+        __syncthreads(); // this tile's copies are visible to every warp
+        const kiln_half_bits* tileK = shared + 2 * buf * TILE;
+        const kiln_half_bits* tileV = tileK + TILE;
+
+        float s[MT][BN / 8][4];
+#pragma unroll
+        for (int m = 0; m < MT; ++m)
+#pragma unroll
+            for (int nt = 0; nt < BN / 8; ++nt)
+                s[m][nt][0] = s[m][nt][1] = s[m][nt][2] = s[m][nt][3] = 0.f;
 #pragma unroll
         for (int ks = 0; ks < D / 16; ++ks) {
 #pragma unroll
             for (int nt = 0; nt < BN / 8; nt += 2) {
                 unsigned kb[4];
-                kiln_ldmatrix_x4(kb, &sK[(nt * 8 + (lane >> 4) * 8 + (lane & 7)) * LDS + ks * 16 +
+                kiln_ldmatrix_x4(kb, &tileK[(nt * 8 + (lane >> 4) * 8 + (lane & 7)) * LDS + ks * 16 +
                                          ((lane >> 3) & 1) * 8]);
-                kiln_mma(s[nt], qf[ks], kb[0], kb[1]);
-                kiln_mma(s[nt + 1], qf[ks], kb[2], kb[3]);
+#pragma unroll
+                for (int m = 0; m < MT; ++m) {
+                    kiln_mma(s[m][nt], qf[m][ks], kb[0], kb[1]);
+                    kiln_mma(s[m][nt + 1], qf[m][ks], kb[2], kb[3]);
+                }
             }
         }
 
-        const bool edge = k0 + BN > tk || (CAUSAL && k0 + BN > q0 + warp * 16);
-        float tileMax[2] = {rowMax[0], rowMax[1]};
+        const bool edge = k0 + BN > nk || (CAUSAL && k0 + BN > q0 + warp * MT * 16);
+        float base[MT][2];
 #pragma unroll
-        for (int nt = 0; nt < BN / 8; ++nt) {
+        for (int m = 0; m < MT; ++m) {
+            float tileMax[2] = {rowMax[m][0], rowMax[m][1]};
 #pragma unroll
-            for (int e = 0; e < 4; ++e) {
-                float x = s[nt][e] * scaleLog2;
-                if (edge) {
-                    const long long col = k0 + nt * 8 + 2 * t + (e & 1);
-                    if (col >= tk || (CAUSAL && col > (e < 2 ? row0 : row1))) x = negInf;
+            for (int nt = 0; nt < BN / 8; ++nt) {
+#pragma unroll
+                for (int e = 0; e < 4; ++e) {
+                    float x = s[m][nt][e] * scaleLog2;
+                    if (edge) {
+                        const int col = k0 + nt * 8 + 2 * t + (e & 1);
+                        if (col >= nk || (CAUSAL && col > rows[m][e >> 1])) x = negInf;
+                    }
+                    s[m][nt][e] = x;
+                    tileMax[e >> 1] = fmaxf(tileMax[e >> 1], x);
                 }
-                s[nt][e] = x;
-                tileMax[e >> 1] = fmaxf(tileMax[e >> 1], x);
             }
-        }
-        float scale[2];
 #pragma unroll
-        for (int r = 0; r < 2; ++r) {
-            tileMax[r] = kiln_quad_max(tileMax[r]);
-            // A row with no key yet keeps a zero base, so exp2 of -inf stays 0, never NaN.
-            const float base = tileMax[r] == negInf ? 0.f : tileMax[r];
-            scale[r] = exp2f(rowMax[r] - base);
-            rowMax[r] = tileMax[r];
-            rowSum[r] *= scale[r];
-            tileMax[r] = base;
-        }
+            for (int r = 0; r < 2; ++r) {
+                tileMax[r] = kiln_quad_max(tileMax[r]);
+                // A row with no key yet keeps a zero base, so exp2 of -inf stays 0, never NaN.
+                base[m][r] = tileMax[r] == negInf ? 0.f : tileMax[r];
+                const float rescale = exp2f(rowMax[m][r] - base[m][r]);
+                rowMax[m][r] = tileMax[r];
+                rowSum[m][r] *= rescale;
 #pragma unroll
-        for (int dn = 0; dn < D / 8; ++dn) {
-            acc[dn][0] *= scale[0];
-            acc[dn][1] *= scale[0];
-            acc[dn][2] *= scale[1];
-            acc[dn][3] *= scale[1];
+                for (int dn = 0; dn < D / 8; ++dn) {
+                    acc[m][dn][2 * r] *= rescale;
+                    acc[m][dn][2 * r + 1] *= rescale;
+                }
+            }
         }
 #pragma unroll
         for (int kk = 0; kk < BN / 16; ++kk) {
-            unsigned pa[4];
+            unsigned pa[MT][4];
 #pragma unroll
-            for (int half = 0; half < 2; ++half) {
-                float* p = s[2 * kk + half];
-                p[0] = exp2f(p[0] - tileMax[0]);
-                p[1] = exp2f(p[1] - tileMax[0]);
-                p[2] = exp2f(p[2] - tileMax[1]);
-                p[3] = exp2f(p[3] - tileMax[1]);
-                rowSum[0] += p[0] + p[1];
-                rowSum[1] += p[2] + p[3];
-                pa[2 * half] = kiln_pack(p[0], p[1]);
-                pa[2 * half + 1] = kiln_pack(p[2], p[3]);
-            }
+            for (int m = 0; m < MT; ++m)
+#pragma unroll
+                for (int half = 0; half < 2; ++half) {
+                    float* p = s[m][2 * kk + half];
+                    p[0] = exp2f(p[0] - base[m][0]);
+                    p[1] = exp2f(p[1] - base[m][0]);
+                    p[2] = exp2f(p[2] - base[m][1]);
+                    p[3] = exp2f(p[3] - base[m][1]);
+                    rowSum[m][0] += p[0] + p[1];
+                    rowSum[m][1] += p[2] + p[3];
+                    pa[m][2 * half] = kiln_pack(p[0], p[1]);
+                    pa[m][2 * half + 1] = kiln_pack(p[2], p[3]);
+                }
 #pragma unroll
             for (int dn = 0; dn < D / 8; dn += 2) {
                 unsigned vb[4];
                 kiln_ldmatrix_x4_trans(
-                    vb, &sV[(kk * 16 + ((lane >> 3) & 1) * 8 + (lane & 7)) * LDS +
-                            (dn + (lane >> 4)) * 8]);
-                kiln_mma(acc[dn], pa, vb[0], vb[1]);
-                kiln_mma(acc[dn + 1], pa, vb[2], vb[3]);
+                    vb, &tileV[(kk * 16 + ((lane >> 3) & 1) * 8 + (lane & 7)) * LDS +
+                               (dn + (lane >> 4)) * 8]);
+#pragma unroll
+                for (int m = 0; m < MT; ++m) {
+                    kiln_mma(acc[m][dn], pa[m], vb[0], vb[1]);
+                    kiln_mma(acc[m][dn + 1], pa[m], vb[2], vb[3]);
+                }
             }
         }
+        __syncthreads(); // the next iteration's copies overwrite this tile's buffers
     }
 
-    const float sum0 = kiln_quad_sum(rowSum[0]), sum1 = kiln_quad_sum(rowSum[1]);
-    const float inv0 = sum0 > 0.f ? 1.f / sum0 : 0.f, inv1 = sum1 > 0.f ? 1.f / sum1 : 0.f;
 #pragma unroll
-    for (int dn = 0; dn < D / 8; ++dn) {
-        const int col = dn * 8 + 2 * t;
-        if (row0 < tq)
-            *reinterpret_cast<unsigned*>(out + row0 * D + col) =
-                kiln_pack(acc[dn][0] * inv0, acc[dn][1] * inv0);
-        if (row1 < tq)
-            *reinterpret_cast<unsigned*>(out + row1 * D + col) =
-                kiln_pack(acc[dn][2] * inv1, acc[dn][3] * inv1);
-    }
+    for (int m = 0; m < MT; ++m)
+#pragma unroll
+        for (int r = 0; r < 2; ++r) {
+            const float sum = kiln_quad_sum(rowSum[m][r]);
+            const float inv = sum > 0.f ? 1.f / sum : 0.f;
+            if (rows[m][r] >= nq) continue;
+#pragma unroll
+            for (int dn = 0; dn < D / 8; ++dn)
+                *reinterpret_cast<unsigned*>(out + (long long)rows[m][r] * D + dn * 8 + 2 * t) =
+                    kiln_pack(acc[m][dn][2 * r] * inv, acc[m][dn][2 * r + 1] * inv);
+        }
 }
 )";
 
 } // namespace
 
+int attentionSharedBytes(const AttentionKernelSpec& spec) {
+    return 4 * spec.keysPerTile * (spec.headDim + 8) * 2; // two key and two value tiles
+}
+
+int attentionRowsPerBlock(const AttentionKernelSpec& spec) {
+    return 64 * spec.warpTiles;
+}
+
 std::string attentionKernelName(const AttentionKernelSpec& spec) {
-    return std::string("kiln_flash_attention_") +
-           (spec.dtype == tensor::DType::Float16 ? "f16" : "bf16") + "_d" +
-           std::to_string(spec.headDim) + (spec.causal ? "_causal" : "");
+    std::string name = std::string("kiln_flash_attention_") +
+                       (spec.dtype == tensor::DType::Float16 ? "f16" : "bf16") + "_d" +
+                       std::to_string(spec.headDim) + (spec.causal ? "_causal" : "");
+    AttentionKernelSpec plain;
+    if (spec.warpTiles != plain.warpTiles || spec.keysPerTile != plain.keysPerTile ||
+        spec.minBlocksPerSM != plain.minBlocksPerSM)
+        name += "_m" + std::to_string(spec.warpTiles) + "n" + std::to_string(spec.keysPerTile) +
+                "b" + std::to_string(spec.minBlocksPerSM);
+    return name;
 }
 
 std::string attentionKernelSource(const AttentionKernelSpec& spec) {
@@ -208,6 +278,9 @@ std::string attentionKernelSource(const AttentionKernelSpec& spec) {
     head += std::string("#define KILN_MMA_TYPE \"") +
             (spec.dtype == tensor::DType::Float16 ? "f16" : "bf16") + "\"\n";
     head += "constexpr int D = " + std::to_string(spec.headDim) + ";\n";
+    head += "constexpr int MT = " + std::to_string(spec.warpTiles) + ";\n";
+    head += "constexpr int BN = " + std::to_string(spec.keysPerTile) + ";\n";
+    head += "#define MIN_BLOCKS " + std::to_string(spec.minBlocksPerSM) + "\n";
     head += std::string("constexpr bool CAUSAL = ") + (spec.causal ? "true" : "false") + ";\n";
     return head + kBody;
 }

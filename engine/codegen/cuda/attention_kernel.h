@@ -6,12 +6,13 @@
 /// the same algorithm instead of two batched products around a softmax over the whole score
 /// matrix (B*H*T*T elements through memory twice).
 ///
-/// Each block takes 64 query rows of one (batch, head); each of its 4 warps 16 of them. Key and
-/// value tiles of 64 rows are staged in shared memory; tensor cores (mma.sync m16n8k16, bf16 or
-/// fp16 in, float32 accumulators) compute the scores, an online softmax in registers rescales
-/// the running output, and P (rounded to the input type, as flash attention does) multiplies
-/// the value tile. A causal mask skips the key tiles after the block's last query row and masks
-/// the diagonal tile; heavier (later) query tiles are scheduled first.
+/// Each block takes 64 (or 128) query rows of one (batch, head); each of its 4 warps 16 (or
+/// 32) of them. Key and value tiles are staged in shared memory by asynchronous copies, two
+/// buffers deep; tensor cores (mma.sync m16n8k16, bf16 or fp16 in, float32 accumulators)
+/// compute the scores, an online softmax in registers rescales the running output, and P
+/// (rounded to the input type, as flash attention does) multiplies the value tile. A causal
+/// mask skips the key tiles after the block's last query row and masks the diagonal tile;
+/// heavier (later) query tiles are scheduled first.
 #pragma once
 
 #include "tensor/dtype.h"
@@ -26,11 +27,22 @@ struct AttentionKernelSpec {
     tensor::DType dtype = tensor::DType::BFloat16; ///< BFloat16 or Float16
     int headDim = 64;                              ///< a multiple of 16, at most 128
     bool causal = false;                           ///< key j attends to query i only if j <= i
+    /// The schedule (measured variants in bench/gpu/codegen_device_check.cpp): m16 tiles of
+    /// query rows per warp (1 or 2), key rows per shared-memory tile (64 or 128), and the
+    /// blocks per multiprocessor the registers are capped for (1: no cap).
+    int warpTiles = 1;
+    int keysPerTile = 64;
+    int minBlocksPerSM = 1;
 };
 
-/// Query rows per block (and key rows per tile); threads per block.
-constexpr int kAttentionRowsPerBlock = 64;
-constexpr int kAttentionThreads = 128;
+constexpr int kAttentionThreads = 128; ///< 4 warps
+
+/// Query rows per block: the grid is (ceil(tq / rows), batch * heads).
+int attentionRowsPerBlock(const AttentionKernelSpec& spec);
+
+/// Dynamic shared memory per block: two buffers of a key and a value tile (over 48 KiB for
+/// head size 128, which the launcher must allow first).
+int attentionSharedBytes(const AttentionKernelSpec& spec);
 
 /// The kernel's entry name for `spec` ("kiln_flash_attention_bf16_d64_causal").
 std::string attentionKernelName(const AttentionKernelSpec& spec);
@@ -38,8 +50,9 @@ std::string attentionKernelName(const AttentionKernelSpec& spec);
 /// Self-contained CUDA C++ (no headers). The kernel's parameters, in order: q, k, v (pointers
 /// to the first element of (batch 0, head 0)), out (contiguous [batch, heads, tq, headDim]),
 /// then as long long tq, tk, heads, and the batch, head and row strides (in elements) of q, k
-/// and v, then the float scale times log2(e). Grid: (ceil(tq / 64), batch * heads); rows of q,
-/// k and v are contiguous (last stride 1) and 16-byte aligned.
+/// and v, then the float scale times log2(e). Grid: (ceil(tq / attentionRowsPerBlock), batch *
+/// heads); rows of q, k and v are contiguous (last stride 1) and 16-byte aligned; the launch passes
+/// attentionSharedBytes() of dynamic shared memory.
 std::string attentionKernelSource(const AttentionKernelSpec& spec);
 
 } // namespace kiln::codegen::cuda

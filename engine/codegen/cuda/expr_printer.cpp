@@ -174,6 +174,8 @@ std::string ExprPrinter::scalarLoad(const ScalarNode& s, int lane) {
 std::string ExprPrinter::value(const Scalar& s, int lane) {
     auto key = std::make_pair(s.get(), lane);
     if (auto it = m_memo.find(key); it != m_memo.end()) return it->second;
+    if (m_valueHook)
+        if (std::string held = m_valueHook(s, lane); !held.empty()) return m_memo[key] = held;
     std::string name;
     if (s->op == ScalarOp::Sin || s->op == ScalarOp::Cos) {
         name = sinCos(*s, lane);

@@ -51,7 +51,11 @@ public:
         , m_vars(std::move(vars))
         , m_indent(std::move(indent)) {}
 
+    /// Returns a name already holding the value of `s` in `lane`, or "" to compute it.
+    using ValueHook = std::function<std::string(const Scalar& s, int lane)>;
+
     void setLoadHook(LoadHook hook) { m_hook = std::move(hook); }
+    void setValueHook(ValueHook hook) { m_valueHook = std::move(hook); }
     void setIndent(std::string indent) { m_indent = std::move(indent); }
 
     std::string index(const Index& e, int lane = 0) const;
@@ -84,6 +88,7 @@ private:
     VarNamer m_vars;
     std::string m_indent;
     LoadHook m_hook;
+    ValueHook m_valueHook;
     std::map<std::pair<const ScalarNode*, int>, std::string> m_memo;
     std::map<std::string, std::string> m_texts; ///< "type expression" -> the name holding it
     std::string m_code;

@@ -6,6 +6,7 @@ namespace kiln::codegen::cuda {
 namespace {
 
 // Conversions match PyTorch's: bf16 widens by a shift and narrows with round-to-nearest-even
+// (cvt.rn.bf16.f32 on sm_80 and later)
 // (NaN stays a quiet NaN); fp16 goes through the hardware cvt instructions.
 constexpr const char* kConversions = R"(
 typedef unsigned short kiln_bf16;
@@ -14,10 +15,16 @@ __device__ __forceinline__ float kiln_bf16_to_f32(kiln_bf16 v) {
     return __uint_as_float(((unsigned)v) << 16);
 }
 __device__ __forceinline__ kiln_bf16 kiln_f32_to_bf16(float f) {
-    unsigned bits = __float_as_uint(f);
     if (f != f) return (kiln_bf16)0x7fc0;
+#if __CUDA_ARCH__ >= 800
+    kiln_bf16 h;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return h;
+#else
+    unsigned bits = __float_as_uint(f);
     bits += ((bits >> 16) & 1u) + 0x7fffu;
     return (kiln_bf16)(bits >> 16);
+#endif
 }
 __device__ __forceinline__ float kiln_f16_to_f32(kiln_f16 v) {
     float f;
@@ -39,6 +46,19 @@ template <typename T> __device__ __forceinline__ T kiln_max(T a, T b) {
 template <typename T> __device__ __forceinline__ T kiln_min(T a, T b) {
     return (a < b || a != a) ? a : b;
 }
+#if __CUDA_ARCH__ >= 800
+// One instruction each (the .NaN forms propagate NaN as the comparisons above do).
+template <> __device__ __forceinline__ float kiln_max(float a, float b) {
+    float r;
+    asm("max.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+}
+template <> __device__ __forceinline__ float kiln_min(float a, float b) {
+    float r;
+    asm("min.NaN.f32 %0, %1, %2;" : "=f"(r) : "f"(a), "f"(b));
+    return r;
+}
+#endif
 template <typename T> __device__ __forceinline__ T kiln_sign(T x) {
     return (T)((T(0) < x) - (x < T(0)));
 }

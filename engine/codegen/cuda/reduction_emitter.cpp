@@ -55,6 +55,10 @@ void ReductionEmitter::keepResult(const LoopNode& n, const std::string& value, D
     std::string reg = "k_row" + std::to_string(n.output);
     m_code += "    const " + std::string(computeTypeName(out.dtype)) + " " + reg + " = " +
               widenLoaded(stored, out.dtype) + ";\n";
+    // Dividing by a row's result (softmax's sum) multiplies by its reciprocal: one division
+    // per row instead of one per element (unused, it is dead code).
+    if (compiler::computeType(out.dtype) == DType::Float32)
+        m_code += "    const float " + reg + "_rcp = 1.f / " + reg + ";\n";
     m_registers[n.output] = reg;
 }
 
@@ -228,6 +232,17 @@ void ReductionEmitter::emitStages(int width) {
                                    m_p.buffer(l.buffer).dtype);
         return {};
     });
+    m_printer.setValueHook([&](const compiler::Scalar& s, int lane) -> std::string {
+        if (s->op == compiler::ScalarOp::Div && compiler::computeType(s->dtype) == DType::Float32) {
+            const compiler::Scalar& divisor = s->operands[1];
+            if (divisor->op == compiler::ScalarOp::Load && divisor->operands.empty() &&
+                compiler::computeType(divisor->dtype) == DType::Float32)
+                if (auto it = m_registers.find(divisor->buffer); it != m_registers.end())
+                    return "(" + m_printer.value(s->operands[0], lane) + " * " + it->second +
+                           "_rcp)";
+        }
+        return {};
+    });
     bool online = m_c.softmax == ReductionConfig::Softmax::Online ||
                   (m_c.softmax == ReductionConfig::Softmax::Auto && m_cacheIterations == 0);
     std::vector<StagePlan> plan = planStages(m_p, m_k, online);
@@ -259,6 +274,7 @@ void ReductionEmitter::emitStages(int width) {
         }
     }
     m_printer.setLoadHook({});
+    m_printer.setValueHook({});
     m_code.insert(declsAt, m_cacheDecls);
 }
 
@@ -285,6 +301,7 @@ Expected<CudaKernel> ReductionEmitter::emit() {
         m_threads = 128;
         while (m_threads < t && m_threads < 1024)
             m_threads *= 2;
+        if (m_c.blockThreads > 0) m_threads = m_c.blockThreads;
     }
     m_rowThreads = m_rows == RowStrategy::WarpPerRow ? 32 : m_threads;
     m_code += kernelSignature(m_k.name, out.args, m_threads) + " {\n";

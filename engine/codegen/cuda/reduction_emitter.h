@@ -32,6 +32,8 @@ struct ReductionConfig {
     /// deviations from its mean) merged across threads by Chan's formula, instead of one
     /// Welford merge per vector.
     bool welfordThreadMoments = true;
+    /// Threads per block for block-per-row kernels; 0: about four vectors per thread.
+    int blockThreads = 0;
 };
 
 Expected<CudaKernel> emitReductionKernel(const compiler::LoopProgram& program,

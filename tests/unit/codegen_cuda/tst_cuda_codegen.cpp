@@ -34,6 +34,10 @@ bool has(const CudaKernel& k, const std::string& pattern) {
 CudaKernel generate(const FusedGraph& g) {
     Expected<CudaKernel> k = generateCudaKernel(g.program, g.kernel());
     if (!k) qFatal("generation failed: %s", k.error().render().c_str());
+    // For reading what the emitter made of a graph: KILN_PRINT_SOURCE=1 tst_cuda_codegen NAME.
+    // KILN_PRINT_SOURCE=full prints the helpers too (a file nvcc compiles).
+    if (const char* print = std::getenv("KILN_PRINT_SOURCE"))
+        qInfo("%s", (std::string(print) == "full" ? k->source : body(*k)).c_str());
     return std::move(k).value();
 }
 
@@ -61,6 +65,19 @@ void compilesForSm90(const CudaKernel& k) {
 class TstCudaCodegen : public QObject {
     Q_OBJECT
 private slots:
+    void maskedAttentionSoftmaxHoldsRowsAndDividesOnce() {
+        CudaKernel k = generate(wl::maskedAttentionSoftmax(8, 12, 1024));
+        QCOMPARE(k.rows, RowStrategy::WarpPerRow);
+        QCOMPARE(k.vectorWidth, 8);
+        QVERIFY(has(k, "row_in_registers"));
+        // The sum divides every element: one reciprocal per row, then products.
+        std::string code = body(k);
+        QVERIFY(contains(code, "const float k_row3_rcp = 1.f / k_row3;"));
+        QVERIFY(contains(code, " * k_row3_rcp)"));
+        QVERIFY(!contains(code, " / k_row3)"));
+        compilesForSm90(k);
+    }
+
     void flashAttentionCompilesForEachSpec() {
         using Spec = AttentionKernelSpec;
         for (Spec spec : {Spec{DType::BFloat16, 64, true}, Spec{DType::Float16, 128, false},
