@@ -19,13 +19,17 @@ def rel_err(got, want):
 
 
 def check(name, fn, inputs, tol=1e-5):
-    global failures
     try:
         want = fn(*inputs)
     except Exception as e:  # not a GPU gap: the op is missing on the CPU too
         print(f"SKIP {name}: on the CPU: {type(e).__name__}: {e}")
         return
-    gpu_inputs = [t.cuda() for t in inputs]
+    report(name, fn, [t.cuda() for t in inputs], want, tol)
+
+
+def report(name, fn, gpu_inputs, want, tol):
+    """fn eagerly and compiled on the GPU against `want`: one PASS/FAIL line."""
+    global failures
     try:
         eager = rel_err(fn(*gpu_inputs), want)
         compiled = rel_err(torch.compile(fn)(*gpu_inputs), want)
@@ -117,21 +121,8 @@ check("sdpa causal", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_
 def check_half(name, fn, inputs, dtype, tol):
     """fn on inputs rounded to `dtype`, eagerly and compiled on the GPU, against fn in float32
     on the CPU on the same rounded values (the half-precision CPU path rounds in other places)."""
-    global failures
     rounded = [t.to(dtype).float() for t in inputs]
-    want = fn(*rounded)
-    gpu_inputs = [t.to(dtype).cuda() for t in rounded]
-    try:
-        eager = rel_err(fn(*gpu_inputs), want)
-        compiled = rel_err(torch.compile(fn)(*gpu_inputs), want)
-    except Exception as e:
-        failures += 1
-        print(f"FAIL {name}: {type(e).__name__}: {e}")
-        return
-    ok = eager <= tol and compiled <= tol
-    if not ok:
-        failures += 1
-    print(f"{'PASS' if ok else 'FAIL'} {name}: eager {eager:.2e} compiled {compiled:.2e}")
+    report(name, fn, [t.to(dtype).cuda() for t in rounded], fn(*rounded), tol)
 
 
 def sdpa(causal):
