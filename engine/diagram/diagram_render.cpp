@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "diagram/diagram_render.h"
 
+#include "support/time_limited_child.h"
 #include "support/utf8.h"
 
 #include <cstdio>
@@ -109,14 +110,12 @@ void drainParser() {
     }
 }
 
-// Owns a parsed graph and its layout for the length of one render.
+// Owns a parsed graph for the length of one render (its layout is made and freed with the
+// child process that makes it).
 struct GraphHandle {
-    GVC_t* gvc;
     Agraph_t* graph;
-    bool laidOut = false;
 
     ~GraphHandle() {
-        if (laidOut) gvFreeLayout(gvc, graph);
         if (graph) agclose(graph);
     }
 };
@@ -145,13 +144,74 @@ std::string colourListIn(Agraph_t* graph) {
     return {};
 }
 
+enum ChildCode { kImage = 0, kLayoutFailed = 1, kRenderFailed = 2 };
+
+/// In the child process: the image, or Graphviz's messages with the step that failed.
+ChildOutput layOutAndRender(GVC_t* gvc, Agraph_t* graph, const std::string& engine,
+                            ImageFormat format, std::string& messages) {
+    if (gvLayout(gvc, graph, engine.c_str()) != 0)
+        return {kLayoutFailed, describe(messages, "the layout failed")};
+    char* data = nullptr;
+    unsigned int length = 0; // unsigned int* in Graphviz 2.4x (size_t* in newer releases)
+    if (gvRenderData(gvc, graph, imageFormatName(format), &data, &length) != 0 || !data)
+        return {kRenderFailed, describe(messages, "the renderer failed")};
+    return {kImage, std::string(data, length)};
+}
+
+Expected<std::string> imageOf(const ChildResult& child, const std::string& engine,
+                              ImageFormat format, std::chrono::milliseconds timeLimit) {
+    const char* formatName = imageFormatName(format);
+    auto seconds = [](std::chrono::milliseconds t) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%g s", static_cast<double>(t.count()) / 1000);
+        return std::string(text);
+    };
+    switch (child.end) {
+    case ChildResult::End::CouldNotStart:
+        return diagramError("cannot lay out the diagram: " + child.error);
+    case ChildResult::End::TimedOut: {
+        Diagnostic error = diagramError("Graphviz's '" + engine + "' layout did not finish in " +
+                                        seconds(timeLimit) + " and was stopped");
+        error.notes.push_back("export the diagram as DOT text (`kiln export-diagram ... --format "
+                              "dot`) and try another layout engine, e.g. `sfdp`");
+        return error;
+    }
+    case ChildResult::End::Crashed:
+        return diagramError(
+            "Graphviz crashed laying out or rendering the diagram" +
+            (child.signal ? " (signal " + std::to_string(child.signal) + ")" : std::string()));
+    case ChildResult::End::Finished:
+        break;
+    }
+    if (child.code == kLayoutFailed) {
+        Diagnostic error = diagramError("Graphviz cannot lay out the diagram with '" + engine +
+                                        "': " + child.bytes);
+        error.notes.push_back("the layout engines are plugins of the graphviz package: install "
+                              "it (packaging/install-deps.sh) or register them with `dot -c`");
+        return error;
+    }
+    if (child.code == kRenderFailed) {
+        Diagnostic error =
+            diagramError(std::string("Graphviz cannot render ") + formatName + ": " + child.bytes);
+        if (format == ImageFormat::Png)
+            error.notes.push_back("PNG output needs Graphviz's cairo plugin (libgvplugin_pango, "
+                                  "part of libgvc6); install graphviz or register plugins with "
+                                  "`dot -c`");
+        return error;
+    }
+    if (child.bytes.empty())
+        return diagramError(std::string("Graphviz rendered an empty ") + formatName + " image");
+    return child.bytes;
+}
+
 } // namespace
 
 bool graphvizAvailable() {
     return true;
 }
 
-Expected<std::string> renderDot(std::string_view dot, ImageFormat format, std::string_view layout) {
+Expected<std::string> renderDot(std::string_view dot, ImageFormat format, std::string_view layout,
+                                std::chrono::milliseconds timeLimit) {
     if (dot.find_first_not_of(" \t\r\n") == std::string_view::npos)
         return diagramError("cannot render an empty DOT text");
     // Graphviz hands labels to Pango, which takes UTF-8 only (and warns on stderr otherwise).
@@ -172,7 +232,7 @@ Expected<std::string> renderDot(std::string_view dot, ImageFormat format, std::s
     // The parser's line counter is global and not reset between reads of memory: without this
     // an error after an earlier render names the wrong line.
     agreadline(1);
-    GraphHandle handle{gvc, agmemread(text.c_str())};
+    GraphHandle handle{agmemread(text.c_str())};
     if (!handle.graph)
         return diagramError("malformed DOT text: " +
                             describe(messages, "Graphviz could not parse it"));
@@ -197,32 +257,9 @@ Expected<std::string> renderDot(std::string_view dot, ImageFormat format, std::s
         return diagramError("the diagram uses a colour list (" + where +
                             "); Kiln's diagrams draw plain colours only, and the Graphviz it "
                             "links crashes on some lists");
-    if (gvLayout(gvc, handle.graph, engine.c_str()) != 0) {
-        Diagnostic error = diagramError("Graphviz cannot lay out the diagram with '" + engine +
-                                        "': " + describe(messages, "the layout failed"));
-        error.notes.push_back("the layout engines are plugins of the graphviz package: install "
-                              "it (packaging/install-deps.sh) or register them with `dot -c`");
-        return error;
-    }
-    handle.laidOut = true;
-    char* data = nullptr;
-    unsigned int length = 0; // unsigned int* in Graphviz 2.4x (size_t* in newer releases)
-    const char* formatName = imageFormatName(format);
-    if (gvRenderData(gvc, handle.graph, formatName, &data, &length) != 0 || !data) {
-        if (data) gvFreeRenderData(data);
-        Diagnostic error = diagramError(std::string("Graphviz cannot render ") + formatName + ": " +
-                                        describe(messages, "the renderer failed"));
-        if (format == ImageFormat::Png)
-            error.notes.push_back("PNG output needs Graphviz's cairo plugin (libgvplugin_pango, "
-                                  "part of libgvc6); install graphviz or register plugins with "
-                                  "`dot -c`");
-        return error;
-    }
-    std::string image(data, length);
-    gvFreeRenderData(data);
-    if (image.empty())
-        return diagramError(std::string("Graphviz rendered an empty ") + formatName + " image");
-    return image;
+    ChildResult child = runInTimeLimitedChild(
+        [&] { return layOutAndRender(gvc, handle.graph, engine, format, messages); }, timeLimit);
+    return imageOf(child, engine, format, timeLimit);
 }
 
 #else // !KILN_HAVE_GRAPHVIZ
@@ -231,7 +268,8 @@ bool graphvizAvailable() {
     return false;
 }
 
-Expected<std::string> renderDot(std::string_view, ImageFormat format, std::string_view) {
+Expected<std::string> renderDot(std::string_view, ImageFormat format, std::string_view,
+                                std::chrono::milliseconds) {
     Diagnostic error = diagramError(std::string("cannot render ") + imageFormatName(format) +
                                     ": this Kiln was built without Graphviz");
     error.notes.push_back("install libgraphviz-dev (packaging/install-deps.sh) and rebuild, or "

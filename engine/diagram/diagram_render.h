@@ -13,6 +13,7 @@
 
 #include "support/expected.h"
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,14 +30,21 @@ const char* imageFormatName(ImageFormat format);
 /// The inverse of imageFormatName (lower-case only); nullopt for anything else.
 std::optional<ImageFormat> parseImageFormat(std::string_view name);
 
+/// How long a layout and render may take: far beyond what kMaxDiagramElements allows (~3 s),
+/// short enough that a layout that never ends (Graphviz has some) is an error, not a hang.
+inline constexpr std::chrono::milliseconds kDiagramTimeLimit{20000};
+
 /// Lays out \p dot with Graphviz's \p layout engine ("dot", "neato", ...) and renders it as
 /// \p format: SVG text, or the bytes of a PNG file (Graphviz's cairo renderer). Errors, all of
 /// kind "DiagramError": empty or malformed DOT text (with Graphviz's own words, e.g. "syntax
 /// error in line 1 near '->'"), a diagram of more than kMaxDiagramElements nodes and edges (its
-/// layout would take minutes), a layout engine or output format whose plugin is not installed
-/// (with a note on how to install it), and a build without Graphviz. Thread-safe.
+/// layout would take minutes), a layout that takes longer than \p timeLimit or crashes Graphviz
+/// (the layout runs in a child process, see time_limited_child.h, so neither reaches the
+/// caller), a layout engine or output format whose plugin is not installed (with a note on how
+/// to install it), and a build without Graphviz. Thread-safe.
 Expected<std::string> renderDot(std::string_view dot, ImageFormat format,
-                                std::string_view layout = "dot");
+                                std::string_view layout = "dot",
+                                std::chrono::milliseconds timeLimit = kDiagramTimeLimit);
 
 /// Whether this build was linked with Graphviz. When false every renderDot() fails.
 bool graphvizAvailable();
