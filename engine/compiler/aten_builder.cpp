@@ -8,15 +8,6 @@
 
 namespace kiln::compiler {
 
-namespace {
-
-bool isOne(const Index& i) {
-    int64_t v = 0;
-    return isConstant(i, &v) && v == 1;
-}
-
-} // namespace
-
 std::optional<int64_t> normaliseDim(int64_t dim, int64_t rank) {
     int64_t r = std::max<int64_t>(rank, 1);
     if (dim < -r || dim >= r) return std::nullopt;

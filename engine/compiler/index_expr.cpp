@@ -100,6 +100,11 @@ Index modulo(const Index& a, const Index& b) {
     return make(Kind::Mod, 0, a, b);
 }
 
+bool isOne(const Index& e) {
+    int64_t v = 0;
+    return isConstant(e, &v) && v == 1;
+}
+
 bool equal(const Index& a, const Index& b) {
     if (a == b) return true;
     if (!a || !b || a->kind != b->kind || a->value != b->value) return false;

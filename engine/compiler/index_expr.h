@@ -38,6 +38,8 @@ Index modulo(const Index& a, const Index& b);
 
 bool isConstant(const Index& e, int64_t* value = nullptr);
 bool equal(const Index& a, const Index& b);
+/// Whether `e` is the constant 1 (a size-1 dim).
+bool isOne(const Index& e);
 /// Whether loop variable `id` occurs in `e`.
 bool usesVar(const Index& e, int32_t id);
 /// Whether any loop variable occurs in `e`.

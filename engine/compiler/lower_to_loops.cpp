@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "compiler/lower_to_loops.h"
 
+#include "compiler/reshape_index.h"
 #include "compiler/view_strides.h"
 #include "support/assert.h"
 
@@ -29,12 +30,10 @@ struct Lazy {
     /// the source in its own shape, which fuses with the source's producer (a row reduction
     /// of the same dims), and reads it through a free view.
     std::shared_ptr<const Lazy> reshapeOf;
+    /// A reshape of a strided buffer view that is not a view (heads merged with the batch):
+    /// the view, so a matrix product's copy can follow the view's storage order.
+    std::shared_ptr<const Lazy> reshapeOfView;
 };
-
-bool isOne(const Index& i) {
-    int64_t v = 0;
-    return isConstant(i, &v) && v == 1;
-}
 
 std::vector<Index> vars(size_t count, size_t first = 0) {
     std::vector<Index> v;
@@ -194,10 +193,41 @@ private:
         if ((users > 1 && ops > m_options.realizeOpcountThreshold) || ops > 200) realize(v);
     }
 
+    /// A matrix product's operand that reshapes a view stored transposed (k^T of attention's
+    /// heads: unit stride along the rows) is copied in the view's storage order, so the copy's
+    /// loads and stores both run along the unit stride, and the product reads the copy
+    /// transposed. Nothing changes for any other operand.
+    void realizeAsStored(Lazy& operand) {
+        if (operand.buffer >= 0 || !operand.reshapeOfView) return;
+        const Lazy& view = *operand.reshapeOfView;
+        size_t r = view.sizes.size();
+        int64_t rowStride = 0;
+        if (r < 2 || !isConstant(view.strides[r - 2], &rowStride) || rowStride != 1 ||
+            isOne(view.sizes[r - 1]))
+            return;
+        std::vector<Index> stored = view.sizes;
+        std::swap(stored[r - 2], stored[r - 1]);
+        std::vector<Index> strides = contiguousStrides(stored);
+        std::swap(strides[r - 2], strides[r - 1]);
+        std::optional<std::vector<Index>> viewed = viewStrides(view.sizes, strides, operand.sizes);
+        if (!viewed) return;
+        LoopNode n;
+        n.kind = LoopNode::Kind::Pointwise;
+        n.ranges = stored;
+        std::vector<Index> index = vars(r);
+        std::swap(index[r - 2], index[r - 1]);
+        n.body = cast(view.loader(index), view.dtype);
+        n.output = newBuffer(Buffer::Origin::Computed, view.dtype, stored);
+        addNode(std::move(n), operand, "", "");
+        operand = bufferView(prog().nodes.back().output, operand.sizes, *viewed, constant(0));
+    }
+
     /// Realizes the inputs of an extern or fallback and records the views it reads them through.
     void takeOperands(const AtenNode& n, LoopNode& node) {
+        bool product = n.op == "mm" || n.op == "bmm" || n.op == "addmm";
         for (int32_t input : n.inputs) {
             Lazy& operand = m_values[static_cast<size_t>(input)];
+            if (product) realizeAsStored(operand);
             if (operand.buffer < 0 && operand.reshapeOf) {
                 Lazy source = *operand.reshapeOf;
                 realize(source);
@@ -578,6 +608,7 @@ Lazy Lowering::lowerView(const AtenNode& n) {
     v.strides.clear();
     // Only the reshape below is a plain reshape of x; a permute or slice of one is not.
     v.reshapeOf.reset();
+    v.reshapeOfView.reset();
     auto intAt = [&](size_t i) {
         int64_t value = 0;
         isConstant(n.ints[i], &value);
@@ -674,15 +705,12 @@ Lazy Lowering::lowerView(const AtenNode& n) {
     }
     std::vector<Index> oldSizes = x.sizes, newSizes = n.sizes;
     Loader l = x.loader;
-    if (x.buffer < 0) v.reshapeOf = std::make_shared<const Lazy>(x);
+    if (x.buffer < 0)
+        v.reshapeOf = std::make_shared<const Lazy>(x);
+    else
+        v.reshapeOfView = std::make_shared<const Lazy>(x);
     v.loader = [l, oldSizes, newSizes](const std::vector<Index>& idx) {
-        Index flat = linearIndex(idx, contiguousStrides(newSizes), constant(0));
-        std::vector<Index> src(oldSizes.size());
-        std::vector<Index> strides = contiguousStrides(oldSizes);
-        for (size_t i = 0; i < oldSizes.size(); ++i)
-            src[i] =
-                isOne(oldSizes[i]) ? constant(0) : modulo(floorDiv(flat, strides[i]), oldSizes[i]);
-        return l(src);
+        return l(reshapeSourceIndex(oldSizes, newSizes, idx));
     };
     return v;
 }

@@ -58,6 +58,10 @@ std::optional<MatrixLayout> matrixLayout(const Tensor& t) {
     return std::nullopt;
 }
 
+void* pointer(const Tensor& t) {
+    return reinterpret_cast<void*>(runtime::devicePointer(t));
+}
+
 std::optional<MatmulDType> matmulDType(tensor::DType t) {
     switch (t) {
     case tensor::DType::Float32:
@@ -83,16 +87,28 @@ int64_t batchStride(const Tensor& t, int64_t rows, int64_t cols) {
     return t.stride(0);
 }
 
+/// The largest power of two up to 256 dividing every byte offset in `offsets`: the alignment
+/// cuBLASLt may assume of every matrix of a batch, which is the base pointer's and that of
+/// each step between rows and matrices.
+uint32_t alignmentOf(std::initializer_list<uint64_t> offsets) {
+    uint32_t align = 256;
+    for (uint64_t o : offsets)
+        while (align > 1 && o % align != 0)
+            align /= 2;
+    return align;
+}
+
 std::string keyOf(const MatmulShape& s) {
     char key[320];
     std::snprintf(
-        key, sizeof key, "%d %d %lld %lld %lld %d %d %lld %lld %lld %lld %lld %lld %d %g %g",
+        key, sizeof key,
+        "%d %d %lld %lld %lld %d %d %lld %lld %lld %lld %lld %lld %d %g %g %u %u %u",
         static_cast<int>(s.dtype), s.allowTf32 ? 1 : 0, static_cast<long long>(s.m),
         static_cast<long long>(s.n), static_cast<long long>(s.k), s.transposeA ? 1 : 0,
         s.transposeB ? 1 : 0, static_cast<long long>(s.batch), static_cast<long long>(s.strideA),
         static_cast<long long>(s.strideB), static_cast<long long>(s.strideC),
         static_cast<long long>(s.lda), static_cast<long long>(s.ldb), static_cast<int>(s.epilogue),
-        static_cast<double>(s.alpha), static_cast<double>(s.beta));
+        static_cast<double>(s.alpha), static_cast<double>(s.beta), s.alignA, s.alignB, s.alignC);
     return key;
 }
 
@@ -186,6 +202,11 @@ Expected<Tensor> cudaMatmul(std::string_view op, std::span<const Tensor> in, dou
     }
     Tensor out = runtime::emptyCuda(sizes, a.dtype());
     if (out.numel() == 0) return out;
+    uint64_t item = static_cast<uint64_t>(tensor::itemSize(a.dtype()));
+    auto bytes = [item](int64_t elements) { return static_cast<uint64_t>(elements) * item; };
+    shape.alignA = alignmentOf({runtime::devicePointer(a), bytes(shape.lda), bytes(shape.strideA)});
+    shape.alignB = alignmentOf({runtime::devicePointer(b), bytes(shape.ldb), bytes(shape.strideB)});
+    shape.alignC = alignmentOf({runtime::devicePointer(out), bytes(shape.n), bytes(shape.strideC)});
     const void* bias = nullptr;
     if (addmm && beta != 0) {
         std::optional<Tensor> column = beta == 1 ? columnBias(in[0], shape.n) : std::nullopt;
@@ -205,9 +226,6 @@ Expected<Tensor> cudaMatmul(std::string_view op, std::span<const Tensor> in, dou
     GpuLaunchInfo info;
     info.kernelId = kernelId;
     if (profiler) profiler->beginLaunch(info, *stream);
-    auto pointer = [](const Tensor& t) {
-        return reinterpret_cast<void*>(runtime::devicePointer(t));
-    };
     Status s = (*plan)->run(pointer(a), pointer(b), pointer(out), bias, pointer(plans().workspace),
                             stream->handle());
     if (profiler) profiler->endLaunch(*stream);

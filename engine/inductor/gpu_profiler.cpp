@@ -4,7 +4,10 @@
 #include "runtime/cuda_stream.h"
 #include "support/clock.h"
 
+#include <algorithm>
 #include <atomic>
+#include <map>
+#include <vector>
 
 #if KILN_HAVE_CUDA_CODEGEN
 #include "codegen/cuda/cupti.h"
@@ -135,19 +138,34 @@ void GpuProfiler::reportCupti(EventSink& sink) {
     // The records of launches still running would come in a later flush: wait for them.
     if (auto context = runtime::cudaContext(0)) (void)(*context)->synchronize();
     codegen::cuda::ActivityRecords records = m_cupti->session->flush();
+    // One launch of ours may be several GPU kernels (cuBLASLt's split-k reduction): it is
+    // reported once, spanning them, with the first one's geometry.
+    std::vector<KernelLaunchEvent> events;
+    std::map<uint64_t, size_t> eventOf;
     for (const codegen::cuda::KernelActivity& k : records.kernels) {
         auto it = m_tagged.find(k.externalId);
         if (it == m_tagged.end()) continue; // an eager op's or another library's kernel
+        int64_t start = static_cast<int64_t>(k.start) + m_cupti->clockOffsetNs;
+        int64_t end = static_cast<int64_t>(k.end) + m_cupti->clockOffsetNs;
+        if (auto seen = eventOf.find(k.externalId); seen != eventOf.end()) {
+            KernelLaunchEvent& e = events[seen->second];
+            e.startNs = std::min(e.startNs, start);
+            e.endNs = std::max(e.endNs, end);
+            continue;
+        }
         KernelLaunchEvent e = launchEvent(it->second);
-        e.startNs = static_cast<int64_t>(k.start) + m_cupti->clockOffsetNs;
-        e.endNs = static_cast<int64_t>(k.end) + m_cupti->clockOffsetNs;
+        e.startNs = start;
+        e.endNs = end;
         e.grid = dims(k.grid[0], k.grid[1], k.grid[2]);
         e.block = dims(k.block[0], k.block[1], k.block[2]);
         e.registers = k.registersPerThread;
         e.sharedMemory = k.staticSharedBytes + k.dynamicSharedBytes;
         e.device = "cuda:" + std::to_string(k.deviceId);
-        sink.kernelLaunch(e);
+        eventOf[k.externalId] = events.size();
+        events.push_back(std::move(e));
     }
+    for (const KernelLaunchEvent& e : events)
+        sink.kernelLaunch(e);
     m_tagged.clear();
 #else
     (void)sink;

@@ -115,6 +115,29 @@ inline FusedGraph maskedAttentionSoftmax(int64_t batch, int64_t heads, int64_t t
     });
 }
 
+/// The two products of written-out attention over heads split from one projection, merged to
+/// one batch of b * h as on the CPU: q @ k^T then (the result) @ v, where q, k and v are
+/// [b, h, t, d] views of a [b, t, 3 * h * d] bf16 projection. Their copies (q, k^T, v in
+/// bmm's layout) are the graph's generated kernels.
+inline FusedGraph headProducts(int64_t batch, int64_t t, int64_t heads, int64_t d) {
+    return buildGraph([&](AtenBuilder& b) {
+        b.setOrigin("matmul", "matmul");
+        DType bf16 = DType::BFloat16;
+        int64_t c = heads * d;
+        int32_t qkv = b.placeholder(0, dims({batch, t, 3 * c}), bf16);
+        auto head = [&](int64_t part) {
+            int32_t x = b.slice(qkv, 2, compiler::constant(part * c),
+                                compiler::constant((part + 1) * c), 1);
+            return b.transpose(b.view(x, dims({batch, t, heads, d})), 1, 2);
+        };
+        auto merged = [&](int32_t x, int64_t rows, int64_t cols) {
+            return b.view(x, dims({batch * heads, rows, cols}));
+        };
+        int32_t scores = b.bmm(merged(head(0), t, d), merged(b.transpose(head(1), 2, 3), d, t));
+        return std::vector<int32_t>{b.bmm(scores, merged(head(2), t, d))};
+    });
+}
+
 /// One reduction over the last dim: "sum", "amax", "mean", "var" (unbiased), "argmax".
 inline FusedGraph rowReduction(const std::string& op, int64_t rows, int64_t cols) {
     return buildGraph([&](AtenBuilder& b) {

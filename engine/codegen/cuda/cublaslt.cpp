@@ -154,6 +154,12 @@ Expected<std::unique_ptr<MatmulPlan>> CublasLt::plan(const MatmulShape& s, size_
     lib.cublasLtMatmulPreferenceCreate(&pref);
     lib.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
                                              &maxWorkspace, sizeof maxWorkspace);
+    // cuBLASLt's first operand is B (see above); C is also the output D.
+    for (auto [attr, align] : {std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, s.alignB},
+                               std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, s.alignA},
+                               std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, s.alignC},
+                               std::pair{CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, s.alignC}})
+        lib.cublasLtMatmulPreferenceSetAttribute(pref, attr, &align, sizeof align);
     cublasLtMatmulHeuristicResult_t results[8] = {};
     int found = 0;
     st = lib.cublasLtMatmulAlgoGetHeuristic(library().handle, p.desc, p.b, p.a, p.c, p.c, pref, 8,

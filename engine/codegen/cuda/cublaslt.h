@@ -35,6 +35,9 @@ struct MatmulShape {
     /// matrix, such as one of a projection's q, k, v, has more.
     int64_t lda = 0, ldb = 0;
     MatmulEpilogue epilogue = MatmulEpilogue::None;
+    /// The byte alignment every matrix of A, B and C has (a head of a projection, 128 bytes
+    /// in, is less aligned than the 256 bytes cuBLASLt's heuristic otherwise assumes).
+    uint32_t alignA = 256, alignB = 256, alignC = 256;
     float alpha = 1, beta = 0; ///< C = alpha * A @ B + beta * C (then the epilogue)
 };
 

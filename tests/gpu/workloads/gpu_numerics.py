@@ -1,6 +1,7 @@
 # GPU numerics against the CPU (run by `kiln run --device cpu` on a GPU machine): every case
 # computes the same function eagerly on the GPU, compiled on the GPU, and eagerly on the CPU,
 # on the same random inputs, and prints one PASS/FAIL line with the relative error of each.
+import math
 import torch
 import torch.nn.functional as F
 
@@ -156,6 +157,24 @@ check_half("flash bf16 strided heads", block_attention, [torch.randn(2, 160, 3 *
 check_half("bf16 masked attention (decomposed)",
            lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m > 0),
            [torch.randn(2, 2, 64, 32) for _ in range(3)] + [torch.randn(64, 64)], bf16, 3e-2)
+
+
+def manual_attention(qkv):
+    """Attention written out over head views (cuBLASLt over two batch dims, no copies)."""
+    q, k, v = heads_of(qkv, 4)
+    t = q.size(-2)
+    att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+    mask = torch.tril(torch.ones(t, t, device=qkv.device)).view(1, 1, t, t)
+    att = att.masked_fill(mask == 0, float("-inf"))
+    return (F.softmax(att, dim=-1) @ v).transpose(1, 2).reshape(qkv.shape[0], t, -1)
+
+
+check("manual attention over head views", manual_attention, [torch.randn(2, 96, 3 * 128)], 1e-4)
+check_half("bf16 manual attention over head views", manual_attention,
+           [torch.randn(2, 160, 3 * 256)], bf16, 3e-2)
+check("head views k^T @ q, 2 batches x 3 heads", lambda qkv: (lambda q, k, v: k.transpose(-2, -1) @ v)(
+    *[u.view(2, 40, 3, 16).transpose(1, 2) for u in qkv.split(48, dim=2)]),
+      [torch.randn(2, 40, 144)], 1e-4)
 check("fp16 linear", lambda a, m: F.linear(a.half(), m.half()).float(),
       [x, torch.randn(256, 512) * 0.1], 2e-2)
 torch.set_float32_matmul_precision("high")

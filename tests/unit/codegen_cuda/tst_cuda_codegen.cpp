@@ -31,14 +31,18 @@ bool has(const CudaKernel& k, const std::string& pattern) {
            k.fusedPatterns.end();
 }
 
-CudaKernel generate(const FusedGraph& g) {
-    Expected<CudaKernel> k = generateCudaKernel(g.program, g.kernel());
+CudaKernel generate(const compiler::ScheduledKernel& kernel, const FusedGraph& g) {
+    Expected<CudaKernel> k = generateCudaKernel(g.program, kernel);
     if (!k) qFatal("generation failed: %s", k.error().render().c_str());
     // For reading what the emitter made of a graph: KILN_PRINT_SOURCE=1 tst_cuda_codegen NAME.
     // KILN_PRINT_SOURCE=full prints the helpers too (a file nvcc compiles).
     if (const char* print = std::getenv("KILN_PRINT_SOURCE"))
         qInfo("%s", (std::string(print) == "full" ? k->source : body(*k)).c_str());
     return std::move(k).value();
+}
+
+CudaKernel generate(const FusedGraph& g) {
+    return generate(g.kernel(), g);
 }
 
 /// NVRTC is loaded at run time; a machine without it skips the compile checks.
@@ -76,6 +80,36 @@ private slots:
         QVERIFY(contains(code, " * k_row3_rcp)"));
         QVERIFY(!contains(code, " / k_row3)"));
         compilesForSm90(k);
+    }
+
+    void headCopiesReadAndWriteAlongTheHeadDim() {
+        // q, k^T and v of attention's heads (views of one projection) merged to one batch:
+        // three copies, each reading and writing whole vectors along the head dim.
+        wl::FusedGraph g = wl::headProducts(8, 1024, 12, 64);
+        int copies = 0;
+        for (const compiler::ScheduledKernel& kernel : g.schedule.kernels) {
+            if (!kernel.compiled()) continue;
+            ++copies;
+            CudaKernel k = generate(kernel, g);
+            QCOMPARE(k.vectorWidth, 8);
+            QVERIFY2(contains(body(k), "kiln_vload(k_v0, arg0_1 + "), body(k).c_str());
+            QVERIFY(contains(body(k), "kiln_vstore("));
+            compilesForSm90(k);
+        }
+        QCOMPARE(copies, 3);
+        // k^T was copied as stored ([96, 1024, 64]) and the product reads it transposed.
+        const compiler::LoopNode* scores = nullptr;
+        for (const compiler::LoopNode& n : g.program.nodes)
+            if (n.kind == compiler::LoopNode::Kind::Extern && !scores) scores = &n;
+        QVERIFY(scores);
+        const compiler::BufferView& kT = scores->operands.at(1);
+        std::vector<int64_t> strides;
+        for (const compiler::Index& s : kT.strides) {
+            int64_t v = -1;
+            QVERIFY(compiler::isConstant(s, &v));
+            strides.push_back(v);
+        }
+        QCOMPARE(strides, (std::vector<int64_t>{65536, 1, 64}));
     }
 
     void flashAttentionCompilesForEachSpec() {
@@ -162,7 +196,7 @@ private slots:
         CudaKernel k = generate(g);
         QCOMPARE(int(k.rows), int(RowStrategy::BlockPerRow));
         QCOMPARE(k.vectorWidth, 4);
-        // 4096 floats over 256 threads: the row stays in registers between the passes, so
+        // 4096 floats over 128 threads: the row stays in registers between the passes, so
         // amax and the sum are plain passes over registers (no online rescaling).
         QVERIFY(has(k, "row_in_registers"));
         QVERIFY(!has(k, "online_softmax"));
@@ -170,7 +204,7 @@ private slots:
         QVERIFY(contains(body(k), "KilnMax()"));
         LaunchDims d = k.launch.evaluate({});
         QCOMPARE(d.grid[0], int64_t(16384));
-        QCOMPARE(d.block[0], 256); // four float4 per thread over 4096 columns
+        QCOMPARE(d.block[0], 128); // eight float4 per thread over 4096 columns
         compilesForSm90(k);
     }
 
