@@ -293,7 +293,8 @@ void runVariants(int cc) {
     using tensor::DType;
     struct Variant {
         const char* name;
-        int workload; ///< 0 sin+cos, 1 softmax, 2 gelu(layer_norm), 3 masked attention softmax
+        /// 0 sin+cos, 1 softmax, 2 gelu(layer_norm), 3 masked attention softmax, 4 bf16 gelu
+        int workload;
         CudaCodegenOptions options;
     };
     auto pw = [](int threads, int perThread, int maxWidth = 8) {
@@ -314,6 +315,11 @@ void runVariants(int cc) {
         o.reduction.blockThreads = threads;
         return o;
     };
+    auto rowWarps = [](int warps) {
+        CudaCodegenOptions o;
+        o.reduction.warpsPerBlock = warps;
+        return o;
+    };
     std::vector<Variant> variants = {
         {"sin+cos threads=128 x16", 0, pw(128, 16)},
         {"sin+cos threads=512 x16", 0, pw(512, 16)},
@@ -328,6 +334,14 @@ void runVariants(int cc) {
         {"masked attn softmax", 3, {}},
         {"softmax 128 threads/row", 1, rowThreads(128)},
         {"softmax 512 threads/row", 1, rowThreads(512)},
+        {"masked attn softmax 2 warps/block", 3, rowWarps(2)},
+        {"masked attn softmax 4 warps/block", 3, rowWarps(4)},
+        {"masked attn softmax 16 warps/block", 3, rowWarps(16)},
+        {"bf16 gelu 8192x3072", 4, {}},
+        {"bf16 gelu threads=128 x16", 4, pw(128, 16)},
+        {"bf16 gelu threads=512 x16", 4, pw(512, 16)},
+        {"bf16 gelu threads=256 x8", 4, pw(256, 8)},
+        {"bf16 gelu threads=256 x32", 4, pw(256, 32)},
     };
     const size_t big = size_t(1) << 26, rows = 16384, cols = 4096;
     HostTensor x1 = randomTensor(big, DType::Float32, 11);
@@ -342,6 +356,9 @@ void runVariants(int cc) {
     // under nanoGPT's causal mask buffer.
     const size_t t = 1024, scoreRows = 8 * 12 * t;
     graphs.push_back(wl::maskedAttentionSoftmax(8, 12, int64_t(t)));
+    const size_t mlpHidden = size_t(8192) * 3072; // the block's MLP activations
+    graphs.push_back(wl::gelu(int64_t(mlpHidden), DType::BFloat16));
+    HostTensor hidden = randomTensor(mlpHidden, DType::BFloat16, 17);
     HostTensor scores = randomTensor(scoreRows * t, DType::BFloat16, 15, 4.0);
     HostTensor mask = randomTensor(t * t, DType::BFloat16, 16, 0.0);
     for (size_t i = 0; i < t; ++i)
@@ -363,9 +380,10 @@ void runVariants(int cc) {
         });
         return r;
     };
-    std::vector<std::vector<HostTensor>> inputs = {{x1}, {x2}, {x2, w, b}, {scores, mask}};
+    std::vector<std::vector<HostTensor>> inputs = {{x1}, {x2}, {x2, w, b}, {scores, mask},
+                                                   {hidden}};
     std::vector<ReferenceFn> refs = {sinCosRef, softmaxRef(rows, cols),
-                                     geluLayerNormRef(rows, cols), maskedRef};
+                                     geluLayerNormRef(rows, cols), maskedRef, geluRef};
     std::vector<Reference> computed(refs.size());
     for (size_t i = 0; i < refs.size(); ++i)
         computed[i] = refs[i](inputs[i], {});

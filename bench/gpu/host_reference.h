@@ -129,6 +129,19 @@ inline Reference sinCosRef(const std::vector<HostTensor>& in, const std::vector<
     return r;
 }
 
+/// GELU (erf) of every element.
+inline Reference geluRef(const std::vector<HostTensor>& in, const std::vector<long long>&) {
+    Reference r;
+    r.values.resize(in[0].count());
+    parallelFor(r.values.size(), [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) {
+            double x = in[0].at(i);
+            r.values[i] = 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
+        }
+    });
+    return r;
+}
+
 /// Row-wise reference over rows x cols: `row` maps one input row to its outputs.
 inline Reference rowsRef(const HostTensor& x, size_t rows, size_t cols, size_t outPerRow,
                          const std::function<void(const double*, double*)>& row) {

@@ -65,6 +65,16 @@ inline FusedGraph sinCos(int64_t n, DType t = DType::Float32) {
     });
 }
 
+/// gelu(x) (erf) over n elements, computed in float32 and stored as t (the block's MLP).
+inline FusedGraph gelu(int64_t n, DType t = DType::Float32) {
+    return buildGraph([&](AtenBuilder& b) {
+        b.setOrigin("gelu", "gelu");
+        int32_t x = b.placeholder(0, dims({n}), t);
+        return std::vector<int32_t>{
+            b.toDtype(compiler::rules::geluOf(b, b.toDtype(x, DType::Float32), false), t)};
+    });
+}
+
 /// softmax(x, dim=-1) of rows x cols (computed in float32, stored as t).
 inline FusedGraph softmax(int64_t rows, int64_t cols, DType t = DType::Float32) {
     return buildGraph([&](AtenBuilder& b) {

@@ -32,7 +32,7 @@ struct ReductionConfig {
     /// deviations from its mean) merged across threads by Chan's formula, instead of one
     /// Welford merge per vector.
     bool welfordThreadMoments = true;
-    /// Threads per block for block-per-row kernels; 0: about four vectors per thread.
+    /// Threads per block for block-per-row kernels; 0: about eight vectors per thread.
     int blockThreads = 0;
 };
 
