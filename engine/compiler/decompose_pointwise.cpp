@@ -77,6 +77,37 @@ R powRule(OpCall& c) {
     return c.b().binary("pow", a, b, t);
 }
 
+/// a % b with Python's sign rule (torch.remainder). An integer divisor that may be 0 stays
+/// with the eager kernel on the CPU, which raises ZeroDivisionError where compiled code would
+/// trap; CUDA's integer division by zero does not trap (the result is undefined, as in eager).
+R remainderRule(OpCall& c) {
+    if (!c.bind({"input", "other"})) return {};
+    int32_t a = 0, b = 0;
+    if (!operands(c, "input", "other", a, b)) return {};
+    DType t = c.resultDtype();
+    if (t == DType::Bool) return {};
+    if (!tensor::isFloating(t) && !c.node().meta.device.starts_with("cuda")) {
+        bool numberDivisor = !(c.arg("other") && c.arg("other")->kind == graph::Arg::Kind::Node);
+        if (!numberDivisor || c.number("other").value_or(0) == 0) return {};
+    }
+    return c.b().binary("remainder", a, b, t);
+}
+
+/// logical_and/or (any dtypes: non-zero is true) or & and | (bools only).
+R logicalRule(OpCall& c, const char* op, bool anyDtype) {
+    if (!c.bind({"input", "other"})) return {};
+    int32_t a = 0, b = 0;
+    if (!operands(c, "input", "other", a, b)) return {};
+    AtenBuilder& builder = c.b();
+    auto truth = [&](int32_t x) {
+        DType t = builder.dtype(x);
+        return t == DType::Bool ? x : builder.compare("ne", x, builder.constant(0, t));
+    };
+    if (!anyDtype && (builder.dtype(a) != DType::Bool || builder.dtype(b) != DType::Bool))
+        return {};
+    return builder.binary(op, truth(a), truth(b), DType::Bool);
+}
+
 int32_t sigmoidOf(AtenBuilder& b, int32_t x) {
     DType t = b.dtype(x);
     int32_t e = b.unary("exp", b.unary("neg", x));
@@ -157,8 +188,8 @@ R identityRule(OpCall& c) {
 }
 
 void addPointwiseRules(RuleTable& t) {
-    for (const char* op : {"exp", "log", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh", "erf", "abs",
-                           "neg", "floor", "ceil", "round", "sign", "reciprocal"})
+    for (const char* op : {"exp", "log", "log1p", "sqrt", "rsqrt", "sin", "cos", "tan", "tanh",
+                           "erf", "abs", "neg", "floor", "ceil", "round", "sign", "reciprocal"})
         t[op] = [op](OpCall& c) { return unaryRule(c, op); };
     t["negative"] = t["neg"];
     t["logical_not"] = [](OpCall& c) { return unaryRule(c, "logical_not"); };
@@ -177,6 +208,17 @@ void addPointwiseRules(RuleTable& t) {
     for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge"})
         t[op] = [op](OpCall& c) { return compareRule(c, op); };
     t["pow"] = powRule;
+    t["mod"] = remainderRule;
+    t["remainder"] = remainderRule;
+    // On bools & and | are logical; on integers they are bitwise, which has no scalar op.
+    for (auto [name, op] :
+         std::initializer_list<std::pair<const char*, const char*>>{{"and_", "logical_and"},
+                                                                    {"bitwise_and", "logical_and"},
+                                                                    {"or_", "logical_or"},
+                                                                    {"bitwise_or", "logical_or"}})
+        t[name] = [op](OpCall& c) { return logicalRule(c, op, false); };
+    t["logical_and"] = [](OpCall& c) { return logicalRule(c, "logical_and", true); };
+    t["logical_or"] = [](OpCall& c) { return logicalRule(c, "logical_or", true); };
     t["sigmoid"] = [](OpCall& c) -> R {
         if (!c.bind({"input"})) return {};
         auto x = c.tensor("input");

@@ -191,7 +191,48 @@ R truthRule(OpCall& c, const char* op) {
     return c.b().reduce(op, truth, *dims, c.boolean("keepdim").value_or(false));
 }
 
+/// torch.norm / Tensor.norm over dims: p = 2 ("fro", the default), 1, inf, -inf or another
+/// positive p, accumulated in float32 for half-precision inputs.
+R normRule(OpCall& c) {
+    if (!c.bind({"input", "p", "dim", "keepdim", "out", "dtype"}) || !c.isNone("out")) return {};
+    auto x = c.tensor("input");
+    auto dims = x ? reductionDims(c, *x) : std::nullopt;
+    DType result = c.resultDtype();
+    if (!dims || !tensor::isFloating(result) || c.has("dtype") && !c.isNone("dtype")) return {};
+    double p = 2;
+    if (c.has("p") && !c.isNone("p")) {
+        std::optional<std::string> name = c.text("p");
+        std::optional<double> value = c.number("p");
+        if (name && *name == "fro")
+            p = 2;
+        else if (value)
+            p = *value;
+        else
+            return {};
+    }
+    if (!(p > 0) && p != -INFINITY) return {}; // p = 0 counts; negative p: rarely used
+    AtenBuilder& b = c.b();
+    DType t = result == DType::Float64 ? DType::Float64 : DType::Float32;
+    bool keepdim = c.boolean("keepdim").value_or(false);
+    int32_t magnitude = b.unary("abs", b.toDtype(*x, t));
+    if (b.rank(*x) == 0) return b.toDtype(magnitude, result);
+    int32_t r = 0;
+    if (p == INFINITY || p == -INFINITY) {
+        r = b.reduce(p > 0 ? "amax" : "amin", magnitude, *dims, keepdim);
+    } else if (p == 1) {
+        r = b.reduce("sum", magnitude, *dims, keepdim);
+    } else if (p == 2) {
+        r = b.unary("sqrt",
+                    b.reduce("sum", b.binary("mul", magnitude, magnitude, t), *dims, keepdim));
+    } else {
+        int32_t powered = b.binary("pow", magnitude, b.constant(p, t), t);
+        r = b.binary("pow", b.reduce("sum", powered, *dims, keepdim), b.constant(1 / p, t), t);
+    }
+    return b.toDtype(r, result);
+}
+
 void addReductionRules(RuleTable& t) {
+    t["norm"] = normRule;
     t["any"] = [](OpCall& c) { return truthRule(c, "any"); };
     t["all"] = [](OpCall& c) { return truthRule(c, "all"); };
     t["logsumexp"] = logsumexpRule;

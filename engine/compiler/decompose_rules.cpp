@@ -321,6 +321,34 @@ R gatherRule(OpCall& c) {
     return c.b().gatherLast(*x, *index);
 }
 
+/// x.index_select(dim, index) for a 1-D integer index: a gather along the last dim of x with
+/// `dim` moved last (a view), the index broadcast over the other dims, moved back.
+R indexSelectRule(OpCall& c) {
+    if (!c.bind({"input", "dim", "index", "out"}) || !c.isNone("out")) return {};
+    auto x = c.tensor("input");
+    auto index = c.tensor("index");
+    AtenBuilder& b = c.b();
+    if (!x || !index || b.rank(*x) == 0 || b.rank(*index) != 1) return {};
+    DType it = b.dtype(*index);
+    if (it != DType::Int64 && it != DType::Int32) return {};
+    int64_t rank = b.rank(*x);
+    auto dim = normaliseDim(c.integer("dim").value_or(999), rank);
+    if (!dim) return {};
+    std::vector<int64_t> toLast, back(static_cast<size_t>(rank));
+    for (int64_t d = 0; d < rank; ++d)
+        if (d != *dim) toLast.push_back(d);
+    toLast.push_back(*dim);
+    for (int64_t i = 0; i < rank; ++i)
+        back[static_cast<size_t>(toLast[static_cast<size_t>(i)])] = i;
+    int32_t moved = b.permute(*x, toLast);
+    std::vector<Index> sizes = b.sizes(moved);
+    sizes.back() = b.sizes(*index)[0];
+    std::vector<Index> ones(static_cast<size_t>(rank), constant(1));
+    ones.back() = sizes.back();
+    int32_t spread = b.expand(b.view(b.toDtype(*index, DType::Int64), ones), sizes);
+    return b.permute(b.gatherLast(moved, spread), back);
+}
+
 /// cross_entropy of [N, C] logits and [N] class indices: logsumexp(x_i) - x_i[t_i], averaged
 /// (or summed) over the targets that are not ignore_index.
 R crossEntropyRule(OpCall& c) {
@@ -443,6 +471,7 @@ const rules::RuleTable& table() {
         t["embedding"] = rules::embeddingRule;
         t["Embedding"] = rules::embeddingModule;
         t["gather"] = rules::gatherRule;
+        t["index_select"] = rules::indexSelectRule;
         t["cross_entropy"] = rules::crossEntropyRule;
         return t;
     }();

@@ -77,6 +77,8 @@ const char* scalarOpName(ScalarOp op) {
         return "tanh";
     case ScalarOp::Erf:
         return "erf";
+    case ScalarOp::Log1p:
+        return "log1p";
     case ScalarOp::Floor:
         return "floor";
     case ScalarOp::Ceil:
@@ -101,6 +103,8 @@ const char* scalarOpName(ScalarOp op) {
         return "mul";
     case ScalarOp::Div:
         return "truediv";
+    case ScalarOp::Mod:
+        return "remainder";
     case ScalarOp::Pow:
         return "pow";
     case ScalarOp::Maximum:

@@ -35,6 +35,7 @@ enum class ScalarOp : uint8_t {
     Tan,
     Tanh,
     Erf,
+    Log1p,
     Floor,
     Ceil,
     Round,
@@ -54,6 +55,10 @@ enum class ScalarOp : uint8_t {
     Sub,
     Mul,
     Div,
+    /// Python's and torch.remainder's a % b: the sign of b (a - floor(a / b) * b), computed as
+    /// fmod then corrected. Integer operands only where b cannot be 0 (a CPU division by zero
+    /// traps; the decomposition leaves those to the eager kernels).
+    Mod,
     Pow,
     Maximum,
     Minimum,

@@ -118,7 +118,7 @@ Jit::Jit() {
 /// kiln_sinf -> libm's sinf, and so on for every function the emitter calls by an alias.
 llvm::Error Jit::defineMathAliases() {
     llvm::orc::SymbolMap symbols;
-    for (const char* base : {"exp", "log", "sin", "cos", "tan", "tanh", "erf"})
+    for (const char* base : {"exp", "log", "sin", "cos", "tan", "tanh", "erf", "log1p"})
         for (const char* suffix : {"", "f"}) {
             std::string name = std::string(base) + suffix;
             void* address = llvm::sys::DynamicLibrary::SearchForAddressOfSymbol(name);

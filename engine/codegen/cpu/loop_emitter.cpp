@@ -192,6 +192,19 @@ llvm::Value* Emitter::maxMin(bool isMax, llvm::Value* a, llvm::Value* b, DType t
                                      b);
 }
 
+llvm::Value* Emitter::remainder(llvm::Value* a, llvm::Value* b, bool fp) {
+    // fmod has the sign of a; where it is non-zero and the signs of it and b differ, adding
+    // b gives Python's remainder (PyTorch's CPU and CUDA kernels do the same).
+    llvm::Value* r = fp ? m_b.CreateFRem(a, b) : m_b.CreateSRem(a, b);
+    llvm::Type* ty = a->getType();
+    llvm::Value* zero = fp ? llvm::ConstantFP::get(ty, 0.0) : llvm::ConstantInt::get(ty, 0);
+    llvm::Value* nonZero = fp ? m_b.CreateFCmpUNE(r, zero) : m_b.CreateICmpNE(r, zero);
+    llvm::Value* rNegative = fp ? m_b.CreateFCmpOLT(r, zero) : m_b.CreateICmpSLT(r, zero);
+    llvm::Value* bNegative = fp ? m_b.CreateFCmpOLT(b, zero) : m_b.CreateICmpSLT(b, zero);
+    llvm::Value* fix = m_b.CreateAnd(nonZero, m_b.CreateXor(rNegative, bNegative));
+    return m_b.CreateSelect(fix, fp ? m_b.CreateFAdd(r, b) : m_b.CreateAdd(r, b), r);
+}
+
 llvm::Value* Emitter::unaryOp(ScalarOp op, llvm::Value* x, DType t) {
     bool fp = tensor::isFloating(t);
     llvm::Type* ty = typeOf(t);
@@ -217,6 +230,8 @@ llvm::Value* Emitter::unaryOp(ScalarOp op, llvm::Value* x, DType t) {
         return mathCall("tanh", x, t);
     case ScalarOp::Erf:
         return mathCall("erf", x, t);
+    case ScalarOp::Log1p:
+        return mathCall("log1p", x, t);
     case ScalarOp::Sqrt:
         return m_b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
     case ScalarOp::Rsqrt:
@@ -279,6 +294,8 @@ llvm::Value* Emitter::binaryOp(ScalarOp op, llvm::Value* a, llvm::Value* b, DTyp
         return fp ? m_b.CreateFMul(a, b) : m_b.CreateMul(a, b);
     case ScalarOp::Div:
         return fp ? m_b.CreateFDiv(a, b) : m_b.CreateSDiv(a, b);
+    case ScalarOp::Mod:
+        return remainder(a, b, fp);
     case ScalarOp::Pow: {
         bool single = t != DType::Float64;
         llvm::Type* ty = typeOf(t);

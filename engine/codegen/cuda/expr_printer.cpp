@@ -260,6 +260,8 @@ std::string ExprPrinter::op(const ScalarNode& s, int lane) {
         return fn("tanh");
     case ScalarOp::Erf:
         return fn("erf");
+    case ScalarOp::Log1p:
+        return fn("log1p");
     case ScalarOp::Floor:
         return fp ? fn("floor") : a(0);
     case ScalarOp::Ceil:
@@ -289,6 +291,8 @@ std::string ExprPrinter::op(const ScalarNode& s, int lane) {
         return t == DType::Bool ? infix("&&") : infix("*");
     case ScalarOp::Div:
         return infix("/");
+    case ScalarOp::Mod:
+        return "kiln_mod(" + a(0) + ", " + a(1) + ")";
     case ScalarOp::Pow:
         return std::string(t == DType::Float64 ? "pow(" : "powf(") + a(0) + ", " + a(1) + ")";
     case ScalarOp::Maximum:

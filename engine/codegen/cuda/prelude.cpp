@@ -62,6 +62,19 @@ template <> __device__ __forceinline__ float kiln_min(float a, float b) {
 template <typename T> __device__ __forceinline__ T kiln_sign(T x) {
     return (T)((T(0) < x) - (x < T(0)));
 }
+// Python's a % b (the sign of b): the C remainder, corrected where the signs differ.
+template <typename T> __device__ __forceinline__ T kiln_mod(T a, T b) {
+    T r = a % b;
+    return (r != 0 && ((r < 0) != (b < 0))) ? (T)(r + b) : r;
+}
+__device__ __forceinline__ float kiln_mod(float a, float b) {
+    float r = fmodf(a, b);
+    return (r != 0.f && ((r < 0.f) != (b < 0.f))) ? r + b : r;
+}
+__device__ __forceinline__ double kiln_mod(double a, double b) {
+    double r = fmod(a, b);
+    return (r != 0.0 && ((r < 0.0) != (b < 0.0))) ? r + b : r;
+}
 )";
 
 // N elements of T through the widest accesses that divide them: 16-byte vectors for 4 floats

@@ -114,6 +114,11 @@ check("cross_entropy", lambda a: F.cross_entropy(a, torch.arange(1000).to(a.devi
 check("mse_loss", lambda a, c: F.mse_loss(a, c), [x, y], 1e-5)
 check("triu tril", lambda a: torch.triu(a[:, :512 - 12]) + torch.tril(a[:, 12:]), [x[:488]])
 check("logical and compare", lambda a, c: ((a > 0) & (c < 0)) | (a == c), [x, y])
+check("remainder (Python's sign rule)", lambda a, c: (a * 3) % (c + 2) + torch.remainder(a, -0.7), [x, y.abs()])
+check("int64 % int64 tensor", lambda a, c: ((a * 100).long() % ((c.abs() * 10).long() + 1)).float(), [x, y])
+check("norm p=1, inf, 3", lambda a: a.norm(p=1, dim=0) + a.norm(p=float("inf"), dim=0) + a.norm(p=3, dim=0), [x], 1e-5)
+check("index_select dim 1", lambda a: a.index_select(1, torch.tensor([5, 0, 511]).to(a.device)) * 2, [x])
+check("logical_or of floats", lambda a, c: torch.logical_or(a > 1, c).float(), [x, y])
 check("float to int and back", lambda a: (a * 10).int().float() / 10, [x])
 check("sdpa causal", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
       [torch.randn(2, 4, 64, 32), torch.randn(2, 4, 64, 32), torch.randn(2, 4, 64, 32)], 1e-4)

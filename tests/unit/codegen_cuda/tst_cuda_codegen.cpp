@@ -112,6 +112,31 @@ private slots:
         QCOMPARE(strides, (std::vector<int64_t>{65536, 1, 64}));
     }
 
+    void remainderLog1pAndLogicalOpsCompile() {
+        for (DType t : {DType::Float32, DType::Int64, DType::Int32}) {
+            wl::FusedGraph g = wl::buildGraph([t](compiler::AtenBuilder& b) {
+                b.setOrigin("remainder", "remainder");
+                int32_t x = b.placeholder(0, wl::dims({64, 33}), t);
+                int32_t y = b.placeholder(1, wl::dims({64, 33}), t);
+                int32_t r = b.binary("remainder", x, y, t);
+                int32_t both = b.binary("logical_and", b.compare("gt", x, b.constant(0, t)),
+                                        b.compare("lt", y, b.constant(0, t)), DType::Bool);
+                return std::vector<int32_t>{r, both};
+            });
+            CudaKernel k = generate(g);
+            QVERIFY(contains(body(k), "kiln_mod("));
+            QVERIFY(contains(body(k), "&&"));
+            compilesForSm90(k);
+        }
+        wl::FusedGraph g = wl::buildGraph([](compiler::AtenBuilder& b) {
+            int32_t x = b.placeholder(0, wl::dims({1000}), DType::Float32);
+            return std::vector<int32_t>{b.unary("log1p", x)};
+        });
+        CudaKernel k = generate(g);
+        QVERIFY(contains(body(k), "log1pf("));
+        compilesForSm90(k);
+    }
+
     void flashAttentionCompilesForEachSpec() {
         using Spec = AttentionKernelSpec;
         for (Spec spec : {Spec{DType::BFloat16, 64, true}, Spec{DType::Float16, 128, false},

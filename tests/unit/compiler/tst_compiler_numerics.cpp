@@ -290,6 +290,53 @@ except IndexError as e:
             QVERIFY2(k.kind != "fallback", k.name.c_str());
     }
 
+    void opsWithoutEagerFallbacks() {
+        // log1p, remainder, logical and bool &/|, norm and index_select decompose (on the GPU an
+        // op without a decomposition has no kernel at all): compiled equals eager on random
+        // inputs, in every layout, and no kernel is an eager fallback.
+        testing::CompilerFixture f("decompositions.py");
+        std::string error = f.run(std::string(kHarness) + R"(
+def log1p_remainder(x, w):
+    return (torch.log1p(x.abs()), torch.log1p(x * 1e-7), x % 0.7, torch.remainder(x, w),
+            (x * 10).long() % 3, (x * 10).long() % -4, torch.remainder((x * 10).int(), 5))
+def logical(x, w):
+    a, b = x > 0, w < 0
+    return (a & b, a | b, torch.logical_and(x, w > 0.5), torch.logical_or(x > 1, w))
+def vector_norms(x, w):
+    return (x.norm(dim=1), torch.norm(x), x.norm(p=1, dim=0, keepdim=True),
+            x.norm(p=float("inf"), dim=1), x.norm(p=3, dim=1), torch.norm(x, "fro"))
+ROWS, COLS = torch.tensor([3, 1, 4, 1]), torch.tensor([0, 2])
+def selects(x, w):
+    return (torch.index_select(x, 0, ROWS), x.index_select(1, COLS) * 2,
+            x.index_select(-1, COLS.int()))
+torch.manual_seed(0)
+check([log1p_remainder, logical, vector_norms, selects], [(5, 7), (9, 6)],
+      [torch.float32, torch.float64], extra=(torch.randn(1, 1) + 2,))
+check([vector_norms], [(6, 9)], [torch.bfloat16], extra=(torch.randn(1, 1),))
+zero = torch.compile(lambda a, b: a % b)
+try:
+    zero(torch.tensor([5, 7]), torch.tensor([2, 0]))
+    raise AssertionError("no ZeroDivisionError")
+except RuntimeError as e:
+    assert str(e) == "ZeroDivisionError", str(e)
+OUTSIDE = torch.tensor([0, 9])
+bad = torch.compile(lambda a: a.index_select(0, OUTSIDE))
+try:
+    bad(torch.randn(4, 3))
+    raise AssertionError("no IndexError")
+except IndexError:
+    pass
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+        int fallbacks = 0;
+        for (const KernelEvent& k : f.sink.kernels)
+            if (k.kind == "fallback") {
+                qWarning("fallback: %s", k.name.c_str());
+                ++fallbacks;
+            }
+        QCOMPARE(fallbacks, 0);
+    }
+
     void welfordVarianceIsStableAndExact() {
         // Rows far from zero (where sum-of-squares formulas lose every digit), lengths around the
         // 64-stream chunk (0 to 2 whole chunks plus tails), against a float64 reference.
@@ -328,10 +375,10 @@ except IndexError as e:
             "[(6, 10), (9, 4)], [torch.float32, torch.float64])");
     }
     void matrixProducts() {
-        check(kMatmul,
-              "check([module], [(5, 12)], [torch.float32])\n"
-              "check([products, batched, attention, split_heads], [(7, 7)], [torch.float32, torch.float64], "
-              "extra=(torch.randn(7, 7),))");
+        check(kMatmul, "check([module], [(5, 12)], [torch.float32])\n"
+                       "check([products, batched, attention, split_heads], [(7, 7)], "
+                       "[torch.float32, torch.float64], "
+                       "extra=(torch.randn(7, 7),))");
     }
 };
 
