@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // kiln-bench-compiler: the compiler benchmark on the built-in workloads.
-#include "compiler_bench.h"
+#include "api/compiler_bench.h"
 
 #include <cstdio>
 #include <cstring>
@@ -9,7 +9,7 @@
 int main(int argc, char** argv) {
     bool quick = false;
     std::string json = "kiln-bench-compiler.json";
-    kiln::bench::CompilerBenchOptions options;
+    kiln::api::CompilerBenchOptions options;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick")) {
             quick = true;
@@ -20,11 +20,11 @@ int main(int argc, char** argv) {
             return 2;
         }
     }
-    options.workloads = kiln::bench::builtinWorkloads(quick);
+    options.workloads = kiln::api::builtinWorkloads(quick);
     if (quick) options.calls = 3;
-    auto rows = kiln::bench::runCompilerBench(options);
-    std::fputs(kiln::bench::formatTable(rows).c_str(), stdout);
-    std::ofstream(json) << kiln::bench::formatJson(rows);
+    auto rows = kiln::api::runCompilerBench(options);
+    std::fputs(kiln::api::formatTable(rows).c_str(), stdout);
+    std::ofstream(json) << kiln::api::formatJson(rows);
     std::printf("\nresults written to %s\n", json.c_str());
     for (const auto& r : rows)
         if (!r.error.empty()) return 1;

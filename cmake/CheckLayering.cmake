@@ -25,6 +25,8 @@ forbid("engine/import" "(torchapi|capture|compiler|inductor|codegen|lang|api)/"
        "an imported run is read from a log, never run: import/ sees only support/ and trace/")
 forbid("engine" "Q[A-Za-z]+" "the engine has no Qt")
 forbid("engine" "(app|views|bench)/" "the engine includes only engine layers")
+forbid("app;views" "(\\.\\./)*bench/"
+       "front ends use engine/api (kiln bench's measuring code is api/compiler_bench)")
 
 if(violations)
   list(JOIN violations "\n  " text)

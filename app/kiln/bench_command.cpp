@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "bench_command.h"
 
-#include "compiler_bench.h"
+#include "api/compiler_bench.h"
 
 #include <algorithm>
 #include <charconv>
@@ -22,7 +22,7 @@ std::string joined(const std::vector<std::string>& items) {
 
 /// The modes of --modes, or nullopt after a message listing the valid ones.
 std::optional<std::vector<std::string>> parseModes(const std::string& text) {
-    const std::vector<std::string> valid = bench::benchModeNames();
+    const std::vector<std::string> valid = api::benchModeNames();
     std::vector<std::string> modes;
     size_t start = 0;
     while (true) {
@@ -43,7 +43,7 @@ std::optional<std::vector<std::string>> parseModes(const std::string& text) {
 } // namespace
 
 int runBench(const BenchRequest& request) {
-    bench::CompilerBenchOptions options;
+    api::CompilerBenchOptions options;
     if (request.modes) {
         auto modes = parseModes(*request.modes);
         if (!modes) return 2;
@@ -63,9 +63,9 @@ int runBench(const BenchRequest& request) {
         }
         options.calls = calls;
     }
-    if (request.workloadFiles.empty()) options.workloads = bench::builtinWorkloads(request.quick);
+    if (request.workloadFiles.empty()) options.workloads = api::builtinWorkloads(request.quick);
     for (const std::string& path : request.workloadFiles) {
-        auto workload = bench::loadWorkloadFile(path);
+        auto workload = api::loadWorkloadFile(path);
         if (!workload.ok()) {
             std::fprintf(stderr, "kiln: error: %s\n", workload.error().message.c_str());
             return 2;
@@ -74,13 +74,12 @@ int runBench(const BenchRequest& request) {
     }
     const std::string& json = request.json;
 
-    auto rows = bench::runCompilerBench(options);
-    std::fputs(bench::formatTable(rows).c_str(), stdout);
-    size_t failed = static_cast<size_t>(
-        std::count_if(rows.begin(), rows.end(),
-                      [](const bench::CompilerBenchRow& r) { return !r.error.empty(); }));
+    auto rows = api::runCompilerBench(options);
+    std::fputs(api::formatTable(rows).c_str(), stdout);
+    size_t failed = static_cast<size_t>(std::count_if(
+        rows.begin(), rows.end(), [](const api::CompilerBenchRow& r) { return !r.error.empty(); }));
     std::ofstream out(json, std::ios::binary);
-    out << bench::formatJson(rows);
+    out << api::formatJson(rows);
     out.close();
     if (!out) {
         std::fprintf(stderr, "kiln: error: cannot write '%s'\n", json.c_str());

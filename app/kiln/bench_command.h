@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// \file
-/// `kiln bench`: the compiler benchmark (bench/compiler_bench.h) on workload files or the
+/// `kiln bench`: the compiler benchmark (engine/api/compiler_bench.h) on workload files or the
 /// built-in workloads, under the modes asked for; prints the table and writes the JSON.
 #pragma once
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "compiler_bench.h"
+#include "api/compiler_bench.h"
 
-#include "bench.h"
 #include "capture/compile_api.h"
 #include "codegen/cpu/cpu_codegen.h"
 #include "inductor/eager_device_ops.h"
@@ -28,7 +27,7 @@
 #include <stdexcept>
 #include <stdlib.h>
 
-namespace kiln::bench {
+namespace kiln::api {
 
 namespace {
 
@@ -447,4 +446,4 @@ std::string formatJson(const std::vector<CompilerBenchRow>& rows) {
     return out + "]\n";
 }
 
-} // namespace kiln::bench
+} // namespace kiln::api

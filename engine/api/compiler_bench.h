@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /// \file
-/// The compiler benchmark behind `kiln bench` and kiln-bench-compiler: for each workload and
+/// The compiler benchmark behind `kiln bench` and kiln-bench-compiler (part of the engine's
+/// facade, so the command line and the harness need nothing from bench/): for each workload and
 /// mode it measures, in one process, the compile time (the backend's compile of the graphs; the
 /// first call, capture included, separately), the median wall time of a call, the number of
 /// kernels, and the ratio to eager; compiled results are checked against eager ones before any
@@ -12,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace kiln::bench {
+namespace kiln::api {
 
 /// A workload: Python source defining `fn(*inputs)` and `make_inputs()` (which returns the
 /// tuple of fn's arguments).
@@ -70,4 +71,4 @@ std::vector<CompilerBenchRow> runCompilerBench(const CompilerBenchOptions& optio
 std::string formatTable(const std::vector<CompilerBenchRow>& rows);
 std::string formatJson(const std::vector<CompilerBenchRow>& rows);
 
-} // namespace kiln::bench
+} // namespace kiln::api
