@@ -100,19 +100,38 @@ const char* describeTarget(const Expr& e) {
 } // namespace
 
 void Parser::checkAssignTarget(const Expr& e, const char* context) {
+    bool deleting = std::strcmp(context, "delete") == 0;
+    // CPython's compiler rejects these (its parser admits them): a starred target stands only
+    // inside a tuple or list, once per level.
+    if (e.kind == ExprKind::Starred)
+        fail(deleting ? "cannot delete starred"
+                      : "starred assignment target must be in a list or tuple",
+             e.span);
+    checkTargetElement(e, context);
+}
+
+void Parser::checkTargetElement(const Expr& e, const char* context) {
     switch (e.kind) {
     case ExprKind::Name:
     case ExprKind::Attribute:
     case ExprKind::Subscript:
         return;
     case ExprKind::Starred:
+        if (std::strcmp(context, "delete") == 0) fail("cannot delete starred", e.span);
         checkAssignTarget(*static_cast<const StarredExpr&>(e).value, context);
         return;
     case ExprKind::Tuple:
-    case ExprKind::List:
-        for (const auto& el : static_cast<const SequenceExpr&>(e).elements)
-            checkAssignTarget(*el, context);
+    case ExprKind::List: {
+        const Expr* starred = nullptr;
+        for (const auto& el : static_cast<const SequenceExpr&>(e).elements) {
+            if (el->kind == ExprKind::Starred) {
+                if (starred) fail("multiple starred expressions in assignment", e.span);
+                starred = el.get();
+            }
+            checkTargetElement(*el, context);
+        }
         return;
+    }
     default:
         break;
     }

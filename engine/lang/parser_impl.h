@@ -74,6 +74,8 @@ public:
     ExprPtr parseStarTarget();
     ExprPtr parseTargetList(); ///< `for` targets
     void checkAssignTarget(const Expr& e, const char* context);
+    /// A target inside a tuple or list (where one starred target may stand).
+    void checkTargetElement(const Expr& e, const char* context);
 
     // --- f-strings (parse_fstring.cpp)
     std::unique_ptr<FStringExpr> parseFStringBody(const Token& token, std::string_view body,

@@ -1,0 +1,2 @@
+for *x in [[1]]:
+    pass
