@@ -2,13 +2,12 @@
 #include "inductor/eager_device_ops.h"
 
 #include "inductor/compiled_graph.h"
+#include "inductor/eager_device_writes.h"
 #include "inductor/eager_result_dtype.h"
 #include "inductor/pipeline.h"
 #include "lang/device_ops.h"
 #include "lang/objects.h"
 #include "lang/types.h"
-#include "runtime/cuda_memory.h"
-#include "runtime/cuda_tensor.h"
 #include "tensor/device_check.h"
 
 #include <atomic>
@@ -197,24 +196,8 @@ Entry compile(lang::Interpreter& interp, const SingleOpGraph& g) {
 }
 
 /// a += b and Tensor.add_: the result written into the first operand.
-Value writeInto(lang::Interpreter& interp, const Value& target, const Value& result) {
-    const Tensor& self = target.asTensor();
-    const Tensor& r = result.asTensor();
-    if (!self.isContiguous() || r.sizes() != self.sizes() || r.dtype() != self.dtype() ||
-        !r.isContiguous())
-        interp.raise(lang::builtinTypes().notImplementedError.get(),
-                     "Kiln's eager GPU ops write in place only into contiguous tensors of the "
-                     "result's size and dtype");
-    Expected<const runtime::CudaContext*> context = runtime::cudaContext(0);
-    if (!context) interp.raise(lang::builtinTypes().runtimeError.get(), context.error().message);
-    size_t bytes = static_cast<size_t>(self.numel() * tensor::itemSize(self.dtype()));
-    Status s = runtime::copyDeviceToDevice(**context, runtime::devicePointer(self),
-                                           runtime::devicePointer(r), bytes);
-    if (!s) interp.raise(lang::builtinTypes().runtimeError.get(), s.error().message);
-    return target;
-}
-
 Value runDeviceOp(lang::Interpreter& interp, const DeviceOpCall& original) {
+    if (std::optional<Value> written = runDeviceWrite(interp, original)) return *written;
     DeviceOpCall call = original;
     bool inPlace = call.inPlace;
     std::string base;
@@ -247,7 +230,7 @@ Value runDeviceOp(lang::Interpreter& interp, const DeviceOpCall& original) {
     Value out = entry.compiled->run(interp, g.inputs);
     Value result = out.as<lang::TupleObject>()->items.at(0);
     if (inPlace && !call.args.positional.empty() && call.args.positional[0].isTensor())
-        return writeInto(interp, call.args.positional[0], result);
+        return writeResultInto(interp, call.args.positional[0], result);
     return result;
 }
 

@@ -41,6 +41,10 @@ namespace kiln::runtime {
       (cu::DevicePtr, cu::DevicePtr, size_t, cu::Stream))                                          \
     X(memsetD8Async, cuMemsetD8Async, cu::Result,                                                  \
       (cu::DevicePtr, unsigned char, size_t, cu::Stream))                                          \
+    X(memsetD16Async, cuMemsetD16Async, cu::Result,                                                \
+      (cu::DevicePtr, unsigned short, size_t, cu::Stream))                                         \
+    X(memsetD32Async, cuMemsetD32Async, cu::Result,                                                \
+      (cu::DevicePtr, unsigned int, size_t, cu::Stream))                                           \
     X(streamCreate, cuStreamCreate, cu::Result, (cu::Stream*, unsigned))                           \
     X(streamDestroy, cuStreamDestroy_v2, cu::Result, (cu::Stream))                                 \
     X(streamSynchronize, cuStreamSynchronize, cu::Result, (cu::Stream))                            \

@@ -175,6 +175,20 @@ Status fillDeviceBytes(const CudaContext& context, DevicePtr dst, unsigned char 
     });
 }
 
+Status fillDevicePattern(const CudaContext& context, DevicePtr dst, uint32_t pattern, int width,
+                         size_t count) {
+    if (count == 0) return Status::success();
+    return copyOnCurrentStream(context, "cuMemsetD32Async", [&](cu::Stream s) {
+        if (width == 1)
+            return context.driver().memsetD8Async(dst, static_cast<unsigned char>(pattern), count,
+                                                  s);
+        if (width == 2)
+            return context.driver().memsetD16Async(dst, static_cast<unsigned short>(pattern), count,
+                                                   s);
+        return context.driver().memsetD32Async(dst, pattern, count, s);
+    });
+}
+
 Status copyDeviceToDevice(const CudaContext& context, DevicePtr dst, DevicePtr src, size_t bytes) {
     if (bytes == 0) return Status::success();
     return copyOnCurrentStream(context, "cuMemcpyDtoDAsync", [&](cu::Stream s) {

@@ -28,6 +28,10 @@ Status copyDeviceToHost(const CudaContext& context, void* dst, DevicePtr src, si
 /// Sets `bytes` bytes at `dst` to `value` on the current stream (poisoned buffers: 0xff).
 Status fillDeviceBytes(const CudaContext& context, DevicePtr dst, unsigned char value,
                        size_t bytes);
+/// Sets `count` elements of `width` bytes (1, 2 or 4) at `dst` to the low bytes of `pattern`
+/// on the current stream (fill_ of a dense tensor).
+Status fillDevicePattern(const CudaContext& context, DevicePtr dst, uint32_t pattern, int width,
+                         size_t count);
 Status copyDeviceToDevice(const CudaContext& context, DevicePtr dst, DevicePtr src, size_t bytes);
 
 } // namespace kiln::runtime

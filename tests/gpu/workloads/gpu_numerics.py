@@ -194,4 +194,25 @@ err = rel_err(g, (a + 1.0) * 2.0)
 if err > 1e-6:
     failures += 1
 print(f"{'PASS' if err <= 1e-6 else 'FAIL'} in-place += and mul_: {err:.2e}")
+
+# In-place ops on views (strided targets), zero_, fill_ and copy_ on the GPU.
+a = torch.randn(64, 48)
+g = a.cuda()
+g[:, 8:16].mul_(2.0)
+g.t()[3].add_(1.0)
+g[5].zero_()
+g[:, 40:].fill_(0.5)
+h = torch.zeros(48, device="cuda")
+h.copy_(g[7])
+k = torch.zeros(48, dtype=torch.float64, device="cuda")
+k.copy_(g[9])
+ref = a.clone()
+ref[:, 8:16] *= 2.0
+ref.t()[3] += 1.0
+ref[5] = 0
+ref[:, 40:] = 0.5
+err = max(rel_err(g, ref), rel_err(h, ref[7]), rel_err(k.float(), ref[9]))
+if err > 1e-6:
+    failures += 1
+print(f"{'PASS' if err <= 1e-6 else 'FAIL'} in-place ops on views, zero_, fill_, copy_: {err:.2e}")
 print(f"failures: {failures}")

@@ -118,6 +118,35 @@ private slots:
         }
     }
 
+    void writesNeedNoKernel() {
+        // zero_, fill_ and copy_ only write: any layout, dtype and source device, no kernel
+        // to generate (so they run here, on the pretend device, through host memory).
+        testing::TorchSnippets s;
+        installPretendDevice(s);
+        const std::string prelude = "import pretend\n"
+                                    "x = pretend.cuda(torch.arange(12.).view(3, 4))\n"
+                                    "i = pretend.cuda(torch.arange(6).view(2, 3))\n";
+        auto after = [&](const std::string& op, const std::string& shown) {
+            s.sink.out.clear();
+            std::string error = s.run(prelude + op + "\nprint(" + shown + ", end='')");
+            return QString::fromStdString(error.empty() ? s.sink.out : error);
+        };
+        QCOMPARE(after("x.zero_()", "x.cpu().sum().item()"), QString("0.0"));
+        QCOMPARE(after("x.t()[1:3].fill_(2.5)", "x.cpu().tolist()"),
+                 QString("[[0.0, 2.5, 2.5, 3.0], [4.0, 2.5, 2.5, 7.0], [8.0, 2.5, 2.5, 11.0]]"));
+        QCOMPARE(after("i.fill_(torch.tensor(7))", "i.cpu().tolist()"),
+                 QString("[[7, 7, 7], [7, 7, 7]]"));
+        QCOMPARE(after("x[:, 0].copy_(torch.tensor([1.5, 2.5, 3.5]))", "x.cpu()[:, :2].tolist()"),
+                 QString("[[1.5, 1.0], [2.5, 5.0], [3.5, 9.0]]"));
+        QCOMPARE(after("i.copy_(x[:2, :3])", "(i.cpu().tolist(), i.dtype)"),
+                 QString("([[0, 1, 2], [4, 5, 6]], torch.int64)"));
+        QCOMPARE(after("x.copy_(torch.ones(4))", "x.cpu().sum().item()"), QString("12.0"));
+        QVERIFY(
+            s.run(prelude + "x.fill_(pretend.cuda(torch.ones(2)))")
+                .find("RuntimeError: fill_ only supports 0-dimension value tensor but got tensor "
+                      "with 1 dimensions.") != std::string::npos);
+    }
+
     void opsWithoutAGpuKernelSayWhy() {
         testing::TorchSnippets s;
         installPretendDevice(s);
