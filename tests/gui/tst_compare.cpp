@@ -86,6 +86,35 @@ QString epilogueTrace(const QString& dir) {
     return QDir(dir).filePath("epilogue.kiln");
 }
 
+/// A run with one kernel (computing node "mm") launched for these durations, in µs.
+views::RunSnapshot oneKernelRun(int64_t runId, const std::vector<double>& micros) {
+    views::RunSnapshot s;
+    s.run.id = runId;
+    views::KernelRecord k;
+    k.kernel.kernelId = 7;
+    k.kernel.runId = runId;
+    k.kernel.compileId = "0/0";
+    k.kernel.name = "extern_mm";
+    k.kernel.kind = "extern";
+    k.kernel.fusedNodes = "mm";
+    k.launches.kernelId = 7;
+    int64_t t = 0;
+    for (double us : micros) {
+        trace::KernelLaunchRow l;
+        l.runId = runId;
+        l.kernelId = 7;
+        l.startNs = t;
+        l.endNs = t + static_cast<int64_t>(us * 1000);
+        t = l.endNs + 1000;
+        k.launches.count += 1;
+        k.launches.totalNs += l.durationNs();
+        s.launches.push_back(l);
+    }
+    k.launches.medianNs = k.launches.count ? k.launches.totalNs / k.launches.count : 0;
+    s.kernels.push_back(k);
+    return s;
+}
+
 } // namespace
 
 class CompareTest : public QObject {
@@ -175,8 +204,11 @@ private slots:
                 QVERIFY(total > 0); // each kernel of the workload ran 5 times
             }
             QVERIFY(row.ratio());
-            QCOMPARE(*row.ratio(),
-                     static_cast<double>(row.b.totalNs) / static_cast<double>(row.a.totalNs));
+            // Each kernel ran 5 times: 4 warm launches, a measurement, so the ratio is of one
+            // warm call (the sums of the kernels' warm medians).
+            QVERIFY(row.a.measured() && row.b.measured());
+            QCOMPARE(*row.ratio(), static_cast<double>(row.b.warmMedianNs) /
+                                       static_cast<double>(row.a.warmMedianNs));
             QCOMPARE(row.deltaNs(), row.b.totalNs - row.a.totalNs);
         }
     }
@@ -223,12 +255,9 @@ private slots:
                  QString("matched"));
         QModelIndex ratio = model.index(r, views::CompareModel::RatioColumn);
         QCOMPARE(ratio.data().toDouble(), *matmul->ratio());
+        // Coloured only as a result (noiseWithinItsRangeIsNotAResult has the rule itself).
         QColor colour = ratio.data(Qt::ForegroundRole).value<QColor>();
-        QVERIFY(colour.isValid());
-        if (*matmul->ratio() < 1.0)
-            QVERIFY(colour.green() > colour.red());
-        else
-            QVERIFY(colour.red() > colour.green());
+        QCOMPARE(colour.isValid(), matmul->significant());
         QCOMPARE(model.rowOfKernel(matmul->b.kernels.front().kernelId, true), r);
         // Max-autotune's candidates for the matmul, the kept one marked, in B's tooltip.
         const views::ComparedKernel& tuned = matmul->b.kernels.front();
@@ -244,6 +273,42 @@ private slots:
             model.headerData(views::CompareModel::TotalAColumn, Qt::Horizontal, Qt::ToolTipRole)
                 .toString(),
             QString("A: #1 default"));
+    }
+
+    void noiseWithinItsRangeIsNotAResult() {
+        auto ratioCell = [](const views::RunSnapshot& a, const views::RunSnapshot& b) {
+            auto model = std::make_shared<views::CompareModel>();
+            model->setComparison(views::compareRuns(a, b), "A", "B");
+            return std::make_pair(model, model->index(0, views::CompareModel::RatioColumn));
+        };
+        // The same kernel twice: a cold first launch each, then jitter. The ratio is near 1 and
+        // left uncoloured, whatever the cold launches did.
+        views::RunSnapshot a = oneKernelRun(1, {50, 10.0, 10.4, 9.8, 10.2, 10.1});
+        views::RunSnapshot b = oneKernelRun(2, {90, 10.3, 9.9, 10.5, 10.0, 9.7});
+        auto [same, cell] = ratioCell(a, b);
+        const ComparisonRow& row = same->comparison().rows.at(0);
+        QCOMPARE(row.a.kernels.at(0).warm.count, int64_t(5));
+        QCOMPARE(row.a.kernels.at(0).warm.coldNs, int64_t(50000));
+        QCOMPARE(row.a.warmMedianNs, int64_t(10100));
+        QCOMPARE(row.b.warmMedianNs, int64_t(10000));
+        QVERIFY(!row.significant());
+        QVERIFY(!cell.data(Qt::ForegroundRole).value<QColor>().isValid());
+        QVERIFY(cell.data(Qt::ToolTipRole).toString().contains("within the noise"));
+        // Twice as fast with a tight spread: a result, in green.
+        views::RunSnapshot fast = oneKernelRun(3, {40, 5.0, 5.1, 4.9, 5.05, 5.0});
+        auto [faster, fastCell] = ratioCell(a, fast);
+        QVERIFY(faster->comparison().rows.at(0).significant());
+        QCOMPARE(fastCell.data().toDouble(), 5000.0 / 10100.0);
+        QColor green = fastCell.data(Qt::ForegroundRole).value<QColor>();
+        QVERIFY(green.isValid() && green.green() > green.red());
+        // One launch each (the first, cold): a ratio of the totals, never a result.
+        auto [cold, coldCell] = ratioCell(oneKernelRun(4, {6159}), oneKernelRun(5, {7}));
+        QVERIFY(!cold->comparison().rows.at(0).significant());
+        QVERIFY(!coldCell.data(Qt::ForegroundRole).value<QColor>().isValid());
+        QVERIFY(coldCell.data(Qt::ToolTipRole).toString().contains("Not a measurement"));
+        QString kernels =
+            cold->index(0, views::CompareModel::KernelsAColumn).data(Qt::ToolTipRole).toString();
+        QVERIFY2(kernels.contains("no warm launch to measure"), qPrintable(kernels));
     }
 
     void thePanelComparesTheWorkloadsNewestPair() {

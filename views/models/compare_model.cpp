@@ -34,6 +34,43 @@ QString choiceLine(const trace::AutotuneChoiceRow& c) {
     return how.isEmpty() ? line : line + " (" + how.join("; ") + ")";
 }
 
+/// "warm: 19 launches, median 6.0 µs (5.8–6.4 µs, min to p90); first launch 48.9 µs".
+QString warmLine(const WarmTimes& w) {
+    if (w.count == 0)
+        return QString("one launch (%1 µs): no warm launch to measure")
+            .arg(us(w.coldNs), 0, 'f', 1);
+    return QString("warm: %1 launches, median %2 µs (%3–%4 µs, min to p90); first launch %5 µs")
+        .arg(w.count)
+        .arg(us(w.medianNs), 0, 'f', 1)
+        .arg(us(w.minNs), 0, 'f', 1)
+        .arg(us(w.p90Ns), 0, 'f', 1)
+        .arg(us(w.coldNs), 0, 'f', 1);
+}
+
+/// Why a matched row's ratio is or is not a result (the ratio cell's tooltip).
+QString ratioLine(const ComparisonRow& row) {
+    double r = *row.ratio();
+    if (!row.a.measured() || !row.b.measured())
+        return QString("B/A of the total times: %1. Not a measurement: every kernel needs %2 "
+                       "launches after its first (the first pays for cold caches), so run more "
+                       "calls")
+            .arg(r, 0, 'f', 3)
+            .arg(kMinWarmLaunches);
+    QString ranges = QString("A %1 µs (%2–%3), B %4 µs (%5–%6) per warm call")
+                         .arg(us(row.a.warmMedianNs), 0, 'f', 1)
+                         .arg(us(row.a.warmLowNs), 0, 'f', 1)
+                         .arg(us(row.a.warmHighNs), 0, 'f', 1)
+                         .arg(us(row.b.warmMedianNs), 0, 'f', 1)
+                         .arg(us(row.b.warmLowNs), 0, 'f', 1)
+                         .arg(us(row.b.warmHighNs), 0, 'f', 1);
+    if (!row.significant())
+        return QString("B takes %1 of A's time: within the noise (%2: the ranges, min to p90, "
+                       "overlap)")
+            .arg(r, 0, 'f', 3)
+            .arg(ranges);
+    return QString("B takes %1 of A's time (%2)").arg(r, 0, 'f', 3).arg(ranges);
+}
+
 /// Each kernel on its own line with its launches and time, then the candidates autotuning
 /// measured for it, the kept one marked, with how each was measured (the names cell's tooltip).
 QString kernelLines(const ComparisonSide& side) {
@@ -44,10 +81,16 @@ QString kernelLines(const ComparisonSide& side) {
                      .arg(k.launches)
                      .arg(ms(k.totalNs), 0, 'f', 3)
                      .arg(us(k.medianNs), 0, 'f', 1);
+        if (k.launches > 0) lines << "    " + warmLine(k.warm);
         for (const trace::AutotuneChoiceRow& c : k.choices)
             lines << choiceLine(c);
     }
     return lines.join('\n');
+}
+
+/// One call of the group: over warm launches when they are a measurement (as the ratio).
+int64_t perCallNs(const ComparisonSide& side) {
+    return side.measured() ? side.warmMedianNs : side.medianNs;
 }
 
 bool isNumeric(int column) {
@@ -78,7 +121,8 @@ QVariant CompareModel::data(const QModelIndex& index, int role) const {
     case Qt::TextAlignmentRole:
         return isNumeric(index.column()) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ForegroundRole:
-        if (index.column() == RatioColumn && row.ratio() && *row.ratio() != 1.0)
+        // Only a difference larger than the noise is a result.
+        if (index.column() == RatioColumn && row.ratio() && row.significant())
             return *row.ratio() < 1.0 ? QColor(0x1b, 0x80, 0x3c) : QColor(0xc6, 0x28, 0x28);
         return {};
     default:
@@ -100,13 +144,13 @@ QVariant CompareModel::display(const ComparisonRow& row, int column) const {
     case TotalAColumn:
         return ifPresent(row.a, ms(row.a.totalNs));
     case PerCallAColumn:
-        return ifPresent(row.a, us(row.a.medianNs));
+        return ifPresent(row.a, us(perCallNs(row.a)));
     case KernelsBColumn:
         return row.b.names();
     case TotalBColumn:
         return ifPresent(row.b, ms(row.b.totalNs));
     case PerCallBColumn:
-        return ifPresent(row.b, us(row.b.medianNs));
+        return ifPresent(row.b, us(perCallNs(row.b)));
     case DeltaColumn:
         return ms(row.deltaNs());
     case RatioColumn:
@@ -127,8 +171,7 @@ QVariant CompareModel::toolTip(const ComparisonRow& row, int column) const {
     case KernelsBColumn:
         return kernelLines(row.b);
     case RatioColumn:
-        return row.ratio() ? QString("B takes %1 of A's time").arg(*row.ratio(), 0, 'f', 3)
-                           : QVariant();
+        return row.ratio() ? QVariant(ratioLine(row)) : QVariant();
     default:
         return {};
     }
@@ -147,10 +190,13 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     if (ofA) tip = "A: " + m_labelA;
     if (ofB) tip = "B: " + m_labelB;
     if (section == PerCallAColumn || section == PerCallBColumn)
-        tip += "\none call of the group: the sum of its kernels' median launch times";
+        tip += "\none call of the group: the sum of its kernels' median launch times (of the "
+               "launches after each kernel's first, when every kernel has at least 3 of them)";
     if (section == DeltaColumn) tip = "B − A of the groups' total kernel time, ms";
     if (section == RatioColumn)
-        tip = "B / A of the groups' total kernel time: below 1, B is faster";
+        tip = "B / A of one warm call of the group (of the total kernel time when a kernel has "
+              "too few launches): below 1, B is faster; coloured only when the two sides' warm "
+              "ranges (min to p90) are apart";
     return tip.isEmpty() ? QVariant() : QVariant(tip);
 }
 

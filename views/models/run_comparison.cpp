@@ -134,15 +134,45 @@ std::map<std::string, int32_t> nodeOrder(const RunSnapshot& s, int64_t graphId) 
     return order;
 }
 
-void addKernel(ComparisonSide& side, const Placed& p) {
+/// Each kernel's launch durations, in launch order.
+using Durations = std::map<int64_t, std::vector<int64_t>>;
+
+Durations durationsByKernel(const RunSnapshot& s) {
+    Durations out;
+    for (const trace::KernelLaunchRow& l : s.launches)
+        out[l.kernelId].push_back(l.durationNs());
+    return out;
+}
+
+WarmTimes warmTimes(const std::vector<int64_t>* durations) {
+    WarmTimes w;
+    if (!durations || durations->empty()) return w;
+    w.coldNs = durations->front();
+    std::vector<int64_t> warm(durations->begin() + 1, durations->end());
+    w.count = static_cast<int64_t>(warm.size());
+    if (warm.empty()) return w;
+    std::sort(warm.begin(), warm.end());
+    auto at = [&](double q) { return warm[static_cast<size_t>(q * double(warm.size() - 1))]; };
+    w.minNs = warm.front();
+    w.medianNs = at(0.5);
+    w.p90Ns = at(0.9);
+    return w;
+}
+
+void addKernel(ComparisonSide& side, const Placed& p, const Durations& durations) {
     const KernelRecord& k = *p.record;
     std::vector<trace::AutotuneChoiceRow> choices;
     for (const trace::AutotuneChoiceRow* c : p.run->choicesOf(k.kernel.kernelId))
         choices.push_back(*c);
+    auto found = durations.find(k.kernel.kernelId);
+    WarmTimes warm = warmTimes(found == durations.end() ? nullptr : &found->second);
     side.kernels.push_back({k.kernel.kernelId, k.kernel.name, k.kernel.kind, k.launches.count,
-                            k.launches.totalNs, k.launches.medianNs, std::move(choices)});
+                            k.launches.totalNs, k.launches.medianNs, std::move(choices), warm});
     side.totalNs += k.launches.totalNs;
     side.medianNs += k.launches.medianNs;
+    side.warmMedianNs += warm.medianNs;
+    side.warmLowNs += warm.minNs;
+    side.warmHighNs += warm.p90Ns;
 }
 
 /// A node's position in its graph; nodes the graph does not list (e.g. "[kernel]") go last.
@@ -161,12 +191,13 @@ std::vector<std::string> orderedNodes(const std::set<std::string>& nodes,
 }
 
 ComparisonRow makeRow(const GraphKey& key, const std::vector<const Placed*>& members,
-                      const std::map<std::string, int32_t>& order) {
+                      const std::map<std::string, int32_t>& order, const Durations& a,
+                      const Durations& b) {
     ComparisonRow row;
     row.graph = key;
     std::set<std::string> nodes;
     for (const Placed* p : members) {
-        addKernel(p->inB ? row.b : row.a, *p);
+        addKernel(p->inB ? row.b : row.a, *p, p->inB ? b : a);
         nodes.insert(p->nodes.begin(), p->nodes.end());
     }
     row.nodes = orderedNodes(nodes, order);
@@ -180,7 +211,8 @@ ComparisonRow makeRow(const GraphKey& key, const std::vector<const Placed*>& mem
 }
 
 std::vector<ComparisonRow> matchGraph(const GraphKey& key, const std::vector<Placed>& items,
-                                      const RunSnapshot& a, const RunSnapshot& b) {
+                                      const RunSnapshot& a, const RunSnapshot& b,
+                                      const Durations& durationsA, const Durations& durationsB) {
     Components components(items);
     std::map<size_t, std::vector<const Placed*>> byRoot;
     std::vector<size_t> roots; // in the order components first appear (ties in graph order)
@@ -194,7 +226,7 @@ std::vector<ComparisonRow> matchGraph(const GraphKey& key, const std::vector<Pla
         nodeOrder(first.inB ? b : a, first.record->kernel.graphId);
     std::vector<ComparisonRow> rows;
     for (size_t r : roots)
-        rows.push_back(makeRow(key, byRoot[r], order));
+        rows.push_back(makeRow(key, byRoot[r], order, durationsA, durationsB));
     std::stable_sort(rows.begin(), rows.end(), [&](const auto& x, const auto& y) {
         return positionIn(order, x.nodes.front()) < positionIn(order, y.nodes.front());
     });
@@ -228,9 +260,23 @@ QString matchStatusName(MatchStatus status) {
     return {};
 }
 
+bool ComparisonSide::measured() const {
+    return present() && std::all_of(kernels.begin(), kernels.end(), [](const ComparedKernel& k) {
+               return k.warm.count >= kMinWarmLaunches;
+           });
+}
+
 std::optional<double> ComparisonRow::ratio() const {
-    if (status != MatchStatus::Matched || a.totalNs <= 0) return std::nullopt;
+    if (status != MatchStatus::Matched) return std::nullopt;
+    if (a.measured() && b.measured() && a.warmMedianNs > 0)
+        return static_cast<double>(b.warmMedianNs) / static_cast<double>(a.warmMedianNs);
+    if (a.totalNs <= 0) return std::nullopt;
     return static_cast<double>(b.totalNs) / static_cast<double>(a.totalNs);
+}
+
+bool ComparisonRow::significant() const {
+    if (status != MatchStatus::Matched || !a.measured() || !b.measured()) return false;
+    return b.warmLowNs > a.warmHighNs || b.warmHighNs < a.warmLowNs;
 }
 
 QString ComparisonRow::nodesText() const {
@@ -256,8 +302,9 @@ RunComparison compareRuns(const RunSnapshot& a, const RunSnapshot& b) {
     placeKernels(a, false, byGraph);
     placeKernels(b, true, byGraph);
     RunComparison out{runTotals(a), runTotals(b), {}};
+    Durations durationsA = durationsByKernel(a), durationsB = durationsByKernel(b);
     for (const auto& [key, items] : byGraph)
-        for (ComparisonRow& row : matchGraph(key, items, a, b))
+        for (ComparisonRow& row : matchGraph(key, items, a, b, durationsA, durationsB))
             out.rows.push_back(std::move(row));
     return out;
 }

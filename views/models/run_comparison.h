@@ -30,6 +30,19 @@ struct GraphKey {
     QString label() const;
 };
 
+/// A kernel's launches after its first (which pays for cold caches and lazy loading): how
+/// many, and their spread. What a comparison trusts, when there are enough of them.
+struct WarmTimes {
+    int64_t count = 0;
+    int64_t minNs = 0;
+    int64_t medianNs = 0;
+    int64_t p90Ns = 0;
+    int64_t coldNs = 0; ///< the first launch
+};
+
+/// Warm launches a kernel needs before its times count as a measurement.
+inline constexpr int64_t kMinWarmLaunches = 3;
+
 /// One kernel of one side of a comparison row.
 struct ComparedKernel {
     int64_t kernelId = 0;
@@ -40,6 +53,7 @@ struct ComparedKernel {
     int64_t medianNs = 0;
     /// The candidates max-autotune measured for it (empty when it was not autotuned).
     std::vector<trace::AutotuneChoiceRow> choices;
+    WarmTimes warm;
 };
 
 /// The kernels of one run that cover a row's nodes.
@@ -47,8 +61,13 @@ struct ComparisonSide {
     std::vector<ComparedKernel> kernels; ///< largest total time first
     int64_t totalNs = 0;                 ///< sum of the kernels' launch totals
     int64_t medianNs = 0;                ///< sum of their per-call medians: one call of the group
+    /// One warm call of the group: the sum of the kernels' warm medians, within the sums of
+    /// their warm minimums and 90th percentiles.
+    int64_t warmMedianNs = 0, warmLowNs = 0, warmHighNs = 0;
 
     bool present() const { return !kernels.empty(); }
+    /// Every kernel has kMinWarmLaunches warm launches.
+    bool measured() const;
     /// "extern_mm + kiln_poi_fused_mul_relu_1".
     QString names() const;
 };
@@ -67,8 +86,12 @@ struct ComparisonRow {
     MatchStatus status = MatchStatus::Matched;
 
     int64_t deltaNs() const { return b.totalNs - a.totalNs; }
-    /// B/A of the total times; empty unless both sides ran (A's total above zero).
+    /// B/A of one warm call when both sides are measured, else of the total times; empty
+    /// unless both sides ran (A's time above zero).
     std::optional<double> ratio() const;
+    /// The difference is larger than the noise: both sides measured and their warm ranges
+    /// (minimum to 90th percentile) apart. Only such a ratio is a result (Studio colours it).
+    bool significant() const;
     /// "mm, relu, mul", the row's short name (chart categories, table).
     QString nodesText() const;
 };

@@ -64,12 +64,12 @@ QString millis(int64_t ns) {
     return QString("%1 ms").arg(static_cast<double>(ns) * 1e-6, 0, 'f', 3);
 }
 
-/// "1.23×" in green when B took less, red when it took more.
+/// "1.23×", uncoloured: a run's totals are one sample each, with no spread to tell a difference
+/// from noise (the per-kernel rows, measured over warm launches, are coloured when they can).
 QString ratioCell(std::optional<int64_t> a, std::optional<int64_t> b) {
     if (!a || !b || *a <= 0) return {};
     double r = static_cast<double>(*b) / static_cast<double>(*a);
-    const char* colour = r < 1.0 ? "#1b803c" : r > 1.0 ? "#c62828" : "palette(text)";
-    return QString("<span style='color:%1'>%2×</span>").arg(colour).arg(r, 0, 'f', 2);
+    return QString("%1×").arg(r, 0, 'f', 2);
 }
 
 QString totalsRow(const QString& what, const QString& a, const QString& b, const QString& ratio) {
@@ -440,7 +440,12 @@ void ComparePanel::showTotals() {
                       {});
     html += totalsRow(tr("launches"), QString::number(a.launchCount),
                       QString::number(b.launchCount), {});
-    m_totals->setText(html + "</table>");
+    html += "</table><p>" +
+            tr("Totals are one run each (no spread: not coloured). A kernel row's B/A is coloured "
+               "only when its warm launches (after the first) are apart beyond their spread.")
+                .toHtmlEscaped() +
+            "</p>";
+    m_totals->setText(html);
 }
 
 void ComparePanel::showNotes() {
