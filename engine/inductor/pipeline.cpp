@@ -144,9 +144,25 @@ void perfHint(const PipelineContext& c, const std::string& text, const std::stri
     c.sink.timeline(hint);
 }
 
+/// Whether a compile's kernels came from the kernel cache, as an instant event (category
+/// `compile`, name `kernel_cache`): a compile time means little without it (milliseconds warm,
+/// a second cold), so Studio's Compare runs says which.
+void reportKernelCache(const PipelineContext& c, size_t kernels, int memoryHits, int diskHits) {
+    TimelineEvent e;
+    e.category = "compile";
+    e.name = "kernel_cache";
+    e.compileId = c.compileId;
+    e.startNs = monotonicNs();
+    e.detailJson = "{\"kernels\": " + std::to_string(kernels) +
+                   ", \"memory_hits\": " + std::to_string(memoryHits) +
+                   ", \"disk_hits\": " + std::to_string(diskHits) + "}";
+    c.sink.timeline(e);
+}
+
 /// Generates the compiled kernels as CUDA code. A pattern the CUDA generator does not handle
 /// is a refusal (the graph runs op by op), anything else an error.
-Expected<std::string> generateCudaKernels(GraphArtifacts& a, const std::vector<size_t>& compiled,
+Expected<std::string> generateCudaKernels(const PipelineContext& c, GraphArtifacts& a,
+                                          const std::vector<size_t>& compiled,
                                           std::string& refusal) {
     // NVRTC takes 70-550 ms a kernel: a graph's kernels compile on threads of their own.
     using Built = Expected<std::shared_ptr<const CudaKernelCode>>;
@@ -180,6 +196,7 @@ Expected<std::string> generateCudaKernels(GraphArtifacts& a, const std::vector<s
         total.memoryCacheHits += s.memoryCacheHits;
         total.diskCacheHits += s.diskCacheHits;
     }
+    reportKernelCache(c, compiled.size(), total.memoryCacheHits, total.diskCacheHits);
     char timing[200];
     std::snprintf(timing, sizeof timing,
                   "# NVRTC: %.2f ms for %d kernels; cache hits: %d in memory, %d on disk\n",
@@ -269,7 +286,7 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     for (size_t k = 0; k < a->schedule.kernels.size(); ++k)
         if (a->schedule.kernels[k].compiled()) compiled.push_back(k);
     if (a->onCuda) {
-        auto timing = generateCudaKernels(*a, compiled, result.refusal);
+        auto timing = generateCudaKernels(c, *a, compiled, result.refusal);
         if (!timing) return timing.error();
         if (!result.refusal.empty()) return result;
         std::string listing = kernelListing(*a);
@@ -291,6 +308,8 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
         if (auto st = tuneKernels(c, *a, compiled); !st) return st.error();
     std::string listing = kernelListing(*a);
     const codegen::CodegenStats& st = result.codegen;
+    if (!compiled.empty())
+        reportKernelCache(c, compiled.size(), st.memoryCacheHits, st.diskCacheHits);
     char timing[200];
     std::snprintf(timing, sizeof timing,
                   "# LLVM: IR %.2f ms, optimize %.2f ms, machine code %.2f ms; cache hits: %d "

@@ -311,6 +311,35 @@ private slots:
         QVERIFY2(kernels.contains("no warm launch to measure"), qPrintable(kernels));
     }
 
+    void compileTimesSayWhetherTheCachesWereWarm() {
+        // The real runs: each compile reports how many of its kernels the kernel cache held.
+        views::RunTotals a = views::runTotals(*m_a);
+        QVERIFY(a.compiledKernels > 0);
+        QVERIFY(a.cachedKernels >= 0 && a.cachedKernels <= a.compiledKernels);
+        views::RunSnapshot s = oneKernelRun(9, {10, 10, 10});
+        for (const char* detail : {"{\"kernels\": 3, \"memory_hits\": 1, \"disk_hits\": 2}",
+                                   "{\"kernels\": 2, \"memory_hits\": 0, \"disk_hits\": 0}"}) {
+            trace::EventRow e;
+            e.category = "compile";
+            e.name = "kernel_cache";
+            e.detailJson = detail;
+            s.events.push_back(e);
+        }
+        trace::AutotuneChoiceRow tuned;
+        tuned.fromCache = true;
+        s.autotuneChoices = {tuned, trace::AutotuneChoiceRow{}};
+        views::RunTotals t = views::runTotals(s);
+        QCOMPARE(t.compiledKernels, int64_t(5));
+        QCOMPARE(t.cachedKernels, int64_t(3));
+        QCOMPARE(views::cacheText(t.cachedKernels, t.compiledKernels),
+                 QString("3 of 5 from the cache (partly warm)"));
+        QCOMPARE(views::cacheText(t.tunedFromCache, t.tuningCandidates),
+                 QString("1 of 2 from the cache (partly warm)"));
+        QCOMPARE(views::cacheText(0, 4), QString("0 of 4 from the cache (cold)"));
+        QCOMPARE(views::cacheText(4, 4), QString("4 of 4 from the cache (warm)"));
+        QVERIFY(views::cacheText(0, 0).isEmpty());
+    }
+
     void thePanelComparesTheWorkloadsNewestPair() {
         views::TraceSession session;
         views::Selection selection;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "run_comparison.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStringList>
 #include <algorithm>
 #include <limits>
@@ -288,6 +290,18 @@ QString ComparisonRow::nodesText() const {
 
 RunTotals runTotals(const RunSnapshot& run) {
     RunTotals t;
+    for (const trace::EventRow& e : run.events) {
+        if (e.category != "compile" || e.name != "kernel_cache") continue;
+        QJsonObject detail =
+            QJsonDocument::fromJson(QByteArray::fromStdString(e.detailJson)).object();
+        t.compiledKernels += detail.value("kernels").toInteger();
+        t.cachedKernels +=
+            detail.value("memory_hits").toInteger() + detail.value("disk_hits").toInteger();
+    }
+    for (const trace::AutotuneChoiceRow& c : run.autotuneChoices) {
+        ++t.tuningCandidates;
+        if (c.fromCache.value_or(false)) ++t.tunedFromCache;
+    }
     if (run.run.endedAtNs) t.wallNs = *run.run.endedAtNs - run.run.startedAtNs;
     t.kernelNs = run.totalKernelNs();
     for (const trace::CompileRow& c : run.compiles)
@@ -307,6 +321,12 @@ RunComparison compareRuns(const RunSnapshot& a, const RunSnapshot& b) {
         for (ComparisonRow& row : matchGraph(key, items, a, b, durationsA, durationsB))
             out.rows.push_back(std::move(row));
     return out;
+}
+
+QString cacheText(int64_t cached, int64_t of) {
+    if (of <= 0) return {};
+    const char* state = cached == of ? "warm" : cached == 0 ? "cold" : "partly warm";
+    return QString("%1 of %2 from the cache (%3)").arg(cached).arg(of).arg(state);
 }
 
 QString runLabel(const trace::RunRow& run, const RunSnapshot* snapshot) {

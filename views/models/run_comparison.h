@@ -103,7 +103,15 @@ struct RunTotals {
     int64_t compileNs = 0;         ///< sum of the compile durations
     int64_t kernelCount = 0;
     int64_t launchCount = 0;
+    /// The compiles' kernels, and how many of them came from the kernel cache (in memory or on
+    /// disk) rather than being built: whether the compile time is a cold or a warm one.
+    int64_t compiledKernels = 0, cachedKernels = 0;
+    /// Max-autotune's candidates, and how many were read from the tuning cache.
+    int64_t tuningCandidates = 0, tunedFromCache = 0;
 };
+
+/// "3 of 3 from the cache (warm)", "0 of 3 (cold)", "1 of 3 (partly warm)"; empty for none.
+QString cacheText(int64_t cached, int64_t of);
 
 RunTotals runTotals(const RunSnapshot& run);
 

@@ -436,6 +436,11 @@ void ComparePanel::showTotals() {
                       ratio(a.kernelNs, b.kernelNs));
     html += totalsRow(tr("compile time"), millis(a.compileNs), millis(b.compileNs),
                       ratio(a.compileNs, b.compileNs));
+    html += totalsRow(tr("kernel cache"), cacheText(a.cachedKernels, a.compiledKernels),
+                      cacheText(b.cachedKernels, b.compiledKernels), {});
+    if (a.tuningCandidates > 0 || b.tuningCandidates > 0)
+        html += totalsRow(tr("tuning cache"), cacheText(a.tunedFromCache, a.tuningCandidates),
+                          cacheText(b.tunedFromCache, b.tuningCandidates), {});
     html += totalsRow(tr("kernels"), QString::number(a.kernelCount), QString::number(b.kernelCount),
                       {});
     html += totalsRow(tr("launches"), QString::number(a.launchCount),
