@@ -134,12 +134,12 @@ Outcome systemExitOutcome(lang::Interpreter& interp, const lang::Value& exceptio
     if (code.isIntLike()) {
         outcome.exitCode = static_cast<int>(code.asInt() & 0xff);
     } else if (!code.isNone()) {
-        sink.output(OutputStream::Stderr, interp.str(code) + "\n");
+        sink.output(OutputStream::Stderr, lang::exceptionMessage(interp, code) + "\n");
         outcome.exitCode = 1;
     }
     if (outcome.exitCode != 0) {
         outcome.status = RunStatus::Error;
-        outcome.error = {"SystemExit", interp.str(exception), ""};
+        outcome.error = {"SystemExit", lang::exceptionMessage(interp, exception), ""};
     }
     return outcome;
 }
@@ -209,7 +209,8 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
         outcome.exitCode = why == RunSupervisor::Cancel::Timeout     ? 124
                            : why == RunSupervisor::Cancel::Interrupt ? 128 + SIGINT
                                                                      : 1;
-        outcome.error = {lang::exceptionTypeName(e.exception), interp.str(e.exception), text};
+        outcome.error = {lang::exceptionTypeName(e.exception),
+                         lang::exceptionMessage(interp, e.exception), text};
         if (why == RunSupervisor::Cancel::Timeout)
             outcome.error.message =
                 "run cancelled: the --timeout of " + supervisor.describeTimeout() + " expired";

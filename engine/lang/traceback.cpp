@@ -145,6 +145,14 @@ const SourceSpan* findEmphasis(const FunctionCode* code, const SourceSpan& span,
 
 } // namespace
 
+std::string exceptionMessage(Interpreter& interp, const Value& value) {
+    try {
+        return interp.str(value);
+    } catch (PyException&) {
+        return "<exception str() failed>"; // CPython's words when __str__ raises
+    }
+}
+
 std::string formatExceptionOnly(Interpreter& interp, const Value& exception) {
     std::string name = exceptionTypeName(exception);
     TypeObject* type = exception.asObject()->type();
@@ -152,12 +160,7 @@ std::string formatExceptionOnly(Interpreter& interp, const Value& exception) {
     if ((type->isUserClass || type == builtinTypes().outOfMemoryError.get()) &&
         type->moduleName != "__main__" && type->moduleName != "builtins")
         name = type->moduleName + "." + name;
-    std::string message;
-    try {
-        message = interp.str(exception);
-    } catch (PyException&) {
-        message = "<exception str() failed>"; // CPython's words when __str__ raises
-    }
+    std::string message = exceptionMessage(interp, exception);
     std::string suggestion = suggestionFor(interp, exception);
     if (!suggestion.empty()) message += ". Did you mean: '" + suggestion + "'?";
     return message.empty() ? name : name + ": " + message;

@@ -13,6 +13,9 @@ namespace kiln::lang {
 
 /// The full text CPython prints for an uncaught exception, ending with a newline.
 std::string formatTraceback(Interpreter& interp, const Value& exception);
+/// str(value) for reporting an uncaught exception: CPython's "<exception str() failed>" when
+/// its __str__ raises (or returns something else than a str), never a second exception.
+std::string exceptionMessage(Interpreter& interp, const Value& value);
 /// "ErrorType: message" (or just "ErrorType" when the message is empty).
 std::string formatExceptionOnly(Interpreter& interp, const Value& exception);
 /// The text CPython prints for a SyntaxError/IndentationError found before running.

@@ -1,0 +1,6 @@
+class R:
+    def __repr__(self):
+        raise ValueError("no repr")
+
+
+raise KeyError(R())

@@ -1,0 +1,6 @@
+class E(Exception):
+    def __str__(self):
+        raise ValueError("bad")
+
+
+raise E()
