@@ -52,8 +52,8 @@ Value listInsert(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("list.insert(self, index, object, /)");
     BoundArgs a = sig.bind(interp, args);
     auto& items = listSelf(interp, args, "insert").items;
+    int64_t i = a.toInt(1); // first: an __index__ may change the list
     int64_t n = static_cast<int64_t>(items.size());
-    int64_t i = a.toInt(1);
     if (i < 0) i = std::max<int64_t>(0, i + n);
     i = std::min(i, n);
     items.insert(items.begin() + i, a[2]);
@@ -64,9 +64,9 @@ Value listPop(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("list.pop(self, index=-1, /)");
     BoundArgs a = sig.bind(interp, args);
     auto& items = listSelf(interp, args, "pop").items;
+    int64_t i = a.toInt(1); // first: an __index__ may change the list
     if (items.empty()) interp.raise(builtinTypes().indexError.get(), "pop from empty list");
     int64_t n = static_cast<int64_t>(items.size());
-    int64_t i = a.toInt(1);
     if (i < 0) i += n;
     if (i < 0 || i >= n) interp.raise(builtinTypes().indexError.get(), "pop index out of range");
     Value v = std::move(items[static_cast<size_t>(i)]);

@@ -41,7 +41,12 @@ std::optional<int64_t> asIndex(Interpreter& interp, const Value& v) {
     return std::nullopt;
 }
 
-SliceBounds computeSlice(Interpreter& interp, const SliceObject& s, int64_t length) {
+namespace {
+
+/// The slice's bounds over a sequence of `length()` elements, read after its indices are
+/// converted: an __index__ may change the sequence (CPython reads the length after, too).
+template <typename Length>
+SliceBounds sliceBounds(Interpreter& interp, const SliceObject& s, Length length) {
     auto part = [&](const Value& v, std::optional<int64_t>& out) {
         if (v.isNone()) return;
         out = asIndex(interp, v);
@@ -56,19 +61,20 @@ SliceBounds computeSlice(Interpreter& interp, const SliceObject& s, int64_t leng
     SliceBounds b;
     b.step = step.value_or(1);
     if (b.step == 0) interp.raiseValueError("slice step cannot be zero");
+    const int64_t n = length();
     auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
         if (!v) return dflt;
         int64_t x = *v;
         if (x < 0) {
-            x += length;
+            x += n;
             if (x < 0) x = b.step < 0 ? -1 : 0;
-        } else if (x >= length) {
-            x = b.step < 0 ? length - 1 : length;
+        } else if (x >= n) {
+            x = b.step < 0 ? n - 1 : n;
         }
         return x;
     };
-    b.start = clamp(start, b.step < 0 ? length - 1 : 0);
-    b.stop = clamp(stop, b.step < 0 ? -1 : length);
+    b.start = clamp(start, b.step < 0 ? n - 1 : 0);
+    b.stop = clamp(stop, b.step < 0 ? -1 : n);
     if (b.step > 0)
         b.length = b.stop > b.start ? (b.stop - b.start - 1) / b.step + 1 : 0;
     else
@@ -76,9 +82,18 @@ SliceBounds computeSlice(Interpreter& interp, const SliceObject& s, int64_t leng
     return b;
 }
 
+} // namespace
+
+SliceBounds computeSlice(Interpreter& interp, const SliceObject& s, int64_t length) {
+    return sliceBounds(interp, s, [length] { return length; });
+}
+
 namespace {
 
-int64_t normaliseIndex(Interpreter& interp, const Value& key, int64_t length, const char* what,
+/// `key` as a position in a sequence of `length()` elements (read after the conversion, which
+/// may run an __index__ that changes the sequence).
+template <typename Length>
+int64_t normaliseIndex(Interpreter& interp, const Value& key, Length length, const char* what,
                        bool assignment = false) {
     std::optional<int64_t> index = asIndex(interp, key);
     if (!index && std::string_view(what) == "string")
@@ -87,16 +102,26 @@ int64_t normaliseIndex(Interpreter& interp, const Value& key, int64_t length, co
     if (!index)
         interp.raiseTypeError(std::string(what) + " indices must be integers or slices, not " +
                               interp.typeName(key));
-    int64_t i = *index < 0 ? *index + length : *index;
-    if (i < 0 || i >= length)
+    const int64_t n = length();
+    int64_t i = *index < 0 ? *index + n : *index;
+    if (i < 0 || i >= n)
         interp.raise(builtinTypes().indexError.get(),
                      std::string(what) + (assignment ? " assignment" : "") + " index out of range");
     return i;
 }
 
+/// The current length of a vector of items, for the index and slice helpers above.
+auto sizeOf(const std::vector<Value>& items) {
+    return [&items] { return static_cast<int64_t>(items.size()); };
+}
+
+auto fixed(int64_t length) {
+    return [length] { return length; };
+}
+
 std::vector<Value> sliceItems(Interpreter& interp, const std::vector<Value>& items,
                               const SliceObject& s) {
-    SliceBounds b = computeSlice(interp, s, static_cast<int64_t>(items.size()));
+    SliceBounds b = sliceBounds(interp, s, sizeOf(items));
     std::vector<Value> out;
     out.reserve(static_cast<size_t>(b.length));
     for (int64_t i = 0, k = b.start; i < b.length; ++i, k += b.step)
@@ -119,7 +144,7 @@ Value strItem(Interpreter& interp, const StrObject& s, const Value& key) {
         }
         return strValue(std::move(out));
     }
-    int64_t i = normaliseIndex(interp, key, s.length(), "string");
+    int64_t i = normaliseIndex(interp, key, fixed(s.length()), "string");
     if (s.isAscii()) return strValue(std::string(1, text[static_cast<size_t>(i)]));
     std::vector<size_t> offsets = charOffsets(text);
     return strValue(text.substr(offsets[i], offsets[i + 1] - offsets[i]));
@@ -147,7 +172,8 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
             auto& items = static_cast<ListObject*>(o)->items;
             if (key.is(ObjectKind::Slice))
                 return listValue(sliceItems(*this, items, *key.as<SliceObject>()));
-            return items[normaliseIndex(*this, key, static_cast<int64_t>(items.size()), "list")];
+            int64_t i = normaliseIndex(*this, key, sizeOf(items), "list");
+            return items[static_cast<size_t>(i)];
         }
         case ObjectKind::Tuple: {
             auto* t = static_cast<TupleObject*>(o);
@@ -155,7 +181,7 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
                 return Value(makeRef<TupleObject>(
                     sliceItems(*this, t->items, *key.as<SliceObject>()), t->type()));
             return t
-                ->items[normaliseIndex(*this, key, static_cast<int64_t>(t->items.size()), "tuple")];
+                ->items[static_cast<size_t>(normaliseIndex(*this, key, sizeOf(t->items), "tuple"))];
         }
         case ObjectKind::Str:
             return strItem(*this, *static_cast<StrObject*>(o), key);
@@ -174,7 +200,7 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
                 return Value(makeRef<RangeObject>(r->start + b.start * r->step,
                                                   r->start + b.stop * r->step, b.step * r->step));
             }
-            int64_t i = normaliseIndex(*this, key, r->length(), "range object");
+            int64_t i = normaliseIndex(*this, key, fixed(r->length()), "range object");
             return Value::fromInt(r->start + i * r->step);
         }
         case ObjectKind::Instance: {
@@ -206,14 +232,13 @@ void Interpreter::setItem(const Value& object, const Value& key, Value value) {
     if (object.is(ObjectKind::List)) {
         auto& items = object.as<ListObject>()->items;
         if (!key.is(ObjectKind::Slice)) {
-            items[normaliseIndex(*this, key, static_cast<int64_t>(items.size()), "list", true)] =
-                std::move(value);
+            int64_t i = normaliseIndex(*this, key, sizeOf(items), "list", true);
+            items[static_cast<size_t>(i)] = std::move(value);
             return;
         }
         if (!isIterable(value)) raiseTypeError("can only assign an iterable");
         std::vector<Value> replacement = toVector(value);
-        SliceBounds b =
-            computeSlice(*this, *key.as<SliceObject>(), static_cast<int64_t>(items.size()));
+        SliceBounds b = sliceBounds(*this, *key.as<SliceObject>(), sizeOf(items));
         if (b.step == 1) {
             int64_t stop = std::max(b.start, b.stop);
             items.erase(items.begin() + b.start, items.begin() + stop);
@@ -248,8 +273,7 @@ void Interpreter::delItem(const Value& object, const Value& key) {
     if (object.is(ObjectKind::List)) {
         auto& items = object.as<ListObject>()->items;
         if (key.is(ObjectKind::Slice)) {
-            SliceBounds b =
-                computeSlice(*this, *key.as<SliceObject>(), static_cast<int64_t>(items.size()));
+            SliceBounds b = sliceBounds(*this, *key.as<SliceObject>(), sizeOf(items));
             std::vector<bool> drop(items.size(), false);
             for (int64_t i = 0, k = b.start; i < b.length; ++i, k += b.step)
                 drop[static_cast<size_t>(k)] = true;
@@ -259,8 +283,8 @@ void Interpreter::delItem(const Value& object, const Value& key) {
             items = std::move(kept);
             return;
         }
-        items.erase(items.begin() +
-                    normaliseIndex(*this, key, static_cast<int64_t>(items.size()), "list", true));
+        int64_t i = normaliseIndex(*this, key, sizeOf(items), "list", true);
+        items.erase(items.begin() + i);
         return;
     }
     if (object.is(ObjectKind::Dict)) {

@@ -42,13 +42,31 @@ DictObject::DictObject()
     : Object(ObjectKind::Dict, builtinTypes().dict.get()) {}
 
 int64_t DictObject::lookup(Interpreter& interp, const Value& key, size_t hash) const {
-    auto range = m_index.equal_range(hash);
-    for (auto it = range.first; it != range.second; ++it) {
-        const Entry& e = m_entries[it->second];
-        if (e.live && (e.key.identical(key) || interp.equals(e.key, key)))
-            return static_cast<int64_t>(it->second);
+    // As CPython's lookdict: the candidates are taken before any comparison, each candidate's
+    // key is held while its __eq__ runs (it may clear the dict), and a comparison that changed
+    // the dict makes the lookup start over on what the dict now holds.
+    std::vector<size_t> candidates;
+    for (;;) {
+        candidates.clear();
+        auto range = m_index.equal_range(hash);
+        for (auto it = range.first; it != range.second; ++it)
+            candidates.push_back(it->second);
+        uint64_t version = m_layoutVersion;
+        bool changed = false;
+        for (size_t slot : candidates) {
+            const Entry& e = m_entries[slot];
+            if (!e.live) continue;
+            if (e.key.identical(key)) return static_cast<int64_t>(slot);
+            Value held = e.key;
+            bool same = interp.equals(held, key);
+            if (m_layoutVersion != version) {
+                changed = true;
+                break;
+            }
+            if (same) return static_cast<int64_t>(slot);
+        }
+        if (!changed) return -1;
     }
-    return -1;
 }
 
 Value* DictObject::find(Interpreter& interp, const Value& key) {
@@ -67,6 +85,7 @@ void DictObject::set(Interpreter& interp, const Value& key, Value value) {
     m_entries.push_back({key, std::move(value), h, true});
     m_index.emplace(h, m_entries.size() - 1);
     ++m_live;
+    ++m_layoutVersion;
 }
 
 bool DictObject::erase(Interpreter& interp, const Value& key) {
@@ -75,17 +94,24 @@ bool DictObject::erase(Interpreter& interp, const Value& key) {
     if (i < 0) return false;
     Entry& e = m_entries[static_cast<size_t>(i)];
     e.live = false;
+    // Released after the entry is dead: their destructors may run user code.
+    Value releasedKey = std::move(e.key), releasedValue = std::move(e.value);
     e.key = Value();
     e.value = Value();
     --m_live;
+    ++m_layoutVersion;
     compactIfSparse();
     return true;
 }
 
 void DictObject::clear() {
+    // The entries are released after the dict is empty: a key's or value's last reference
+    // may be the one dropped here.
+    std::vector<Entry> released = std::move(m_entries);
     m_entries.clear();
     m_index.clear();
     m_live = 0;
+    ++m_layoutVersion;
 }
 
 void DictObject::compactIfSparse() {
@@ -95,6 +121,7 @@ void DictObject::compactIfSparse() {
     for (Entry& e : m_entries)
         if (e.live) kept.push_back(std::move(e));
     m_entries = std::move(kept);
+    ++m_layoutVersion;
     m_index.clear();
     for (size_t i = 0; i < m_entries.size(); ++i)
         m_index.emplace(m_entries[i].hash, i);

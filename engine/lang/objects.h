@@ -85,6 +85,9 @@ private:
     std::vector<Entry> m_entries;
     std::unordered_multimap<size_t, size_t> m_index;
     size_t m_live = 0;
+    /// Counts changes of the entries' layout (insert, erase, clear, compaction): a key's
+    /// __eq__ may change the dict while a lookup compares, which then starts over.
+    uint64_t m_layoutVersion = 0;
 };
 
 /// dict.keys(), dict.values() and dict.items(): live views of a dict.
