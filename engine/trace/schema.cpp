@@ -337,6 +337,10 @@ Status checkCompatible(const FileIdentity& identity, const std::string& path,
         return notKilnTrace(path, "a SQLite database with application_id " +
                                       hex32(identity.applicationId) + ", Kiln uses " +
                                       hex32(kApplicationId));
+    // user_version is a signed 32-bit header field: a damaged file can hold any value there.
+    if (identity.userVersion < 0)
+        return notKilnTrace(path, "damaged: its schema version is " +
+                                      std::to_string(identity.userVersion));
     if (identity.userVersion > history.latestVersion())
         return makeDiagnostic("TraceError", "trace '" + path +
                                                 "' was written by a newer Kiln (schema version " +

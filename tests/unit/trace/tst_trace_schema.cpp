@@ -297,6 +297,23 @@ private slots:
         QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(5));
     }
 
+    void refusesANegativeVersionUntouched() {
+        // Found by fuzz_trace_reader: a damaged header's negative user_version indexed the
+        // migration steps out of bounds.
+        std::string file = makeCurrentTrace("negative.kiln");
+        QCOMPARE(execSql(file, "PRAGMA user_version = -83951611"), std::string());
+        std::string before = readFileBytes(file);
+        std::string expected =
+            "'" + file + "' is not a Kiln trace (damaged: its schema version is -83951611)";
+        auto reader = TraceReader::open(file);
+        QVERIFY(!reader.ok());
+        QCOMPARE(reader.error().message, expected);
+        auto writer = TraceWriter::open(file);
+        QVERIFY(!writer.ok());
+        QCOMPARE(writer.error().message, expected);
+        QVERIFY(readFileBytes(file) == before);
+    }
+
     void refusesNewerVersionUntouched() {
         std::string file = makeCurrentTrace("newer.kiln");
         QCOMPARE(execSql(file, "PRAGMA user_version = 6"), std::string());
