@@ -293,12 +293,20 @@ Value mathIsqrt(Interpreter& interp, const CallArgs& args, void*) {
     BoundArgs a = sig.bind(interp, args);
     int64_t n = intArg(interp, a[0]);
     if (n < 0) interp.raiseValueError("isqrt() argument must be nonnegative");
+    // The double estimate is off by at most one; squares are compared in 128 bits, since
+    // (r + 1)^2 overflows int64 near its top (isqrt(2**63 - 1) looped forever).
+    using Wide = unsigned __int128;
     auto r = static_cast<int64_t>(std::sqrt(static_cast<double>(n)));
-    while (r * r > n)
+    while (r > 0 && Wide(r) * Wide(r) > Wide(n))
         --r;
-    while ((r + 1) * (r + 1) <= n)
+    while (Wide(r + 1) * Wide(r + 1) <= Wide(n))
         ++r;
     return Value::fromInt(r);
+}
+
+[[noreturn]] void raiseIntOverflow(Interpreter& interp) {
+    interp.raise(builtinTypes().overflowError.get(),
+                 "integer overflow: the result does not fit in Kiln's 64-bit integers");
 }
 
 Value mathLcm(Interpreter& interp, const CallArgs& args, void*) {
@@ -309,7 +317,10 @@ Value mathLcm(Interpreter& interp, const CallArgs& args, void*) {
             l = 0;
             continue;
         }
-        l = std::abs(l / std::gcd(l, x) * x);
+        int64_t product = 0;
+        if (__builtin_mul_overflow(l / std::gcd(l, x), x, &product) || product == INT64_MIN)
+            raiseIntOverflow(interp);
+        l = std::abs(product);
     }
     return Value::fromInt(l);
 }
@@ -324,9 +335,7 @@ Value mathPerm(Interpreter& interp, const CallArgs& args, void*) {
     if (k > n) return Value::fromInt(0);
     int64_t r = 1;
     for (int64_t i = n - k + 1; i <= n; ++i)
-        if (__builtin_mul_overflow(r, i, &r))
-            interp.raise(builtinTypes().overflowError.get(),
-                         "integer overflow: the result does not fit in Kiln's 64-bit integers");
+        if (__builtin_mul_overflow(r, i, &r)) raiseIntOverflow(interp);
     return Value::fromInt(r);
 }
 
@@ -363,10 +372,14 @@ Value mathComb(Interpreter& interp, const CallArgs& args, void*) {
                                      : "k must be a non-negative integer");
     if (k > n) return Value::fromInt(0);
     k = std::min(k, n - k);
-    int64_t r = 1;
-    for (int64_t i = 1; i <= k; ++i)
+    // Each partial product r * (n - k + i) / i is C(n - k + i, i), exact; it is formed in 128
+    // bits, and a partial result beyond int64 means the final one is too (C grows with i).
+    __int128 r = 1;
+    for (int64_t i = 1; i <= k; ++i) {
         r = r * (n - k + i) / i;
-    return Value::fromInt(r);
+        if (r > INT64_MAX) raiseIntOverflow(interp);
+    }
+    return Value::fromInt(static_cast<int64_t>(r));
 }
 
 void installMath(Interpreter& interp, ModuleObject& math) {
