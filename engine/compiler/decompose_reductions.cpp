@@ -198,7 +198,7 @@ R normRule(OpCall& c) {
     auto x = c.tensor("input");
     auto dims = x ? reductionDims(c, *x) : std::nullopt;
     DType result = c.resultDtype();
-    if (!dims || !tensor::isFloating(result) || c.has("dtype") && !c.isNone("dtype")) return {};
+    if (!dims || !tensor::isFloating(result) || (c.has("dtype") && !c.isNone("dtype"))) return {};
     double p = 2;
     if (c.has("p") && !c.isNone("p")) {
         std::optional<std::string> name = c.text("p");
