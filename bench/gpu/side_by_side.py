@@ -48,6 +48,7 @@ def kiln_side(kiln, calls, cache_dir, label):
         rows[name] = {k: float(v) for k, v in fields.items()}
     kernel_times = kernel_time_per_call(db, calls + WARMUP_CALLS)
     for name, per_call in zip(rows, kernel_times):
+        rows[name]["compile"] = compile_phases(db, per_call["compile_id"])
         rows[name]["kernel_us"] = per_call["kernel_us"]
         rows[name]["kernels"] = per_call["kernels"]
         rows[name]["launches_per_call"] = per_call["launches_per_call"]
@@ -67,6 +68,8 @@ def kernel_time_per_call(db, total_calls):
         graphs.setdefault(compile_id, {}).setdefault(kernel_id, []).append(duration)
     out = []
     for compile_id, kernels in graphs.items():
+        if max(len(d) for d in kernels.values()) < total_calls:
+            continue  # anchors.warm_up()'s graph: called once
         per_call = [0.0] * total_calls
         launches_per_call = 0
         for durations in kernels.values():
@@ -81,7 +84,24 @@ def kernel_time_per_call(db, total_calls):
     return out
 
 
+def compile_phases(db, compile_id):
+    """The compile's seconds in all and per phase (trace includes the eager ops the tracer ran,
+    and with them the NVRTC compiles of their kernels; backend_compile the graph's)."""
+    con = sqlite3.connect(db)
+    run = con.execute("select max(id) from runs").fetchone()[0]
+    row = con.execute("select duration_ns, phases_json from compiles where run_id = ? and "
+                      "compile_id = ?", (run, compile_id)).fetchone()
+    if not row:
+        return {}
+    phases = json.loads(row[1]) if row[1] else {}
+    return {"total_s": (row[0] or 0) / 1e9, **{k: v / 1e9 for k, v in phases.items()}}
+
+
 def torch_side():
+    # performance-anchors.md: Inductor's caches off, and Triton's in a fresh directory, so
+    # torch's first call compiles everything, as Kiln's cold run does.
+    os.environ.setdefault("TORCHINDUCTOR_FORCE_DISABLE_CACHES", "1")
+    os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp(prefix="triton-cache-"))
     import torch
 
     sys.path.insert(0, os.path.dirname(WORKLOAD))
@@ -104,6 +124,7 @@ def torch_side():
 
     rows = {}
     with torch.no_grad():
+        anchors.warm_up()
         for name, fn, inputs in cases:
             torch._dynamo.reset()
             compiled = torch.compile(fn)
@@ -138,6 +159,10 @@ def main():
               f"{k.get('eager_us', 0):8.1f}us {t.get('eager_us', 0):9.1f}us "
               f"{c.get('first_call_s', 0):12.3f}s {k.get('first_call_s', 0):12.3f}s "
               f"{t.get('first_call_s', 0):8.3f}s")
+    print("\nKiln cold first call: compile phases (s)")
+    for name, c in cold.items():
+        phases = c.get("compile", {})
+        print(f"{name:30s} " + " ".join(f"{k}={v:.3f}" for k, v in phases.items()))
     with open(a.out, "w") as f:
         json.dump({"kiln_cold": cold, "kiln_warm": warm, "torch": torch_rows,
                    "kiln_traces": [cold_db, warm_db]}, f, indent=1)

@@ -117,9 +117,11 @@ Value builtinReversed(Interpreter& interp, const CallArgs& args, void*) {
     Value v = sig.bind(interp, args)[0];
     if (v.is(ObjectKind::Range)) {
         auto* r = v.as<RangeObject>();
-        int64_t n = r->length();
+        uint64_t n = r->count();
+        // -step wraps for INT64_MIN, and so does the iterator's arithmetic: still exact.
         return Value(
-            makeRef<RangeIterator>(r->start + (n - 1) * r->step, r->start - r->step, -r->step));
+            makeRef<RangeIterator>(n ? r->at(n - 1) : r->start,
+                                   static_cast<int64_t>(0 - static_cast<uint64_t>(r->step)), n));
     }
     if (v.is(ObjectKind::Instance)) {
         Value method = interp.tryGetAttr(v, sym("__reversed__"));

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace kiln::lang {
 
@@ -36,6 +37,29 @@ Value builtinAbs(Interpreter& interp, const CallArgs& args, void*) {
     interp.raiseTypeError("bad operand type for abs(): '" + interp.typeName(v) + "'");
 }
 
+/// round(v, -digits) for an int: exact, halves to even (round(25, -1) == 20), as CPython;
+/// nullopt when the result leaves int64.
+std::optional<int64_t> roundIntToTens(int64_t v, int64_t digits) {
+    if (digits >= 19) {
+        // 10^19 is past int64: only 0 or +-10^19 (which overflows) are candidates.
+        const uint64_t magnitude = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v);
+        if (digits > 19 || magnitude <= 5000000000000000000ULL) return 0;
+        return std::nullopt;
+    }
+    int64_t p = 1;
+    for (int64_t i = 0; i < digits; ++i)
+        p *= 10;
+    int64_t q = v / p, r = v % p;
+    if (r < 0) { // floor division, so that 0 <= r < p
+        r += p;
+        --q;
+    }
+    if (2 * r > p || (2 * r == p && q % 2 != 0)) ++q;
+    int64_t out = 0;
+    if (__builtin_mul_overflow(q, p, &out)) return std::nullopt;
+    return out;
+}
+
 Value builtinRound(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("round(number, ndigits=None)");
     BoundArgs a = sig.bind(interp, args);
@@ -48,8 +72,11 @@ Value builtinRound(Interpreter& interp, const CallArgs& args, void*) {
     }
     if (v.isIntLike()) {
         if (!a.has(1) || a.toInt(1) >= 0) return Value::fromInt(v.asInt());
-        Expected<double> r = pyRound(static_cast<double>(v.asInt()), a.toInt(1));
-        return Value::fromInt(static_cast<int64_t>(r.ok() ? r.value() : 0.0));
+        std::optional<int64_t> r = roundIntToTens(v.asInt(), -a.toInt(1));
+        if (!r)
+            interp.raise(builtinTypes().overflowError.get(),
+                         "Python int too large to convert to C int64");
+        return Value::fromInt(*r);
     }
     if (!v.isFloat()) {
         Value method = interp.tryGetAttr(v, sym("__round__"));

@@ -584,8 +584,9 @@ void Interpreter::runComprehensionLevel(Frame& inner, const ComprehensionExpr& e
     };
     if (iterable.is(ObjectKind::Range)) {
         auto* r = iterable.as<RangeObject>();
-        for (int64_t i = r->start; r->step > 0 ? i < r->stop : i > r->stop; i += r->step)
-            step(Value::fromInt(i));
+        const uint64_t n = r->count();
+        for (uint64_t k = 0; k < n; ++k)
+            step(Value::fromInt(r->at(k)));
         return;
     }
     Value it = getIter(iterable);

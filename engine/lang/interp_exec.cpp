@@ -135,11 +135,12 @@ Flow Interpreter::execFor(Frame& f, const ForStmt& s) {
     };
     bool stopped = false;
     if (iterable.is(ObjectKind::Range)) {
-        auto* r = iterable.as<RangeObject>();
-        const int64_t stop = r->stop, step = r->step;
-        for (int64_t i = r->start; step > 0 ? i < stop : i > stop; i += step) {
+        // By count: start + k * step never steps past the int64 limits.
+        const RangeObject& range = *iterable.as<RangeObject>(); // immutable, held by iterable
+        const uint64_t n = range.count();
+        for (uint64_t k = 0; k < n; ++k) {
             checkCancel();
-            if ((stopped = body(Value::fromInt(i)))) break;
+            if ((stopped = body(Value::fromInt(range.at(k))))) break;
         }
     } else if (iterable.is(ObjectKind::List) || iterable.is(ObjectKind::Tuple)) {
         // Index-based like CPython's list iterator: appends during the loop are seen.

@@ -201,7 +201,7 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
                                                   r->start + b.stop * r->step, b.step * r->step));
             }
             int64_t i = normaliseIndex(*this, key, fixed(r->length()), "range object");
-            return Value::fromInt(r->start + i * r->step);
+            return Value::fromInt(r->at(static_cast<uint64_t>(i)));
         }
         case ObjectKind::Instance: {
             Value g = tryGetAttr(object, sym("__getitem__"));

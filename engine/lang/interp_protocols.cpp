@@ -121,6 +121,9 @@ int64_t Interpreter::len(const Value& v) {
         case ObjectKind::Dict:
             return static_cast<int64_t>(static_cast<DictObject*>(o)->size());
         case ObjectKind::Range:
+            if (static_cast<RangeObject*>(o)->count() > static_cast<uint64_t>(INT64_MAX))
+                raise(builtinTypes().overflowError.get(),
+                      "Python int too large to convert to C ssize_t");
             return static_cast<RangeObject*>(o)->length();
         case ObjectKind::DictView:
             return static_cast<int64_t>(static_cast<DictViewObject*>(o)->dict->size());
@@ -183,7 +186,13 @@ bool Interpreter::contains(const Value& container, const Value& item) {
             int64_t x = item.asInt();
             if (r->step > 0 ? (x < r->start || x >= r->stop) : (x > r->start || x <= r->stop))
                 return false;
-            return (x - r->start) % r->step == 0;
+            // |x - start| and |step| as unsigned: no overflow near the int64 limits.
+            uint64_t distance = r->step > 0
+                                    ? static_cast<uint64_t>(x) - static_cast<uint64_t>(r->start)
+                                    : static_cast<uint64_t>(r->start) - static_cast<uint64_t>(x);
+            uint64_t stride =
+                r->step > 0 ? static_cast<uint64_t>(r->step) : 0 - static_cast<uint64_t>(r->step);
+            return distance % stride == 0;
         }
         case ObjectKind::Instance: {
             Value c = tryGetAttr(container, sym("__contains__"));

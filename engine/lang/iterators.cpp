@@ -26,16 +26,18 @@ bool SequenceIterator::next(Interpreter&, Value& out) {
     return true;
 }
 
-RangeIterator::RangeIterator(int64_t start, int64_t stop, int64_t step)
+RangeIterator::RangeIterator(int64_t first, int64_t step, uint64_t count)
     : IteratorObject(iteratorType())
-    , m_next(start)
-    , m_stop(stop)
-    , m_step(step) {}
+    , m_first(first)
+    , m_step(step)
+    , m_count(count) {}
 
 bool RangeIterator::next(Interpreter&, Value& out) {
-    if (m_step > 0 ? m_next >= m_stop : m_next <= m_stop) return false;
-    out = Value::fromInt(m_next);
-    m_next += m_step;
+    if (m_index >= m_count) return false;
+    // Wrapping unsigned arithmetic: exact for every value the range holds.
+    out = Value::fromInt(static_cast<int64_t>(static_cast<uint64_t>(m_first) +
+                                              m_index * static_cast<uint64_t>(m_step)));
+    ++m_index;
     return true;
 }
 
@@ -209,7 +211,7 @@ Value Interpreter::getIter(const Value& v) {
             return Value(makeRef<StrIterator>(Ref<StrObject>(v.as<StrObject>())));
         case ObjectKind::Range: {
             auto* r = v.as<RangeObject>();
-            return Value(makeRef<RangeIterator>(r->start, r->stop, r->step));
+            return Value(makeRef<RangeIterator>(r->start, r->step, r->count()));
         }
         case ObjectKind::Dict:
             return Value(makeRef<DictIterator>(Ref<DictObject>(v.as<DictObject>()),

@@ -21,11 +21,13 @@ private:
 
 class RangeIterator final : public IteratorObject {
 public:
-    RangeIterator(int64_t start, int64_t stop, int64_t step);
+    /// `count` values from `first` by `step` (range(a, b, s): first a, count its length).
+    RangeIterator(int64_t first, int64_t step, uint64_t count);
     bool next(Interpreter& interp, Value& out) override;
 
 private:
-    int64_t m_next, m_stop, m_step;
+    int64_t m_first, m_step;
+    uint64_t m_count, m_index = 0;
 };
 
 class StrIterator final : public IteratorObject {

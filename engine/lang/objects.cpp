@@ -250,10 +250,22 @@ RangeObject::RangeObject(int64_t a, int64_t b, int64_t c)
     , stop(b)
     , step(c) {}
 
-int64_t RangeObject::length() const {
-    if (step > 0 && start < stop) return (stop - start - 1) / step + 1;
-    if (step < 0 && start > stop) return (start - stop - 1) / (-step) + 1;
+uint64_t RangeObject::count() const {
+    // Differences and the step's magnitude in unsigned arithmetic: exact for every int64 pair.
+    if (step > 0 && start < stop)
+        return (static_cast<uint64_t>(stop) - static_cast<uint64_t>(start) - 1) /
+                   static_cast<uint64_t>(step) +
+               1;
+    if (step < 0 && start > stop)
+        return (static_cast<uint64_t>(start) - static_cast<uint64_t>(stop) - 1) /
+                   (0 - static_cast<uint64_t>(step)) +
+               1;
     return 0;
+}
+
+int64_t RangeObject::length() const {
+    uint64_t n = count();
+    return n > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(n);
 }
 
 SliceObject::SliceObject(Value a, Value b, Value c)

@@ -215,7 +215,14 @@ class RangeObject final : public Object {
 public:
     RangeObject(int64_t start, int64_t stop, int64_t step);
     int64_t start, stop, step;
+    /// The exact number of elements (up to 2^64 - 1: range(-2**63, 2**63 - 1)).
+    uint64_t count() const;
+    /// count() as a Python length; saturates at INT64_MAX (len() raises OverflowError there).
     int64_t length() const;
+    /// Element k (k < count()), computed without overflow.
+    int64_t at(uint64_t k) const {
+        return static_cast<int64_t>(static_cast<uint64_t>(start) + k * static_cast<uint64_t>(step));
+    }
 };
 
 class SliceObject final : public Object {

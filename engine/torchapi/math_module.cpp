@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <vector>
 
 namespace kiln::torchapi {
 
@@ -228,18 +229,59 @@ Value mathProd(Interpreter& interp, const CallArgs& args, void*) {
     return acc;
 }
 
+/// The correctly rounded sum of non-overlapping partials (increasing magnitude): add from the
+/// top until the rounding error is not zero, then round half to even with the next partial.
+double exactSum(const std::vector<double>& partials) {
+    size_t n = partials.size();
+    if (n == 0) return 0.0;
+    double hi = partials[--n], lo = 0.0;
+    while (n > 0) {
+        double x = hi, y = partials[--n];
+        hi = x + y;
+        lo = y - (hi - x);
+        if (lo != 0.0) break;
+    }
+    if (n > 0 && ((lo < 0.0 && partials[n - 1] < 0.0) || (lo > 0.0 && partials[n - 1] > 0.0))) {
+        double y = lo * 2.0, x = hi + y;
+        if (y == x - hi) hi = x;
+    }
+    return hi;
+}
+
 Value mathFsum(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("fsum(seq, /)");
     BoundArgs a = sig.bind(interp, args);
-    // Neumaier summation: exact enough to match CPython's fsum on ordinary inputs.
-    double sum = 0.0, comp = 0.0;
+    // Shewchuk's exact partial sums (CPython's algorithm): the result is the correctly rounded
+    // sum, overflow of a finite intermediate is an OverflowError, inf + -inf a ValueError.
+    std::vector<double> partials;
+    double special = 0.0, infinities = 0.0;
     for (const Value& v : interp.toVector(a[0])) {
-        double x = realArg(interp, v, "fsum");
-        double t = sum + x;
-        comp += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-        sum = t;
+        const double input = realArg(interp, v, "fsum");
+        double x = input;
+        size_t kept = 0;
+        for (double y : partials) {
+            if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
+            double hi = x + y, lo = y - (hi - x);
+            if (lo != 0.0) partials[kept++] = lo;
+            x = hi;
+        }
+        partials.resize(kept);
+        if (x == 0.0) continue;
+        if (std::isfinite(x)) {
+            partials.push_back(x);
+            continue;
+        }
+        if (std::isfinite(input))
+            interp.raise(builtinTypes().overflowError.get(), "intermediate overflow in fsum");
+        if (std::isinf(input)) infinities += input;
+        special += input;
+        partials.clear();
     }
-    return Value::fromFloat(sum + comp);
+    if (special != 0.0 || std::isnan(special)) {
+        if (std::isnan(infinities)) interp.raiseValueError("-inf + inf in fsum");
+        return Value::fromFloat(special);
+    }
+    return Value::fromFloat(exactSum(partials));
 }
 
 int64_t intArg(Interpreter& interp, const Value& v) {

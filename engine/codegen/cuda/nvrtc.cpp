@@ -2,6 +2,7 @@
 #include "codegen/cuda/nvrtc.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <dlfcn.h>
 #include <mutex>
 #include <nvrtc.h>
@@ -96,6 +97,18 @@ Diagnostic compileError(const std::string& name, const NvrtcOptions& options,
 
 } // namespace
 
+std::string fastCompileLevelFromEnvironment() {
+    static const std::string level = [] {
+        const char* env = std::getenv("KILN_NVRTC_FAST_COMPILE");
+        if (!env) return std::string(kDefaultFastCompileLevel);
+        std::string value = env;
+        if (value.empty() || value == "0") return std::string();
+        if (value == "min" || value == "mid" || value == "max") return value;
+        return std::string(kDefaultFastCompileLevel);
+    }();
+    return level;
+}
+
 std::vector<std::string> NvrtcOptions::flags() const {
     std::vector<std::string> f;
     f.push_back(std::string("--gpu-architecture=") + (ptx ? "compute_" : "sm_") +
@@ -104,6 +117,7 @@ std::vector<std::string> NvrtcOptions::flags() const {
     // Kernels compute in IEEE float: no fast math, but FMA contraction as nvcc's default.
     f.push_back("--fmad=true");
     if (lineInfo) f.push_back("-lineinfo");
+    if (!fastCompile.empty()) f.push_back("--Ofast-compile=" + fastCompile);
     f.insert(f.end(), extra.begin(), extra.end());
     return f;
 }

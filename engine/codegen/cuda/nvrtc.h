@@ -13,10 +13,21 @@
 
 namespace kiln::codegen::cuda {
 
+/// The level new NvrtcOptions get: KILN_NVRTC_FAST_COMPILE ("0" or empty: off, "min", "mid",
+/// "max"; anything else is ignored with the default kept), else kDefaultFastCompileLevel.
+std::string fastCompileLevelFromEnvironment();
+
+/// Measured on the H200 (docs/gpu.md): the level whose kernels ran as fast as without it.
+inline constexpr const char* kDefaultFastCompileLevel = "";
+
 struct NvrtcOptions {
     int computeCapability = 90; ///< 90 = sm_90 (H100, H200)
     bool ptx = false;           ///< PTX for compute_XX (the driver JIT-compiles it at load)
     bool lineInfo = false;      ///< -lineinfo, for profilers
+    /// NVRTC's --Ofast-compile level ("min", "mid", "max"; empty: off), trading generated-code
+    /// quality for compile time. The default is KILN_NVRTC_FAST_COMPILE when set (benchmarks
+    /// measure the levels that way), else defaultFastCompileLevel().
+    std::string fastCompile = fastCompileLevelFromEnvironment();
     std::vector<std::string> extra;
 
     /// The option list handed to NVRTC, in order (also part of the cache key).

@@ -96,6 +96,27 @@ __device__ __forceinline__ void kiln_vload(T (&dst)[N], const T* __restrict__ sr
         for (int i = 0; i < N; ++i) dst[i] = src[i];
     }
 }
+// kiln_vload unless `skip` (then zeros), as predicated loads: no branch, so the scheduler
+// can still issue a thread's loads of several vectors back to back.
+template <int N, typename T>
+__device__ __forceinline__ void kiln_vload_unless(T (&dst)[N], const T* __restrict__ src,
+                                                  bool skip) {
+    constexpr int bytes = N * (int)sizeof(T);
+    if constexpr (bytes % 16 == 0) {
+#pragma unroll
+        for (int i = 0; i < bytes / 16; ++i) {
+            uint4 v = make_uint4(0u, 0u, 0u, 0u);
+            asm("{\n .reg .pred p;\n setp.eq.u32 p, %5, 0;\n"
+                " @p ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];\n}\n"
+                : "+r"(v.x), "+r"(v.y), "+r"(v.z), "+r"(v.w)
+                : "l"(reinterpret_cast<const uint4*>(src) + i), "r"((unsigned)skip));
+            reinterpret_cast<uint4*>(dst)[i] = v;
+        }
+    } else {
+#pragma unroll
+        for (int i = 0; i < N; ++i) dst[i] = skip ? T{} : src[i];
+    }
+}
 template <int N, typename T>
 __device__ __forceinline__ void kiln_vstore(T* __restrict__ dst, const T (&src)[N]) {
     constexpr int bytes = N * (int)sizeof(T);

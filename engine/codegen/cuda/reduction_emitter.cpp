@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "codegen/cuda/reduction_emitter.h"
 
+#include "codegen/cuda/discarded_loads.h"
 #include "codegen/cuda/expr_printer.h"
 #include "codegen/cuda/kernel_frame.h"
 #include "codegen/cuda/prelude.h"
@@ -157,40 +158,88 @@ void ReductionEmitter::closeLoop() {
     m_vectors.clear();
 }
 
-std::string ReductionEmitter::cachedRow(const compiler::ScalarNode& l, int width) {
+const ReductionEmitter::RowCache*
+ReductionEmitter::findCachedRow(const compiler::ScalarNode& l) const {
     for (const RowCache& c : m_rowCache)
-        if (c.buffer == l.buffer && compiler::equal(c.index, l.index)) return c.name;
+        if (c.buffer == l.buffer && compiler::equal(c.index, l.index)) return &c;
+    return nullptr;
+}
+
+std::string ReductionEmitter::cachedRow(const compiler::ScalarNode& l, int width,
+                                        const std::string& skipIf) {
+    if (const RowCache* c = findCachedRow(l)) return c->name;
     const compiler::Buffer& b = m_p.buffer(l.buffer);
     RowCache c{l.buffer, l.index, m_printer.fresh("k_row_cache")};
     m_cacheDecls += "    alignas(16) " + std::string(storageTypeName(b.dtype)) + " " + c.name +
                     "[" + std::to_string(m_cacheIterations) + "][" + std::to_string(width) + "];\n";
-    m_code += "        kiln_vload(" + c.name + "[k_it], " + b.name + " + " +
-              m_printer.index(l.index, 0) + ");\n";
+    vectorLoad(c.name + "[k_it]", b.name + " + " + m_printer.index(l.index, 0), skipIf);
     m_rowCache.push_back(c);
     return c.name;
 }
 
+void ReductionEmitter::vectorLoad(const std::string& into, const std::string& from,
+                                  const std::string& skipIf) {
+    if (skipIf.empty()) {
+        m_code += "        kiln_vload(" + into + ", " + from + ");\n";
+        return;
+    }
+    // Every lane's value would be discarded: the memory is not read at all.
+    m_code += "        kiln_vload_unless(" + into + ", " + from + ", " + skipIf + ");\n";
+}
+
+std::vector<compiler::Scalar> ReductionEmitter::stageBodies() const {
+    std::vector<compiler::Scalar> bodies;
+    for (const compiler::KernelStage& s : m_k.stages)
+        bodies.push_back(node(s).body);
+    return bodies;
+}
+
+std::string ReductionEmitter::everyLane(const compiler::Scalar& condition, int width) {
+    std::string all;
+    for (int lane = 0; lane < width; ++lane)
+        all += (lane ? " && " : "") + m_printer.value(condition, lane);
+    m_code += m_printer.take();
+    return "(" + all + ")";
+}
+
 void ReductionEmitter::preload(const compiler::Scalar& body, int width) {
     if (width == 1) return;
+    // Loads a where may discard come last: their conditions read the other loads.
+    std::vector<std::pair<const compiler::ScalarNode*, compiler::Scalar>> discardable;
     for (const compiler::ScalarNode* l : distinctLoads(body)) {
         std::vector<std::string> conds;
         if (!l->operands.empty() || m_registers.count(l->buffer) ||
             m_writtenInner.count(l->buffer) ||
             classifyAccess(m_p, l->index, m_innermost, width, conds) != AccessKind::Vector)
             continue;
-        if (m_rowCached) {
-            // Read from memory once per row: later stages take the thread's registers.
-            m_vectors[l] = cachedRow(*l, width) + "[k_it]";
+        if (m_rowCached && findCachedRow(*l)) {
+            m_vectors[l] = findCachedRow(*l)->name + "[k_it]";
             continue;
         }
-        const compiler::Buffer& b = m_p.buffer(l->buffer);
-        std::string arr = m_printer.fresh("k_v");
-        m_code += "        alignas(16) " + std::string(storageTypeName(b.dtype)) + " " + arr + "[" +
-                  std::to_string(width) + "];\n";
-        m_code += "        kiln_vload(" + arr + ", " + b.name + " + " +
-                  m_printer.index(l->index, 0) + ");\n";
-        m_vectors[l] = arr;
+        if (compiler::Scalar skip =
+                m_c.skipDiscardedLoads ? discardingCondition(stageBodies(), *l) : nullptr) {
+            discardable.emplace_back(l, std::move(skip));
+            continue;
+        }
+        loadVector(*l, width, {});
     }
+    for (const auto& [l, skip] : discardable)
+        loadVector(*l, width, everyLane(skip, width));
+}
+
+void ReductionEmitter::loadVector(const compiler::ScalarNode& l, int width,
+                                  const std::string& skipIf) {
+    if (m_rowCached) {
+        // Read from memory once per row: later stages take the thread's registers.
+        m_vectors[&l] = cachedRow(l, width, skipIf) + "[k_it]";
+        return;
+    }
+    const compiler::Buffer& b = m_p.buffer(l.buffer);
+    std::string arr = m_printer.fresh("k_v");
+    m_code += "        alignas(16) " + std::string(storageTypeName(b.dtype)) + " " + arr + "[" +
+              std::to_string(width) + "];\n";
+    vectorLoad(arr, b.name + " + " + m_printer.index(l.index, 0), skipIf);
+    m_vectors[&l] = arr;
 }
 
 std::vector<std::string> ReductionEmitter::laneValues(const compiler::Scalar& body, int width) {

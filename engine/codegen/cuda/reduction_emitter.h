@@ -34,6 +34,9 @@ struct ReductionConfig {
     bool welfordThreadMoments = true;
     /// Threads per block for block-per-row kernels; 0: about eight vectors per thread.
     int blockThreads = 0;
+    /// A vector whose every lane a where discards (masked_fill's masked positions) is not
+    /// read: a predicated load (codegen/cuda/discarded_loads.h).
+    bool skipDiscardedLoads = true;
 };
 
 Expected<CudaKernel> emitReductionKernel(const compiler::LoopProgram& program,

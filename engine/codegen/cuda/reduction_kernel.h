@@ -48,10 +48,18 @@ private:
     /// Opens the strided loop over a stage's inner elements (declaring its loop variables).
     void openLoop(const compiler::KernelStage& s, int width);
     void closeLoop();
+    struct RowCache;
+    const RowCache* findCachedRow(const compiler::ScalarNode& l) const;
     /// The per-thread array caching the row of load `l` (declared and loaded on first use).
-    std::string cachedRow(const compiler::ScalarNode& l, int width);
+    std::string cachedRow(const compiler::ScalarNode& l, int width, const std::string& skipIf);
+    /// kiln_vload of `from` into `into`; with `skipIf` (a C++ condition) only where it is false.
+    void vectorLoad(const std::string& into, const std::string& from, const std::string& skipIf);
     /// Per-iteration vector loads of `body` (names served by the load hook).
     void preload(const compiler::Scalar& body, int width);
+    void loadVector(const compiler::ScalarNode& l, int width, const std::string& skipIf);
+    std::vector<compiler::Scalar> stageBodies() const;
+    /// `condition` for every lane of the thread's vector, as one C++ expression.
+    std::string everyLane(const compiler::Scalar& condition, int width);
     std::vector<std::string> laneValues(const compiler::Scalar& body, int width);
     void plainReduction(const compiler::KernelStage& s, int width);
     void argReduction(const compiler::KernelStage& s, int width);

@@ -6,8 +6,11 @@
 #include "../../gpu/cuda_workloads.h"
 #include "codegen/cuda/attention_kernel.h"
 #include "codegen/cuda/cuda_codegen.h"
+#include "codegen/cuda/discarded_loads.h"
+#include "codegen/cuda/expr_printer.h"
 
 #include <QTest>
+#include <cmath>
 
 using namespace kiln;
 using namespace kiln::codegen::cuda;
@@ -79,7 +82,43 @@ private slots:
         QVERIFY(contains(code, "const float k_row3_rcp = 1.f / k_row3;"));
         QVERIFY(contains(code, " * k_row3_rcp)"));
         QVERIFY(!contains(code, " / k_row3)"));
+        // The scores are read only where the mask keeps them: a thread whose whole vector is
+        // masked out fills it with zeros instead of reading memory.
+        QVERIFY(contains(code, "kiln_vload_unless(k_row_cache"));
         compilesForSm90(k);
+        // Asked not to: every score is read.
+        FusedGraph g = wl::maskedAttentionSoftmax(8, 12, 1024);
+        CudaCodegenOptions options;
+        options.reduction.skipDiscardedLoads = false;
+        Expected<CudaKernel> all = generateCudaKernel(g.program, g.kernel(), options);
+        QVERIFY(all.ok());
+        QVERIFY(!contains(body(*all), "kiln_vload_unless"));
+    }
+
+    void discardedLoadsNeedEveryReadGuarded() {
+        using namespace compiler;
+        Scalar x = load(0, DType::Float32, loopVar(0));
+        Scalar m = load(1, DType::Float32, loopVar(0));
+        Scalar masked = binary(ScalarOp::Eq, m, scalarConstant(0, DType::Float32));
+        Scalar fill = where(masked, scalarConstant(-INFINITY, DType::Float32),
+                            binary(ScalarOp::Mul, x, scalarConstant(2, DType::Float32)));
+        std::vector<Scalar> bodies{fill, unary(ScalarOp::Exp, fill)};
+        Scalar guard = discardingCondition(bodies, *x);
+        QVERIFY(guard);
+        QVERIFY(sameScalar(guard, masked));
+        // The mask itself is read outside any discarded branch.
+        QVERIFY(!discardingCondition(bodies, *m));
+        // One read outside the where: the value is needed.
+        bodies.push_back(binary(ScalarOp::Add, fill, x));
+        QVERIFY(!discardingCondition(bodies, *x));
+        // A where whose condition reads the load does not guard it.
+        Scalar self = where(binary(ScalarOp::Gt, x, scalarConstant(0, DType::Float32)),
+                            scalarConstant(0, DType::Float32), x);
+        QVERIFY(!discardingCondition(std::vector<Scalar>{self}, *x));
+        // Different conditions on two reads: no single condition discards both.
+        Scalar other = where(binary(ScalarOp::Ne, m, scalarConstant(1, DType::Float32)),
+                             scalarConstant(0, DType::Float32), x);
+        QVERIFY(!discardingCondition(std::vector<Scalar>{fill, other}, *x));
     }
 
     void headCopiesReadAndWriteAlongTheHeadDim() {

@@ -7,6 +7,7 @@
 
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -118,6 +119,16 @@ private slots:
             NvrtcOptions other;
             other.computeCapability = 80;
             QVERIFY(cache.keyFor(kSource, other) != cache.keyFor(kSource, options));
+            NvrtcOptions fast = options;
+            fast.fastCompile = fast.fastCompile == "max" ? "min" : "max";
+            QVERIFY(cache.keyFor(kSource, fast) != cache.keyFor(kSource, options));
+            std::vector<std::string> flags = fast.flags();
+            QVERIFY(std::find(flags.begin(), flags.end(), "--Ofast-compile=" + fast.fastCompile) !=
+                    flags.end());
+            // NVRTC accepts the level: a real compile, not only another key.
+            auto compiled = cache.getOrCompile(kSource, "fast", fast);
+            QVERIFY2(compiled.ok(), compiled.ok() ? "" : compiled.error().message.c_str());
+            QVERIFY(!compiled->image.empty());
         }
         // A flipped bit in the cubin: deleted, compiled again, rewritten whole.
         std::string bytes = readAll(path);
