@@ -35,7 +35,9 @@ def kiln_side(kiln, calls, cache_dir, label):
     t0 = time.time()
     proc = subprocess.run([kiln, "run", "--db", db, WORKLOAD], env=env, capture_output=True,
                           text=True, timeout=900)
-    print(f"kiln {label}: rc={proc.returncode} in {time.time() - t0:.1f} s", flush=True)
+    entries = len(os.listdir(cache_dir)) if os.path.isdir(cache_dir) else 0
+    print(f"kiln {label}: rc={proc.returncode} in {time.time() - t0:.1f} s; kernel cache "
+          f"{cache_dir} holds {entries} entries", flush=True)
     if proc.returncode != 0:
         print(proc.stdout[-3000:], proc.stderr[-3000:])
     rows = {}

@@ -6,6 +6,7 @@
 #include "capture/value_kinds.h"
 #include "support/clock.h"
 #include "tensor/convert.h"
+#include "tensor/device_transfer.h"
 
 namespace kiln::capture {
 
@@ -383,7 +384,7 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
         for (size_t i = 0; i < results.size(); ++i)
             if (results[i].isTensor() && shadows[i].isTensor() &&
                 results[i].tensorImpl() != shadows[i].tensorImpl())
-                tensor::copyInto(shadows[i].asTensor(), results[i].asTensor());
+                tensor::overwriteWith(shadows[i].asTensor(), results[i].asTensor());
     }
     if (!recipeFailure.empty()) {
         s.rec->skip = true;

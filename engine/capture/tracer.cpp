@@ -5,6 +5,7 @@
 #include "capture/sym_ints.h"
 #include "capture/value_kinds.h"
 #include "tensor/convert.h"
+#include "tensor/storage.h"
 
 #include <algorithm>
 #include <cctype>
@@ -87,10 +88,12 @@ Value Tracer::runUnrecorded(const std::function<Value()>& run) {
     // Natives and eager operators compute the shadow values; anything they call back into must
     // not be recorded a second time.
     m_interp.setRecorder(nullptr);
+    m_interp.enterShadowExecution();
     ++m_unrecorded;
     struct Restore {
         Tracer& t;
         ~Restore() {
+            t.m_interp.leaveShadowExecution();
             --t.m_unrecorded;
             if (t.m_installed) t.m_interp.setRecorder(&t);
         }
@@ -341,6 +344,7 @@ void Tracer::noteInPlace(const Value& target) {
 }
 
 void Tracer::undoInPlaceChanges() {
+    if (!m_undo.empty()) tensor::runAllPendingFills(); // deferred ops saw the changed values
     for (size_t i = m_undo.size(); i-- > 0;)
         tensor::copyInto(m_undo[i].first, m_undo[i].second);
     m_undo.clear();

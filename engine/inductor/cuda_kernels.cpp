@@ -63,6 +63,14 @@ buildCudaKernel(const compiler::LoopProgram& program, const compiler::ScheduledK
     return std::shared_ptr<const CudaKernelCode>(std::move(code));
 }
 
+Status checkCudaKernel(const compiler::LoopProgram& program,
+                       const compiler::ScheduledKernel& kernel) {
+    Expected<codegen::cuda::CudaKernel> source =
+        codegen::cuda::generateCudaKernel(program, kernel, {});
+    if (!source) return source.error();
+    return Status::success();
+}
+
 const std::string& cudaKernelSource(const CudaKernelCode& code) {
     return code.kernel.source;
 }
@@ -129,6 +137,10 @@ std::string cudaCodegenUnavailableReason() {
 
 Expected<std::shared_ptr<const CudaKernelCode>>
 buildCudaKernel(const compiler::LoopProgram&, const compiler::ScheduledKernel&, CudaBuildStats&) {
+    return makeDiagnostic("CudaUnavailable", cudaCodegenUnavailableReason());
+}
+
+Status checkCudaKernel(const compiler::LoopProgram&, const compiler::ScheduledKernel&) {
     return makeDiagnostic("CudaUnavailable", cudaCodegenUnavailableReason());
 }
 

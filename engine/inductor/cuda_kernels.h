@@ -41,6 +41,11 @@ Expected<std::shared_ptr<const CudaKernelCode>>
 buildCudaKernel(const compiler::LoopProgram& program, const compiler::ScheduledKernel& kernel,
                 CudaBuildStats& stats);
 
+/// Generates the kernel's source without compiling it: the CudaCodegenError a build would
+/// give for a pattern the generator does not handle, else success (what a plan needs to know).
+Status checkCudaKernel(const compiler::LoopProgram& program,
+                       const compiler::ScheduledKernel& kernel);
+
 /// The kernel's CUDA C++ source (what `kernels.source_code` and output_code show).
 const std::string& cudaKernelSource(const CudaKernelCode& code);
 /// "grid=ceil((s0*4096)/1024) block=256 vector=4 per_thread=16 rows=block" for the trace.

@@ -8,11 +8,15 @@
 #include "lang/device_ops.h"
 #include "lang/objects.h"
 #include "lang/types.h"
+#include "runtime/cuda_tensor.h"
 #include "tensor/device_check.h"
+#include "tensor/device_transfer.h"
 
 #include <atomic>
+#include <cstdlib>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace kiln::inductor {
 
@@ -165,9 +169,19 @@ struct Entry {
     std::string refusal;
 };
 
+/// What the pipeline, stopped before NVRTC, says of a signature's result: when it is one fresh
+/// contiguous tensor of static sizes, capture can have it without compiling the kernel.
+struct Plan {
+    bool deferrable = false;
+    tensor::DimVector sizes;
+    tensor::DType dtype = tensor::DType::Float32;
+};
+
 struct Cache {
     std::mutex mutex;
     std::map<std::string, Entry> entries;
+    std::map<std::string, Plan> plans;
+    std::atomic<long> deferred{0};
     std::atomic<long> compiles{0};
     NullEventSink sink;
     OptionValues options{inductorOptionRegistry()};
@@ -195,6 +209,131 @@ Entry compile(lang::Interpreter& interp, const SingleOpGraph& g) {
     return {std::make_shared<CompiledGraph>(result->artifacts, nullptr, nullptr, "eager"), {}};
 }
 
+Entry compiledEntry(lang::Interpreter& interp, const SingleOpGraph& g) {
+    Cache& c = cache();
+    {
+        std::lock_guard lock(c.mutex);
+        auto it = c.entries.find(g.key);
+        if (it != c.entries.end()) return it->second;
+    }
+    Entry entry = compile(interp, g);
+    std::lock_guard lock(c.mutex);
+    c.entries[g.key] = entry;
+    return entry;
+}
+
+[[noreturn]] void failNoKernel(const DeviceOpCall& call, const std::string& refusal) {
+    tensor::failNoDeviceKernel(
+        (call.form == DeviceOpCall::Form::Function || call.form == DeviceOpCall::Form::Method
+             ? "aten::"
+             : "operator ") +
+            std::string(call.name),
+        tensor::Device{tensor::DeviceType::CUDA, 0}, refusal);
+}
+
+bool drawsRandom(const compiler::Scalar& s) {
+    if (!s) return false;
+    if (s->op == compiler::ScalarOp::RandUniform) return true;
+    for (const compiler::Scalar& o : s->operands)
+        if (drawsRandom(o)) return true;
+    return false;
+}
+
+Plan plan(lang::Interpreter& interp, const SingleOpGraph& g) {
+    Cache& c = cache();
+    Logger logger(c.sink);
+    PipelineContext context{interp, c.options, logger, "eager", g.inputs, c.sink, true};
+    context.planOnly = true;
+    Expected<PipelineResult> result = runPipeline(context, g.graph);
+    // Refusals and failures are the compile's to report: the op then runs the usual way.
+    if (!result || !result->artifacts || !result->artifacts->onCuda) return {};
+    const GraphArtifacts& a = *result->artifacts;
+    const compiler::LoopProgram& p = a.lowered.program;
+    for (const compiler::ScheduledKernel& k : a.schedule.kernels)
+        if (k.kind == compiler::ScheduledKernel::Kind::Fallback) return {};
+    if (a.lowered.outputs.size() != 1 || !p.symbolNames.empty()) return {};
+    // A random op draws when it runs: later, the generator would be somewhere else.
+    for (const compiler::LoopNode& n : p.nodes)
+        if (drawsRandom(n.body)) return {};
+    const compiler::BufferView& v = a.lowered.outputs[0];
+    const compiler::Buffer& b = p.buffer(v.buffer);
+    if (b.origin == compiler::Buffer::Origin::Input) return {};
+    Plan out;
+    for (const compiler::Index& e : v.sizes)
+        out.sizes.push_back(compiler::evaluate(e, {}, {}));
+    tensor::DimVector strides;
+    for (const compiler::Index& e : v.strides)
+        strides.push_back(compiler::evaluate(e, {}, {}));
+    if (compiler::evaluate(v.offset, {}, {}) != 0 ||
+        strides != tensor::contiguousStrides(out.sizes))
+        return {};
+    out.dtype = b.dtype;
+    out.deferrable = true;
+    return out;
+}
+
+struct OperandLayout {
+    Ref<tensor::Storage> storage;
+    int64_t offset;
+    tensor::DimVector sizes, strides;
+    tensor::DType dtype;
+};
+
+/// Shadow execution during capture: only the result's metadata is certain to be needed (the
+/// compiled graph's results replace it at the end), so an op whose kernel is not compiled yet
+/// returns an unfilled tensor whose storage fills itself (compiling and launching the kernel)
+/// if anything asks for its memory first. KILN_DEFER_CAPTURED_GPU_OPS=0 turns this off.
+std::optional<Value> deferDuringCapture(lang::Interpreter& interp, const DeviceOpCall& call,
+                                        const SingleOpGraph& g) {
+    static const bool enabled = [] {
+        const char* env = std::getenv("KILN_DEFER_CAPTURED_GPU_OPS");
+        return !(env && std::string(env) == "0");
+    }();
+    if (!enabled || !interp.computingShadows()) return std::nullopt;
+    // Only device operands: device writes run pending fills first, host writes do not.
+    for (const Value& v : g.inputs)
+        if (!v.isTensor() || !v.asTensor().device().isCuda()) return std::nullopt;
+    Cache& c = cache();
+    std::optional<Plan> known;
+    {
+        std::lock_guard lock(c.mutex);
+        if (c.entries.count(g.key)) return std::nullopt; // compiled: just launch it
+        if (auto it = c.plans.find(g.key); it != c.plans.end()) known = it->second;
+    }
+    if (!known) {
+        known = plan(interp, g);
+        std::lock_guard lock(c.mutex);
+        c.plans[g.key] = *known;
+    }
+    const Plan p = *known;
+    if (!p.deferrable) return std::nullopt;
+    ++c.deferred;
+    Tensor out = runtime::emptyCuda(p.sizes, p.dtype);
+    lang::Interpreter* in = &interp;
+    // The fill keeps the operands' storages, not their tensors: capture tells the values that
+    // leave the frame by who else holds their tensors, and a fill is nobody.
+    std::vector<Tensor> operands;
+    for (const Value& v : g.inputs)
+        operands.push_back(v.asTensor());
+    auto layouts = std::make_shared<std::vector<OperandLayout>>();
+    for (const Tensor& t : operands)
+        layouts->push_back({t.storage(), t.offset(), t.sizes(), t.strides(), t.dtype()});
+    SingleOpGraph op{g.graph, {}, g.key, g.signature};
+    out.storage()->setPendingFill([in, op, layouts, p, call](tensor::Storage& storage) {
+        SingleOpGraph g = op;
+        for (const OperandLayout& l : *layouts)
+            g.inputs.push_back(
+                Value(Tensor::view(l.storage, l.offset, l.sizes, l.strides, l.dtype)));
+        Entry entry = compiledEntry(*in, g);
+        if (!entry.compiled) failNoKernel(call, entry.refusal);
+        Value result = entry.compiled->run(*in, g.inputs).as<lang::TupleObject>()->items.at(0);
+        Tensor filled = Tensor::view(Ref<tensor::Storage>(&storage), 0, p.sizes,
+                                     tensor::contiguousStrides(p.sizes), p.dtype);
+        tensor::overwriteWith(filled, result.asTensor());
+    });
+    return Value(out);
+}
+
 /// a += b and Tensor.add_: the result written into the first operand.
 Value runDeviceOp(lang::Interpreter& interp, const DeviceOpCall& original) {
     if (std::optional<Value> written = runDeviceWrite(interp, original)) return *written;
@@ -208,25 +347,11 @@ Value runDeviceOp(lang::Interpreter& interp, const DeviceOpCall& original) {
         inPlace = true;
     }
     SingleOpGraph g = buildGraph(interp, call);
-    Cache& c = cache();
-    Entry entry;
-    {
-        std::lock_guard lock(c.mutex);
-        auto it = c.entries.find(g.key);
-        if (it != c.entries.end()) entry = it->second;
-    }
-    if (!entry.compiled && entry.refusal.empty()) {
-        entry = compile(interp, g);
-        std::lock_guard lock(c.mutex);
-        c.entries[g.key] = entry;
-    }
-    if (!entry.compiled)
-        tensor::failNoDeviceKernel((original.form == DeviceOpCall::Form::Function ||
-                                            original.form == DeviceOpCall::Form::Method
-                                        ? "aten::"
-                                        : "operator ") +
-                                       std::string(original.name),
-                                   tensor::Device{tensor::DeviceType::CUDA, 0}, entry.refusal);
+    if (!inPlace)
+        if (std::optional<Value> deferred = deferDuringCapture(interp, original, g))
+            return *deferred;
+    Entry entry = compiledEntry(interp, g);
+    if (!entry.compiled) failNoKernel(original, entry.refusal);
     Value out = entry.compiled->run(interp, g.inputs);
     Value result = out.as<lang::TupleObject>()->items.at(0);
     if (inPlace && !call.args.positional.empty() && call.args.positional[0].isTensor())
@@ -242,6 +367,10 @@ void installEagerDeviceOps() {
 
 long eagerDeviceCompileCount() {
     return cache().compiles.load();
+}
+
+long eagerDeviceDeferredCount() {
+    return cache().deferred.load();
 }
 
 } // namespace kiln::inductor

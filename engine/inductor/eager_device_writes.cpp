@@ -92,6 +92,7 @@ std::optional<Value> runDeviceWrite(lang::Interpreter& interp, const lang::Devic
     const Value& self = call.args.positional[0];
     const Tensor& target = self.asTensor();
     size_t extra = call.args.positional.size() - 1;
+    if (call.name == "zero_" || call.name == "fill_") tensor::runAllPendingFills();
     if (call.name == "zero_" && extra == 0) {
         fill(interp, target, tensor::Scalar(int64_t(0)));
         return self;
@@ -106,6 +107,7 @@ std::optional<Value> runDeviceWrite(lang::Interpreter& interp, const lang::Devic
 }
 
 Value writeResultInto(lang::Interpreter& interp, const Value& target, const Value& result) {
+    tensor::runAllPendingFills(); // what deferred ops read must not change before they run
     const Tensor& self = target.asTensor();
     const Tensor& r = result.asTensor();
     // PyTorch's checks of an in-place op's output, with its messages (RuntimeError).

@@ -285,6 +285,16 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     std::vector<size_t> compiled;
     for (size_t k = 0; k < a->schedule.kernels.size(); ++k)
         if (a->schedule.kernels[k].compiled()) compiled.push_back(k);
+    if (a->onCuda && c.planOnly) {
+        for (size_t k : compiled)
+            if (Status st = checkCudaKernel(a->lowered.program, a->schedule.kernels[k]); !st) {
+                if (st.error().kind != "CudaCodegenError") return st.error();
+                result.refusal = st.error().message;
+                return result;
+            }
+        result.artifacts = std::move(a);
+        return result;
+    }
     if (a->onCuda) {
         auto timing = generateCudaKernels(c, *a, compiled, result.refusal);
         if (!timing) return timing.error();

@@ -46,6 +46,10 @@ struct PipelineContext {
     EventSink& sink;                               ///< autotuning progress, as it happens
     /// Every output in a fresh contiguous buffer (the eager device ops: clone, contiguous).
     bool freshOutputs = false;
+    /// GPU graphs: stop before NVRTC. The kernels' sources are generated (a pattern the
+    /// generator refuses is still a refusal) but not compiled; the artifacts say what the graph
+    /// computes and in which layout, and cannot run (eager ops deferred during capture).
+    bool planOnly = false;
 };
 
 /// Runs passes 1-5. A JIT failure is an error; a graph the compiler does not handle is a refusal.

@@ -155,6 +155,11 @@ public:
     void setFrameHookActive(bool active) { m_frameHookActive = active; }
     bool frameHookActive() const { return m_frameHookActive; }
     void setRecorder(TraceRecorder* recorder) { m_recorder = recorder; }
+    /// Capture's shadow execution is computing values (natives and eager operators run with
+    /// no recorder then): what they compute may be replaced by the compiled graph's results.
+    bool computingShadows() const { return m_shadowDepth > 0; }
+    void enterShadowExecution() { ++m_shadowDepth; }
+    void leaveShadowExecution() { --m_shadowDepth; }
     TraceRecorder* recorder() const { return m_recorder; }
     /// Calls a Python function without consulting the frame hook (the hook itself, eager runs).
     Value callFunctionDirect(FunctionObject& fn, const CallArgs& args, const Value* self) {
@@ -349,6 +354,7 @@ private:
     FrameHook* m_frameHook = nullptr;
     bool m_frameHookActive = false;
     TraceRecorder* m_recorder = nullptr;
+    int m_shadowDepth = 0;
 };
 
 /// Runs `body` with `frame` as the current frame: links it to its caller, counts recursion depth

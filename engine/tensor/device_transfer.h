@@ -35,4 +35,10 @@ Tensor copyFromHost(const Tensor& t, Allocator& allocator);
 /// traced in-place op), not for a model's hot path.
 void copyIntoThroughHost(const Tensor& dst, const Tensor& src);
 
+/// dst's elements become src's (capture writing a compiled graph's results over the shadow
+/// values the trace computed). In device memory, a result of dst's exact layout whose storage
+/// and dst's are each held by that tensor alone lends dst its memory instead of a copy; a
+/// pending fill of dst's storage (a deferred shadow op) is dropped when dst covers the storage.
+void overwriteWith(const Tensor& dst, const Tensor& src);
+
 } // namespace kiln::tensor

@@ -5,6 +5,7 @@
 #include "tensor/error.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -124,7 +125,75 @@ void Allocator::copyFromHost(void* dst, const void* hostSrc, int64_t bytes) cons
     if (bytes > 0) std::memcpy(dst, hostSrc, static_cast<size_t>(bytes));
 }
 
+namespace {
+
+/// The storages with a pending fill, in the order the fills were set (the interpreter's thread
+/// sets and runs them; the mutex keeps a destructor on another thread safe).
+struct PendingFills {
+    std::mutex mutex;
+    std::vector<Storage*> storages;
+    std::atomic<size_t> count{0};
+
+    void add(Storage* s) {
+        std::lock_guard lock(mutex);
+        storages.push_back(s);
+        count = storages.size();
+    }
+    void remove(const Storage* s) {
+        std::lock_guard lock(mutex);
+        auto it = std::find(storages.begin(), storages.end(), s);
+        if (it != storages.end()) storages.erase(it);
+        count = storages.size();
+    }
+};
+
+PendingFills& pendingFills() {
+    static PendingFills p;
+    return p;
+}
+
+} // namespace
+
+void runAllPendingFills() {
+    PendingFills& p = pendingFills();
+    while (p.count.load(std::memory_order_relaxed) > 0) {
+        Ref<Storage> next;
+        {
+            std::lock_guard lock(p.mutex);
+            if (p.storages.empty()) break;
+            next = Ref<Storage>(p.storages.front()); // alive while the fill runs
+        }
+        next->data(); // runs the fill, which removes it from the list
+    }
+}
+
+void Storage::setPendingFill(Fill fill) {
+    bool wasPending = static_cast<bool>(m_pendingFill);
+    m_pendingFill = std::move(fill);
+    if (!wasPending && m_pendingFill) pendingFills().add(this);
+}
+
+void Storage::discardPendingFill() {
+    if (!m_pendingFill) return;
+    m_pendingFill = nullptr;
+    pendingFills().remove(this);
+}
+
+void Storage::runPendingFill() const {
+    Fill fill = std::move(m_pendingFill);
+    m_pendingFill = nullptr; // the fill itself asks for the address
+    pendingFills().remove(this);
+    fill(const_cast<Storage&>(*this));
+}
+
+void Storage::swapContents(Storage& other) {
+    KILN_ASSERT(m_bytes == other.m_bytes && m_allocator == other.m_allocator,
+                "swapContents needs storages of one allocator and size");
+    std::swap(m_data, other.m_data);
+}
+
 Storage::~Storage() {
+    if (m_pendingFill) pendingFills().remove(this);
     m_allocator->deallocate(m_data, m_bytes);
 }
 

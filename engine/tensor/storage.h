@@ -8,6 +8,7 @@
 #include "tensor/device.h"
 
 #include <cstdint>
+#include <functional>
 
 namespace kiln::tensor {
 
@@ -31,19 +32,43 @@ public:
 /// every iteration does not pay the page faults again.
 Allocator& cpuAllocator();
 
+/// Runs every pending fill (Storage::setPendingFill). A write into device memory calls it
+/// first: a fill reads its inputs when it runs, so none may change before. Cheap when none.
+void runAllPendingFills();
+
 class Storage final : public AtomicRefCounted {
 public:
     Storage(int64_t bytes, Allocator& allocator);
     ~Storage() override;
 
     /// The allocation's address on its device: host memory only when device() is the CPU.
-    void* data() const { return m_data; }
+    /// A pending fill runs first: whoever asks for the address may read the contents.
+    void* data() const {
+        if (m_pendingFill) [[unlikely]]
+            runPendingFill();
+        return m_data;
+    }
+
+    /// Contents computed later (capture's shadow execution defers GPU ops whose results only
+    /// their metadata may be needed of): `fill` writes them when the address is first asked
+    /// for. It runs on the thread that asks, once; until then the bytes are undefined.
+    using Fill = std::function<void(Storage&)>;
+    void setPendingFill(Fill fill);
+    bool hasPendingFill() const { return static_cast<bool>(m_pendingFill); }
+    /// The contents are about to be overwritten whole: the pending fill is dropped unrun.
+    void discardPendingFill();
+    /// Exchanges the allocations of two storages of one allocator and size (a result adopted
+    /// without a copy); pending fills stay where they were.
+    void swapContents(Storage& other);
     int64_t bytes() const { return m_bytes; }
     /// Kept here rather than asked of the allocator: Tensor::rawData checks it on every access.
     Device device() const { return m_device; }
     Allocator& allocator() const { return *m_allocator; }
 
 private:
+    void runPendingFill() const;
+
+    mutable Fill m_pendingFill;
     void* m_data = nullptr;
     int64_t m_bytes = 0;
     Allocator* m_allocator = nullptr;

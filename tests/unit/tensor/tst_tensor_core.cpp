@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The tensor core: dtypes and promotion, 16-bit float rounding, DimVector, strides, copies with
-// broadcasting and casts, element access, and the allocator's refusal of impossible sizes.
+// broadcasting and casts, element access, the allocator's refusal of impossible sizes, and
+// storages whose contents fill themselves on first use (capture's deferred GPU ops).
+#include "tensor/device_transfer.h"
 #include "tensor/error.h"
 #include "tensor/shape.h"
 #include "tensor_testing.h"
 
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 
 using namespace kiln::tensor;
@@ -161,6 +164,76 @@ private slots:
             QCOMPARE(QString(e.what()),
                      QString("Trying to create tensor with negative dimension -1: [2, -1]"));
         }
+    }
+
+    void pendingFillRunsOnceOnFirstAccess() {
+        Tensor t = Tensor::empty(DimVector{4}, DType::Float32);
+        int runs = 0;
+        t.storage()->setPendingFill([&runs](Storage& s) {
+            ++runs;
+            float* p = static_cast<float*>(s.data()); // the fill may ask for the address too
+            for (int i = 0; i < 4; ++i)
+                p[i] = float(i) + 0.5f;
+        });
+        QVERIFY(t.storage()->hasPendingFill());
+        QCOMPARE(runs, 0);
+        QCOMPARE(t.data<float>()[3], 3.5f);
+        QCOMPARE(runs, 1);
+        QVERIFY(!t.storage()->hasPendingFill());
+        QCOMPARE(t.data<float>()[0], 0.5f);
+        QCOMPARE(runs, 1);
+    }
+
+    void runAllPendingFillsRunsEveryLiveOne() {
+        int runs = 0;
+        auto count = [&runs](Storage&) { ++runs; };
+        Tensor a = Tensor::empty(DimVector{2}, DType::Float32);
+        Tensor b = Tensor::empty(DimVector{2}, DType::Float32);
+        a.storage()->setPendingFill(count);
+        b.storage()->setPendingFill(count);
+        {
+            Tensor gone = Tensor::empty(DimVector{2}, DType::Float32);
+            gone.storage()->setPendingFill([](Storage&) { QFAIL("a freed storage's fill ran"); });
+        }
+        Tensor dropped = Tensor::empty(DimVector{2}, DType::Float32);
+        dropped.storage()->setPendingFill([](Storage&) { QFAIL("a discarded fill ran"); });
+        dropped.storage()->discardPendingFill();
+        runAllPendingFills();
+        QCOMPARE(runs, 2);
+        QVERIFY(!a.storage()->hasPendingFill() && !b.storage()->hasPendingFill());
+        runAllPendingFills();
+        QCOMPARE(runs, 2);
+    }
+
+    void overwriteWithDropsTheFillOfACoveredDestination() {
+        Tensor dst = Tensor::empty(DimVector{2, 3}, DType::Float32);
+        dst.storage()->setPendingFill([](Storage&) { QFAIL("an overwritten fill ran"); });
+        Tensor src = makeTensor({1, 2, 3, 4, 5, 6}, DimVector{2, 3});
+        overwriteWith(dst, src);
+        QVERIFY(!dst.storage()->hasPendingFill());
+        QString msg = compareTensor(dst, {1, 2, 3, 4, 5, 6}, DimVector{2, 3});
+        QVERIFY2(msg.isEmpty(), qPrintable(msg));
+        // A view covering part of its storage keeps the fill: the rest is still to come.
+        Tensor base = Tensor::empty(DimVector{4}, DType::Float32);
+        bool ran = false;
+        base.storage()->setPendingFill([&ran](Storage& s) {
+            ran = true;
+            std::fill_n(static_cast<float*>(s.data()), 4, 9.f);
+        });
+        Tensor half = Tensor::view(base.storage(), 2, DimVector{2}, DimVector{1}, DType::Float32);
+        overwriteWith(half, makeTensor({1, 2}, DimVector{2}));
+        QVERIFY(ran);
+        msg = compareTensor(base, {9, 9, 1, 2}, DimVector{4});
+        QVERIFY2(msg.isEmpty(), qPrintable(msg));
+    }
+
+    void swapContentsExchangesAllocations() {
+        Tensor a = makeTensor({1, 2}, DimVector{2}), b = makeTensor({3, 4}, DimVector{2});
+        a.storage()->swapContents(*b.storage());
+        QString msg = compareTensor(a, {3, 4}, DimVector{2});
+        QVERIFY2(msg.isEmpty(), qPrintable(msg));
+        msg = compareTensor(b, {1, 2}, DimVector{2});
+        QVERIFY2(msg.isEmpty(), qPrintable(msg));
     }
 };
 
