@@ -181,7 +181,6 @@ struct Cache {
     std::mutex mutex;
     std::map<std::string, Entry> entries;
     std::map<std::string, Plan> plans;
-    std::atomic<long> deferred{0};
     std::atomic<long> compiles{0};
     NullEventSink sink;
     OptionValues options{inductorOptionRegistry()};
@@ -307,17 +306,15 @@ std::optional<Value> deferDuringCapture(lang::Interpreter& interp, const DeviceO
     }
     const Plan p = *known;
     if (!p.deferrable) return std::nullopt;
-    ++c.deferred;
     Tensor out = runtime::emptyCuda(p.sizes, p.dtype);
     lang::Interpreter* in = &interp;
     // The fill keeps the operands' storages, not their tensors: capture tells the values that
     // leave the frame by who else holds their tensors, and a fill is nobody.
-    std::vector<Tensor> operands;
-    for (const Value& v : g.inputs)
-        operands.push_back(v.asTensor());
     auto layouts = std::make_shared<std::vector<OperandLayout>>();
-    for (const Tensor& t : operands)
+    for (const Value& v : g.inputs) {
+        const Tensor& t = v.asTensor();
         layouts->push_back({t.storage(), t.offset(), t.sizes(), t.strides(), t.dtype()});
+    }
     SingleOpGraph op{g.graph, {}, g.key, g.signature};
     out.storage()->setPendingFill([in, op, layouts, p, call](tensor::Storage& storage) {
         SingleOpGraph g = op;
@@ -367,10 +364,6 @@ void installEagerDeviceOps() {
 
 long eagerDeviceCompileCount() {
     return cache().compiles.load();
-}
-
-long eagerDeviceDeferredCount() {
-    return cache().deferred.load();
 }
 
 } // namespace kiln::inductor

@@ -17,8 +17,4 @@ void installEagerDeviceOps();
 /// How many op signatures have been compiled so far (tests: the cache is used).
 long eagerDeviceCompileCount();
 
-/// How many op calls during capture returned a result that fills itself on first use instead
-/// of compiling their kernel (tests: capture does not compile what the graph replaces).
-long eagerDeviceDeferredCount();
-
 } // namespace kiln::inductor

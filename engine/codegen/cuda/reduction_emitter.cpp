@@ -212,8 +212,8 @@ void ReductionEmitter::preload(const compiler::Scalar& body, int width) {
             m_writtenInner.count(l->buffer) ||
             classifyAccess(m_p, l->index, m_innermost, width, conds) != AccessKind::Vector)
             continue;
-        if (m_rowCached && findCachedRow(*l)) {
-            m_vectors[l] = findCachedRow(*l)->name + "[k_it]";
+        if (const RowCache* cached = m_rowCached ? findCachedRow(*l) : nullptr) {
+            m_vectors[l] = cached->name + "[k_it]";
             continue;
         }
         if (compiler::Scalar skip =
