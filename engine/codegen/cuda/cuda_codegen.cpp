@@ -21,6 +21,14 @@ Expected<CudaKernel> generateCudaKernel(const compiler::LoopProgram& program,
     }
 }
 
+Expected<CompiledImage> compileKernelPath(const CudaKernel& kernel, KernelPath path,
+                                          const NvrtcOptions& nvrtc, KernelCache* cache) {
+    NvrtcOptions options = nvrtc;
+    if (path != KernelPath::Both) options.extra.push_back(kernelPathDefine(path));
+    KernelCache& c = cache ? *cache : KernelCache::shared();
+    return c.getOrCompile(kernel.source, kernel.name, options);
+}
+
 Expected<CompiledCudaKernel> compileCudaKernel(const compiler::LoopProgram& program,
                                                const compiler::ScheduledKernel& kernel,
                                                const NvrtcOptions& nvrtc,
@@ -28,8 +36,7 @@ Expected<CompiledCudaKernel> compileCudaKernel(const compiler::LoopProgram& prog
                                                KernelCache* cache) {
     Expected<CudaKernel> source = generateCudaKernel(program, kernel, options);
     if (!source) return source.error();
-    KernelCache& c = cache ? *cache : KernelCache::shared();
-    Expected<CompiledImage> image = c.getOrCompile(source->source, source->name, nvrtc);
+    Expected<CompiledImage> image = compileKernelPath(*source, source->firstPath(), nvrtc, cache);
     if (!image) return image.error();
     return CompiledCudaKernel{std::move(*source), std::move(*image)};
 }

@@ -29,7 +29,13 @@ struct CompiledCudaKernel {
     CompiledImage image;
 };
 
-/// generateCudaKernel, then NVRTC through `cache`.
+/// NVRTC through `cache` (the shared cache when null) for one path of a generated kernel: its
+/// define (kernelPathDefine) joins the options, and with them the cache key.
+Expected<CompiledImage> compileKernelPath(const CudaKernel& kernel, KernelPath path,
+                                          const NvrtcOptions& nvrtc, KernelCache* cache = nullptr);
+
+/// generateCudaKernel, then compileKernelPath for the kernel's first path (the vector path where
+/// it has one; `image` holds that path).
 Expected<CompiledCudaKernel> compileCudaKernel(const compiler::LoopProgram& program,
                                                const compiler::ScheduledKernel& kernel,
                                                const NvrtcOptions& nvrtc,

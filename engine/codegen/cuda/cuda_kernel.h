@@ -11,6 +11,7 @@
 #include "tensor/dtype.h"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -47,6 +48,39 @@ struct LaunchDescriptor {
     LaunchDims evaluate(std::span<const int64_t> symbols) const;
 };
 
+/// What a launch must satisfy for a kernel's vector path: the buffers it reads or writes with
+/// vector accesses aligned to the access's bytes, and the size expressions those accesses
+/// assume divisible by the width. The kernel tests the same conditions itself; the host tests
+/// them before a launch to pick the image of the path the launch takes (KernelPath).
+struct VectorPathCondition {
+    struct Aligned {
+        int32_t buffer = -1; ///< buffer id
+        int bytes = 16;
+    };
+    struct Multiple {
+        compiler::Index value; ///< in the graph's size symbols
+        int64_t of = 1;
+    };
+    std::vector<Aligned> aligned;
+    std::vector<Multiple> multiples;
+
+    void requireAligned(int32_t buffer, int bytes);
+    void requireMultiple(const compiler::Index& value, int64_t of);
+    /// `addresses` holds each buffer's device address by buffer id, `symbols` the size symbols'
+    /// values by symbol number.
+    bool holds(std::span<const uint64_t> addresses, std::span<const int64_t> symbols) const;
+};
+
+/// Which of a kernel's paths an image holds. A kernel with a vector path also has a scalar one
+/// for launches the vector path cannot take (a misaligned view, a size not a multiple of the
+/// width). Each path compiles alone, with the define kernelPathDefine() names, so NVRTC
+/// compiles only the path launches take (the vector path, unless one cannot): half the code.
+/// The source without a define holds both paths, chosen on the device.
+enum class KernelPath : uint8_t { Both, Vector, Scalar };
+/// "-DKILN_VECTOR_PATH_ONLY", "-DKILN_SCALAR_PATH_ONLY", or "" for Both.
+const char* kernelPathDefine(KernelPath path);
+const char* kernelPathName(KernelPath path);
+
 /// How a reduction kernel maps rows to threads (chosen by row length; see reduction_emitter.h).
 enum class RowStrategy : uint8_t { None, WarpPerRow, BlockPerRow };
 const char* rowStrategyName(RowStrategy s);
@@ -62,6 +96,13 @@ struct CudaKernel {
     /// Pattern-specific reductions the emitter used: "online_softmax", "welford".
     std::vector<std::string> fusedPatterns;
     bool uses64BitIndex = false;
+    /// Set when the kernel has a vector path beside its scalar one (vectorWidth > 1).
+    std::optional<VectorPathCondition> vectorPath;
+
+    /// The path a launch with these buffer addresses and symbols takes.
+    KernelPath pathFor(std::span<const uint64_t> addresses, std::span<const int64_t> symbols) const;
+    /// The path compiled before any launch: the vector path where there is one.
+    KernelPath firstPath() const { return vectorPath ? KernelPath::Vector : KernelPath::Both; }
 };
 
 } // namespace kiln::codegen::cuda

@@ -208,7 +208,7 @@ std::string ExprPrinter::sinCos(const ScalarNode& s, int lane) {
         bool single = compiler::computeType(s.dtype) != DType::Float64;
         const char* t = single ? "float" : "double";
         m_code += m_indent + t + " " + base + "_s, " + base + "_c;\n";
-        m_code += m_indent + (single ? "sincosf(" : "sincos(") + arg + ", &" + base + "_s, &" +
+        m_code += m_indent + (single ? "kiln_sincosf(" : "sincos(") + arg + ", &" + base + "_s, &" +
                   base + "_c);\n";
         m_texts[key] = base;
     }
@@ -255,7 +255,7 @@ std::string ExprPrinter::op(const ScalarNode& s, int lane) {
     case ScalarOp::Rsqrt:
         return fn("rsqrt");
     case ScalarOp::Tan:
-        return fn("tan");
+        return single ? "kiln_tanf(" + a(0) + ")" : "tan(" + a(0) + ")";
     case ScalarOp::Tanh:
         return fn("tanh");
     case ScalarOp::Erf:

@@ -98,29 +98,25 @@ bool needs64BitIndex(const compiler::LoopProgram& p, const compiler::ScheduledKe
 namespace {
 
 /// Whether e is a multiple of `width` for every value of the loop variables; size symbols it
-/// needs to be multiples add conditions.
-bool divisible(const Index& e, int width, std::vector<std::string>& conditions,
-               const compiler::LoopProgram& p) {
+/// needs to be multiples become conditions.
+bool divisible(const Index& e, int width, VectorPathCondition& conditions) {
     switch (e->kind) {
     case IndexNode::Kind::Const:
         return e->value % width == 0;
     case IndexNode::Kind::Var:
         return width == 1;
     case IndexNode::Kind::Sym:
-        conditions.push_back("(" + p.symbolNames.at(static_cast<size_t>(e->value)) + " % " +
-                             std::to_string(width) + " == 0)");
+        conditions.requireMultiple(e, width);
         return true;
     case IndexNode::Kind::Add:
-        return divisible(e->lhs, width, conditions, p) && divisible(e->rhs, width, conditions, p);
+        return divisible(e->lhs, width, conditions) && divisible(e->rhs, width, conditions);
     case IndexNode::Kind::Mul: {
         // Either factor divisible will do; prefer one that needs no condition.
-        std::vector<std::string> left, right;
-        bool l = divisible(e->lhs, width, left, p), r = divisible(e->rhs, width, right, p);
-        if ((l && left.empty()) || (r && right.empty())) return true;
-        if (l)
-            conditions.insert(conditions.end(), left.begin(), left.end());
-        else if (r)
-            conditions.insert(conditions.end(), right.begin(), right.end());
+        VectorPathCondition left, right;
+        bool l = divisible(e->lhs, width, left), r = divisible(e->rhs, width, right);
+        if ((l && left.multiples.empty()) || (r && right.multiples.empty())) return true;
+        for (const VectorPathCondition::Multiple& m : (l ? left : right).multiples)
+            conditions.requireMultiple(m.value, m.of);
         return l || r;
     }
     default:
@@ -130,18 +126,41 @@ bool divisible(const Index& e, int width, std::vector<std::string>& conditions,
 
 } // namespace
 
-AccessKind classifyAccess(const compiler::LoopProgram& p, const Index& index, int32_t var,
-                          int width, std::vector<std::string>& conditions) {
+AccessKind classifyAccess(const Index& index, int32_t var, int width,
+                          VectorPathCondition* conditions) {
     if (!compiler::usesVar(index, var)) return AccessKind::Invariant;
     Index c = compiler::coefficientOf(index, var);
     int64_t one = 0;
     if (!c || !compiler::isConstant(c, &one) || one != 1) return AccessKind::Gather;
     Index rest = compiler::substitute(
         index, [&](int32_t v) -> Index { return v == var ? compiler::constant(0) : nullptr; });
-    std::vector<std::string> extra;
-    if (!divisible(rest, width, extra, p)) return AccessKind::Gather;
-    conditions.insert(conditions.end(), extra.begin(), extra.end());
+    VectorPathCondition extra;
+    if (!divisible(rest, width, extra)) return AccessKind::Gather;
+    if (conditions)
+        for (const VectorPathCondition::Multiple& m : extra.multiples)
+            conditions->requireMultiple(m.value, m.of);
     return AccessKind::Vector;
+}
+
+std::string conditionText(const VectorPathCondition& c, const compiler::LoopProgram& p,
+                          const ExprPrinter& printer) {
+    std::string text;
+    auto add = [&](const std::string& term) { text += (text.empty() ? "" : " && ") + term; };
+    for (const VectorPathCondition::Multiple& m : c.multiples)
+        add("(" + printer.index(m.value) + " % " + std::to_string(m.of) + " == 0)");
+    for (const VectorPathCondition::Aligned& a : c.aligned)
+        add("kiln_aligned(" + p.buffer(a.buffer).name + ", " + std::to_string(a.bytes) + ")");
+    return text.empty() ? "true" : text;
+}
+
+std::string twoPaths(const std::string& condition, const std::string& vectorPath,
+                     const std::string& scalarPath) {
+    return "#ifndef KILN_SCALAR_PATH_ONLY\n    if (" + condition + ") {\n" + vectorPath +
+           "    return;\n    }\n#endif\n"
+           "#ifdef KILN_VECTOR_PATH_ONLY\n"
+           "    __trap(); // the host launches this image only where the condition holds\n"
+           "#else\n" +
+           scalarPath + "#endif\n";
 }
 
 std::vector<const compiler::ScalarNode*> distinctLoads(const compiler::Scalar& body) {

@@ -28,10 +28,20 @@ std::optional<int64_t> staticValue(const compiler::Index& e);
 /// How one access (a load or store index) behaves along loop variable `var` when each thread
 /// handles `width` consecutive values of it starting at a multiple of `width`.
 enum class AccessKind : uint8_t { Vector, Invariant, Gather };
-/// Vector: coefficient 1 and the rest divisible by width (conditions on size symbols that make
-/// it so are added to `conditions` as C++ expressions). Invariant: does not use the variable.
-AccessKind classifyAccess(const compiler::LoopProgram& program, const compiler::Index& index,
-                          int32_t var, int width, std::vector<std::string>& conditions);
+/// Vector: coefficient 1 and the rest divisible by width (the size symbols that must be
+/// multiples for it are added to `conditions`, when given). Invariant: does not use the variable.
+AccessKind classifyAccess(const compiler::Index& index, int32_t var, int width,
+                          VectorPathCondition* conditions);
+
+class ExprPrinter;
+/// The condition as the kernel tests it: "(s0 % 4 == 0) && kiln_aligned(in_ptr0, 16)".
+std::string conditionText(const VectorPathCondition& condition, const compiler::LoopProgram& p,
+                          const ExprPrinter& printer);
+/// A kernel's vector and scalar paths behind the vector path's condition, each compiled alone
+/// under its define (KernelPath): the vector-only image traps where the condition fails, which
+/// the host never launches it with.
+std::string twoPaths(const std::string& condition, const std::string& vectorPath,
+                     const std::string& scalarPath);
 
 /// Loads of a body, deduplicated by (buffer, index).
 std::vector<const compiler::ScalarNode*> distinctLoads(const compiler::Scalar& body);

@@ -34,8 +34,8 @@ private:
         if (lane == 0 || var != m_rank - 1) return name;
         return "(" + name + " + " + std::to_string(lane) + ")";
     }
-    /// Picks the vector width and the run-time conditions for the vector path.
-    int chooseWidth(std::vector<std::string>& conditions);
+    /// Picks the vector width and the launch conditions of the vector path (m_vectorPath).
+    int chooseWidth();
     void emitPath(int width, int unroll, bool strided);
     void decompose(const std::string& linear);
     std::string stageBody(const LoopNode& n, int width);
@@ -53,20 +53,20 @@ private:
     /// Values a stage stored, by buffer, for later stages of the same element: "name" per lane.
     std::map<int32_t, std::vector<std::string>> m_stored;
     std::map<int32_t, compiler::Index> m_storedIndex;
+    VectorPathCondition m_vectorPath;
 };
 
 std::string numelText(const ExprPrinter& printer, const std::vector<compiler::Index>& ranges) {
     return printer.index(compiler::product(ranges));
 }
 
-int PointwiseEmitter::chooseWidth(std::vector<std::string>& conditions) {
+int PointwiseEmitter::chooseWidth() {
     if (m_rank == 0 || m_c.maxVectorWidth <= 1) return 1;
     int32_t var = m_rank - 1;
     std::vector<tensor::DType> dtypes;
     std::set<int32_t> vectorBuffers;
     auto consider = [&](int32_t buffer, const compiler::Index& index) {
-        std::vector<std::string> probe;
-        if (classifyAccess(m_p, index, var, 2, probe) == AccessKind::Vector) {
+        if (classifyAccess(index, var, 2, nullptr) == AccessKind::Vector) {
             dtypes.push_back(m_p.buffer(buffer).dtype);
             vectorBuffers.insert(buffer);
         }
@@ -86,13 +86,10 @@ int PointwiseEmitter::chooseWidth(std::vector<std::string>& conditions) {
     // The innermost range must be a multiple of the width, so a vector never crosses a row.
     compiler::Index last = m_k.outerRanges.back();
     if (auto v = staticValue(last); v && *v % width != 0) return 1;
-    if (!staticValue(last))
-        conditions.push_back("(" + m_printer.index(last) + " % " + std::to_string(width) +
-                             " == 0)");
+    if (!staticValue(last)) m_vectorPath.requireMultiple(last, width);
     for (int32_t b : vectorBuffers) {
         int bytes = static_cast<int>(width * tensor::itemSize(m_p.buffer(b).dtype));
-        conditions.push_back("kiln_aligned(" + m_p.buffer(b).name + ", " +
-                             std::to_string(std::min(bytes, 16)) + ")");
+        m_vectorPath.requireAligned(b, std::min(bytes, 16));
     }
     return width;
 }
@@ -123,9 +120,8 @@ std::string PointwiseEmitter::stageBody(const LoopNode& n, int width) {
     for (int lane = 0; lane < width; ++lane)
         values.push_back(convertValue(m_printer.value(n.body, lane), n.body->dtype, out.dtype));
     std::string code = m_printer.take();
-    std::vector<std::string> conditions;
     bool vectorStore =
-        width > 1 && classifyAccess(m_p, at, m_rank - 1, width, conditions) == AccessKind::Vector;
+        width > 1 && classifyAccess(at, m_rank - 1, width, &m_vectorPath) == AccessKind::Vector;
     std::string st = storageTypeName(out.dtype);
     if (vectorStore) {
         std::string arr = m_printer.fresh("k_o");
@@ -169,9 +165,9 @@ void PointwiseEmitter::emitPath(int width, int unroll, bool strided) {
         for (const compiler::KernelStage& s : m_k.stages) {
             const LoopNode& n = m_p.nodes.at(static_cast<size_t>(s.node));
             for (const compiler::ScalarNode* l : distinctLoads(n.body)) {
-                std::vector<std::string> conds;
                 if (width == 1 || !l->operands.empty() || m_written.count(l->buffer) ||
-                    classifyAccess(m_p, l->index, m_rank - 1, width, conds) != AccessKind::Vector)
+                    classifyAccess(l->index, m_rank - 1, width, &m_vectorPath) !=
+                        AccessKind::Vector)
                     continue;
                 bool have = false;
                 for (auto& [key, name] : arrays)
@@ -200,9 +196,8 @@ void PointwiseEmitter::emitPath(int width, int unroll, bool strided) {
                     compiler::equal(key.second->index, l.index))
                     return widenLoaded(name + "[" + std::to_string(lane) + "]",
                                        m_p.buffer(l.buffer).dtype);
-            std::vector<std::string> conds;
             if (l.operands.empty() &&
-                classifyAccess(m_p, l.index, m_rank - 1, width, conds) == AccessKind::Invariant)
+                classifyAccess(l.index, m_rank - 1, width, nullptr) == AccessKind::Invariant)
                 return m_printer.scalarLoad(l, 0);
             return {};
         });
@@ -222,31 +217,29 @@ CudaKernel PointwiseEmitter::emit() {
     out.name = m_k.name;
     out.args = kernelArgs(m_p, m_k);
     out.uses64BitIndex = needs64BitIndex(m_p, m_k);
-    std::vector<std::string> conditions;
-    int width = chooseWidth(conditions);
+    int width = chooseWidth();
     int perThread = std::max(m_c.elementsPerThread, width);
     int unroll = std::max(1, perThread / width);
     perThread = unroll * width;
     const int t = m_c.threads;
-    m_code += kernelSignature(m_k.name, out.args, t) + " {\n";
-    m_code += "    const kiln_idx k_n = " + numelText(m_printer, m_k.outerRanges) + ";\n";
-    m_code += "    const kiln_idx k_first = (kiln_idx)blockIdx.x * " +
-              std::to_string(t * perThread) + ";\n";
+    std::string head = kernelSignature(m_k.name, out.args, t) + " {\n";
+    head += "    const kiln_idx k_n = " + numelText(m_printer, m_k.outerRanges) + ";\n";
+    head += "    const kiln_idx k_first = (kiln_idx)blockIdx.x * " + std::to_string(t * perThread) +
+            ";\n";
+    std::string vectorPath;
     if (width > 1) {
-        std::string cond;
-        for (const std::string& c : conditions)
-            cond += (cond.empty() ? "" : " && ") + c;
-        m_code += "    if (" + (cond.empty() ? std::string("true") : cond) + ") {\n";
-        std::string before = std::move(m_code);
-        m_code.clear();
         emitPath(width, unroll, true);
-        before += m_code;
-        m_code = std::move(before);
-        m_code += "    return;\n    }\n";
+        vectorPath = std::move(m_code);
+        m_code.clear();
     }
     m_code += "    {\n";
     emitPath(1, perThread, false);
-    m_code += "    }\n}\n";
+    m_code += "    }\n";
+    if (width > 1) {
+        m_code = twoPaths(conditionText(m_vectorPath, m_p, m_printer), vectorPath, m_code);
+        out.vectorPath = m_vectorPath;
+    }
+    m_code = head + m_code + "}\n";
     out.source = kernelPrelude(out.uses64BitIndex, m_code) + "\n" + m_code;
     out.vectorWidth = width;
     out.elementsPerThread = perThread;

@@ -63,7 +63,7 @@ void ReductionEmitter::keepResult(const LoopNode& n, const std::string& value, D
     m_registers[n.output] = reg;
 }
 
-int ReductionEmitter::chooseWidth(std::vector<std::string>& conditions) {
+int ReductionEmitter::chooseWidth() {
     if (m_c.maxVectorWidth <= 1) return 1;
     std::vector<tensor::DType> dtypes;
     std::set<int32_t> vectorBuffers;
@@ -75,9 +75,8 @@ int ReductionEmitter::chooseWidth(std::vector<std::string>& conditions) {
         int32_t var = m_outer + static_cast<int32_t>(s.innerRanges.size()) - 1;
         if (auto v = staticValue(s.innerRanges.back()); v && *v % 2 != 0) return 1;
         for (const compiler::ScalarNode* l : distinctLoads(node(s).body)) {
-            std::vector<std::string> probe;
             if (l->operands.empty() && !written.count(l->buffer) &&
-                classifyAccess(m_p, l->index, var, 2, probe) == AccessKind::Vector) {
+                classifyAccess(l->index, var, 2, nullptr) == AccessKind::Vector) {
                 dtypes.push_back(m_p.buffer(l->buffer).dtype);
                 vectorBuffers.insert(l->buffer);
             }
@@ -93,25 +92,20 @@ int ReductionEmitter::chooseWidth(std::vector<std::string>& conditions) {
         std::vector<compiler::Index> vars;
         for (size_t i = 0; i < n.ranges.size(); ++i)
             vars.push_back(compiler::loopVar(static_cast<int32_t>(i)));
-        std::vector<std::string> probe;
         int32_t var = m_outer + static_cast<int32_t>(s.innerRanges.size()) - 1;
-        if (classifyAccess(m_p, compiler::linearIndex(vars, out.strides, out.offset), var, width,
-                           probe) == AccessKind::Vector)
+        if (classifyAccess(compiler::linearIndex(vars, out.strides, out.offset), var, width,
+                           nullptr) == AccessKind::Vector)
             vectorBuffers.insert(n.output);
     }
     for (const compiler::KernelStage& s : m_k.stages) {
         if (s.innerRanges.empty()) continue;
         const compiler::Index& last = s.innerRanges.back();
         if (auto v = staticValue(last); v && *v % width != 0) return 1;
-        if (!staticValue(last))
-            conditions.push_back("(" + m_printer.index(last) + " % " + std::to_string(width) +
-                                 " == 0)");
+        if (!staticValue(last)) m_vectorPath.requireMultiple(last, width);
     }
     for (int32_t b : vectorBuffers)
-        conditions.push_back(
-            "kiln_aligned(" + m_p.buffer(b).name + ", " +
-            std::to_string(std::min<int64_t>(16, width * tensor::itemSize(m_p.buffer(b).dtype))) +
-            ")");
+        m_vectorPath.requireAligned(b, static_cast<int>(std::min<int64_t>(
+                                           16, width * tensor::itemSize(m_p.buffer(b).dtype))));
     return width;
 }
 
@@ -207,10 +201,9 @@ void ReductionEmitter::preload(const compiler::Scalar& body, int width) {
     // Loads a where may discard come last: their conditions read the other loads.
     std::vector<std::pair<const compiler::ScalarNode*, compiler::Scalar>> discardable;
     for (const compiler::ScalarNode* l : distinctLoads(body)) {
-        std::vector<std::string> conds;
         if (!l->operands.empty() || m_registers.count(l->buffer) ||
             m_writtenInner.count(l->buffer) ||
-            classifyAccess(m_p, l->index, m_innermost, width, conds) != AccessKind::Vector)
+            classifyAccess(l->index, m_innermost, width, &m_vectorPath) != AccessKind::Vector)
             continue;
         if (const RowCache* cached = m_rowCached ? findCachedRow(*l) : nullptr) {
             m_vectors[l] = cached->name + "[k_it]";
@@ -334,8 +327,7 @@ Expected<CudaKernel> ReductionEmitter::emit() {
     out.name = m_k.name;
     out.args = kernelArgs(m_p, m_k);
     out.uses64BitIndex = needs64BitIndex(m_p, m_k);
-    std::vector<std::string> conditions;
-    int width = chooseWidth(conditions);
+    int width = chooseWidth();
     std::optional<int64_t> rowLength = longestRow(m_p, m_k);
     m_rows = rowLength && *rowLength <= m_c.warpRowLimit ? RowStrategy::WarpPerRow
                                                          : RowStrategy::BlockPerRow;
@@ -383,18 +375,21 @@ Expected<CudaKernel> ReductionEmitter::emit() {
         rest = "k_rq" + std::to_string(d);
     }
     std::vector<std::string> vectorPatterns;
+    std::string head = std::move(m_code), vectorPath;
+    m_code.clear();
     if (width > 1) {
-        std::string cond;
-        for (const std::string& c : conditions)
-            cond += (cond.empty() ? "" : " && ") + c;
-        m_code += "    if (" + (cond.empty() ? std::string("true") : cond) + ") {\n";
         emitStages(width);
-        m_code += "    return;\n    }\n";
+        vectorPath = std::move(m_code);
+        m_code.clear();
         vectorPatterns = std::move(m_patterns);
         m_patterns.clear();
     }
     emitStages(1);
-    m_code += "}\n";
+    if (width > 1) {
+        m_code = twoPaths(conditionText(m_vectorPath, m_p, m_printer), vectorPath, m_code);
+        out.vectorPath = m_vectorPath;
+    }
+    m_code = head + m_code + "}\n";
     out.source = kernelPrelude(out.uses64BitIndex, m_code) + "\n" + m_code;
     out.vectorWidth = width;
     out.rows = m_rows;

@@ -43,7 +43,8 @@ private:
         if (lane == 0 || var != m_innermost) return name;
         return "(" + name + " + " + std::to_string(lane) + ")";
     }
-    int chooseWidth(std::vector<std::string>& conditions);
+    /// The vector width, with the vector path's launch conditions in m_vectorPath.
+    int chooseWidth();
     void emitStages(int width);
     /// Opens the strided loop over a stage's inner elements (declaring its loop variables).
     void openLoop(const compiler::KernelStage& s, int width);
@@ -86,6 +87,7 @@ private:
     int m_threads = 256;
     ExprPrinter m_printer;
     std::string m_code;
+    VectorPathCondition m_vectorPath;
     std::vector<std::string> m_patterns;
     std::map<int32_t, std::string> m_registers; ///< buffer -> the row's value, widened
     std::map<const compiler::ScalarNode*, std::string> m_vectors;

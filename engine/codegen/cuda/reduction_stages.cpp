@@ -240,9 +240,8 @@ void ReductionEmitter::pointwise(const compiler::KernelStage& s, int width) {
         vars.push_back(compiler::loopVar(static_cast<int32_t>(i)));
     compiler::Index at = compiler::linearIndex(vars, out.strides, out.offset);
     std::vector<std::string> values = laneValues(n.body, width);
-    std::vector<std::string> conds;
     bool vectorStore =
-        width > 1 && classifyAccess(m_p, at, m_innermost, width, conds) == AccessKind::Vector;
+        width > 1 && classifyAccess(at, m_innermost, width, &m_vectorPath) == AccessKind::Vector;
     if (vectorStore) {
         std::string arr = m_printer.fresh("k_o");
         m_code += "        alignas(16) " + std::string(storageTypeName(out.dtype)) + " " + arr +

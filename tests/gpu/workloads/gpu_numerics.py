@@ -258,4 +258,54 @@ pair = [torch.randn(37, 91), torch.randn(37, 91)]
 compiled_first("graph break reads a traced value", reads_traced_value, pair, 1e-4)
 compiled_first("in-place write after a traced read", writes_after_read, [torch.randn(29, 53), torch.randn(29, 53)])
 compiled_first("intermediate returned with its users", returns_intermediate, [torch.randn(41, 67), torch.randn(41, 67)], 1e-4)
+
+
+# Arguments past 105615 take libdevice's long range reduction, which Kiln's kernels call out of
+# line (codegen/cuda/prelude.cpp, kTrig); values either side of it, and far out.
+big = torch.cat([torch.linspace(-3e6, 3e6, 4096), torch.linspace(105000.0, 106500.0, 4096),
+                 torch.randn(4096) * 1e9])
+check("sin cos tan of large arguments", lambda a: torch.sin(a) + torch.cos(a) * torch.tan(a * 0.5),
+      [big], 1e-5)
+
+
+def misaligned(name, fn, shape, tol=1e-5):
+    """fn compiled on a view that starts one element into its storage: the kernels' vector path
+    cannot take it, so the launch compiles and runs their scalar path (on first use)."""
+    global failures
+    flat = torch.randn(math.prod(shape) + 1)
+    want = fn(flat[1:].view(shape))
+    gpu = flat.cuda()[1:].view(shape)
+    try:
+        err = rel_err(torch.compile(fn)(gpu), want)
+    except Exception as e:
+        failures += 1
+        print(f"FAIL {name}: {type(e).__name__}: {e}")
+        return
+    if err > tol:
+        failures += 1
+    print(f"{'PASS' if err <= tol else 'FAIL'} {name} (misaligned view): {err:.2e}")
+
+
+misaligned("sin+cos", lambda a: torch.sin(a) + torch.cos(a), (1 << 16,))
+misaligned("softmax", lambda a: torch.softmax(a, -1), (300, 512))
+misaligned("gelu(layer_norm)", lambda a: F.gelu(F.layer_norm(a, (512,))), (300, 512), 1e-4)
+
+
+def sizes_in_turn(name, fn, sizes, tol=1e-5):
+    """One compiled fn over inputs of several lengths: after the first change the graph is
+    dynamic, and a length that is not a multiple of the vector width takes the scalar path."""
+    global failures
+    compiled = torch.compile(fn)
+    errs = []
+    for n in sizes:
+        a = torch.randn(n)
+        errs.append(rel_err(compiled(a.cuda()), fn(a)))
+    ok = max(errs) <= tol
+    if not ok:
+        failures += 1
+    print(f"{'PASS' if ok else 'FAIL'} {name} (lengths {sizes}): " +
+          " ".join(f"{e:.2e}" for e in errs))
+
+
+sizes_in_turn("exp * 2 + 1 over dynamic lengths", lambda a: torch.exp(a) * 2 + 1, [4096, 8192, 4099, 4100])
 print(f"failures: {failures}")

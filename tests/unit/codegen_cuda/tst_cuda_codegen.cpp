@@ -11,6 +11,7 @@
 
 #include <QTest>
 #include <cmath>
+#include <map>
 
 using namespace kiln;
 using namespace kiln::codegen::cuda;
@@ -227,7 +228,7 @@ private slots:
         QCOMPARE(k.elementsPerThread, 16);
         QVERIFY(contains(body(k), "kiln_vload("));
         QVERIFY(contains(body(k), "kiln_vstore("));
-        QVERIFY(contains(body(k), "sincosf(")); // sin and cos share one range reduction
+        QVERIFY(contains(body(k), "kiln_sincosf(")); // sin and cos share one range reduction
         QVERIFY(!k.uses64BitIndex);
         // grid = ceil(2^26 / (256 threads * 16 elements))
         LaunchDims d = k.launch.evaluate({});
@@ -237,6 +238,88 @@ private slots:
         QVERIFY(!k.args[0].written);
         QVERIFY(k.args[1].written);
         compilesForSm90(k);
+    }
+
+    void vectorAndScalarPathsCompileAlone() {
+        CudaKernel k = generate(kiln::testing::cuda::sinCos(int64_t(1) << 20));
+        QVERIFY(k.vectorPath.has_value());
+        QCOMPARE(k.firstPath(), KernelPath::Vector);
+        QVERIFY(contains(body(k), "#ifndef KILN_SCALAR_PATH_ONLY"));
+        QVERIFY(contains(body(k), "#ifdef KILN_VECTOR_PATH_ONLY"));
+        // Both buffers are read or written 16 bytes at a time: both must be aligned.
+        QCOMPARE(k.vectorPath->aligned.size(), size_t(2));
+        for (const VectorPathCondition::Aligned& a : k.vectorPath->aligned)
+            QCOMPARE(a.bytes, 16);
+        QVERIFY(k.vectorPath->multiples.empty()); // the size is static
+        if (!haveNvrtc()) QSKIP("NVRTC (libnvrtc.so.13) is not available on this machine");
+        NvrtcOptions ptx;
+        ptx.ptx = true;
+        KernelCache cache("");
+        std::map<KernelPath, size_t> sizes;
+        for (KernelPath path : {KernelPath::Both, KernelPath::Vector, KernelPath::Scalar}) {
+            Expected<CompiledImage> image = compileKernelPath(k, path, ptx, &cache);
+            if (!image) QFAIL(image.error().render().c_str());
+            sizes[path] = image->image.size();
+            QVERIFY(contains(image->image, ".entry " + k.name));
+            // Only the vector-only image traps (where its condition fails, which the host
+            // never launches it with).
+            QCOMPARE(contains(image->image, "trap;"), path == KernelPath::Vector);
+        }
+        // Each path alone is less code than both: what NVRTC no longer compiles up front.
+        QVERIFY(sizes[KernelPath::Vector] < sizes[KernelPath::Both]);
+        QVERIFY(sizes[KernelPath::Scalar] < sizes[KernelPath::Both]);
+        // The paths are separate cache entries.
+        QCOMPARE(cache.stats().compiles, 3);
+    }
+
+    void hostChoosesThePathALaunchTakes() {
+        // sin+cos over a dynamic length s0: the vector path needs s0 % 4 == 0 and both
+        // pointers 16-byte aligned, exactly what the kernel itself tests.
+        FusedGraph g = kiln::testing::cuda::buildGraph(
+            [](compiler::AtenBuilder& b) {
+                b.setOrigin("add", "add");
+                int32_t x = b.placeholder(0, {compiler::sizeSymbol(0)}, DType::Float32);
+                return std::vector<int32_t>{b.binary("add", b.unary("sin", x), b.unary("cos", x))};
+            },
+            {"s0"});
+        CudaKernel k = generate(g);
+        QVERIFY(k.vectorPath.has_value());
+        QCOMPARE(k.vectorPath->multiples.size(), size_t(1));
+        QCOMPARE(k.vectorPath->multiples[0].of, int64_t(4));
+        QVERIFY(contains(body(k), "s0 % 4 == 0)"));
+        std::vector<uint64_t> addresses(g.program.buffers.size(), 0x7f0000000000ull);
+        std::vector<int64_t> symbols{4096};
+        QCOMPARE(k.pathFor(addresses, symbols), KernelPath::Vector);
+        symbols[0] = 4097;
+        QCOMPARE(k.pathFor(addresses, symbols), KernelPath::Scalar);
+        symbols[0] = 4096;
+        addresses[static_cast<size_t>(k.args[0].id)] += 4; // x[1:] of a float tensor
+        QCOMPARE(k.pathFor(addresses, symbols), KernelPath::Scalar);
+        addresses[static_cast<size_t>(k.args[0].id)] += 12;
+        QCOMPARE(k.pathFor(addresses, symbols), KernelPath::Vector);
+        // A kernel without a vector path has one image for every launch.
+        CudaKernel scalar = generate(kiln::testing::cuda::sinCos(1001));
+        QVERIFY(!scalar.vectorPath);
+        QCOMPARE(scalar.firstPath(), KernelPath::Both);
+        QCOMPARE(scalar.pathFor(addresses, symbols), KernelPath::Both);
+    }
+
+    void largeTrigArgumentsReduceOutOfLine() {
+        // libdevice's long range reduction (a local array and a loop) is compiled once, in its
+        // own function, not inlined into each of the sixteen unrolled elements.
+        if (!haveNvrtc()) QSKIP("NVRTC (libnvrtc.so.13) is not available on this machine");
+        CudaKernel k = generate(kiln::testing::cuda::sinCos(int64_t(1) << 20));
+        NvrtcOptions ptx;
+        ptx.ptx = true;
+        Expected<CompiledImage> image = compileKernelPath(k, KernelPath::Vector, ptx);
+        if (!image) QFAIL(image.error().render().c_str());
+        const std::string& text = image->image;
+        size_t entry = text.find(".entry " + k.name);
+        QVERIFY(entry != std::string::npos);
+        QVERIFY(contains(text.substr(0, entry), "kiln_sincosf_large"));
+        QVERIFY(contains(text.substr(0, entry), ".local"));
+        QVERIFY(!contains(text.substr(entry), ".local"));
+        QVERIFY(contains(text.substr(entry), "call"));
     }
 
     void oddLengthFallsBackToScalar() {
