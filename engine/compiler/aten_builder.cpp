@@ -332,8 +332,17 @@ int32_t AtenBuilder::attention(int32_t q, int32_t k, int32_t v, double scale, bo
     n.sizes.back() = sizes(v).back();
     n.dtype = dtype(q);
     n.scalar = scale;
-    n.scalar2 = causal ? 1 : 0;
+    n.scalar2 = causal ? kAttentionCausal : 0;
     return emit(std::move(n));
+}
+
+int32_t AtenBuilder::maskedAttention(int32_t q, int32_t k, int32_t v, int32_t masked,
+                                     double scale) {
+    int32_t out = attention(q, k, v, scale, false);
+    AtenNode& n = m_graph.nodes[static_cast<size_t>(out)];
+    n.inputs.push_back(masked);
+    n.scalar2 = kAttentionEmptyRowsNan;
+    return out;
 }
 
 bool AtenBuilder::attentionSupports(DType dtype, int64_t headDim) {

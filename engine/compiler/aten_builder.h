@@ -77,6 +77,10 @@ public:
     /// softmax(q @ k^T * scale) @ v over the last two dims (causal: key j only for query
     /// i >= j), as one extern kernel (flash_attention; GPU graphs only, see attentionRule).
     int32_t attention(int32_t q, int32_t k, int32_t v, double scale, bool causal);
+    /// The same with a boolean mask (true: the score is masked out, -inf) broadcastable to the
+    /// scores; a row masked out entirely is NaN, as softmax of a row of -inf gives (attention
+    /// written out by hand, see match_attention.h). flash_attention's fourth input.
+    int32_t maskedAttention(int32_t q, int32_t k, int32_t v, int32_t masked, double scale);
     /// The inputs flash_attention takes: bf16 or fp16, a head size that is a multiple of 16 up
     /// to 128 (what codegen/cuda/attention_kernel.h generates).
     static bool attentionSupports(DType dtype, int64_t headDim);

@@ -16,16 +16,22 @@
 
 namespace kiln::compiler {
 
+/// flash_attention's flags (AtenNode::scalar2, then LoopNode::alpha).
+enum AttentionFlags : int {
+    kAttentionCausal = 1,       ///< key j attends to query i only if j <= i
+    kAttentionEmptyRowsNan = 2, ///< a row with every score masked out is NaN, not zeros
+};
+
 struct AtenNode {
     /// placeholder, constant, full, iota, the pointwise ops of ScalarOp by name ("sin", "add",
     /// "where", "to_dtype"), sum/prod/amax/amin/argmax/argmin, view, permute, expand, slice,
-    /// mm, bmm, addmm, flash_attention (q, k, v), fallback; rand and randn (random values computed in the kernels: ints
-    /// holds the seed symbol and the random stream).
+    /// mm, bmm, addmm, flash_attention (q, k, v, and a boolean mask), fallback; rand and randn
+    /// (random values computed in the kernels: ints holds the seed symbol and the random stream).
     std::string op;
     std::vector<int32_t> inputs; ///< other nodes, by index
     std::vector<Index> ints;     ///< dims, sizes, slice bounds: what the op needs
     double scalar = 0;           ///< constant/full value; addmm's beta; attention's scale
-    double scalar2 = 1;          ///< addmm's alpha; attention: 1 when causal
+    double scalar2 = 1;          ///< addmm's alpha; attention: AttentionFlags
     bool flag = false;           ///< keepdim
     tensor::DType dtype = tensor::DType::Float32;
     std::vector<Index> sizes;

@@ -2,6 +2,7 @@
 #include "compiler/decompose_ops.h"
 
 #include "compiler/decompose_context.h"
+#include "compiler/match_attention.h"
 #include "lang/native_types.h"
 #include "lang/objects.h"
 
@@ -313,14 +314,22 @@ bool mutates(const graph::Node& n) {
 
 class Decomposer {
 public:
-    Decomposer(lang::Interpreter& interp, const graph::Graph& captured, bool fallbackRandom)
+    Decomposer(lang::Interpreter& interp, const graph::Graph& captured,
+               const DecomposeOptions& options)
         : m_interp(interp)
         , m_captured(captured)
         , m_b(m_graph)
         , m_tensorOf(captured.nodes.size(), -1)
         , m_symOf(captured.nodes.size())
-        , m_tupleOf(captured.nodes.size()) {
-        m_b.setCompilesRandom(!fallbackRandom);
+        , m_tupleOf(captured.nodes.size())
+        , m_attentionOf(captured.nodes.size(), -1) {
+        m_b.setCompilesRandom(!options.fallbackRandom);
+        if (options.matchAttention) m_attention = findWrittenAttention(interp, captured);
+        for (size_t i = 0; i < m_attention.size(); ++i)
+            for (int32_t replaced : m_attention[i].replaced)
+                m_attentionOf[static_cast<size_t>(replaced)] = kReplaced;
+        for (size_t i = 0; i < m_attention.size(); ++i)
+            m_attentionOf[static_cast<size_t>(m_attention[i].result)] = static_cast<int32_t>(i);
     }
 
     DecomposeResult run() {
@@ -344,6 +353,8 @@ private:
 
     std::string visit(int32_t index) {
         const graph::Node& n = m_captured.nodes[static_cast<size_t>(index)];
+        // Steps of a written-out attention: the fused node at its last product computes them.
+        if (m_attentionOf[static_cast<size_t>(index)] == kReplaced) return {};
         std::string op = opNameOf(m_interp, n);
         if (n.op == NodeOp::CallModule)
             std::transform(op.begin(), op.end(), op.begin(),
@@ -437,6 +448,8 @@ private:
 
     std::string call(int32_t index, const graph::Node& n) {
         if (mutates(n)) return "the graph mutates a tensor in place (" + n.name + ")";
+        if (int32_t a = m_attentionOf[static_cast<size_t>(index)]; a >= 0)
+            return writtenAttention(index, m_attention[static_cast<size_t>(a)]);
         std::string op = opNameOf(m_interp, n);
         if (n.meta.kind == graph::ValueMeta::Kind::SymInt) return symbolic(index, n, op);
         if (op == "getitem" && tupleItem(index, n)) return {};
@@ -469,6 +482,19 @@ private:
             m_graph.nodes.resize(mark); // the rule gave up part-way: drop what it emitted
         }
         return fallback(index, n);
+    }
+
+    std::string writtenAttention(int32_t index, const WrittenAttention& m) {
+        auto t = [&](int32_t captured) { return m_tensorOf[static_cast<size_t>(captured)]; };
+        if (t(m.q) < 0 || t(m.k) < 0 || t(m.v) < 0 || (m.masked >= 0 && t(m.masked) < 0))
+            return "node " + m_captured.nodes[static_cast<size_t>(index)].name +
+                   " reads a non-tensor value of the graph";
+        m_tensorOf[static_cast<size_t>(index)] =
+            m.masked >= 0 ? m_b.maskedAttention(t(m.q), t(m.k), t(m.v), t(m.masked), m.scale)
+                          : m_b.attention(t(m.q), t(m.k), t(m.v), m.scale, false);
+        m_graph.nodes.back().requiresGrad =
+            m_captured.nodes[static_cast<size_t>(index)].meta.requiresGrad;
+        return {};
     }
 
     /// t[i] of a tuple an earlier op decomposed into (values, indices = x.max(1)).
@@ -553,13 +579,22 @@ private:
     std::vector<int32_t> m_tensorOf;
     std::vector<std::optional<Index>> m_symOf;
     std::vector<std::optional<std::vector<int32_t>>> m_tupleOf; ///< items of tuple-valued ops
+    /// Written-out attention (match_attention.h): per captured node, the match it ends
+    /// (its index in m_attention), kReplaced for the steps it stands for, else -1.
+    static constexpr int32_t kReplaced = -2;
+    std::vector<WrittenAttention> m_attention;
+    std::vector<int32_t> m_attentionOf;
 };
 
 } // namespace
 
+std::string capturedOpName(lang::Interpreter& interp, const graph::Node& n) {
+    return opNameOf(interp, n);
+}
+
 DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured,
                                const DecomposeOptions& options) {
-    return Decomposer(interp, captured, options.fallbackRandom).run();
+    return Decomposer(interp, captured, options).run();
 }
 
 } // namespace kiln::compiler

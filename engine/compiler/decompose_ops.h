@@ -28,7 +28,14 @@ struct DecomposeOptions {
     /// kernel code that generates from a per-call seed. The pipeline passes the compile's
     /// options (torch._inductor.config with torch.compile's mode/options applied).
     bool fallbackRandom = false;
+    /// Inductor's pattern_matcher: attention written out by hand becomes one flash_attention
+    /// node where it fits (match_attention.h). Off, the graph keeps its products and softmax.
+    bool matchAttention = true;
 };
+
+/// The name a captured node's op goes by for the decomposition rules: a method's name, a
+/// module's class, an operator's ("add", "matmul", "truediv"), a function's last component.
+std::string capturedOpName(lang::Interpreter& interp, const graph::Node& n);
 
 DecomposeResult decomposeGraph(lang::Interpreter& interp, const graph::Graph& captured,
                                const DecomposeOptions& options = {});

@@ -249,7 +249,7 @@ private:
                 in.push_back(viewOf(v));
             Expected<Tensor> out =
                 first.externName == "flash_attention"
-                    ? cudaAttention(in, first.beta, first.alpha != 0, profiler, id)
+                    ? cudaAttention(in, first.beta, static_cast<int>(first.alpha), profiler, id)
                     : cudaMatmul(first.externName, in, first.beta, first.alpha, profiler, id);
             if (!out) check(out.error());
             m_bufs[static_cast<size_t>(first.output)] = *out;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "inductor/cuda_attention.h"
 
+#include "compiler/aten_graph.h"
 #include "inductor/gpu_profiler.h"
 #include "runtime/cuda_memory.h"
 #include "runtime/cuda_tensor.h"
+#include "support/assert.h"
 #include "tensor/ops.h"
 
 #if KILN_HAVE_CUDA_CODEGEN
@@ -13,6 +15,7 @@
 #include "runtime/device_probe.h"
 #endif
 
+#include <array>
 #include <cmath>
 #include <map>
 #include <memory>
@@ -29,6 +32,7 @@ namespace {
 struct LoadedAttention {
     std::unique_ptr<runtime::CudaModule> module;
     std::unique_ptr<runtime::CudaKernel> function;
+    std::unique_ptr<runtime::CudaKernel> summary; ///< masked kernels: the tile summary
     int registers = 0, staticShared = 0, dynamicShared = 0;
 };
 
@@ -61,6 +65,11 @@ Expected<const LoadedAttention*> attentionKernel(const codegen::cuda::AttentionK
     auto function = out->module->kernel(name);
     if (!function) return function.error();
     out->function = std::make_unique<runtime::CudaKernel>(std::move(*function));
+    if (spec.masked) {
+        auto summary = out->module->kernel(codegen::cuda::attentionSummaryKernelName(spec));
+        if (!summary) return summary.error();
+        out->summary = std::make_unique<runtime::CudaKernel>(std::move(*summary));
+    }
     out->dynamicShared = codegen::cuda::attentionSharedBytes(spec);
     if (out->dynamicShared > 48 * 1024)
         if (Status s = out->function->setMaxDynamicSharedMemory(out->dynamicShared); !s)
@@ -95,22 +104,77 @@ std::array<long long, 3> strides(const Tensor& t) {
     return {t.stride(0), t.stride(1), t.stride(2)};
 }
 
+/// The mask's strides as the kernels take them: batch, head, row, column, aligned to the right
+/// of [batch, heads, tq, tk], 0 where the mask broadcasts (a dimension of size 1 or absent).
+std::array<long long, 4> maskStrides(const Tensor& mask) {
+    std::array<long long, 4> out{0, 0, 0, 0};
+    for (int64_t i = 0; i < mask.dim() && i < 4; ++i) {
+        int64_t d = mask.dim() - 1 - i;
+        out[static_cast<size_t>(3 - i)] = mask.size(d) == 1 ? 0 : mask.stride(d);
+    }
+    return out;
+}
+
+/// How many mask batches and heads there are (1 where the mask broadcasts).
+std::array<long long, 2> maskGroups(const Tensor& mask) {
+    auto size = [&](int64_t fromRight) {
+        return mask.dim() > fromRight ? mask.size(mask.dim() - 1 - fromRight) : 1;
+    };
+    return {size(3), size(2)};
+}
+
+/// Launches the summary kernel of a masked attention: which key tiles each query tile keeps.
+Expected<Tensor> maskSummary(const LoadedAttention& kernel, const Tensor& mask, long long tq,
+                             long long tk, long long rowsPerBlock, long long keysPerTile,
+                             runtime::CudaStream& stream) {
+    std::array<long long, 4> ms = maskStrides(mask);
+    std::array<long long, 2> groups = maskGroups(mask);
+    long long tilesQ = (tq + rowsPerBlock - 1) / rowsPerBlock;
+    long long tilesK = (tk + keysPerTile - 1) / keysPerTile;
+    const int64_t count = groups[0] * groups[1] * tilesQ * tilesK;
+    Tensor summary = runtime::emptyCuda(std::span<const int64_t>(&count, 1), tensor::DType::Bool);
+    uint64_t maskPtr = runtime::devicePointer(mask), outPtr = runtime::devicePointer(summary);
+    long long heads = groups[1];
+    std::vector<void*> args{&maskPtr, &ms[0], &ms[1], &ms[2], &ms[3], &tq, &tk, &heads, &outPtr};
+    runtime::Dim3 grid{static_cast<unsigned>(tilesQ * tilesK),
+                       static_cast<unsigned>(groups[0] * groups[1]), 1};
+    Status s = kernel.summary->launch(grid, {128, 1, 1}, 0, stream, args);
+    if (!s) return s.error();
+    return summary;
+}
+
+codegen::cuda::AttentionKernelSpec specFor(tensor::DType dtype, int64_t headDim, int flags,
+                                           bool masked) {
+    codegen::cuda::AttentionKernelSpec spec;
+    spec.dtype = dtype;
+    spec.headDim = static_cast<int>(headDim);
+    spec.causal = (flags & compiler::kAttentionCausal) != 0;
+    spec.masked = masked;
+    spec.emptyRowsNan = (flags & compiler::kAttentionEmptyRowsNan) != 0;
+    // Two m16 tiles per warp halve the shared-memory reads of K and V per query row; with
+    // head size 64 on an H200 that is 106.6 us against 121.1 us (kiln-gpu-codegen-check).
+    // Above 64 the accumulators no longer fit in registers without spilling.
+    spec.warpTiles = spec.headDim <= 64 ? 2 : 1;
+    return spec;
+}
+
 } // namespace
 
-Expected<Tensor> cudaAttention(std::span<const Tensor> in, double scale, bool causal,
+Status prepareCudaAttention(tensor::DType dtype, int64_t headDim, int flags, bool masked) {
+    Expected<const LoadedAttention*> kernel =
+        attentionKernel(specFor(dtype, headDim, flags, masked));
+    if (!kernel) return kernel.error();
+    return Status::success();
+}
+
+Expected<Tensor> cudaAttention(std::span<const Tensor> in, double scale, int flags,
                                GpuProfiler* profiler, int64_t kernelId) {
     Tensor q = readable(in[0]), k = readable(in[1]), v = readable(in[2]);
     int64_t rank = q.dim();
     long long batch = q.size(0), heads = rank == 4 ? q.size(1) : 1;
     long long tq = q.size(rank - 2), tk = k.size(rank - 2);
-    codegen::cuda::AttentionKernelSpec spec;
-    spec.dtype = q.dtype();
-    spec.headDim = static_cast<int>(q.size(rank - 1));
-    spec.causal = causal;
-    // Two m16 tiles per warp halve the shared-memory reads of K and V per query row; with
-    // head size 64 on an H200 that is 106.6 us against 121.1 us (kiln-gpu-codegen-check).
-    // Above 64 the accumulators no longer fit in registers without spilling.
-    spec.warpTiles = spec.headDim <= 64 ? 2 : 1;
+    codegen::cuda::AttentionKernelSpec spec =
+        specFor(q.dtype(), q.size(rank - 1), flags, in.size() > 3);
     Tensor out = runtime::emptyCuda(q.sizes(), q.dtype());
     if (out.numel() == 0) return out;
     Expected<const LoadedAttention*> kernel = attentionKernel(spec);
@@ -141,6 +205,35 @@ Expected<Tensor> cudaAttention(std::span<const Tensor> in, double scale, bool ca
                        grid.z,   block.x,          block.y,
                        block.z,  loaded.registers, loaded.staticShared + loaded.dynamicShared};
     if (profiler) profiler->beginLaunch(info, *stream);
+    // Masked: the mask's bytes, strides and tile summary follow the scale (kept alive by
+    // `mask` and `summary` until the launch is queued; the allocator orders reuse by stream).
+    Tensor mask, summary;
+    std::array<long long, 4> ms{};
+    std::array<long long, 2> ss{};
+    uint64_t maskPtr = 0, summaryPtr = 0;
+    if (spec.masked) {
+        KILN_ASSERT(in[3].dtype() == tensor::DType::Bool, "flash_attention's mask is boolean");
+        mask = in[3];
+        Expected<Tensor> made =
+            maskSummary(loaded, mask, tq, tk, rowsPerBlock, spec.keysPerTile, *stream);
+        if (!made) {
+            if (profiler) profiler->endLaunch(*stream);
+            return made.error();
+        }
+        summary = *made;
+        ms = maskStrides(mask);
+        std::array<long long, 2> groups = maskGroups(mask);
+        long long perGroup = tiles * ((tk + spec.keysPerTile - 1) / spec.keysPerTile);
+        ss = {groups[0] > 1 ? groups[1] * perGroup : 0, groups[1] > 1 ? perGroup : 0};
+        maskPtr = runtime::devicePointer(mask);
+        summaryPtr = runtime::devicePointer(summary);
+        args.push_back(&maskPtr);
+        for (long long& x : ms)
+            args.push_back(&x);
+        args.push_back(&summaryPtr);
+        for (long long& x : ss)
+            args.push_back(&x);
+    }
     Status s = loaded.function->launch(grid, block, static_cast<unsigned>(loaded.dynamicShared),
                                        *stream, args);
     if (profiler) profiler->endLaunch(*stream);
@@ -150,7 +243,11 @@ Expected<Tensor> cudaAttention(std::span<const Tensor> in, double scale, bool ca
 
 #else
 
-Expected<Tensor> cudaAttention(std::span<const Tensor>, double, bool, GpuProfiler*, int64_t) {
+Status prepareCudaAttention(tensor::DType, int64_t, int, bool) {
+    return makeDiagnostic("CudaUnavailable", "this Kiln was built without CUDA code generation");
+}
+
+Expected<Tensor> cudaAttention(std::span<const Tensor>, double, int, GpuProfiler*, int64_t) {
     return makeDiagnostic("CudaUnavailable", "this Kiln was built without CUDA code generation");
 }
 

@@ -4,6 +4,7 @@
 #include "compiler/decompose_ops.h"
 #include "compiler/fuse_kernels.h"
 #include "inductor/autotune.h"
+#include "inductor/cuda_attention.h"
 #include "inductor/select_templates.h"
 #include "lang/tensor_bridge.h"
 #include "support/clock.h"
@@ -159,6 +160,29 @@ void reportKernelCache(const PipelineContext& c, size_t kernels, int memoryHits,
     c.sink.timeline(e);
 }
 
+/// The flash_attention kernels the graph launches, compiled beside its generated kernels (a
+/// thread each) rather than at their first launch, after them. Only a head start: failures
+/// are left to the launch.
+std::vector<std::future<Status>> prepareAttention(const GraphArtifacts& a) {
+    std::vector<std::future<Status>> out;
+    for (const compiler::ScheduledKernel& k : a.schedule.kernels) {
+        if (k.kind != compiler::ScheduledKernel::Kind::Extern || k.stages.empty()) continue;
+        const compiler::LoopNode& n =
+            a.lowered.program.nodes.at(static_cast<size_t>(k.stages[0].node));
+        if (n.externName != "flash_attention" || n.operands.empty()) continue;
+        const compiler::BufferView& q = n.operands[0];
+        int64_t headDim = 0;
+        if (!compiler::isConstant(q.sizes.back(), &headDim)) continue; // compiled at launch
+        tensor::DType dtype = a.lowered.program.buffer(q.buffer).dtype;
+        int flags = static_cast<int>(n.alpha);
+        bool masked = n.operands.size() > 3;
+        out.push_back(std::async(std::launch::async, [=] {
+            return prepareCudaAttention(dtype, headDim, flags, masked);
+        }));
+    }
+    return out;
+}
+
 /// Generates the compiled kernels as CUDA code. A pattern the CUDA generator does not handle
 /// is a refusal (the graph runs op by op), anything else an error.
 Expected<std::string> generateCudaKernels(const PipelineContext& c, GraphArtifacts& a,
@@ -174,6 +198,7 @@ Expected<std::string> generateCudaKernels(const PipelineContext& c, GraphArtifac
             [&a, &stats, i, k = compiled[i]] {
                 return buildCudaKernel(a.lowered.program, a.schedule.kernels[k], stats[i]);
             }));
+    std::vector<std::future<Status>> attention = prepareAttention(a);
     a.kernels.resize(a.schedule.kernels.size());
     std::optional<Diagnostic> failure;
     for (size_t i = 0; i < compiled.size(); ++i) {
@@ -187,6 +212,10 @@ Expected<std::string> generateCudaKernels(const PipelineContext& c, GraphArtifac
         }
         a.kernels[compiled[i]].cuda = std::move(*code);
     }
+    // A kernel that cannot be prepared now (no device yet) is compiled by its first launch,
+    // which reports why if it still cannot.
+    for (std::future<Status>& f : attention)
+        f.wait();
     if (failure) return *failure;
     if (!refusal.empty()) return std::string();
     CudaBuildStats total;
@@ -217,8 +246,9 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     a->poisonBuffers = a->debug || (poison && std::string(poison) == "1");
 
     PassTimer decompose(result, "decompose");
-    compiler::DecomposeResult d =
-        compiler::decomposeGraph(c.interp, *captured, {c.options.flag("fallback_random")});
+    compiler::DecomposeResult d = compiler::decomposeGraph(
+        c.interp, *captured,
+        {c.options.flag("fallback_random"), c.options.flag("pattern_matcher")});
     if (!d.graph) {
         result.refusal = d.refusal;
         return result;

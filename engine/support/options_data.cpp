@@ -63,7 +63,8 @@ const OptionSpec kInductor[] = {
     {"epilogue_fusion", T::Bool, "True", nullptr, E::None,
      "Fuse pointwise ops into matrix-product templates (requires max_autotune)."},
     {"pattern_matcher", T::Bool, "True", nullptr, E::None,
-     "Apply the pattern-matching graph rewrites."},
+     "Apply the pattern-matching graph rewrites (attention written out by hand becomes one "
+     "fused attention kernel on the GPU)."},
     {"max_autotune", T::Bool, "False", "TORCHINDUCTOR_MAX_AUTOTUNE", E::EqualsOne,
      "Benchmark candidate kernels and keep the fastest; every candidate and its time is "
      "recorded."},

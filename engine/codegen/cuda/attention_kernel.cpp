@@ -49,6 +49,8 @@ __device__ __forceinline__ float kiln_quad_sum(float v) {
 }
 
 constexpr int BM = 64 * MT;   // query rows per block: 4 warps of MT m16 tiles each
+constexpr unsigned char KILN_TILE_NONE = 0, KILN_TILE_SOME = 1, KILN_TILE_ALL = 2;
+constexpr int KILN_SHARED_TILE_CLASSES = 1024; // key tiles whose classes a block keeps in shared memory
 constexpr int LDS = D + 8;     // +8: ldmatrix rows fall in distinct banks
 constexpr int TILE = BN * LDS; // one key or value tile in shared memory
 static_assert(BM <= 2 * BN, "the query tile is staged in one key/value buffer pair");
@@ -86,7 +88,15 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
     const kiln_half_bits* __restrict__ v, kiln_half_bits* __restrict__ out, long long tq,
     long long tk, long long heads, long long qsb, long long qsh, long long qst, long long ksb,
     long long ksh, long long kst, long long vsb, long long vsh, long long vst,
-    float scaleLog2) {
+    float scaleLog2
+#if KILN_MASKED
+    // mask: true where the score is masked out (-inf), at batch, head, row and column strides
+    // (0 where it broadcasts); summary: kiln_mask_summary's tile classes, at batch and head
+    // strides (0 where the mask broadcasts).
+    , const unsigned char* __restrict__ mask, long long msb, long long msh, long long mst,
+    long long msc, const unsigned char* __restrict__ summary, long long ssb, long long ssh
+#endif
+    ) {
     extern __shared__ __align__(16) kiln_half_bits shared[];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     // Later query tiles have more keys to visit under a causal mask: start them first.
@@ -99,10 +109,36 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
     v += b * vsb + h * vsh;
     out += bh * tq * D;
 
-    const int keys = CAUSAL ? (q0 + BM < nk ? q0 + BM : nk) : nk;
-    if (keys > 0) {
-        kiln_stage<BN>(shared, k, kst, nk);
-        kiln_stage<BN>(shared + TILE, v, vst, nk);
+    // The key tiles this block visits: without a mask, those before its last query row
+    // (causal) or all; under a mask, those its summary says keep a score (the others add
+    // nothing to any row). The summary's row for this query tile is read into shared memory
+    // once: the next tile's copies are issued before this one is computed, and a global read
+    // to find it would stall every step.
+    const int lastKey = CAUSAL ? (q0 + BM < nk ? q0 + BM : nk) : nk;
+    const int tilesK = KILN_MASKED ? (nk + BN - 1) / BN : (lastKey + BN - 1) / BN;
+#if KILN_MASKED
+    mask += b * msb + h * msh;
+    summary += b * ssb + h * ssh + (long long)tile * ((nk + BN - 1) / BN);
+    __shared__ unsigned char tileClass[KILN_SHARED_TILE_CLASSES];
+    const bool classesShared = tilesK <= KILN_SHARED_TILE_CLASSES;
+    if (classesShared)
+        for (int i = threadIdx.x; i < tilesK; i += blockDim.x)
+            tileClass[i] = summary[i];
+    __syncthreads();
+    auto summary_at = [&](int t) { return classesShared ? tileClass[t] : summary[t]; };
+#else
+    auto summary_at = [](int) { return KILN_TILE_ALL; };
+#endif
+    auto nextTile = [&](int jt) {
+        ++jt;
+        while (KILN_MASKED && jt < tilesK && summary_at(jt) == KILN_TILE_NONE)
+            ++jt;
+        return jt;
+    };
+    int jt = nextTile(-1);
+    if (jt < tilesK) {
+        kiln_stage<BN>(shared, k + (long long)jt * BN * kst, kst, nk - jt * BN);
+        kiln_stage<BN>(shared + TILE, v + (long long)jt * BN * vst, vst, nk - jt * BN);
     }
     kiln_copies_issued();
     kiln_stage<BM>(shared + 2 * TILE, q + q0 * qst, qst, nq - q0);
@@ -133,12 +169,12 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
     }
     __syncthreads(); // every warp has its query fragments: buffer 1 is free
 
-    for (int k0 = 0, j = 0; k0 < keys; k0 += BN, ++j) {
-        const int buf = j & 1;
-        if (k0 + BN < keys) {
+    for (int j = 0; jt < tilesK; ++j) {
+        const int buf = j & 1, k0 = jt * BN, jn = nextTile(jt);
+        if (jn < tilesK) {
             kiln_half_bits* next = shared + 2 * (buf ^ 1) * TILE;
-            kiln_stage<BN>(next, k + (k0 + BN) * kst, kst, nk - k0 - BN);
-            kiln_stage<BN>(next + TILE, v + (k0 + BN) * vst, vst, nk - k0 - BN);
+            kiln_stage<BN>(next, k + (long long)jn * BN * kst, kst, nk - jn * BN);
+            kiln_stage<BN>(next + TILE, v + (long long)jn * BN * vst, vst, nk - jn * BN);
             kiln_copies_issued();
             kiln_copies_wait<1>();
         } else {
@@ -169,7 +205,9 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
             }
         }
 
-        const bool edge = k0 + BN > nk || (CAUSAL && k0 + BN > q0 + warp * MT * 16);
+        // A tile the mask keeps only partly is masked score by score.
+        const bool partial = KILN_MASKED && summary_at(jt) == KILN_TILE_SOME;
+        const bool edge = k0 + BN > nk || (CAUSAL && k0 + BN > q0 + warp * MT * 16) || partial;
         float base[MT][2];
 #pragma unroll
         for (int m = 0; m < MT; ++m) {
@@ -181,7 +219,13 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
                     float x = s[m][nt][e] * scaleLog2;
                     if (edge) {
                         const int col = k0 + nt * 8 + 2 * t + (e & 1);
-                        if (col >= nk || (CAUSAL && col > rows[m][e >> 1])) x = negInf;
+                        const int row = rows[m][e >> 1];
+                        if (col >= nk || (CAUSAL && col > row)) x = negInf;
+#if KILN_MASKED
+                        else if (partial && row < nq &&
+                                 mask[(long long)row * mst + (long long)col * msc])
+                            x = negInf;
+#endif
                     }
                     s[m][nt][e] = x;
                     tileMax[e >> 1] = fmaxf(tileMax[e >> 1], x);
@@ -233,6 +277,7 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
             }
         }
         __syncthreads(); // the next iteration's copies overwrite this tile's buffers
+        jt = jn;
     }
 
 #pragma unroll
@@ -240,7 +285,9 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
 #pragma unroll
         for (int r = 0; r < 2; ++r) {
             const float sum = kiln_quad_sum(rowSum[m][r]);
-            const float inv = sum > 0.f ? 1.f / sum : 0.f;
+            // A row with no score kept: zeros (scaled_dot_product_attention's safe softmax), or
+            // NaN as softmax over a row of -inf gives (attention written out by hand).
+            const float inv = sum > 0.f ? 1.f / sum : EMPTY_ROW;
             if (rows[m][r] >= nq) continue;
 #pragma unroll
             for (int dn = 0; dn < D / 8; ++dn)
@@ -248,6 +295,34 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
                     kiln_pack(acc[m][dn][2 * r] * inv, acc[m][dn][2 * r + 1] * inv);
         }
 }
+
+#if KILN_MASKED
+// For each (mask batch, mask head, query tile of BM rows, key tile of BN keys): whether the
+// mask keeps none of the tile's scores, some, or all. The attention kernel skips the first kind
+// and masks score by score only in the second. Grid: (query tiles * key tiles, mask batches *
+// mask heads).
+extern "C" __global__ void __launch_bounds__(128) KILN_SUMMARY_NAME(
+    const unsigned char* __restrict__ mask, long long msb, long long msh, long long mst,
+    long long msc, long long tq, long long tk, long long mheads, unsigned char* __restrict__ out) {
+    const long long tilesK = (tk + BN - 1) / BN;
+    const long long qt = blockIdx.x / tilesK, kt = blockIdx.x % tilesK;
+    const long long bh = blockIdx.y;
+    mask += (bh / mheads) * msb + (bh % mheads) * msh;
+    bool any = false, all = true;
+    for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) {
+        const long long row = qt * BM + e / BN, col = kt * BN + e % BN;
+        if (row >= tq || col >= tk) continue;
+        const bool kept = mask[row * mst + col * msc] == 0;
+        any = any || kept;
+        all = all && kept;
+    }
+    any = __syncthreads_or(any);
+    all = __syncthreads_and(all);
+    if (threadIdx.x == 0)
+        out[bh * gridDim.x + blockIdx.x] =
+            any ? (all ? KILN_TILE_ALL : KILN_TILE_SOME) : KILN_TILE_NONE;
+}
+#endif
 )";
 
 } // namespace
@@ -263,13 +338,18 @@ int attentionRowsPerBlock(const AttentionKernelSpec& spec) {
 std::string attentionKernelName(const AttentionKernelSpec& spec) {
     std::string name = std::string("kiln_flash_attention_") +
                        (spec.dtype == tensor::DType::Float16 ? "f16" : "bf16") + "_d" +
-                       std::to_string(spec.headDim) + (spec.causal ? "_causal" : "");
+                       std::to_string(spec.headDim) + (spec.causal ? "_causal" : "") +
+                       (spec.masked ? "_masked" : "") + (spec.emptyRowsNan ? "_nanrows" : "");
     AttentionKernelSpec plain;
     if (spec.warpTiles != plain.warpTiles || spec.keysPerTile != plain.keysPerTile ||
         spec.minBlocksPerSM != plain.minBlocksPerSM)
         name += "_m" + std::to_string(spec.warpTiles) + "n" + std::to_string(spec.keysPerTile) +
                 "b" + std::to_string(spec.minBlocksPerSM);
     return name;
+}
+
+std::string attentionSummaryKernelName(const AttentionKernelSpec& spec) {
+    return attentionKernelName(spec) + "_summary";
 }
 
 std::string attentionKernelSource(const AttentionKernelSpec& spec) {
@@ -282,6 +362,10 @@ std::string attentionKernelSource(const AttentionKernelSpec& spec) {
     head += "constexpr int BN = " + std::to_string(spec.keysPerTile) + ";\n";
     head += "#define MIN_BLOCKS " + std::to_string(spec.minBlocksPerSM) + "\n";
     head += std::string("constexpr bool CAUSAL = ") + (spec.causal ? "true" : "false") + ";\n";
+    head += std::string("#define KILN_MASKED ") + (spec.masked ? "1" : "0") + "\n";
+    if (spec.masked) head += "#define KILN_SUMMARY_NAME " + attentionSummaryKernelName(spec) + "\n";
+    head += std::string("#define EMPTY_ROW ") +
+            (spec.emptyRowsNan ? "__int_as_float(0x7fc00000)" : "0.f") + "\n";
     return head + kBody;
 }
 

@@ -33,6 +33,12 @@ struct AttentionKernelSpec {
     int warpTiles = 1;
     int keysPerTile = 64;
     int minBlocksPerSM = 1;
+    /// A boolean mask input (true: masked out) with its summary kernel (see below): attention
+    /// written out with masked_fill(mask, -inf) before the softmax.
+    bool masked = false;
+    /// A row whose scores are all masked out gives NaN (softmax of a row of -inf, what attention
+    /// written out computes) instead of zeros (scaled_dot_product_attention's safe softmax).
+    bool emptyRowsNan = false;
 };
 
 constexpr int kAttentionThreads = 128; ///< 4 warps
@@ -47,12 +53,21 @@ int attentionSharedBytes(const AttentionKernelSpec& spec);
 /// The kernel's entry name for `spec` ("kiln_flash_attention_bf16_d64_causal").
 std::string attentionKernelName(const AttentionKernelSpec& spec);
 
+/// The masked kernel's helper in the same source: for each mask batch and head, query tile
+/// (attentionRowsPerBlock rows) and key tile (keysPerTile keys), whether the mask keeps none (0),
+/// some (1) or all (2) of the tile's scores. Parameters: mask, its batch, head, row and column
+/// strides, tq, tk, the mask's head count, then the output (bytes, [mask batches * heads,
+/// query tiles, key tiles]). Grid: (query tiles * key tiles, mask batches * heads), 128 threads.
+std::string attentionSummaryKernelName(const AttentionKernelSpec& spec);
+
 /// Self-contained CUDA C++ (no headers). The kernel's parameters, in order: q, k, v (pointers
 /// to the first element of (batch 0, head 0)), out (contiguous [batch, heads, tq, headDim]),
 /// then as long long tq, tk, heads, and the batch, head and row strides (in elements) of q, k
 /// and v, then the float scale times log2(e). Grid: (ceil(tq / attentionRowsPerBlock), batch *
 /// heads); rows of q, k and v are contiguous (last stride 1) and 16-byte aligned; the launch passes
-/// attentionSharedBytes() of dynamic shared memory.
+/// attentionSharedBytes() of dynamic shared memory. A masked kernel takes after the scale: the
+/// mask (bytes) and its batch, head, row and column strides, the summary and its batch and head
+/// strides (0 where the mask broadcasts).
 std::string attentionKernelSource(const AttentionKernelSpec& spec);
 
 } // namespace kiln::codegen::cuda

@@ -3,6 +3,7 @@
 # on the same random inputs, and prints one PASS/FAIL line with the relative error of each.
 import math
 import torch
+import torch.nn as nn
 import torch.nn.functional as F
 
 torch.manual_seed(0)
@@ -177,6 +178,67 @@ def manual_attention(qkv):
 check("manual attention over head views", manual_attention, [torch.randn(2, 96, 3 * 128)], 1e-4)
 check_half("bf16 manual attention over head views", manual_attention,
            [torch.randn(2, 160, 3 * 256)], bf16, 3e-2)
+
+
+# Attention written out with a masked softmax becomes flash_attention with the mask as an input
+# (compiler/match_attention.h): a mask per head with rows masked out entirely (NaN, as softmax
+# over a row of -inf gives), and nanoGPT's causal buffer sliced to a shorter sequence.
+def masked_written(q, k, v, m):
+    att = (q @ k.transpose(-2, -1)) / 8.0
+    att = att.masked_fill(m, float("-inf"))
+    return F.softmax(att, dim=-1) @ v
+
+
+def nan_aware_err(got, want):
+    got, want = got.cpu().float(), want.float()
+    if not torch.equal(got.isnan(), want.isnan()):
+        return float("inf")
+    return rel_err(got.masked_fill(got.isnan(), 0.0), want.masked_fill(want.isnan(), 0.0))
+
+
+def check_nan_rows(name, fn, inputs, mask, dtype, tol):
+    global failures
+    rounded = [t.to(dtype).float() for t in inputs]
+    want = fn(*rounded, mask)
+    gpu = [t.to(dtype).cuda() for t in rounded] + [mask.cuda()]
+    try:
+        eager = nan_aware_err(fn(*gpu), want)
+        compiled = nan_aware_err(torch.compile(fn)(*gpu), want)
+    except Exception as e:
+        failures += 1
+        print(f"FAIL {name}: {type(e).__name__}: {e}")
+        return
+    ok = eager <= tol and compiled <= tol
+    if not ok:
+        failures += 1
+    print(f"{'PASS' if ok else 'FAIL'} {name}: eager {eager:.2e} compiled {compiled:.2e}")
+
+
+head_mask = torch.rand(1, 3, 200, 136) > 0.6
+head_mask[:, :, 7, :] = True  # rows with every score masked out
+head_mask[:, 1, :, 64:] = True  # whole key tiles masked out for one head
+check_nan_rows("bf16 written attention, mask per head, empty rows", masked_written,
+               [torch.randn(2, 3, 200, 64), torch.randn(2, 3, 136, 64), torch.randn(2, 3, 136, 64)],
+               head_mask, bf16, 3e-2)
+
+
+class CausalBuffer(nn.Module):
+    def __init__(self, t):
+        super().__init__()
+        self.register_buffer("causal", torch.tril(torch.ones(t, t)).view(1, 1, t, t))
+
+    def forward(self, q, k, v):
+        t = q.size(-2)
+        att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+        att = att.masked_fill(self.causal[:, :, :t, :t] == 0, float("-inf"))
+        return F.softmax(att, dim=-1) @ v
+
+
+causal_module = CausalBuffer(512)
+causal_gpu = CausalBuffer(512).cuda()
+check_half("bf16 written causal attention, buffer sliced to t=300",
+           lambda q, k, v: (causal_gpu if q.is_cuda else causal_module)(q, k, v),
+           [torch.randn(2, 4, 300, 64) for _ in range(3)], bf16, 3e-2)
 check("head views k^T @ q, 2 batches x 3 heads", lambda qkv: (lambda q, k, v: k.transpose(-2, -1) @ v)(
     *[u.view(2, 40, 3, 16).transpose(1, 2) for u in qkv.split(48, dim=2)]),
       [torch.randn(2, 40, 144)], 1e-4)

@@ -195,6 +195,35 @@ private slots:
                  std::string("kiln_flash_attention_f16_d128"));
     }
 
+    void maskedFlashAttentionHasItsSummaryKernel() {
+        // Attention written out with masked_fill(mask, -inf): a mask input, a summary kernel in
+        // the same module, and NaN for rows the mask empties (softmax of a row of -inf).
+        AttentionKernelSpec spec{DType::BFloat16, 64, false, 2};
+        spec.masked = true;
+        spec.emptyRowsNan = true;
+        QCOMPARE(attentionKernelName(spec),
+                 std::string("kiln_flash_attention_bf16_d64_masked_nanrows_m2n64b1"));
+        QCOMPARE(attentionSummaryKernelName(spec), attentionKernelName(spec) + "_summary");
+        std::string source = attentionKernelSource(spec);
+        QVERIFY(contains(source, "#define KILN_MASKED 1"));
+        QVERIFY(contains(source, "0x7fc00000"));
+        if (!haveNvrtc()) QSKIP("NVRTC (libnvrtc.so.13) is not available on this machine");
+        NvrtcOptions ptx;
+        ptx.ptx = true;
+        KernelCache cache("");
+        Expected<CompiledImage> image = cache.getOrCompile(source, attentionKernelName(spec), ptx);
+        if (!image) QFAIL(image.error().render().c_str());
+        QVERIFY(contains(image->image, ".entry " + attentionKernelName(spec) + "("));
+        QVERIFY(contains(image->image, ".entry " + attentionSummaryKernelName(spec) + "("));
+        // Unmasked kernels keep their parameter list (no mask, no summary kernel).
+        AttentionKernelSpec plain{DType::BFloat16, 64, true};
+        QVERIFY(contains(attentionKernelSource(plain), "#define KILN_MASKED 0"));
+        Expected<CompiledImage> plainImage =
+            cache.getOrCompile(attentionKernelSource(plain), attentionKernelName(plain), ptx);
+        if (!plainImage) QFAIL(plainImage.error().render().c_str());
+        QVERIFY(!contains(plainImage->image, "_summary"));
+    }
+
     void gpuFusionJoinsOnlyNodesThatShareData() {
         // softmax(x) and an unrelated y * 2 of a compatible shape: one kernel under the CPU's
         // policy, two under the GPU's (requireSharedData), where the copy would only add
