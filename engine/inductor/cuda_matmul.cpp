@@ -170,6 +170,17 @@ Tensor hostMatmul(std::string_view op, std::span<const Tensor> in, double beta, 
 
 } // namespace
 
+Status prepareCudaMatmul() {
+#if KILN_HAVE_CUDA_CODEGEN
+    Expected<codegen::cuda::CublasLt*> lt = codegen::cuda::CublasLt::instance();
+    if (!lt) return lt.error();
+    return Status::success();
+#else
+    return makeDiagnostic("CudaUnavailable",
+                          "this Kiln was built without cuBLASLt (no CUDA toolkit headers)");
+#endif
+}
+
 Expected<Tensor> cudaMatmul(std::string_view op, std::span<const Tensor> in, double beta,
                             double alpha, GpuProfiler* profiler, int64_t kernelId) {
 #if KILN_HAVE_CUDA_CODEGEN

@@ -16,6 +16,10 @@ namespace kiln::inductor {
 
 class GpuProfiler;
 
+/// Loads cuBLASLt and creates its handle (half a gigabyte of library: tens of milliseconds),
+/// ahead of a graph's first product; the pipeline runs it beside the graph's NVRTC compiles.
+Status prepareCudaMatmul();
+
 /// `op` is "mm" (a, b), "bmm" (a, b) or "addmm" (bias, a, b; out = beta * bias + alpha * a @ b).
 /// Returns a new contiguous CUDA tensor. The launch is tagged with `kernelId` for the profiler.
 Expected<tensor::Tensor> cudaMatmul(std::string_view op, std::span<const tensor::Tensor> in,

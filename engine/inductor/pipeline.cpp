@@ -5,6 +5,7 @@
 #include "compiler/fuse_kernels.h"
 #include "inductor/autotune.h"
 #include "inductor/cuda_attention.h"
+#include "inductor/cuda_matmul.h"
 #include "inductor/select_templates.h"
 #include "lang/tensor_bridge.h"
 #include "support/clock.h"
@@ -160,15 +161,19 @@ void reportKernelCache(const PipelineContext& c, size_t kernels, int memoryHits,
     c.sink.timeline(e);
 }
 
-/// The flash_attention kernels the graph launches, compiled beside its generated kernels (a
-/// thread each) rather than at their first launch, after them. Only a head start: failures
-/// are left to the launch.
-std::vector<std::future<Status>> prepareAttention(const GraphArtifacts& a) {
+/// What the graph's extern kernels need before they run, started beside its NVRTC compiles
+/// (a thread each) rather than at their first launch, after them: the flash_attention kernels
+/// (compiled and loaded) and cuBLASLt (loaded) for products. Only a head start: failures are
+/// left to the launch.
+std::vector<std::future<Status>> prepareExterns(const GraphArtifacts& a) {
     std::vector<std::future<Status>> out;
+    bool products = false;
     for (const compiler::ScheduledKernel& k : a.schedule.kernels) {
         if (k.kind != compiler::ScheduledKernel::Kind::Extern || k.stages.empty()) continue;
         const compiler::LoopNode& n =
             a.lowered.program.nodes.at(static_cast<size_t>(k.stages[0].node));
+        if (n.externName == "mm" || n.externName == "bmm" || n.externName == "addmm")
+            products = true;
         if (n.externName != "flash_attention" || n.operands.empty()) continue;
         const compiler::BufferView& q = n.operands[0];
         int64_t headDim = 0;
@@ -180,6 +185,7 @@ std::vector<std::future<Status>> prepareAttention(const GraphArtifacts& a) {
             return prepareCudaAttention(dtype, headDim, flags, masked);
         }));
     }
+    if (products) out.push_back(std::async(std::launch::async, prepareCudaMatmul));
     return out;
 }
 
@@ -198,7 +204,7 @@ Expected<std::string> generateCudaKernels(const PipelineContext& c, GraphArtifac
             [&a, &stats, i, k = compiled[i]] {
                 return buildCudaKernel(a.lowered.program, a.schedule.kernels[k], stats[i]);
             }));
-    std::vector<std::future<Status>> attention = prepareAttention(a);
+    std::vector<std::future<Status>> externs = prepareExterns(a);
     a.kernels.resize(a.schedule.kernels.size());
     std::optional<Diagnostic> failure;
     for (size_t i = 0; i < compiled.size(); ++i) {
@@ -214,7 +220,7 @@ Expected<std::string> generateCudaKernels(const PipelineContext& c, GraphArtifac
     }
     // A kernel that cannot be prepared now (no device yet) is compiled by its first launch,
     // which reports why if it still cannot.
-    for (std::future<Status>& f : attention)
+    for (std::future<Status>& f : externs)
         f.wait();
     if (failure) return *failure;
     if (!refusal.empty()) return std::string();

@@ -184,6 +184,30 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
         const kiln_half_bits* tileK = shared + 2 * buf * TILE;
         const kiln_half_bits* tileV = tileK + TILE;
 
+        // A tile the mask keeps only partly is masked score by score.
+        // A tile the mask keeps only partly is masked score by score: the thread's mask bits
+        // are read before the products, while few registers are live, in a loop of their own,
+        // so that the score loop below stays free of loads and branches (with loads inside
+        // it, the compiler branched per score and spilled: twice the time).
+        const bool partial = KILN_MASKED && summary_at(jt) == KILN_TILE_SOME;
+        // Bit nt * 4 + e of row pair m: the score s[m][nt][e] is masked out.
+        unsigned maskedBits[MT][BN / 64] = {};
+#if KILN_MASKED
+        if (partial) {
+#pragma unroll
+            for (int m = 0; m < MT; ++m)
+#pragma unroll
+                for (int nt = 0; nt < BN / 8; ++nt)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const int col = k0 + nt * 8 + 2 * t + (e & 1);
+                        const int row = rows[m][e >> 1];
+                        if (row < nq && col < nk &&
+                            mask[(long long)row * mst + (long long)col * msc])
+                            maskedBits[m][nt / 8] |= 1u << (nt % 8 * 4 + e);
+                    }
+        }
+#endif
         float s[MT][BN / 8][4];
 #pragma unroll
         for (int m = 0; m < MT; ++m)
@@ -205,8 +229,6 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
             }
         }
 
-        // A tile the mask keeps only partly is masked score by score.
-        const bool partial = KILN_MASKED && summary_at(jt) == KILN_TILE_SOME;
         const bool edge = k0 + BN > nk || (CAUSAL && k0 + BN > q0 + warp * MT * 16) || partial;
         float base[MT][2];
 #pragma unroll
@@ -219,13 +241,9 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
                     float x = s[m][nt][e] * scaleLog2;
                     if (edge) {
                         const int col = k0 + nt * 8 + 2 * t + (e & 1);
-                        const int row = rows[m][e >> 1];
-                        if (col >= nk || (CAUSAL && col > row)) x = negInf;
-#if KILN_MASKED
-                        else if (partial && row < nq &&
-                                 mask[(long long)row * mst + (long long)col * msc])
+                        if (col >= nk || (CAUSAL && col > rows[m][e >> 1]) ||
+                            (maskedBits[m][nt / 8] >> (nt % 8 * 4 + e) & 1u))
                             x = negInf;
-#endif
                     }
                     s[m][nt][e] = x;
                     tileMax[e >> 1] = fmaxf(tileMax[e >> 1], x);
@@ -297,6 +315,11 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
 }
 
 #if KILN_MASKED
+/// The high bit of each zero byte of x.
+__device__ __forceinline__ unsigned kiln_zero_bytes(unsigned x) {
+    return (x - 0x01010101u) & ~x & 0x80808080u;
+}
+
 // For each (mask batch, mask head, query tile of BM rows, key tile of BN keys): whether the
 // mask keeps none of the tile's scores, some, or all. The attention kernel skips the first kind
 // and masks score by score only in the second. Grid: (query tiles * key tiles, mask batches *
@@ -308,13 +331,37 @@ extern "C" __global__ void __launch_bounds__(128) KILN_SUMMARY_NAME(
     const long long qt = blockIdx.x / tilesK, kt = blockIdx.x % tilesK;
     const long long bh = blockIdx.y;
     mask += (bh / mheads) * msb + (bh % mheads) * msh;
+    // A row of the tile per thread, its BN bytes loaded together (16 at a time where the row
+    // is contiguous and aligned): one memory latency per row instead of one per byte, which
+    // made this kernel cost as much as a third of the attention kernel.
     bool any = false, all = true;
-    for (int e = threadIdx.x; e < BM * BN; e += blockDim.x) {
-        const long long row = qt * BM + e / BN, col = kt * BN + e % BN;
-        if (row >= tq || col >= tk) continue;
-        const bool kept = mask[row * mst + col * msc] == 0;
-        any = any || kept;
-        all = all && kept;
+    const int cols = tk - kt * BN < BN ? (int)(tk - kt * BN) : BN;
+    for (int r = threadIdx.x; r < BM; r += blockDim.x) {
+        const long long row = qt * BM + r;
+        if (row >= tq) break;
+        const unsigned char* p = mask + row * mst + kt * BN * msc;
+        if (msc == 1 && cols == BN && (reinterpret_cast<unsigned long long>(p) & 15) == 0) {
+            uint4 v[BN / 16];
+#pragma unroll
+            for (int i = 0; i < BN / 16; ++i)
+                v[i] = reinterpret_cast<const uint4*>(p)[i];
+            // A kept score is a zero byte: a word with a zero byte keeps one.
+            unsigned zeroBytes = 0, bytes = 0;
+#pragma unroll
+            for (int i = 0; i < BN / 16; ++i) {
+                zeroBytes |= kiln_zero_bytes(v[i].x) | kiln_zero_bytes(v[i].y) |
+                             kiln_zero_bytes(v[i].z) | kiln_zero_bytes(v[i].w);
+                bytes |= v[i].x | v[i].y | v[i].z | v[i].w;
+            }
+            any = any || zeroBytes != 0;
+            all = all && bytes == 0;
+        } else { // a strided or partial row: byte by byte
+            for (int c = 0; c < cols; ++c) {
+                const bool kept = p[c * msc] == 0;
+                any = any || kept;
+                all = all && kept;
+            }
+        }
     }
     any = __syncthreads_or(any);
     all = __syncthreads_and(all);
