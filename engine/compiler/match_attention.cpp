@@ -216,8 +216,10 @@ private:
         if (m.masked < 0) return true;
         const graph::ValueMeta& mask = node(m.masked).meta;
         if (mask.kind != graph::ValueMeta::Kind::Tensor || mask.dtype != tensor::DType::Bool ||
-            mask.sizes.size() > 4 || !mask.device.starts_with("cuda"))
+            mask.sizes.empty() || mask.sizes.size() > 4 || !mask.device.starts_with("cuda"))
             return false;
+        // The kernel reads a row of the mask per query row: one byte per key.
+        if (!same(mask.sizes.back(), k.sizes[2])) return false;
         // Aligned to the right of [batch, heads, tq, tk]: each dim 1 or the scores' size.
         const graph::Dim* scores[4] = {&q.sizes[0], &q.sizes[1], &q.sizes[2], &k.sizes[2]};
         for (size_t i = 0; i < mask.sizes.size(); ++i) {

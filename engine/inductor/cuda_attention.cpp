@@ -11,12 +11,14 @@
 #if KILN_HAVE_CUDA_CODEGEN
 #include "codegen/cuda/attention_kernel.h"
 #include "codegen/cuda/kernel_cache.h"
+#include "codegen/cuda/precompiled_attention.h"
 #include "runtime/cuda_module.h"
 #include "runtime/device_probe.h"
 #endif
 
 #include <array>
 #include <cmath>
+#include <future>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -32,9 +34,18 @@ namespace {
 struct LoadedAttention {
     std::unique_ptr<runtime::CudaModule> module;
     std::unique_ptr<runtime::CudaKernel> function;
-    std::unique_ptr<runtime::CudaKernel> summary; ///< masked kernels: the tile summary
+    std::unique_ptr<runtime::CudaModule> summaryModule; ///< masked kernels: the tile summary
+    std::unique_ptr<runtime::CudaKernel> summary;
     int registers = 0, staticShared = 0, dynamicShared = 0;
 };
+
+Expected<std::unique_ptr<runtime::CudaModule>>
+loadImage(const runtime::CudaContext& context, const codegen::cuda::CompiledImage& image) {
+    std::string bytes = image.image;
+    if (image.ptx) bytes.push_back('\0'); // the driver reads PTX as a C string
+    return runtime::CudaModule::load(
+        context, std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
+}
 
 Expected<const LoadedAttention*> attentionKernel(const codegen::cuda::AttentionKernelSpec& spec) {
     static std::mutex mutex;
@@ -51,24 +62,45 @@ Expected<const LoadedAttention*> attentionKernel(const codegen::cuda::AttentionK
         return makeDiagnostic("CudaUnavailable",
                               "flash_attention needs a GPU of compute capability 8.0 or newer "
                               "(bf16 tensor-core instructions)");
+    // Built with Kiln for this device (precompiled_attention.h), else NVRTC through the cache.
+    auto compile = [nvrtc](std::string source,
+                           std::string entry) -> Expected<codegen::cuda::CompiledImage> {
+        std::string_view built =
+            codegen::cuda::precompiledAttentionCubin(entry, nvrtc.computeCapability);
+        if (!built.empty()) {
+            codegen::cuda::CompiledImage image;
+            image.image.assign(built);
+            return image;
+        }
+        return codegen::cuda::KernelCache::shared().getOrCompile(source, entry, nvrtc);
+    };
+    // The summary is a program of its own, compiled beside the attention kernel.
+    std::string summaryName = codegen::cuda::attentionSummaryKernelName(spec);
+    std::future<Expected<codegen::cuda::CompiledImage>> summaryImage;
+    if (spec.masked)
+        summaryImage = std::async(std::launch::async, compile,
+                                  codegen::cuda::attentionSummaryKernelSource(spec), summaryName);
     Expected<codegen::cuda::CompiledImage> image =
-        codegen::cuda::KernelCache::shared().getOrCompile(
-            codegen::cuda::attentionKernelSource(spec), name, nvrtc);
+        compile(codegen::cuda::attentionKernelSource(spec), name);
+    if (summaryImage.valid()) summaryImage.wait();
     if (!image) return image.error();
-    std::string bytes = image->image;
-    if (image->ptx) bytes.push_back('\0');
-    auto module = runtime::CudaModule::load(
-        **context, std::as_bytes(std::span<const char>(bytes.data(), bytes.size())));
-    if (!module) return module.error();
     auto out = std::make_unique<LoadedAttention>();
+    Expected<std::unique_ptr<runtime::CudaModule>> module = loadImage(**context, *image);
+    if (!module) return module.error();
     out->module = std::move(*module);
     auto function = out->module->kernel(name);
     if (!function) return function.error();
     out->function = std::make_unique<runtime::CudaKernel>(std::move(*function));
     if (spec.masked) {
-        auto summary = out->module->kernel(codegen::cuda::attentionSummaryKernelName(spec));
+        Expected<codegen::cuda::CompiledImage> summary = summaryImage.get();
         if (!summary) return summary.error();
-        out->summary = std::make_unique<runtime::CudaKernel>(std::move(*summary));
+        Expected<std::unique_ptr<runtime::CudaModule>> loadedSummary =
+            loadImage(**context, *summary);
+        if (!loadedSummary) return loadedSummary.error();
+        out->summaryModule = std::move(*loadedSummary);
+        auto entry = out->summaryModule->kernel(summaryName);
+        if (!entry) return entry.error();
+        out->summary = std::make_unique<runtime::CudaKernel>(std::move(*entry));
     }
     out->dynamicShared = codegen::cuda::attentionSharedBytes(spec);
     if (out->dynamicShared > 48 * 1024)
@@ -104,15 +136,25 @@ std::array<long long, 3> strides(const Tensor& t) {
     return {t.stride(0), t.stride(1), t.stride(2)};
 }
 
-/// The mask's strides as the kernels take them: batch, head, row, column, aligned to the right
-/// of [batch, heads, tq, tk], 0 where the mask broadcasts (a dimension of size 1 or absent).
-std::array<long long, 4> maskStrides(const Tensor& mask) {
-    std::array<long long, 4> out{0, 0, 0, 0};
-    for (int64_t i = 0; i < mask.dim() && i < 4; ++i) {
+/// The mask's strides as the kernels take them: batch, head and row, aligned to the right of
+/// [batch, heads, tq, tk], 0 where the mask broadcasts (a dimension of size 1 or absent).
+std::array<long long, 3> maskStrides(const Tensor& mask) {
+    std::array<long long, 3> out{0, 0, 0};
+    for (int64_t i = 1; i < mask.dim() && i < 4; ++i) {
         int64_t d = mask.dim() - 1 - i;
         out[static_cast<size_t>(3 - i)] = mask.size(d) == 1 ? 0 : mask.stride(d);
     }
     return out;
+}
+
+/// The kernels read a mask's rows as contiguous bytes (match_attention only fuses masks with a
+/// row per query or one for all and a column per key); another layout (a transposed mask) is
+/// copied through host memory first, as `readable` does.
+Tensor contiguousRows(const Tensor& mask) {
+    KILN_ASSERT(mask.dim() >= 1, "flash_attention's mask has a dimension per key");
+    if (mask.stride(mask.dim() - 1) == 1) return mask;
+    Tensor host = tensor::contiguous(runtime::toDevice(mask, tensor::Device{}));
+    return runtime::toDevice(host, tensor::Device{tensor::DeviceType::CUDA, 0});
 }
 
 /// How many mask batches and heads there are (1 where the mask broadcasts).
@@ -127,7 +169,7 @@ std::array<long long, 2> maskGroups(const Tensor& mask) {
 Expected<Tensor> maskSummary(const LoadedAttention& kernel, const Tensor& mask, long long tq,
                              long long tk, long long rowsPerBlock, long long keysPerTile,
                              runtime::CudaStream& stream) {
-    std::array<long long, 4> ms = maskStrides(mask);
+    std::array<long long, 3> ms = maskStrides(mask);
     std::array<long long, 2> groups = maskGroups(mask);
     long long tilesQ = (tq + rowsPerBlock - 1) / rowsPerBlock;
     long long tilesK = (tk + keysPerTile - 1) / keysPerTile;
@@ -135,7 +177,7 @@ Expected<Tensor> maskSummary(const LoadedAttention& kernel, const Tensor& mask, 
     Tensor summary = runtime::emptyCuda(std::span<const int64_t>(&count, 1), tensor::DType::Bool);
     uint64_t maskPtr = runtime::devicePointer(mask), outPtr = runtime::devicePointer(summary);
     long long heads = groups[1];
-    std::vector<void*> args{&maskPtr, &ms[0], &ms[1], &ms[2], &ms[3], &tq, &tk, &heads, &outPtr};
+    std::vector<void*> args{&maskPtr, &ms[0], &ms[1], &ms[2], &tq, &tk, &heads, &outPtr};
     runtime::Dim3 grid{static_cast<unsigned>(tilesQ * tilesK),
                        static_cast<unsigned>(groups[0] * groups[1]), 1};
     Status s = kernel.summary->launch(grid, {128, 1, 1}, 0, stream, args);
@@ -145,17 +187,9 @@ Expected<Tensor> maskSummary(const LoadedAttention& kernel, const Tensor& mask, 
 
 codegen::cuda::AttentionKernelSpec specFor(tensor::DType dtype, int64_t headDim, int flags,
                                            bool masked) {
-    codegen::cuda::AttentionKernelSpec spec;
-    spec.dtype = dtype;
-    spec.headDim = static_cast<int>(headDim);
-    spec.causal = (flags & compiler::kAttentionCausal) != 0;
-    spec.masked = masked;
-    spec.emptyRowsNan = (flags & compiler::kAttentionEmptyRowsNan) != 0;
-    // Two m16 tiles per warp halve the shared-memory reads of K and V per query row; with
-    // head size 64 on an H200 that is 106.6 us against 121.1 us (kiln-gpu-codegen-check).
-    // Above 64 the accumulators no longer fit in registers without spilling.
-    spec.warpTiles = spec.headDim <= 64 ? 2 : 1;
-    return spec;
+    return codegen::cuda::attentionSpecFor(dtype, static_cast<int>(headDim),
+                                           (flags & compiler::kAttentionCausal) != 0, masked,
+                                           (flags & compiler::kAttentionEmptyRowsNan) != 0);
 }
 
 } // namespace
@@ -208,12 +242,12 @@ Expected<Tensor> cudaAttention(std::span<const Tensor> in, double scale, int fla
     // Masked: the mask's bytes, strides and tile summary follow the scale (kept alive by
     // `mask` and `summary` until the launch is queued; the allocator orders reuse by stream).
     Tensor mask, summary;
-    std::array<long long, 4> ms{};
+    std::array<long long, 3> ms{};
     std::array<long long, 2> ss{};
     uint64_t maskPtr = 0, summaryPtr = 0;
     if (spec.masked) {
         KILN_ASSERT(in[3].dtype() == tensor::DType::Bool, "flash_attention's mask is boolean");
-        mask = in[3];
+        mask = contiguousRows(in[3]);
         Expected<Tensor> made =
             maskSummary(loaded, mask, tq, tk, rowsPerBlock, spec.keysPerTile, *stream);
         if (!made) {

@@ -90,11 +90,11 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
     long long ksh, long long kst, long long vsb, long long vsh, long long vst,
     float scaleLog2
 #if KILN_MASKED
-    // mask: true where the score is masked out (-inf), at batch, head, row and column strides
-    // (0 where it broadcasts); summary: kiln_mask_summary's tile classes, at batch and head
+    // mask: true where the score is masked out (-inf), at batch, head and row strides (0 where
+    // it broadcasts; columns are contiguous); summary: kiln_mask_summary's tile classes, at batch and head
     // strides (0 where the mask broadcasts).
     , const unsigned char* __restrict__ mask, long long msb, long long msh, long long mst,
-    long long msc, const unsigned char* __restrict__ summary, long long ssb, long long ssh
+    const unsigned char* __restrict__ summary, long long ssb, long long ssh
 #endif
     ) {
     extern __shared__ __align__(16) kiln_half_bits shared[];
@@ -197,15 +197,18 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
 #pragma unroll
             for (int m = 0; m < MT; ++m)
 #pragma unroll
-                for (int nt = 0; nt < BN / 8; ++nt)
+                for (int r = 0; r < 2; ++r) {
+                    if (rows[m][r] >= nq) continue;
+                    // Columns k0 + 2t + nt * 8 + c: constant offsets from one row pointer.
+                    const unsigned char* p = mask + (long long)rows[m][r] * mst + k0 + 2 * t;
+                    const int left = nk - k0 - 2 * t;
 #pragma unroll
-                    for (int e = 0; e < 4; ++e) {
-                        const int col = k0 + nt * 8 + 2 * t + (e & 1);
-                        const int row = rows[m][e >> 1];
-                        if (row < nq && col < nk &&
-                            mask[(long long)row * mst + (long long)col * msc])
-                            maskedBits[m][nt / 8] |= 1u << (nt % 8 * 4 + e);
-                    }
+                    for (int nt = 0; nt < BN / 8; ++nt)
+#pragma unroll
+                        for (int c = 0; c < 2; ++c)
+                            if (nt * 8 + c < left && p[nt * 8 + c])
+                                maskedBits[m][nt / 8] |= 1u << (nt % 8 * 4 + r * 2 + c);
+                }
         }
 #endif
         float s[MT][BN / 8][4];
@@ -229,7 +232,24 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
             }
         }
 
+        // Scores past the keys, after the diagonal or masked out become -inf, in a pass of its
+        // own that only edge tiles take: tested inside the loop below, the compiler predicated
+        // the tests into every score of every tile (a quarter more instructions for the
+        // masked kernel, measured with ncu on an H100).
         const bool edge = k0 + BN > nk || (CAUSAL && k0 + BN > q0 + warp * MT * 16) || partial;
+        if (edge) {
+#pragma unroll
+            for (int m = 0; m < MT; ++m)
+#pragma unroll
+                for (int nt = 0; nt < BN / 8; ++nt)
+#pragma unroll
+                    for (int e = 0; e < 4; ++e) {
+                        const int col = k0 + nt * 8 + 2 * t + (e & 1);
+                        if (col >= nk || (CAUSAL && col > rows[m][e >> 1]) ||
+                            (maskedBits[m][nt / 8] >> (nt % 8 * 4 + e) & 1u))
+                            s[m][nt][e] = negInf;
+                    }
+        }
         float base[MT][2];
 #pragma unroll
         for (int m = 0; m < MT; ++m) {
@@ -238,13 +258,7 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
             for (int nt = 0; nt < BN / 8; ++nt) {
 #pragma unroll
                 for (int e = 0; e < 4; ++e) {
-                    float x = s[m][nt][e] * scaleLog2;
-                    if (edge) {
-                        const int col = k0 + nt * 8 + 2 * t + (e & 1);
-                        if (col >= nk || (CAUSAL && col > rows[m][e >> 1]) ||
-                            (maskedBits[m][nt / 8] >> (nt % 8 * 4 + e) & 1u))
-                            x = negInf;
-                    }
+                    const float x = s[m][nt][e] * scaleLog2; // -inf stays -inf (scale > 0)
                     s[m][nt][e] = x;
                     tileMax[e >> 1] = fmaxf(tileMax[e >> 1], x);
                 }
@@ -314,7 +328,14 @@ extern "C" __global__ void __launch_bounds__(128, MIN_BLOCKS) KILN_NAME(
         }
 }
 
-#if KILN_MASKED
+)";
+
+// The masked kernel's summary, a program of its own so that NVRTC compiles it beside the
+// attention kernel rather than after it.
+constexpr const char* kSummaryBody = R"(
+constexpr int BM = 64 * MT;
+constexpr unsigned char KILN_TILE_NONE = 0, KILN_TILE_SOME = 1, KILN_TILE_ALL = 2;
+
 /// The high bit of each zero byte of x.
 __device__ __forceinline__ unsigned kiln_zero_bytes(unsigned x) {
     return (x - 0x01010101u) & ~x & 0x80808080u;
@@ -326,7 +347,7 @@ __device__ __forceinline__ unsigned kiln_zero_bytes(unsigned x) {
 // mask heads).
 extern "C" __global__ void __launch_bounds__(128) KILN_SUMMARY_NAME(
     const unsigned char* __restrict__ mask, long long msb, long long msh, long long mst,
-    long long msc, long long tq, long long tk, long long mheads, unsigned char* __restrict__ out) {
+    long long tq, long long tk, long long mheads, unsigned char* __restrict__ out) {
     const long long tilesK = (tk + BN - 1) / BN;
     const long long qt = blockIdx.x / tilesK, kt = blockIdx.x % tilesK;
     const long long bh = blockIdx.y;
@@ -339,8 +360,8 @@ extern "C" __global__ void __launch_bounds__(128) KILN_SUMMARY_NAME(
     for (int r = threadIdx.x; r < BM; r += blockDim.x) {
         const long long row = qt * BM + r;
         if (row >= tq) break;
-        const unsigned char* p = mask + row * mst + kt * BN * msc;
-        if (msc == 1 && cols == BN && (reinterpret_cast<unsigned long long>(p) & 15) == 0) {
+        const unsigned char* p = mask + row * mst + kt * BN;
+        if (cols == BN && (reinterpret_cast<unsigned long long>(p) & 15) == 0) {
             uint4 v[BN / 16];
 #pragma unroll
             for (int i = 0; i < BN / 16; ++i)
@@ -355,9 +376,9 @@ extern "C" __global__ void __launch_bounds__(128) KILN_SUMMARY_NAME(
             }
             any = any || zeroBytes != 0;
             all = all && bytes == 0;
-        } else { // a strided or partial row: byte by byte
+        } else { // a misaligned or partial row: byte by byte
             for (int c = 0; c < cols; ++c) {
-                const bool kept = p[c * msc] == 0;
+                const bool kept = p[c] == 0;
                 any = any || kept;
                 all = all && kept;
             }
@@ -369,10 +390,32 @@ extern "C" __global__ void __launch_bounds__(128) KILN_SUMMARY_NAME(
         out[bh * gridDim.x + blockIdx.x] =
             any ? (all ? KILN_TILE_ALL : KILN_TILE_SOME) : KILN_TILE_NONE;
 }
-#endif
 )";
 
 } // namespace
+
+AttentionKernelSpec attentionSpecFor(tensor::DType dtype, int headDim, bool causal, bool masked,
+                                     bool emptyRowsNan) {
+    AttentionKernelSpec spec;
+    spec.dtype = dtype;
+    spec.headDim = headDim;
+    spec.causal = causal;
+    spec.masked = masked;
+    spec.emptyRowsNan = emptyRowsNan;
+    spec.warpTiles = headDim <= 64 ? 2 : 1;
+    return spec;
+}
+
+std::vector<AttentionKernelSpec> precompiledAttentionSpecs() {
+    std::vector<AttentionKernelSpec> specs;
+    for (tensor::DType dtype : {tensor::DType::BFloat16, tensor::DType::Float16})
+        for (int headDim : {64, 128}) {
+            specs.push_back(attentionSpecFor(dtype, headDim, false, false, false));
+            specs.push_back(attentionSpecFor(dtype, headDim, true, false, false));
+            specs.push_back(attentionSpecFor(dtype, headDim, false, true, true));
+        }
+    return specs;
+}
 
 int attentionSharedBytes(const AttentionKernelSpec& spec) {
     return 4 * spec.keysPerTile * (spec.headDim + 8) * 2; // two key and two value tiles
@@ -399,6 +442,14 @@ std::string attentionSummaryKernelName(const AttentionKernelSpec& spec) {
     return attentionKernelName(spec) + "_summary";
 }
 
+std::string attentionSummaryKernelSource(const AttentionKernelSpec& spec) {
+    std::string head = "// " + attentionSummaryKernelName(spec) + "\n";
+    head += "#define KILN_SUMMARY_NAME " + attentionSummaryKernelName(spec) + "\n";
+    head += "constexpr int MT = " + std::to_string(spec.warpTiles) + ";\n";
+    head += "constexpr int BN = " + std::to_string(spec.keysPerTile) + ";\n";
+    return head + kSummaryBody;
+}
+
 std::string attentionKernelSource(const AttentionKernelSpec& spec) {
     std::string head = "// " + attentionKernelName(spec) + "\n";
     head += "#define KILN_NAME " + attentionKernelName(spec) + "\n";
@@ -410,7 +461,6 @@ std::string attentionKernelSource(const AttentionKernelSpec& spec) {
     head += "#define MIN_BLOCKS " + std::to_string(spec.minBlocksPerSM) + "\n";
     head += std::string("constexpr bool CAUSAL = ") + (spec.causal ? "true" : "false") + ";\n";
     head += std::string("#define KILN_MASKED ") + (spec.masked ? "1" : "0") + "\n";
-    if (spec.masked) head += "#define KILN_SUMMARY_NAME " + attentionSummaryKernelName(spec) + "\n";
     head += std::string("#define EMPTY_ROW ") +
             (spec.emptyRowsNan ? "__int_as_float(0x7fc00000)" : "0.f") + "\n";
     return head + kBody;

@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace kiln::codegen::cuda {
 
@@ -43,6 +44,17 @@ struct AttentionKernelSpec {
 
 constexpr int kAttentionThreads = 128; ///< 4 warps
 
+/// The spec Kiln launches for q of `dtype` and head size `headDim`, with the measured schedule:
+/// two m16 tiles per warp up to head size 64 (they halve the shared-memory reads of K and V per
+/// query row: 106.6 against 121.1 us on an H200), one above (the accumulators would spill).
+AttentionKernelSpec attentionSpecFor(tensor::DType dtype, int headDim, bool causal, bool masked,
+                                     bool emptyRowsNan);
+
+/// The specs whose kernels are compiled when Kiln is built (nvcc, where the CUDA toolkit has
+/// it): bf16 and fp16, head sizes 64 and 128, plain, causal and masked (NaN rows). Others are
+/// compiled by NVRTC at their first use.
+std::vector<AttentionKernelSpec> precompiledAttentionSpecs();
+
 /// Query rows per block: the grid is (ceil(tq / rows), batch * heads).
 int attentionRowsPerBlock(const AttentionKernelSpec& spec);
 
@@ -53,12 +65,14 @@ int attentionSharedBytes(const AttentionKernelSpec& spec);
 /// The kernel's entry name for `spec` ("kiln_flash_attention_bf16_d64_causal").
 std::string attentionKernelName(const AttentionKernelSpec& spec);
 
-/// The masked kernel's helper in the same source: for each mask batch and head, query tile
+/// The masked kernel's helper: for each mask batch and head, query tile
 /// (attentionRowsPerBlock rows) and key tile (keysPerTile keys), whether the mask keeps none (0),
-/// some (1) or all (2) of the tile's scores. Parameters: mask, its batch, head, row and column
-/// strides, tq, tk, the mask's head count, then the output (bytes, [mask batches * heads,
+/// some (1) or all (2) of the tile's scores. Parameters: mask (contiguous rows), its batch, head
+/// and row strides, tq, tk, the mask's head count, then the output (bytes, [mask batches * heads,
 /// query tiles, key tiles]). Grid: (query tiles * key tiles, mask batches * heads), 128 threads.
 std::string attentionSummaryKernelName(const AttentionKernelSpec& spec);
+/// The summary kernel's own source (NVRTC compiles it beside the attention kernel's).
+std::string attentionSummaryKernelSource(const AttentionKernelSpec& spec);
 
 /// Self-contained CUDA C++ (no headers). The kernel's parameters, in order: q, k, v (pointers
 /// to the first element of (batch 0, head 0)), out (contiguous [batch, heads, tq, headDim]),
@@ -66,8 +80,8 @@ std::string attentionSummaryKernelName(const AttentionKernelSpec& spec);
 /// and v, then the float scale times log2(e). Grid: (ceil(tq / attentionRowsPerBlock), batch *
 /// heads); rows of q, k and v are contiguous (last stride 1) and 16-byte aligned; the launch passes
 /// attentionSharedBytes() of dynamic shared memory. A masked kernel takes after the scale: the
-/// mask (bytes) and its batch, head, row and column strides, the summary and its batch and head
-/// strides (0 where the mask broadcasts).
+/// mask (bytes, contiguous rows) and its batch, head and row strides, the summary and its batch and
+/// head strides (0 where the mask broadcasts).
 std::string attentionKernelSource(const AttentionKernelSpec& spec);
 
 } // namespace kiln::codegen::cuda

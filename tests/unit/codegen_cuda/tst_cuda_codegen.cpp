@@ -8,6 +8,7 @@
 #include "codegen/cuda/cuda_codegen.h"
 #include "codegen/cuda/discarded_loads.h"
 #include "codegen/cuda/expr_printer.h"
+#include "codegen/cuda/precompiled_attention.h"
 
 #include <QTest>
 #include <cmath>
@@ -196,8 +197,8 @@ private slots:
     }
 
     void maskedFlashAttentionHasItsSummaryKernel() {
-        // Attention written out with masked_fill(mask, -inf): a mask input, a summary kernel in
-        // the same module, and NaN for rows the mask empties (softmax of a row of -inf).
+        // Attention written out with masked_fill(mask, -inf): a mask input, a summary kernel of
+        // its own, and NaN for rows the mask empties (softmax of a row of -inf).
         AttentionKernelSpec spec{DType::BFloat16, 64, false, 2};
         spec.masked = true;
         spec.emptyRowsNan = true;
@@ -207,6 +208,8 @@ private slots:
         std::string source = attentionKernelSource(spec);
         QVERIFY(contains(source, "#define KILN_MASKED 1"));
         QVERIFY(contains(source, "0x7fc00000"));
+        std::string summary = attentionSummaryKernelSource(spec);
+        QVERIFY(contains(summary, "constexpr int BN = 64;"));
         if (!haveNvrtc()) QSKIP("NVRTC (libnvrtc.so.13) is not available on this machine");
         NvrtcOptions ptx;
         ptx.ptx = true;
@@ -214,14 +217,42 @@ private slots:
         Expected<CompiledImage> image = cache.getOrCompile(source, attentionKernelName(spec), ptx);
         if (!image) QFAIL(image.error().render().c_str());
         QVERIFY(contains(image->image, ".entry " + attentionKernelName(spec) + "("));
-        QVERIFY(contains(image->image, ".entry " + attentionSummaryKernelName(spec) + "("));
-        // Unmasked kernels keep their parameter list (no mask, no summary kernel).
+        QVERIFY(!contains(image->image, "_summary"));
+        // The summary is its own program (NVRTC compiles it beside the attention kernel).
+        Expected<CompiledImage> summaryImage =
+            cache.getOrCompile(summary, attentionSummaryKernelName(spec), ptx);
+        if (!summaryImage) QFAIL(summaryImage.error().render().c_str());
+        QVERIFY(contains(summaryImage->image, ".entry " + attentionSummaryKernelName(spec) + "("));
+        // Unmasked kernels keep their parameter list (no mask).
         AttentionKernelSpec plain{DType::BFloat16, 64, true};
         QVERIFY(contains(attentionKernelSource(plain), "#define KILN_MASKED 0"));
-        Expected<CompiledImage> plainImage =
-            cache.getOrCompile(attentionKernelSource(plain), attentionKernelName(plain), ptx);
-        if (!plainImage) QFAIL(plainImage.error().render().c_str());
-        QVERIFY(!contains(plainImage->image, "_summary"));
+    }
+
+    void attentionKernelsArePrecompiledForSm90() {
+        // The block's kernels (bf16, head size 64: causal for scaled_dot_product_attention,
+        // masked with NaN rows for attention written out) come with Kiln, compiled by nvcc.
+        if (precompiledAttentionCount() == 0)
+            QSKIP("this build had no nvcc: attention kernels compile with NVRTC at run time");
+        QCOMPARE(precompiledAttentionCount(), 16); // 12 kernels, the 4 masked ones' summaries
+        for (bool masked : {false, true}) {
+            AttentionKernelSpec spec =
+                attentionSpecFor(DType::BFloat16, 64, !masked, masked, masked);
+            std::vector<std::string> entries{attentionKernelName(spec)};
+            if (masked) entries.push_back(attentionSummaryKernelName(spec));
+            for (const std::string& entry : entries) {
+                std::string_view cubin = precompiledAttentionCubin(entry, 90);
+                QVERIFY2(cubin.size() > 4, entry.c_str());
+                QCOMPARE(std::string(cubin.substr(0, 4)), std::string("\x7f"
+                                                                      "ELF"));
+                QVERIFY2(cubin.find(entry) != std::string_view::npos, entry.c_str());
+                // Other devices compile at run time.
+                QVERIFY(precompiledAttentionCubin(entry, 80).empty());
+            }
+        }
+        // The spec cuda_attention launches for a head size of 64 is the one precompiled.
+        QCOMPARE(attentionSpecFor(DType::BFloat16, 64, true, false, false).warpTiles, 2);
+        QCOMPARE(attentionSpecFor(DType::Float16, 128, true, false, false).warpTiles, 1);
+        QVERIFY(precompiledAttentionCubin("kiln_flash_attention_bf16_d32", 90).empty());
     }
 
     void gpuFusionJoinsOnlyNodesThatShareData() {
