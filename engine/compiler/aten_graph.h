@@ -35,8 +35,11 @@ struct AtenNode {
     bool flag = false;           ///< keepdim
     tensor::DType dtype = tensor::DType::Float32;
     std::vector<Index> sizes;
-    std::string origin;    ///< the captured node it came from ("layer_norm")
-    std::string originOp;  ///< that node's op, for kernel names ("layer_norm", "add")
+    std::string origin;   ///< the captured node it came from ("layer_norm")
+    std::string originOp; ///< that node's op, for kernel names ("layer_norm", "add")
+    /// Other captured nodes this node computes: the steps of attention written out by hand
+    /// that one flash_attention node stands for (match_attention.h), shown as fused nodes.
+    std::vector<std::string> alsoComputes;
     int32_t position = -1; ///< placeholder: graph input position; fallback: captured node index
     bool requiresGrad = false;
 };

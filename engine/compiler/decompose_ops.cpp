@@ -492,8 +492,10 @@ private:
         m_tensorOf[static_cast<size_t>(index)] =
             m.masked >= 0 ? m_b.maskedAttention(t(m.q), t(m.k), t(m.v), t(m.masked), m.scale)
                           : m_b.attention(t(m.q), t(m.k), t(m.v), m.scale, false);
-        m_graph.nodes.back().requiresGrad =
-            m_captured.nodes[static_cast<size_t>(index)].meta.requiresGrad;
+        AtenNode& fused = m_graph.nodes.back();
+        fused.requiresGrad = m_captured.nodes[static_cast<size_t>(index)].meta.requiresGrad;
+        for (int32_t step : m.replaced)
+            fused.alsoComputes.push_back(m_captured.nodes[static_cast<size_t>(step)].name);
         return {};
     }
 

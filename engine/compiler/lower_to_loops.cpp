@@ -732,7 +732,9 @@ Lazy Lowering::lowerOpaque(const AtenNode& n, LoopNode::Kind kind) {
     takeOperands(n, node);
     node.output =
         newBuffer(product ? Buffer::Origin::Extern : Buffer::Origin::Fallback, n.dtype, n.sizes);
-    addNode(std::move(node), Lazy{}, n.origin, n.originOp);
+    Lazy steps;
+    steps.origins.insert(n.alsoComputes.begin(), n.alsoComputes.end());
+    addNode(std::move(node), steps, n.origin, n.originOp);
     int32_t out = prog().nodes.back().output;
     return bufferView(out, n.sizes, contiguousStrides(n.sizes), constant(0));
 }

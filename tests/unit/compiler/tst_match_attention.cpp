@@ -122,6 +122,12 @@ private slots:
         QVERIFY(!has(d.ops, "bmm"));
         QVERIFY(!has(d.ops, "amax"));
         QVERIFY(!has(d.ops, "exp"));
+        // The kernel shows the steps it computes as its fused nodes.
+        std::vector<std::string> steps = d.attention->alsoComputes;
+        std::sort(steps.begin(), steps.end());
+        QCOMPARE(steps, (std::vector<std::string>{"masked_fill", "matmul", "mul", "softmax",
+                                                  "transpose"}));
+        QCOMPARE(d.attention->origin, std::string("matmul_1"));
         // torch._inductor.config.pattern_matcher = False keeps the graph as written.
         compiler::DecomposeOptions asWritten;
         asWritten.matchAttention = false;
