@@ -4,6 +4,7 @@
 #include "lang/builtins.h"
 #include "lang/format_detail.h"
 #include "lang/interpreter.h"
+#include "lang/number_compare.h"
 #include "lang/tensor_bridge.h"
 
 #include <cerrno>
@@ -450,15 +451,8 @@ Value Interpreter::compare(CompareOperator op, const Value& a, const Value& b) {
         break;
     }
     if (a.isNumber() && b.isNumber()) {
-        double x = a.toDouble(), y = b.toDouble();
-        bool intCompare = !a.isFloat() && !b.isFloat();
-        int cmp = intCompare ? (a.asInt() < b.asInt()   ? -1
-                                : a.asInt() > b.asInt() ? 1
-                                                        : 0)
-                             : (x < y   ? -1
-                                : x > y ? 1
-                                        : 0);
-        bool unordered = !intCompare && (x != x || y != y);
+        int cmp = compareNumbers(a, b);
+        bool unordered = cmp == kUnordered;
         if (op == CompareOperator::Eq) return Value::fromBool(!unordered && cmp == 0);
         if (op == CompareOperator::NotEq) return Value::fromBool(unordered || cmp != 0);
         return Value::fromBool(!unordered && orderResult(op, cmp));

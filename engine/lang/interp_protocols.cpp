@@ -2,6 +2,7 @@
 // The value protocols: truth, length, membership, equality, hashing, ordering, repr and str.
 #include "lang/format.h"
 #include "lang/interpreter.h"
+#include "lang/number_compare.h"
 #include "tensor/ops.h"
 #include "tensor/print.h"
 
@@ -240,10 +241,7 @@ bool Interpreter::dictViewsEqual(const DictViewObject& x, const DictViewObject& 
 }
 
 bool Interpreter::equals(const Value& a, const Value& b) {
-    if (a.isNumber() && b.isNumber()) {
-        if (a.isFloat() || b.isFloat()) return a.toDouble() == b.toDouble();
-        return a.asInt() == b.asInt();
-    }
+    if (a.isNumber() && b.isNumber()) return compareNumbers(a, b) == 0;
     if (a.isNone() || b.isNone()) return a.isNone() && b.isNone();
     if (a.isTensor() || b.isTensor() || a.is(ObjectKind::Instance) || b.is(ObjectKind::Instance) ||
         a.is(ObjectKind::Native) || b.is(ObjectKind::Native))
@@ -351,10 +349,7 @@ size_t Interpreter::hash(const Value& v) {
 }
 
 bool Interpreter::lessThan(const Value& a, const Value& b) {
-    if (a.isNumber() && b.isNumber()) {
-        if (a.isFloat() || b.isFloat()) return a.toDouble() < b.toDouble();
-        return a.asInt() < b.asInt();
-    }
+    if (a.isNumber() && b.isNumber()) return compareNumbers(a, b) == -1;
     return truthy(compare(CompareOperator::Lt, a, b));
 }
 
