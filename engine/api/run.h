@@ -71,7 +71,8 @@ std::string defaultTracePath(const std::string& scriptPath);
 /// a process that runs workloads.
 void installCrashHandlers();
 
-/// Installs handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGPIPE (api/run_supervisor.h):
+/// Installs handlers for SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
+/// SIGVTALRM and SIGXCPU (api/run_supervisor.h):
 /// a first SIGINT raises KeyboardInterrupt in the script, the others (and a second SIGINT)
 /// record the run as cancelled and end the process with 128 + signal. Also ignores SIGXFSZ, so
 /// a file-size limit fails the trace's writes (recorded as lost rows) instead of killing the

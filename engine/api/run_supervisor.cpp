@@ -20,7 +20,11 @@ namespace {
 // How long a script may take to stop after its timeout before the process ends regardless.
 constexpr int64_t kGraceNs = 5'000'000'000;
 
-constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+// Every signal whose default action ends the process without a core dump of interest:
+// CPython leaves SIGUSR1/2, SIGALRM, SIGVTALRM and SIGXCPU at that default, which would lose the
+// lines the trace has not committed yet and leave the run 'running'.
+constexpr int kStopSignals[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,   SIGPIPE,
+                                SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGXCPU};
 
 // The self-pipe: written by the handlers, read by the supervisor of the current run.
 int g_signalPipe[2] = {-1, -1};

@@ -34,8 +34,8 @@ bool writeAll(int fd, const char* data, size_t size) {
 /// should end it, not run the caller's shutdown; a crash should end it, not print the caller's
 /// crash report), and it ends with the parent.
 [[noreturn]] void runChild(const std::function<ChildOutput()>& work, int out) {
-    for (int s :
-         {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    for (int s : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+                  SIGXCPU, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
         ::signal(s, SIG_DFL);
 #ifdef __linux__
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);

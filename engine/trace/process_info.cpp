@@ -68,6 +68,16 @@ std::string signalName(int signalNumber) {
         return "SIGQUIT";
     case SIGPIPE:
         return "SIGPIPE";
+    case SIGUSR1:
+        return "SIGUSR1";
+    case SIGUSR2:
+        return "SIGUSR2";
+    case SIGALRM:
+        return "SIGALRM";
+    case SIGVTALRM:
+        return "SIGVTALRM";
+    case SIGXCPU:
+        return "SIGXCPU";
     default:
         return "signal " + std::to_string(signalNumber);
     }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Durability of `kiln run` when it is stopped or its trace cannot keep up, run as a user runs
 // it: a first SIGINT raises KeyboardInterrupt in the script, a second one stops at once;
-// SIGTERM, SIGHUP, SIGQUIT and SIGPIPE (sent, or a real broken pipe) record the run cancelled
+// SIGTERM, SIGHUP, SIGQUIT, SIGPIPE (sent, or a real broken pipe), SIGUSR1/2, SIGALRM,
+// SIGVTALRM and SIGXCPU record the run cancelled
 // with every printed line; the trace stays within 10,000 lines of stdout; a trace locked by
 // another process is waited out; a file-size limit fails the run instead of losing output
 // silently; a crash prints where the run was recorded.
@@ -124,6 +125,12 @@ private slots:
         QTest::newRow("SIGHUP") << int(SIGHUP) << "SIGHUP";
         QTest::newRow("SIGQUIT") << int(SIGQUIT) << "SIGQUIT";
         QTest::newRow("SIGPIPE") << int(SIGPIPE) << "SIGPIPE";
+        // Left at their default (ending the process) by CPython; Kiln keeps the trace whole.
+        QTest::newRow("SIGUSR1") << int(SIGUSR1) << "SIGUSR1";
+        QTest::newRow("SIGUSR2") << int(SIGUSR2) << "SIGUSR2";
+        QTest::newRow("SIGALRM") << int(SIGALRM) << "SIGALRM";
+        QTest::newRow("SIGVTALRM") << int(SIGVTALRM) << "SIGVTALRM";
+        QTest::newRow("SIGXCPU") << int(SIGXCPU) << "SIGXCPU";
     }
 
     void stopSignalsRecordTheRunWithEveryPrintedLine() {
