@@ -127,6 +127,7 @@ Value builtinReversed(Interpreter& interp, const CallArgs& args, void*) {
         Value method = interp.tryGetAttr(v, sym("__reversed__"));
         if (!method.isEmpty()) return interp.call(method, {});
     }
+    if (v.is(ObjectKind::List)) return Value(makeRef<ListReverseIterator>(v));
     if (!(v.is(ObjectKind::List) || v.is(ObjectKind::Tuple) || v.is(ObjectKind::Str) ||
           v.is(ObjectKind::Instance) || v.isTensor()))
         interp.raiseTypeError("'" + interp.typeName(v) + "' object is not reversible");

@@ -26,6 +26,21 @@ bool SequenceIterator::next(Interpreter&, Value& out) {
     return true;
 }
 
+ListReverseIterator::ListReverseIterator(Value list)
+    : IteratorObject(iteratorType())
+    , m_list(std::move(list))
+    , m_index(static_cast<int64_t>(m_list.as<ListObject>()->items.size()) - 1) {}
+
+bool ListReverseIterator::next(Interpreter&, Value& out) {
+    const auto& items = m_list.as<ListObject>()->items;
+    if (m_index < 0 || m_index >= static_cast<int64_t>(items.size())) {
+        m_index = -1; // exhausted for good, as CPython drops the list
+        return false;
+    }
+    out = items[static_cast<size_t>(m_index--)];
+    return true;
+}
+
 RangeIterator::RangeIterator(int64_t first, int64_t step, uint64_t count)
     : IteratorObject(iteratorType())
     , m_first(first)

@@ -19,6 +19,18 @@ private:
     size_t m_index = 0;
 };
 
+/// reversed(list): indexes the live list from its end, as CPython's list_reverseiterator, so a
+/// list that shrinks meanwhile ends the iteration (or repeats items) the way it does there.
+class ListReverseIterator final : public IteratorObject {
+public:
+    explicit ListReverseIterator(Value list);
+    bool next(Interpreter& interp, Value& out) override;
+
+private:
+    Value m_list;
+    int64_t m_index;
+};
+
 class RangeIterator final : public IteratorObject {
 public:
     /// `count` values from `first` by `step` (range(a, b, s): first a, count its length).

@@ -371,12 +371,36 @@ class Counter:
         return "Counter({" + inner + "})"
 
 
+class _DequeIterator:
+    def __init__(self, d, backwards):
+        self._deque = d
+        self._state = d._state
+        self._backwards = backwards
+        self._index = 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        d = self._deque
+        if d._state != self._state:
+            raise RuntimeError("deque mutated during iteration")
+        if self._index >= len(d._items):
+            raise StopIteration
+        i = self._index
+        self._index += 1
+        return d._items[-1 - i] if self._backwards else d._items[i]
+
+
 class deque:
     def __init__(self, iterable=(), maxlen=None):
         if maxlen is not None and maxlen < 0:
             raise ValueError("maxlen must be non-negative")
         self.maxlen = maxlen
         self._items = []
+        # Bumped by every change of length or order: iterators compare it to their own copy, as
+        # CPython's deque iterators do ("deque mutated during iteration").
+        self._state = 0
         self.extend(iterable)
 
     def _trim(self, from_left):
@@ -388,10 +412,12 @@ class deque:
                     self._items.pop()
 
     def append(self, x):
+        self._state += 1
         self._items.append(x)
         self._trim(True)
 
     def appendleft(self, x):
+        self._state += 1
         self._items.insert(0, x)
         self._trim(False)
 
@@ -404,30 +430,36 @@ class deque:
             self.appendleft(x)
 
     def pop(self):
+        self._state += 1
         if not self._items:
             raise IndexError("pop from an empty deque")
         return self._items.pop()
 
     def popleft(self):
+        self._state += 1
         if not self._items:
             raise IndexError("pop from an empty deque")
         return self._items.pop(0)
 
     def rotate(self, n=1):
+        self._state += 1
         if self._items:
             n %= len(self._items)
             self._items = self._items[-n:] + self._items[:-n] if n else self._items
 
     def clear(self):
+        self._state += 1
         self._items.clear()
 
     def count(self, x):
         return self._items.count(x)
 
     def remove(self, x):
+        self._state += 1
         self._items.remove(x)
 
     def reverse(self):
+        self._state += 1
         self._items.reverse()
 
     def copy(self):
@@ -437,7 +469,10 @@ class deque:
         return len(self._items)
 
     def __iter__(self):
-        return iter(list(self._items))
+        return _DequeIterator(self, False)
+
+    def __reversed__(self):
+        return _DequeIterator(self, True)
 
     def __getitem__(self, i):
         return self._items[i]
