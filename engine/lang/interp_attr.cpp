@@ -50,7 +50,7 @@ bool isUserOverride(const Value* v) {
 Value typeSpecialAttr(Interpreter& interp, TypeObject* type, Symbol name) {
     const Names& n = names();
     if (name == n.name) return strValue(type->name);
-    if (name == n.qualname) return strValue(type->name);
+    if (name == n.qualname) return strValue(type->qualname.empty() ? type->name : type->qualname);
     if (name == n.module) return strValue(type->moduleName);
     if (name == n.mro || name == n.bases) {
         std::vector<Value> items;

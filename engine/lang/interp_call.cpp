@@ -490,6 +490,8 @@ Value Interpreter::createClass(const std::string& name, std::vector<Ref<TypeObje
     cls->setType(types.type.get());
     cls->isUserClass = true;
     cls->moduleName = module;
+    if (const Value* q = ns.find(Symbol::intern("__qualname__")); q && q->is(ObjectKind::Str))
+        cls->qualname = q->as<StrObject>()->str();
     cls->dict = std::move(ns);
     cls->computeMro();
     if (cls->mro.empty()) {

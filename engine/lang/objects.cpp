@@ -227,8 +227,9 @@ void TypeObject::computeMro() {
 }
 
 std::string TypeObject::qualifiedName() const {
-    if (moduleName.empty() || moduleName == "builtins") return name;
-    return moduleName + "." + name;
+    const std::string& path = qualname.empty() ? name : qualname;
+    if (moduleName.empty() || moduleName == "builtins") return path;
+    return moduleName + "." + path;
 }
 
 InstanceObject::InstanceObject(TypeObject* type)

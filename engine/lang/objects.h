@@ -157,6 +157,8 @@ public:
     TypeObject(std::string name, std::vector<Ref<TypeObject>> bases, ObjectKind instanceKind);
 
     std::string name;
+    /// The dotted path from the module ("A.B", "f.<locals>.Local"); empty: the name.
+    std::string qualname;
     std::string moduleName = "builtins";
     std::vector<Ref<TypeObject>> bases;
     std::vector<TypeObject*> mro; ///< this type first, object last
@@ -171,7 +173,8 @@ public:
     const Value* lookup(Symbol name) const;
     bool isSubtypeOf(const TypeObject* other) const;
     void computeMro();
-    std::string qualifiedName() const; ///< "torch.nn.modules.linear.Linear" style for reprs
+    /// "torch.nn.modules.linear.Linear", "__main__.A.B": module and qualified name, for reprs.
+    std::string qualifiedName() const;
 };
 
 struct TracebackEntry {

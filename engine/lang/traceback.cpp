@@ -154,8 +154,9 @@ std::string exceptionMessage(Interpreter& interp, const Value& value) {
 }
 
 std::string formatExceptionOnly(Interpreter& interp, const Value& exception) {
-    std::string name = exceptionTypeName(exception);
     TypeObject* type = exception.asObject()->type();
+    // CPython prints the qualified name (Outer.Error, f.<locals>.Error).
+    std::string name = type->qualname.empty() ? type->name : type->qualname;
     // Classes outside builtins print qualified, as CPython's (torch.OutOfMemoryError).
     if ((type->isUserClass || type == builtinTypes().outOfMemoryError.get()) &&
         type->moduleName != "__main__" && type->moduleName != "builtins")
