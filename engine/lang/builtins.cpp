@@ -5,6 +5,7 @@
 
 #include "lang/format.h"
 #include "lang/iterators.h"
+#include "lang/py_hash.h"
 #include "lang/signature.h"
 #include "lang/suggestions.h"
 #include "lang/tensor_bridge.h"
@@ -207,7 +208,8 @@ Value builtinId(Interpreter& interp, const CallArgs& args, void*) {
 
 Value builtinHash(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("hash(obj, /)");
-    return Value::fromInt(static_cast<int64_t>(interp.hash(sig.bind(interp, args)[0]) >> 1));
+    return Value::fromInt(
+        pyHashFinal(static_cast<int64_t>(interp.hash(sig.bind(interp, args)[0]))));
 }
 
 /// super(type, obj) needs obj to be an instance or a subclass of type (CPython's check).

@@ -3,6 +3,7 @@
 #include "lang/format.h"
 #include "lang/interpreter.h"
 #include "lang/number_compare.h"
+#include "lang/py_hash.h"
 #include "tensor/ops.h"
 #include "tensor/print.h"
 
@@ -302,18 +303,19 @@ bool Interpreter::equals(const Value& a, const Value& b) {
 }
 
 size_t Interpreter::hash(const Value& v) {
+    // Numbers and tuples hash as in CPython (py_hash.h); the int64 value travels as size_t.
+    auto bits = [](int64_t h) { return static_cast<size_t>(h); };
     switch (v.tag()) {
     case Value::Tag::Empty:
     case Value::Tag::None:
         return 0x9e3779b9u;
     case Value::Tag::Bool:
     case Value::Tag::Int:
-        return std::hash<int64_t>()(v.asInt());
+        return bits(pyHashInt(v.asInt()));
     case Value::Tag::Float: {
         double d = v.asFloat();
-        if (d == std::floor(d) && std::abs(d) < 9.2e18)
-            return std::hash<int64_t>()(static_cast<int64_t>(d));
-        return std::hash<double>()(d);
+        // CPython hashes NaN by identity; Kiln's floats have none, and NaN equals nothing.
+        return std::isnan(d) ? 0 : bits(pyHashDouble(d));
     }
     case Value::Tag::Tensor:
         return std::hash<const void*>()(v.tensorImpl());
@@ -325,10 +327,10 @@ size_t Interpreter::hash(const Value& v) {
     case ObjectKind::Str:
         return static_cast<StrObject*>(o)->hash();
     case ObjectKind::Tuple: {
-        size_t h = 0x345678;
+        PyTupleHash h;
         for (const Value& item : static_cast<TupleObject*>(o)->items)
-            h = (h ^ hash(item)) * 1000003u;
-        return h;
+            h.add(static_cast<int64_t>(hash(item)));
+        return bits(h.value());
     }
     case ObjectKind::List:
     case ObjectKind::Dict:
@@ -339,7 +341,7 @@ size_t Interpreter::hash(const Value& v) {
         if (h && h->is(ObjectKind::Function)) {
             Value r = callMethod(v, sym("__hash__"), {});
             if (!r.isIntLike()) raiseTypeError("__hash__ method should return an integer");
-            return std::hash<int64_t>()(r.asInt());
+            return bits(pyHashFinal(r.asInt())); // kept as returned, -1 aside
         }
         return std::hash<const void*>()(o);
     }
