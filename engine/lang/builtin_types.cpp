@@ -307,6 +307,10 @@ Value objectSetattr(Interpreter& interp, const CallArgs& args, void*) {
         interp.call(desc->as<PropertyObject>()->setter, {a[0], a[2]});
         return Value::none();
     }
+    if (!inst->type()->acceptsInstanceAttribute(name)) // __slots__ leave it out
+        interp.raiseAttributeError(a[0], name,
+                                   "'" + inst->type()->name + "' object has no attribute '" +
+                                       name.str() + "'");
     inst->attrs.set(name, a[2]);
     return Value::none();
 }

@@ -3,6 +3,8 @@
 // namespace, then class attributes bound as methods, then __getattr__.
 #include "lang/interpreter.h"
 
+#include <algorithm>
+
 namespace kiln::lang {
 
 namespace {
@@ -35,11 +37,14 @@ const Names& names() {
     return n;
 }
 
-// `__dict__` of instances, classes and modules: a dict snapshot of the namespace.
-Value namespaceDict(Interpreter& interp, const AttrMap& attrs) {
+// `__dict__` of instances, classes and modules: a dict snapshot of the namespace, without the
+// values an instance holds in __slots__ (they live beside its __dict__, not in it).
+Value namespaceDict(Interpreter& interp, const AttrMap& attrs,
+                    const std::vector<Symbol>& slots = {}) {
     auto dict = makeRef<DictObject>();
     for (const auto& e : attrs.entries())
-        dict->set(interp, strValue(e.key.str()), e.value);
+        if (std::find(slots.begin(), slots.end(), e.key) == slots.end())
+            dict->set(interp, strValue(e.key.str()), e.value);
     return Value(dict);
 }
 
@@ -148,7 +153,8 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
                 if (name == n.suppressContext) return Value::fromBool(st.suppressContext);
                 if (name == n.traceback) return Value::none();
             }
-            if (name == n.dict) return namespaceDict(*this, inst->attrs);
+            if (name == n.dict && inst->type()->instancesHaveDict)
+                return namespaceDict(*this, inst->attrs, inst->type()->slots);
             if (const Value* ga = type->lookup(n.getattr))
                 return call(*ga, {object, strValue(name.str())});
             return Value();
@@ -295,6 +301,9 @@ void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
             call(p->setter, {object, value});
             return;
         }
+        if (!type->acceptsInstanceAttribute(name)) // __slots__ leave it out
+            raiseAttributeError(
+                object, name, "'" + type->name + "' object has no attribute '" + name.str() + "'");
         inst->attrs.set(name, std::move(value));
         return;
     }

@@ -470,6 +470,37 @@ Value Interpreter::runClassBody(Frame& f, const ClassDefStmt& s,
     return createClass(body.name.str(), std::move(bases), std::move(ns), f.globals->name);
 }
 
+/// __slots__: the names instances may take (a string or an iterable of strings), with no
+/// __dict__ unless "__dict__" is among them or a base (other than object) has one.
+void Interpreter::applySlots(TypeObject& cls) {
+    const Value* declared = cls.dict.find(Symbol::intern("__slots__"));
+    if (!declared) return;
+    std::vector<Value> items =
+        declared->is(ObjectKind::Str) ? std::vector<Value>{*declared} : toVector(*declared);
+    bool dict = false;
+    for (const Value& item : items) {
+        if (!item.is(ObjectKind::Str))
+            raiseTypeError("__slots__ items must be strings, not '" + typeName(item) + "'");
+        Symbol name = Symbol::intern(item.as<StrObject>()->str());
+        if (name.str() == "__dict__") {
+            dict = true;
+            continue;
+        }
+        if (cls.dict.contains(name))
+            raise(builtinTypes().valueError.get(),
+                  "'" + name.str() + "' in __slots__ conflicts with class variable");
+        cls.slots.push_back(name);
+    }
+    const TypeObject* object = builtinTypes().object.get();
+    bool baseDict = false;
+    for (const auto& base : cls.bases) {
+        if (base.get() == object) continue;
+        baseDict = baseDict || base->instancesHaveDict;
+        cls.slots.insert(cls.slots.end(), base->slots.begin(), base->slots.end());
+    }
+    cls.instancesHaveDict = dict || baseDict;
+}
+
 Value Interpreter::createClass(const std::string& name, std::vector<Ref<TypeObject>> bases,
                                AttrMap ns, const std::string& module) {
     const auto& types = builtinTypes();
@@ -514,6 +545,7 @@ Value Interpreter::createClass(const std::string& name, std::vector<Ref<TypeObje
         if (fn.is(ObjectKind::Function) && !fn.as<FunctionObject>()->ownerClass)
             fn.as<FunctionObject>()->ownerClass = cls;
     }
+    applySlots(*cls);
     registerUserClass(cls);
     // The nearest base's __init_subclass__ hook (an implicit classmethod) sees the new class.
     for (size_t i = 1; i < cls->mro.size(); ++i) {

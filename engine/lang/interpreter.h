@@ -230,6 +230,8 @@ public:
     /// An annotation's value: evaluated in \a frame, or its text under PEP 563.
     Value annotationValue(Frame& frame, const Annotation& a);
     /// A user class (class statement, type(name, bases, dict)): checks bases and the MRO.
+    /// Reads the new class's __slots__ (TypeObject::slots, instancesHaveDict).
+    void applySlots(TypeObject& cls);
     Value createClass(const std::string& name, std::vector<Ref<TypeObject>> bases, AttrMap ns,
                       const std::string& module);
     Value newNative(const std::string& name, NativeFn fn, void* data = nullptr);

@@ -232,6 +232,10 @@ std::string TypeObject::qualifiedName() const {
     return moduleName + "." + path;
 }
 
+bool TypeObject::acceptsInstanceAttribute(Symbol name) const {
+    return instancesHaveDict || std::find(slots.begin(), slots.end(), name) != slots.end();
+}
+
 InstanceObject::InstanceObject(TypeObject* type)
     : Object(ObjectKind::Instance, type)
     , classRef(type) {}

@@ -165,6 +165,12 @@ public:
     AttrMap dict;
     ObjectKind instanceKind; ///< C++ class of instances (Instance for user classes)
     bool isUserClass = false;
+    /// False for a class whose __slots__ (and its bases') leave out __dict__: its instances
+    /// take only the attributes `slots` names.
+    bool instancesHaveDict = true;
+    std::vector<Symbol> slots; ///< this class's and its bases' __slots__ names
+    /// Whether an instance of this type can take attribute `name` (its __slots__ allow it).
+    bool acceptsInstanceAttribute(Symbol name) const;
     /// Called when the type itself is called and no Python __init__/__new__ applies
     /// (int("3"), list(x), torch.device("cpu"), built-in exception types use Instance).
     Value constructor;
