@@ -2,6 +2,7 @@
 #include "runtime/cuda_context.h"
 
 #include "runtime/device_probe.h"
+#include "runtime/library_prefetch.h"
 
 #include <memory>
 #include <mutex>
@@ -74,6 +75,7 @@ Expected<const CudaContext*> cudaContext(int device) {
             Expected<std::unique_ptr<CudaContext>> made = retainPrimary(**driver, device);
             if (!made) return made.error();
             slot = std::move(*made);
+            prefetchCudaLibraries();
         }
         context = slot.get();
     }
