@@ -185,7 +185,9 @@ private:
         n.ranges = v.sizes;
         n.body = cast(v.loader(vars(v.sizes.size())), v.dtype);
         n.output = newBuffer(Buffer::Origin::Computed, v.dtype, v.sizes);
-        addNode(std::move(n), v, "", "");
+        // Only views lead here when no op computed the value: the node is a copy, which
+        // Inductor names after aten.clone (kiln_poi_fused_clone_1, not kiln_poi_fused__1).
+        addNode(std::move(n), v, "", v.ops.empty() ? "clone" : "");
         v = bufferView(prog().nodes.back().output, v.sizes, contiguousStrides(v.sizes),
                        constant(0));
     }
@@ -222,7 +224,7 @@ private:
         std::swap(index[r - 2], index[r - 1]);
         n.body = cast(view.loader(index), view.dtype);
         n.output = newBuffer(Buffer::Origin::Computed, view.dtype, stored);
-        addNode(std::move(n), operand, "", "");
+        addNode(std::move(n), operand, "", operand.ops.empty() ? "clone" : "");
         operand = bufferView(prog().nodes.back().output, operand.sizes, *viewed, constant(0));
     }
 
@@ -725,7 +727,8 @@ Lazy Lowering::lowerOpaque(const AtenNode& n, LoopNode::Kind kind) {
     LoopNode node;
     node.kind = kind;
     bool product = kind == LoopNode::Kind::Extern;
-    node.externName = product ? n.op : n.originOp;
+    // A fallback is named after its op, or after its node where the op has no name (`~mask`).
+    node.externName = product ? n.op : n.originOp.empty() ? n.origin : n.originOp;
     node.beta = n.scalar;
     node.alpha = n.scalar2;
     node.fxNode = product ? -1 : n.position;

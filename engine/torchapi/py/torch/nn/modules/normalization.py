@@ -28,5 +28,5 @@ class LayerNorm(Module):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)
 
     def extra_repr(self):
-        return (f"{self.normalized_shape}, eps={self.eps}, "
-                f"elementwise_affine={self.elementwise_affine}, bias={self.bias is not None}")
+        # PyTorch's repr leaves the bias flag out (LayerNorm(8, bias=False) prints as the default).
+        return f"{self.normalized_shape}, eps={self.eps}, elementwise_affine={self.elementwise_affine}"
