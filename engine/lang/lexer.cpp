@@ -319,6 +319,12 @@ void Lexer::lexNumber() {
     std::string spelled;
     for (size_t i = start; i < m_pos; ++i)
         if (m_text[i] != '_') spelled += m_text[i];
+    // Python 3 has no C-style octal: 007 is an error, 000 and 0_0 are zero.
+    if (base == 10 && !isFloat && spelled.size() > 1 && spelled[0] == '0' &&
+        spelled.find_first_not_of('0') != std::string::npos)
+        error("leading zeros in decimal integer literals are not permitted; use an 0o prefix for "
+              "octal integers",
+              begin);
     Token t;
     t.span = {begin, here()};
     t.text = m_text.substr(start, m_pos - start);
