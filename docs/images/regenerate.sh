@@ -20,8 +20,8 @@ shot() {
     echo "wrote docs/images/$name.png"
 }
 
-cp "$root/resources/workloads/graph_breaks.py" "$root/resources/workloads/demo.py" "$work/"
-cp "$root/resources/workloads/bench/attention_scores.py" "$work/"
+cp "$root/resources/workloads/graph_breaks.py" "$root/resources/workloads/mlp.py" \
+    "$root/resources/workloads/transformer_block.py" "$work/"
 
 # Graph breaks: Studio runs the example (F5) and steps (F8) to the second break: the ended and
 # resumed graphs below the code.
@@ -29,18 +29,9 @@ shot studio-graph-breaks "$work/graph_breaks.py" --run --panel compiles --select
 # Recompiles: why entry 4/2 was compiled, the guards that failed for the older entries.
 shot studio-recompiles "$work/graph_breaks.kiln" --panel guards --select compile:4/2
 
-# Default against max-autotune on one workload (a script that calls the benchmark's fn):
-# Studio's "Compare modes" runs both and brings the comparison to the front.
-cat "$work/attention_scores.py" > "$work/attention.py"
-cat >> "$work/attention.py" <<'PY'
-
-
-compiled = torch.compile(fn)
-q, k = make_inputs()
-for step in range(20):
-    out = compiled(q, k)
-print("attention:", tuple(out.shape), round(out.sum().item(), 2))
-PY
-shot studio-compare "$work/attention.py" --compare-modes
-shot studio-config "$work/attention.kiln" --panel config --select run:2
-shot studio-kernels "$work/attention.kiln" --panel kernels --select kernel:1
+# Default against max-autotune on the bundled MLP (compiled, called 20 times): Studio's
+# "Compare modes" runs both and brings the comparison to the front.
+shot studio-compare "$work/mlp.py" --compare-modes
+shot studio-config "$work/mlp.kiln" --panel config --select run:2
+# The bundled transformer block's kernels: written attention, LayerNorms, GELU, products.
+shot studio-kernels "$work/transformer_block.py" --run --panel kernels --select kernel:8
