@@ -102,6 +102,31 @@ private slots:
         QCOMPARE(runsOf(dir.filePath("demo.kiln")).size(), size_t(2));
     }
 
+    void bundledModelsCompileTheirModel() {
+        // mlp.py and transformer_block.py show what torch.compile does with them: one compiled
+        // frame, no graph break, kernels launched on every one of the 20 calls.
+        for (const char* name : {"mlp", "transformer_block"}) {
+            QTemporaryDir dir;
+            QString script = dir.filePath(QString(name) + ".py");
+            QVERIFY(QFile::copy(sourceDir() + "/resources/workloads/" + name + ".py", script));
+            ProcessResult r = runKiln({"run", script, "--quiet"}, dir.path());
+            QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+            QString trace = dir.filePath(QString(name) + ".kiln");
+            ProcessResult compiles = runKiln({"compiles", trace});
+            QCOMPARE(compiles.exitCode, 0);
+            QStringList rows = compiles.out.split('\n', Qt::SkipEmptyParts);
+            QCOMPARE(rows.size(), 2); // the header and one compile
+            QVERIFY2(rows[1].contains(" ok ") && rows[1].contains("inductor"), qPrintable(rows[1]));
+            QCOMPARE(runKiln({"breaks", trace}).out.trimmed(), QString("no graph breaks"));
+            ProcessResult kernels = runKiln({"kernels", trace});
+            QCOMPARE(kernels.exitCode, 0);
+            QStringList launched = kernels.out.split('\n', Qt::SkipEmptyParts).mid(1);
+            QVERIFY2(launched.size() >= 5, qPrintable(kernels.out));
+            for (const QString& row : launched)
+                QVERIFY2(row.simplified().split(' ').value(3) == "20", qPrintable(row));
+        }
+    }
+
     void traceCommandsShowRunsAndOutput() {
         QTemporaryDir dir;
         QString script = writeScript(dir, "hello.py", "print('hello')\nprint('world', 42)\n");
