@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // torch.nn.functional: activations, normalisation, attention, dropout, embedding, padding and
-// losses.
+// losses. Convolution, pooling and batch/group norm are in functional_conv.cpp.
+#include "tensor/conv.h"
 #include "tensor/error.h"
 #include "tensor/random.h"
 #include "torchapi/bindings.h"
@@ -309,6 +310,8 @@ Value oneHot(Interpreter& interp, const CallArgs& args, void*) {
 
 } // namespace
 
+void installFunctionalConv(Interpreter& interp, lang::AttrMap& functional);
+
 void installFunctional(Interpreter& interp, ModuleObject& f) {
     AttrMap& g = f.globals;
     for (const ActivationEntry& e : activationEntries())
@@ -331,6 +334,7 @@ void installFunctional(Interpreter& interp, ModuleObject& f) {
         {"one_hot", oneHot, true, false},
     };
     registerOps(interp, &g, ops);
+    installFunctionalConv(interp, g);
 }
 
 } // namespace kiln::torchapi

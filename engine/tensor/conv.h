@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Convolution and pooling over 2-d images (N, C, H, W), or one image (C, H, W): what
+/// torch.nn.functional's conv1d/conv2d, max_pool2d, avg_pool2d and adaptive_avg_pool2d compute,
+/// with PyTorch's output sizes and error messages. Floating dtypes; bfloat16 and float16 compute
+/// in float32.
+#pragma once
+
+#include "tensor/tensor.h"
+
+#include <array>
+#include <optional>
+
+namespace kiln::tensor {
+
+using Pair = std::array<int64_t, 2>; ///< (height, width)
+
+struct ConvParams {
+    Pair stride{1, 1};
+    Pair padding{0, 0};
+    Pair dilation{1, 1};
+    int64_t groups = 1;
+};
+
+/// Cross-correlation of `input` with `weight` (out_channels, in_channels / groups, kH, kW), plus
+/// `bias` (out_channels) per output channel.
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              const ConvParams& params);
+
+struct PoolParams {
+    Pair kernel{1, 1};
+    Pair stride{1, 1};
+    Pair padding{0, 0};
+    Pair dilation{1, 1};
+    bool ceilMode = false;
+};
+
+/// The largest value in each window (padding never wins: it is -inf).
+Tensor maxPool2d(const Tensor& input, const PoolParams& params);
+/// The mean of each window; `countIncludePad` counts padding in the divisor, as
+/// `divisorOverride` replaces it when given.
+Tensor avgPool2d(const Tensor& input, const PoolParams& params, bool countIncludePad,
+                 std::optional<int64_t> divisorOverride);
+/// The mean over windows that split each input dimension into `outputSize` near-equal parts.
+Tensor adaptiveAvgPool2d(const Tensor& input, Pair outputSize);
+
+} // namespace kiln::tensor
