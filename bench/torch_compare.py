@@ -11,6 +11,10 @@ Needs `pip install torch`; Kiln itself never does.
 
     python3 bench/torch_compare.py [--kiln build/bin/kiln-bench-compiler] [--quick] [--threads N]
                                    [--json F]
+    python3 bench/torch_compare.py --workload resources/workloads/bench/resnet18.py [...]
+
+With --workload (repeatable), the workloads are those files (fn and make_inputs, as for `kiln
+bench`), run by `kiln bench` (--kiln-cli, default build/bin/kiln) and by PyTorch in this process.
 """
 import argparse
 import json
@@ -54,13 +58,28 @@ def workloads(quick):
     ]
 
 
-def measure_torch(quick, calls, threads):
+def file_workloads(paths):
+    """(name, fn, inputs) of each workload file, run as a script as `kiln bench` runs it."""
+    import torch
+
+    out = []
+    for path in paths:
+        namespace = {"__name__": "__main__", "__file__": path}
+        with open(path) as f:
+            exec(compile(f.read(), path, "exec"), namespace)
+        torch.manual_seed(0)
+        name = os.path.splitext(os.path.basename(path))[0]
+        out.append((name, namespace["fn"], namespace["make_inputs"]()))
+    return out
+
+
+def measure_torch(quick, calls, threads, files=()):
     import torch
     import torch._dynamo
 
     torch.set_num_threads(threads)
     out = []
-    for name, fn, inputs in workloads(quick):
+    for name, fn, inputs in (file_workloads(files) if files else workloads(quick)):
         for mode in ("eager", "default", "max-autotune-no-cudagraphs"):
             torch._dynamo.reset()
             f = fn if mode == "eager" else torch.compile(fn, mode=None if mode == "default" else mode)
@@ -87,16 +106,21 @@ def main():
     ap.add_argument("--calls", type=int, default=10)
     ap.add_argument("--json", default="torch-compare.json")
     ap.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))
+    ap.add_argument("--workload", action="append", default=[])
+    ap.add_argument("--kiln-cli", default=os.path.join(here, "..", "build", "bin", "kiln"))
     args = ap.parse_args()
 
     kiln_json = args.json + ".kiln"
     cmd = [args.kiln, "--json", kiln_json] + (["--quick"] if args.quick else [])
+    if args.workload:
+        cmd = ([args.kiln_cli, "bench"] + args.workload +
+               ["--calls", str(args.calls), "--json", kiln_json])
     print("$ " + " ".join(cmd), flush=True)
     env = dict(os.environ, KILN_NUM_THREADS=str(args.threads), OMP_NUM_THREADS=str(args.threads))
     subprocess.run(cmd, check=True, env=env)
     with open(kiln_json) as f:
         kiln = json.load(f)
-    torch_rows = measure_torch(args.quick, args.calls, args.threads)
+    torch_rows = measure_torch(args.quick, args.calls, args.threads, args.workload)
 
     print(f"\n{args.threads} threads")
     print(f"{'workload':16s} {'mode':27s} {'kiln ms':>9s} {'torch ms':>9s} {'kiln/torch':>10s}"

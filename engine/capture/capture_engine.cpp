@@ -119,8 +119,9 @@ std::vector<Value> frameInputs(std::vector<Value> slots, const lang::FunctionCod
 
 Value CaptureEngine::onCall(lang::FunctionObject& fn, const CallArgs& args, const Value* self) {
     if (m_session && m_session->tracing()) return onCallWhileTracing(fn, args, self);
-    if (isLibraryFunction(fn) || m_contexts.empty())
-        return Value(); // torch's own Python runs as is; the frames it calls are still seen
+    // torch's own Python runs as is (the frames it calls are still seen), except a layer's
+    // forward, which Dynamo traces as any other frame: torch.compile(nn.Linear(4, 3)) compiles.
+    if ((isLibraryFunction(fn) && !isLayerForward(fn)) || m_contexts.empty()) return Value();
     FrameRecord& rec = record(FrameKey{fn.code.get(), nullptr, -1}, *fn.code);
     if (rec.skip) return Value();
     std::vector<Value> slots = m_interp.bindToSlots(fn, args, self);

@@ -384,6 +384,8 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
         break;
     }
     if (info->inPlace && !args.positional.empty()) noteInPlace(args.positional[0]);
+    for (size_t i = 0; i < args.positional.size() && i < 8; ++i)
+        if (info->writesArgs & (1u << i)) noteInPlace(args.positional[i]);
     Value result = runUnrecorded([&] { return runOnValues(fn, args); });
     if (!containsTensor(result)) return result;
     graph::Node node;

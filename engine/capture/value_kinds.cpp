@@ -43,6 +43,11 @@ bool isLibraryFunction(const lang::FunctionObject& fn) {
             startsWith(fn.globals->name, "torch_"));
 }
 
+bool isLayerForward(const lang::FunctionObject& fn) {
+    return fn.globals && startsWith(fn.globals->name, "torch.nn.modules.") && fn.code &&
+           fn.code->name.str() == "forward";
+}
+
 ValueKind valueKind(lang::Interpreter& interp, const Value& v) {
     switch (v.tag()) {
     case Value::Tag::Empty:

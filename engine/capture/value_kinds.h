@@ -33,5 +33,8 @@ bool isModuleObject(lang::Interpreter& interp, const lang::Value& v);
 bool isLibraryModule(lang::Interpreter& interp, const lang::Value& v);
 /// A Python function defined in one of Kiln's bundled torch modules.
 bool isLibraryFunction(const lang::FunctionObject& fn);
+/// The forward of one of torch.nn's layers (torch.nn.modules.*): library code that is still
+/// compiled as a frame of its own, as Dynamo does.
+bool isLayerForward(const lang::FunctionObject& fn);
 
 } // namespace kiln::capture

@@ -50,6 +50,9 @@ struct TraceInfo {
     bool always = false;
     /// Record: an in-place op (add_, copy_): its first argument is written.
     bool inPlace = false;
+    /// Record: positional arguments the op writes besides any `inPlace` one, bit i for argument
+    /// i (batch_norm in training updates running_mean and running_var).
+    uint8_t writesArgs = 0;
     /// Record: a tensor-valued property (x.T, x.mT): recorded as getattr(x, target).
     bool attribute = false;
 };

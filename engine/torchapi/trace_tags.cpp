@@ -191,7 +191,13 @@ private:
             if (const BreakEntry* b = findBreak(kTorchBreaks, name)) return breakTag(*b);
             if (const DynamicShapeOp* d = findDynamicShape(name)) return dynamicShapeTag(*d);
         }
-        return record(prefix + name, false, isInPlace(name));
+        InfoPtr tag = record(prefix + name, false, isInPlace(name));
+        if (name == "batch_norm") { // F.batch_norm(input, running_mean, running_var, ...)
+            TraceInfo writes = *tag;
+            writes.writesArgs = 0b110;
+            return share(std::move(writes));
+        }
+        return tag;
     }
 
     InfoPtr methodTag(const std::string& name) {
@@ -247,7 +253,8 @@ private:
     InfoPtr share(TraceInfo info) {
         std::string key = std::to_string(static_cast<int>(info.kind)) + (info.method ? "m" : "f") +
                           (info.inPlace ? "i" : "-") + (info.always ? "a" : "-") +
-                          std::to_string(info.breakKind) + '\0' + info.target + '\0' + info.reason;
+                          std::to_string(info.writesArgs) + '/' + std::to_string(info.breakKind) +
+                          '\0' + info.target + '\0' + info.reason;
         InfoPtr& slot = m_shared[key];
         if (!slot) slot = std::make_shared<const TraceInfo>(std::move(info));
         return slot;
