@@ -279,6 +279,22 @@ graph::Arg Tracer::argOf(const Value& v) {
     return graph::Arg::ofConstant(v);
 }
 
+namespace {
+
+bool truthy(const Value& v) {
+    return (v.isBool() || v.isInt()) && v.asInt() != 0;
+}
+
+/// `inplace=True` among the keywords (F.relu(x, inplace=True), F.dropout(..., inplace=True)).
+bool inplaceKeyword(const CallArgs& args) {
+    if (args.positional.empty()) return false;
+    for (size_t i = 0; i < args.keywordNames.size(); ++i)
+        if (args.keywordNames[i].str() == "inplace") return truthy(args.keywordValues[i]);
+    return false;
+}
+
+} // namespace
+
 void Tracer::registerResult(const Value& result, int32_t node) {
     m_graph.nodes[static_cast<size_t>(node)].meta = metaOf(result);
     if (result.isTensor()) {
@@ -386,6 +402,8 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
     if (info->inPlace && !args.positional.empty()) noteInPlace(args.positional[0]);
     for (size_t i = 0; i < args.positional.size() && i < 8; ++i)
         if (info->writesArgs & (1u << i)) noteInPlace(args.positional[i]);
+    bool flaggedInPlace = !info->inPlace && inplaceKeyword(args);
+    if (flaggedInPlace) noteInPlace(args.positional[0]);
     Value result = runUnrecorded([&] { return runOnValues(fn, args); });
     if (!containsTensor(result)) return result;
     graph::Node node;
@@ -408,12 +426,20 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
         node.args.push_back(argOf(a));
     for (size_t i = 0; i < args.keywordNames.size(); ++i)
         node.kwargs.emplace_back(args.keywordNames[i].str(), argOf(args.keywordValues[i]));
-    registerResult(result, addNode(std::move(node)));
+    int32_t id = addNode(std::move(node));
+    registerResult(result, id);
+    if (flaggedInPlace) rebindWritten(args, result, id);
     return result;
 }
 
 Value Tracer::recordLibraryCall(const Value& callee, const std::string& target, graph::NodeOp op,
                                 const CallArgs& args, const std::function<Value()>& run) {
+    // nn.ReLU(inplace=True) and the like write their input and return it.
+    lang::Value inplace = op == graph::NodeOp::CallModule
+                              ? m_interp.tryGetAttr(callee, lang::Symbol::intern("inplace"))
+                              : lang::Value();
+    bool flaggedInPlace = !args.positional.empty() && truthy(inplace);
+    if (flaggedInPlace) noteInPlace(args.positional[0]);
     Value result = runUnrecorded(run);
     if (!containsTensor(result)) return result;
     graph::Node node;
@@ -428,8 +454,20 @@ Value Tracer::recordLibraryCall(const Value& callee, const std::string& target, 
         node.args.push_back(argOf(a));
     for (size_t i = 0; i < args.keywordNames.size(); ++i)
         node.kwargs.emplace_back(args.keywordNames[i].str(), argOf(args.keywordValues[i]));
-    registerResult(result, addNode(std::move(node)));
+    int32_t id = addNode(std::move(node));
+    registerResult(result, id);
+    if (flaggedInPlace) rebindWritten(args, result, id);
     return result;
+}
+
+void Tracer::rebindWritten(const CallArgs& args, const Value& result, int32_t node) {
+    // The call wrote its first argument and returned it: the tensor now holds the node's value,
+    // so later uses read the node (F.relu(x, inplace=True) is relu_(x), not a dead node).
+    if (!result.isTensor() || args.positional.empty() || !args.positional[0].isTensor() ||
+        result.tensorImpl() != args.positional[0].tensorImpl())
+        return;
+    tensor::TensorImpl* impl = result.tensorImpl();
+    m_traced[impl] = TracedTensor{node, -1, 0, Ref<tensor::TensorImpl>(impl)};
 }
 
 Value Tracer::callOperator(lang::OperatorCall call, uint8_t code, std::span<const Value> args,

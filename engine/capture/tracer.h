@@ -249,6 +249,8 @@ private:
     BreakReason makeReason(BreakKind kind, std::string text) const;
     void setSourceInfo(graph::Node& node) const;
     lang::Value runUnrecorded(const std::function<lang::Value()>& run);
+    /// After a call flagged inplace that returned its first argument: that tensor is the node.
+    void rebindWritten(const lang::CallArgs& args, const lang::Value& result, int32_t node);
 
     lang::Interpreter& m_interp;
     BreakHandler& m_handler;

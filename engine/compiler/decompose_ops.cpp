@@ -446,8 +446,26 @@ private:
         return {};
     }
 
+    /// A call flagged inplace (F.relu(x, inplace=True), nn.ReLU(inplace=True)) whose tensor is
+    /// a graph input: the caller sees the write, which a computed copy would lose. (On an
+    /// intermediate the capture layer has made later uses read the call's node instead.)
+    bool writesGraphInput(const graph::Node& n) const {
+        if (n.args.empty() || n.args[0].kind != graph::Arg::Kind::Node) return false;
+        graph::NodeOp source = m_captured.nodes[static_cast<size_t>(n.args[0].node)].op;
+        if (source != NodeOp::Placeholder && source != NodeOp::GetAttr) return false;
+        auto truthy = [](const lang::Value& v) {
+            return (v.isBool() || v.isInt()) && v.asInt() != 0;
+        };
+        for (const auto& [name, arg] : n.kwargs)
+            if (name == "inplace" && arg.kind == graph::Arg::Kind::Constant && truthy(arg.constant))
+                return true;
+        return n.op == NodeOp::CallModule && !n.callable.isEmpty() &&
+               truthy(m_interp.tryGetAttr(n.callable, lang::Symbol::intern("inplace")));
+    }
+
     std::string call(int32_t index, const graph::Node& n) {
-        if (mutates(n)) return "the graph mutates a tensor in place (" + n.name + ")";
+        if (mutates(n) || writesGraphInput(n))
+            return "the graph mutates a tensor in place (" + n.name + ")";
         if (int32_t a = m_attentionOf[static_cast<size_t>(index)]; a >= 0)
             return writtenAttention(index, m_attention[static_cast<size_t>(a)]);
         std::string op = opNameOf(m_interp, n);
