@@ -297,6 +297,9 @@ bool Interpreter::isIterable(const Value& v) {
 
 bool Interpreter::iterNext(const Value& iterator, Value& out) {
     KILN_ASSERT(iterator.is(ObjectKind::Iterator), "iterNext on a non-iterator");
+    // Natives loop through here (sum, any, min, sorted, str.join, ...): sum(range(10**15)) stops
+    // at Ctrl-C or --timeout like a Python loop does.
+    checkCancel();
     return iterator.as<IteratorObject>()->next(*this, out);
 }
 
@@ -306,10 +309,8 @@ std::vector<Value> Interpreter::toVector(const Value& iterable) {
     std::vector<Value> out;
     Value it = getIter(iterable);
     Value item;
-    while (iterNext(it, item)) {
-        checkCancel();
+    while (iterNext(it, item))
         out.push_back(std::move(item));
-    }
     return out;
 }
 

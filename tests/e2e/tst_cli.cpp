@@ -273,6 +273,22 @@ private slots:
         QCOMPARE(outputOf(dir.filePath("spin.kiln"), runs[0].id).front().text,
                  std::string("spinning"));
     }
+
+    void timeoutStopsALoopInsideABuiltin() {
+        // sum() iterates in native code: it checks for cancellation as a Python loop does, so
+        // the run ends with a KeyboardInterrupt at the call, not after a hard kill.
+        QTemporaryDir dir;
+        QString script = writeScript(dir, "native.py", "print(sum(range(10 ** 15)))\n");
+        QElapsedTimer timer;
+        timer.start();
+        ProcessResult r = runKiln({"run", script, "--timeout", "0.5"});
+        QCOMPARE(r.exitCode, 124);
+        QVERIFY2(timer.elapsed() < 10000, "the timeout did not stop the run promptly");
+        QVERIFY2(r.err.contains("print(sum(range(10 ** 15)))") &&
+                     r.err.contains("KeyboardInterrupt: run cancelled"),
+                 qPrintable(r.err));
+        QCOMPARE(runsOf(dir.filePath("native.kiln")).at(0).status, trace::RunStatus::Cancelled);
+    }
 };
 
 QTEST_GUILESS_MAIN(CliTest)
