@@ -464,6 +464,9 @@ private:
     }
 
     std::string call(int32_t index, const graph::Node& n) {
+        // `with torch.no_grad():` inside the frame: the grad mode is already in each node's
+        // requiresGrad; the switch itself computes nothing.
+        if (n.target == "torch._C._set_grad_enabled") return {};
         if (mutates(n) || writesGraphInput(n))
             return "the graph mutates a tensor in place (" + n.name + ")";
         if (int32_t a = m_attentionOf[static_cast<size_t>(index)]; a >= 0)

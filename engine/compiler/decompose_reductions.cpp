@@ -231,7 +231,55 @@ R normRule(OpCall& c) {
     return b.toDtype(r, result);
 }
 
+/// batch_norm from running statistics (eval mode): per channel (dim 1),
+/// (x - mean) * rsqrt(var + eps) * weight + bias. Pointwise, so it fuses with the ReLU or the
+/// residual add around it (Inductor's default decomposition too; freezing would fold it into
+/// the convolution's weights instead).
+R batchNormEvalOf(OpCall& c, int32_t x, int32_t mean, int32_t var, std::optional<int32_t> weight,
+                  std::optional<int32_t> bias, double eps) {
+    AtenBuilder& b = c.b();
+    int64_t rank = b.rank(x);
+    if (rank < 2 || !tensor::isFloating(b.dtype(x))) return {};
+    DType t = b.dtype(x) == DType::Float64 ? DType::Float64 : DType::Float32;
+    std::vector<Index> channel(static_cast<size_t>(rank), constant(1));
+    channel[1] = b.sizes(x)[1];
+    auto perChannel = [&](int32_t v) { return b.view(b.toDtype(v, t), channel); };
+    int32_t inv = b.unary("rsqrt", b.binary("add", perChannel(var), b.constant(eps, t), t));
+    int32_t y = b.binary("mul", b.binary("sub", b.toDtype(x, t), perChannel(mean), t), inv, t);
+    if (weight) y = b.binary("mul", y, perChannel(*weight), t);
+    if (bias) y = b.binary("add", y, perChannel(*bias), t);
+    return b.toDtype(y, c.resultDtype());
+}
+
+R batchNormModule(OpCall& c) {
+    if (!c.bind({"input"})) return {};
+    auto x = c.tensor("input");
+    lang::Value training = c.moduleAttr("training");
+    lang::Value eps = c.moduleAttr("eps");
+    auto mean = c.moduleTensor("running_mean");
+    auto var = c.moduleTensor("running_var");
+    if (!x || !mean || !var || !eps.isNumber() || !training.isIntLike() || training.asInt() != 0)
+        return {}; // training updates the statistics: the eager kernel does
+    return batchNormEvalOf(c, *x, *mean, *var, c.moduleTensor("weight"), c.moduleTensor("bias"),
+                           eps.toDouble());
+}
+
+R batchNormRule(OpCall& c) {
+    if (!c.bind({"input", "running_mean", "running_var", "weight", "bias", "training", "momentum",
+                 "eps"}))
+        return {};
+    auto x = c.tensor("input");
+    auto mean = c.tensor("running_mean");
+    auto var = c.tensor("running_var");
+    if (!x || !mean || !var || c.boolean("training").value_or(false)) return {};
+    return batchNormEvalOf(c, *x, *mean, *var, c.tensor("weight"), c.tensor("bias"),
+                           c.number("eps").value_or(1e-5));
+}
+
 void addReductionRules(RuleTable& t) {
+    t["batch_norm"] = batchNormRule;
+    t["BatchNorm1d"] = batchNormModule;
+    t["BatchNorm2d"] = batchNormModule;
     t["norm"] = normRule;
     t["any"] = [](OpCall& c) { return truthRule(c, "any"); };
     t["all"] = [](OpCall& c) { return truthRule(c, "all"); };

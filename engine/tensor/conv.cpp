@@ -241,19 +241,25 @@ Tensor maxPool2d(const Tensor& input, const PoolParams& p) {
             return poolPlanes<T>(
                 input, dtype, outH, outW, "max_pool2d",
                 [&](const T* x, int64_t height, int64_t width, int64_t oh, int64_t ow) {
+                    // The taps inside the image, found once per window (padding never wins).
+                    const int64_t h0 = oh * p.stride[0] - p.padding[0];
+                    const int64_t w0 = ow * p.stride[1] - p.padding[1];
+                    const int64_t d0 = p.dilation[0], d1 = p.dilation[1];
+                    int64_t iBegin = h0 >= 0 ? 0 : (-h0 + d0 - 1) / d0;
+                    int64_t iEnd = std::min(p.kernel[0], (height - h0 + d0 - 1) / d0);
+                    int64_t jBegin = w0 >= 0 ? 0 : (-w0 + d1 - 1) / d1;
+                    int64_t jEnd = std::min(p.kernel[1], (width - w0 + d1 - 1) / d1);
                     T best = -std::numeric_limits<T>::infinity();
-                    for (int64_t i = 0; i < p.kernel[0]; ++i) {
-                        int64_t h = oh * p.stride[0] - p.padding[0] + i * p.dilation[0];
-                        if (h < 0 || h >= height) continue;
-                        for (int64_t j = 0; j < p.kernel[1]; ++j) {
-                            int64_t w = ow * p.stride[1] - p.padding[1] + j * p.dilation[1];
-                            if (w < 0 || w >= width) continue;
-                            T v = x[h * width + w];
-                            if (v > best || std::isnan(v)) best = v;
-                            if (std::isnan(best)) return best;
+                    bool nan = false;
+                    for (int64_t i = iBegin; i < iEnd; ++i) {
+                        const T* row = x + (h0 + i * d0) * width + w0;
+                        for (int64_t j = jBegin; j < jEnd; ++j) {
+                            T v = row[j * d1];
+                            best = v > best ? v : best;
+                            nan |= v != v; // NaN wins, as in PyTorch
                         }
                     }
-                    return best;
+                    return nan ? std::numeric_limits<T>::quiet_NaN() : best;
                 });
         }
         return Tensor();
