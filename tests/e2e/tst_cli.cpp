@@ -8,6 +8,7 @@
 
 #include <QFileInfo>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -125,6 +126,25 @@ private slots:
             for (const QString& row : launched)
                 QVERIFY2(row.simplified().split(' ').value(3) == "20", qPrintable(row));
         }
+    }
+
+    void evalBatchNormFusesWithItsReluAndTheNoGradGraphCompiles() {
+        // conv -> BatchNorm (eval) -> ReLU inside `with torch.no_grad()`: one pointwise kernel
+        // computes the normalisation and the ReLU; the convolution is the eager kernel.
+        QTemporaryDir dir;
+        QString script = writeScript(
+            dir, "cnn.py",
+            "import torch\nimport torch.nn as nn\n"
+            "m = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.ReLU()).eval()\n"
+            "def f(x):\n    with torch.no_grad():\n        return m(x)\n"
+            "x = torch.randn(2, 3, 8, 8)\n"
+            "print(torch.allclose(torch.compile(f)(x), f(x), atol=1e-5))\n");
+        ProcessResult r = runKiln({"run", script});
+        QVERIFY2(r.exitCode == 0 && r.out == "True\n", qPrintable(r.out + r.err));
+        ProcessResult kernels = runKiln({"kernels", dir.filePath("cnn.kiln")});
+        QVERIFY2(kernels.out.contains("fallback_conv2d"), qPrintable(kernels.out));
+        QRegularExpression fused("kiln_poi_fused_\\w*batch_?norm\\w*relu\\w*\\s+pointwise");
+        QVERIFY2(kernels.out.contains(fused), qPrintable(kernels.out));
     }
 
     void traceCommandsShowRunsAndOutput() {
