@@ -336,3 +336,68 @@ Tensor adaptiveAvgPool2d(const Tensor& input, Pair outputSize) {
 }
 
 } // namespace kiln::tensor
+
+namespace kiln::tensor {
+
+namespace {
+
+/// The source coordinate of output element `i` along one dimension (PyTorch's
+/// area_pixel_compute_source_index for bilinear, the floor of a scaled index for nearest).
+double sourceIndex(int64_t i, double scale, ResampleMode mode, bool alignCorners) {
+    switch (mode) {
+    case ResampleMode::Nearest:
+        return std::floor(static_cast<double>(i) * scale);
+    case ResampleMode::NearestExact:
+        return std::floor((static_cast<double>(i) + 0.5) * scale);
+    case ResampleMode::Bilinear:
+        if (alignCorners) return static_cast<double>(i) * scale;
+        return std::max(0.0, (static_cast<double>(i) + 0.5) * scale - 0.5);
+    }
+    return 0;
+}
+
+} // namespace
+
+Tensor resample2d(const Tensor& input, Pair outputSize, ResampleMode mode, bool alignCorners,
+                  std::array<double, 2> scales) {
+    if (input.dim() != 4)
+        failRuntime("Kiln resizes 4-D (N, C, H, W) inputs; got input of size " +
+                    shapeString(input.sizes()));
+    if (outputSize[0] <= 0 || outputSize[1] <= 0)
+        failRuntime("Input and output sizes should be greater than 0, but got input (H: " +
+                    std::to_string(input.size(2)) + ", W: " + std::to_string(input.size(3)) +
+                    ") output (H: " + std::to_string(outputSize[0]) +
+                    ", W: " + std::to_string(outputSize[1]) + ")");
+    DType dtype = computeDType(input, "upsample");
+    const int64_t outH = outputSize[0], outW = outputSize[1];
+    // align_corners maps the corner pixels onto each other: the step is (in - 1) / (out - 1).
+    for (int d = 0; d < 2; ++d)
+        if (mode == ResampleMode::Bilinear && alignCorners) {
+            int64_t in = input.size(2 + d), out = outputSize[d];
+            scales[d] = out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0;
+        }
+    return dispatchDType(dtype, [&]<DType D>() -> Tensor {
+        using T = CType<D>;
+        if constexpr (std::is_floating_point_v<T>) {
+            return poolPlanes<T>(
+                input, dtype, outH, outW, "upsample",
+                [&](const T* x, int64_t height, int64_t width, int64_t oh, int64_t ow) {
+                    double sh = sourceIndex(oh, scales[0], mode, alignCorners);
+                    double sw = sourceIndex(ow, scales[1], mode, alignCorners);
+                    int64_t h0 = std::min<int64_t>(static_cast<int64_t>(sh), height - 1);
+                    int64_t w0 = std::min<int64_t>(static_cast<int64_t>(sw), width - 1);
+                    if (mode != ResampleMode::Bilinear) return x[h0 * width + w0];
+                    int64_t h1 = std::min<int64_t>(h0 + 1, height - 1);
+                    int64_t w1 = std::min<int64_t>(w0 + 1, width - 1);
+                    T lh = static_cast<T>(sh - static_cast<double>(h0));
+                    T lw = static_cast<T>(sw - static_cast<double>(w0));
+                    T top = x[h0 * width + w0] * (1 - lw) + x[h0 * width + w1] * lw;
+                    T bottom = x[h1 * width + w0] * (1 - lw) + x[h1 * width + w1] * lw;
+                    return top * (1 - lh) + bottom * lh;
+                });
+        }
+        return Tensor();
+    });
+}
+
+} // namespace kiln::tensor

@@ -44,4 +44,12 @@ Tensor avgPool2d(const Tensor& input, const PoolParams& params, bool countInclud
 /// The mean over windows that split each input dimension into `outputSize` near-equal parts.
 Tensor adaptiveAvgPool2d(const Tensor& input, Pair outputSize);
 
+enum class ResampleMode : uint8_t { Nearest, NearestExact, Bilinear };
+
+/// Resizes the last two dimensions of an (N, C, H, W) input to `outputSize`, as
+/// F.interpolate does. `scales` are the source steps per output element (input / output, or
+/// 1 / scale_factor when the caller gave one); `alignCorners` applies to bilinear only.
+Tensor resample2d(const Tensor& input, Pair outputSize, ResampleMode mode, bool alignCorners,
+                  std::array<double, 2> scales);
+
 } // namespace kiln::tensor

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 // torch.nn.functional for convolutional networks: conv1d/conv2d, max/avg/adaptive-avg pooling,
-// batch_norm and group_norm.
+// batch_norm, group_norm and interpolate.
 #include "tensor/conv.h"
 #include "tensor/convert.h"
 #include "tensor/error.h"
 #include "tensor/shape.h"
 #include "torchapi/bindings.h"
+
+#include <cmath>
 
 namespace kiln::torchapi {
 
@@ -250,6 +252,79 @@ Value groupNorm(Interpreter& interp, const CallArgs& args, void*) {
     return tensorValue(y);
 }
 
+/// F.interpolate for 4-D inputs: nearest, nearest-exact and bilinear, by size or scale factor.
+Value interpolate(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("interpolate(input, size=None, scale_factor=None, mode='nearest', "
+                               "align_corners=None, recompute_scale_factor=None, "
+                               "antialias=False)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor x = a.toTensor(0);
+    const std::string& mode = a.toStr(3);
+    bool interpolating =
+        mode == "linear" || mode == "bilinear" || mode == "bicubic" || mode == "trilinear";
+    if (a.has(4) && !interpolating)
+        interp.raiseValueError("align_corners option can only be set with the interpolating "
+                               "modes: linear | bilinear | bicubic | trilinear");
+    if (a.has(1) == a.has(2))
+        interp.raiseValueError(a.has(1) ? "only one of size or scale_factor should be defined"
+                                        : "either size or scale_factor should be defined");
+    tensor::ResampleMode kind;
+    if (mode == "nearest")
+        kind = tensor::ResampleMode::Nearest;
+    else if (mode == "nearest-exact")
+        kind = tensor::ResampleMode::NearestExact;
+    else if (mode == "bilinear")
+        kind = tensor::ResampleMode::Bilinear;
+    else
+        interp.raise(builtinTypes().notImplementedError.get(),
+                     "Kiln's interpolate does mode='nearest', 'nearest-exact' and 'bilinear', "
+                     "not '" +
+                         mode + "'");
+    if (x.dim() != 4)
+        interp.raise(builtinTypes().notImplementedError.get(),
+                     "Kiln's interpolate resizes 4-D (N, C, H, W) inputs, not " +
+                         std::to_string(x.dim()) + "-D ones");
+    if (a.has(6) && a.toBool(6))
+        interp.raise(builtinTypes().notImplementedError.get(),
+                     "Kiln's interpolate does not antialias");
+    Pair size{0, 0};
+    std::array<double, 2> scales{0, 0};
+    bool recompute = a.has(5) && a.toBool(5);
+    if (a.has(1)) {
+        size = pairArg(a, 1, 2, "size");
+    } else {
+        std::vector<double> factors;
+        const Value& f = a[2];
+        if (f.is(ObjectKind::Tuple) || f.is(ObjectKind::List)) {
+            const auto& items =
+                f.is(ObjectKind::Tuple) ? f.as<TupleObject>()->items : f.as<ListObject>()->items;
+            for (const Value& item : items) {
+                if (!item.isNumber())
+                    interp.raiseTypeError("scale_factor must be a float or a tuple of floats");
+                factors.push_back(item.toDouble());
+            }
+        } else {
+            factors.assign(2, a.toDouble(2));
+        }
+        if (factors.size() != 2)
+            interp.raiseValueError("Input and scale_factor must have the same number of spatial "
+                                   "dimensions, but got input with spatial dimensions of [" +
+                                   std::to_string(x.size(2)) + ", " + std::to_string(x.size(3)) +
+                                   "] and scale_factor of shape " + std::to_string(factors.size()) +
+                                   ".");
+        for (int d = 0; d < 2; ++d) {
+            size[d] = static_cast<int64_t>(
+                std::floor(static_cast<double>(x.size(2 + d)) * factors[static_cast<size_t>(d)]));
+            if (!recompute) scales[d] = 1.0 / factors[static_cast<size_t>(d)];
+        }
+    }
+    for (int d = 0; d < 2; ++d)
+        if (scales[d] == 0 && size[d] > 0)
+            scales[d] = static_cast<double>(x.size(2 + d)) / static_cast<double>(size[d]);
+    bool alignCorners = a.has(4) && a.toBool(4);
+    return tensorValue(tensor::resample2d(x, size, kind, alignCorners, scales));
+}
+
 } // namespace
 
 void installFunctionalConv(Interpreter& interp, AttrMap& functional) {
@@ -261,6 +336,7 @@ void installFunctionalConv(Interpreter& interp, AttrMap& functional) {
         {"adaptive_avg_pool2d", adaptiveAvgPool2d, true, false},
         {"batch_norm", batchNorm, true, false},
         {"group_norm", groupNorm, true, false},
+        {"interpolate", interpolate, true, false},
     };
     registerOps(interp, &functional, ops);
 }

@@ -5,6 +5,7 @@ from torch.nn.modules.normalization import LayerNorm, GroupNorm
 from torch.nn.modules.conv import Conv1d, Conv2d
 from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from torch.nn.modules.pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
+from torch.nn.modules.upsampling import Upsample
 from torch.nn.modules.sparse import Embedding
 from torch.nn.modules.dropout import Dropout
 from torch.nn.modules.activation import (ReLU, SiLU, LeakyReLU, GELU, Sigmoid, Tanh, Softmax,
