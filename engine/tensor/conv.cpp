@@ -40,10 +40,8 @@ Tensor fromBatch(const Tensor& out, const Tensor& input) {
 
 void checkImage(const Tensor& input, const char* op) {
     if (input.dim() != 3 && input.dim() != 4)
-        failRuntime(std::string(op) +
-                    ": Expected 3D (unbatched) or 4D (batched) input, but got "
-                    "input of size: " +
-                    shapeString(input.sizes()));
+        failRuntime(std::string("Expected 3D (unbatched) or 4D (batched) input to ") + op +
+                    ", but got input of size: " + shapeString(input.sizes()));
 }
 
 std::string pairString(int64_t a, int64_t b) {
@@ -179,6 +177,7 @@ namespace {
 
 void checkPool(const Tensor& input, const PoolParams& p, const char* op) {
     checkImage(input, op);
+    if (p.stride[0] == 0 || p.stride[1] == 0) failRuntime("stride should not be zero");
     for (int d = 0; d < 2; ++d) {
         if (p.kernel[d] <= 0)
             failRuntime(std::string(op) + ": kernel_size must be greater than zero, but got kH: " +

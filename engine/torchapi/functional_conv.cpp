@@ -6,6 +6,7 @@
 #include "tensor/error.h"
 #include "tensor/shape.h"
 #include "torchapi/bindings.h"
+#include "torchapi/torch_types.h"
 
 #include <cmath>
 
@@ -98,6 +99,12 @@ Value conv(Interpreter& interp, const CallArgs& args, void*) {
         input = tensor::unsqueeze(input, -2);
         weight = tensor::unsqueeze(weight, -2);
     }
+    if (weight.dtype() != input.dtype())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Input type (" + std::string(legacyTypeName(input.dtype())) +
+                         ") and weight type (" + std::string(legacyTypeName(weight.dtype())) +
+                         ") should be the same or input should be a MKLDNN tensor and weight is "
+                         "a dense tensor");
     Tensor out = tensor::conv2d(padEnd(input, extra), weight, a.optTensor(2), p);
     if (Dims == 1) out = tensor::squeeze(out, std::array<int64_t, 1>{out.dim() - 2});
     return tensorValue(out);
@@ -221,7 +228,7 @@ Value batchNorm(Interpreter& interp, const CallArgs& args, void*) {
     } else {
         if (!runningMean || !runningVar)
             interp.raise(builtinTypes().runtimeError.get(),
-                         "running_mean and running_var must be defined in evaluation mode");
+                         "running_mean must be defined in evaluation mode");
         mean = perChannel(*runningMean, x);
         var = perChannel(*runningVar, x);
     }

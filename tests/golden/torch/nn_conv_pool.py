@@ -76,6 +76,8 @@ print(F.avg_pool2d(img, 3, stride=2, padding=1, count_include_pad=False))
 print(F.avg_pool2d(img, 2, ceil_mode=True, divisor_override=3))
 print(F.adaptive_avg_pool2d(img, (2, 4)))
 print(F.adaptive_avg_pool2d(img, (None, 2)).shape, F.adaptive_avg_pool2d(img, 1).shape)
+print(F.adaptive_avg_pool2d(img, (7, 8))[0, 0, :3, :3])
+print(F.conv2d(torch.randn(0, 4, 6, 5), torch.randn(3, 4, 3, 3)).shape)
 
 bn = nn.BatchNorm2d(2)
 batch = torch.arange(2 * 2 * 3 * 3, dtype=torch.float32).reshape(2, 2, 3, 3) / 10
@@ -98,7 +100,11 @@ for bad in [lambda: F.conv2d(torch.randn(1, 4, 8, 8), torch.randn(8, 3, 3, 3)),
             lambda: nn.Conv2d(3, 8, 3, stride=2, padding="same"),
             lambda: F.max_pool2d(torch.randn(1, 1, 4, 4), 2, padding=2),
             lambda: nn.BatchNorm1d(3)(torch.randn(1, 3)),
-            lambda: nn.GroupNorm(3, 4)]:
+            lambda: nn.GroupNorm(3, 4),
+            lambda: F.conv2d(torch.randn(4, 6), torch.randn(3, 4, 3, 3)),
+            lambda: F.max_pool2d(torch.randn(1, 1, 4, 4), 0),
+            lambda: F.batch_norm(torch.randn(2, 3), None, None),
+            lambda: F.avg_pool2d(torch.randn(1, 1, 4, 4), 2, divisor_override=0)]:
     try:
         bad()
     except (RuntimeError, ValueError) as e:
