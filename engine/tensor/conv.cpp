@@ -201,8 +201,7 @@ void checkPool(const Tensor& input, const PoolParams& p, const char* op) {
 
 /// Runs `window(plane_in, plane_out, oh, ow)` over every output position of every plane.
 template <typename T, typename Fn>
-Tensor poolPlanes(const Tensor& input, DType dtype, int64_t outH, int64_t outW, const char* op,
-                  Fn window) {
+Tensor poolPlanes(const Tensor& input, DType dtype, int64_t outH, int64_t outW, Fn window) {
     Tensor x = asBatch(input, dtype);
     const int64_t n = x.size(0), channels = x.size(1), height = x.size(2), width = x.size(3);
     if (outH <= 0 || outW <= 0)
@@ -211,7 +210,6 @@ Tensor poolPlanes(const Tensor& input, DType dtype, int64_t outH, int64_t outW, 
                     "). Calculated output size: (" + std::to_string(channels) + "x" +
                     std::to_string(outH) + "x" + std::to_string(outW) +
                     "). Output size is too small");
-    (void)op;
     Tensor out = Tensor::empty(std::array<int64_t, 4>{n, channels, outH, outW}, dtype);
     const T* xs = x.data<T>();
     T* ys = out.data<T>();
@@ -238,7 +236,7 @@ Tensor maxPool2d(const Tensor& input, const PoolParams& p) {
         using T = CType<D>;
         if constexpr (std::is_floating_point_v<T>) {
             return poolPlanes<T>(
-                input, dtype, outH, outW, "max_pool2d",
+                input, dtype, outH, outW,
                 [&](const T* x, int64_t height, int64_t width, int64_t oh, int64_t ow) {
                     // The taps inside the image, found once per window (padding never wins).
                     const int64_t h0 = oh * p.stride[0] - p.padding[0];
@@ -278,7 +276,7 @@ Tensor avgPool2d(const Tensor& input, const PoolParams& p, bool countIncludePad,
         using T = CType<D>;
         if constexpr (std::is_floating_point_v<T>) {
             return poolPlanes<T>(
-                input, dtype, outH, outW, "avg_pool2d",
+                input, dtype, outH, outW,
                 [&](const T* x, int64_t height, int64_t width, int64_t oh, int64_t ow) {
                     int64_t h0 = oh * p.stride[0] - p.padding[0];
                     int64_t w0 = ow * p.stride[1] - p.padding[1];
@@ -319,7 +317,7 @@ Tensor adaptiveAvgPool2d(const Tensor& input, Pair outputSize) {
                 return Tensor::empty(sizes, input.dtype());
             }
             return poolPlanes<T>(
-                input, dtype, outH, outW, "adaptive_avg_pool2d",
+                input, dtype, outH, outW,
                 [&](const T* x, int64_t height, int64_t width, int64_t oh, int64_t ow) {
                     int64_t h0 = oh * height / outH, h1 = ((oh + 1) * height + outH - 1) / outH;
                     int64_t w0 = ow * width / outW, w1 = ((ow + 1) * width + outW - 1) / outW;
@@ -379,7 +377,7 @@ Tensor resample2d(const Tensor& input, Pair outputSize, ResampleMode mode, bool 
         using T = CType<D>;
         if constexpr (std::is_floating_point_v<T>) {
             return poolPlanes<T>(
-                input, dtype, outH, outW, "upsample",
+                input, dtype, outH, outW,
                 [&](const T* x, int64_t height, int64_t width, int64_t oh, int64_t ow) {
                     double sh = sourceIndex(oh, scales[0], mode, alignCorners);
                     double sw = sourceIndex(ow, scales[1], mode, alignCorners);

@@ -76,8 +76,11 @@ Value conv(Interpreter& interp, const CallArgs& args, void*) {
                 interp.raise(builtinTypes().runtimeError.get(),
                              "padding='same' is not supported for strided convolutions");
             for (int d = 0; d < 2; ++d) {
-                int64_t kernel = weight.dim() >= 2 + Dims ? weight.size(weight.dim() - 2 + d) : 1;
-                if (Dims == 1) kernel = d == 0 ? 1 : weight.size(-1);
+                // Kernel height, width; conv1d's one-row images have height 1. A weight of
+                // the wrong rank is reported by the convolution itself.
+                int64_t kernel = 1;
+                if (weight.dim() >= 2 + Dims && (Dims == 2 || d == 1))
+                    kernel = weight.size(weight.dim() - 2 + d);
                 int64_t total = p.dilation[d] * (kernel - 1);
                 p.padding[d] = total / 2;
                 extra[d] = total % 2;
@@ -177,11 +180,15 @@ std::vector<int64_t> nonChannelDims(const Tensor& x) {
     return dims;
 }
 
-Tensor normalizeAffine(const Tensor& x, const Tensor& mean, const Tensor& var, double eps,
-                       const std::optional<Tensor>& weight, const std::optional<Tensor>& bias) {
+Tensor normalize(const Tensor& x, const Tensor& mean, const Tensor& var, double eps) {
     Tensor denom = tensor::unary(tensor::UnaryOp::Sqrt,
                                  tensor::binary(BinaryOp::Add, var, tensor::wrapNumber(eps)));
-    Tensor y = tensor::binary(BinaryOp::Div, tensor::binary(BinaryOp::Sub, x, mean), denom);
+    return tensor::binary(BinaryOp::Div, tensor::binary(BinaryOp::Sub, x, mean), denom);
+}
+
+/// y * weight + bias per channel of the (N, C, ...) input `x`.
+Tensor applyAffine(Tensor y, const Tensor& x, const std::optional<Tensor>& weight,
+                   const std::optional<Tensor>& bias) {
     if (weight) y = tensor::binary(BinaryOp::Mul, y, perChannel(*weight, x));
     if (bias) y = tensor::binary(BinaryOp::Add, y, perChannel(*bias, x));
     return y;
@@ -233,7 +240,7 @@ Value batchNorm(Interpreter& interp, const CallArgs& args, void*) {
         var = perChannel(*runningVar, x);
     }
     return tensorValue(
-        normalizeAffine(x, mean, var, a.toDouble(7), a.optTensor(3), a.optTensor(4)));
+        applyAffine(normalize(x, mean, var, a.toDouble(7)), x, a.optTensor(3), a.optTensor(4)));
 }
 
 Value groupNorm(Interpreter& interp, const CallArgs& args, void*) {
@@ -251,12 +258,8 @@ Value groupNorm(Interpreter& interp, const CallArgs& args, void*) {
     const int64_t last[] = {2};
     Tensor mean = tensor::mean(grouped, last, true);
     Tensor var = tensor::var(grouped, last, 0.0, true);
-    Tensor y = normalizeAffine(grouped, mean, var, a.toDouble(4), {}, {});
-    y = tensor::reshape(y, x.sizes());
-    std::optional<Tensor> weight = a.optTensor(2), bias = a.optTensor(3);
-    if (weight) y = tensor::binary(BinaryOp::Mul, y, perChannel(*weight, x));
-    if (bias) y = tensor::binary(BinaryOp::Add, y, perChannel(*bias, x));
-    return tensorValue(y);
+    Tensor y = tensor::reshape(normalize(grouped, mean, var, a.toDouble(4)), x.sizes());
+    return tensorValue(applyAffine(y, x, a.optTensor(2), a.optTensor(3)));
 }
 
 /// F.interpolate for 4-D inputs: nearest, nearest-exact and bilinear, by size or scale factor.
