@@ -20,21 +20,6 @@ namespace {
 constexpr size_t kFlushAfterLaunches = 4096;
 std::atomic<GpuProfiler*> g_started{nullptr};
 
-std::string dims(unsigned x, unsigned y, unsigned z) {
-    return "(" + std::to_string(x) + ", " + std::to_string(y) + ", " + std::to_string(z) + ")";
-}
-
-KernelLaunchEvent launchEvent(const GpuLaunchInfo& info) {
-    KernelLaunchEvent e;
-    e.kernelId = info.kernelId;
-    e.device = "cuda:0";
-    e.grid = dims(info.gridX, info.gridY, info.gridZ);
-    e.block = dims(info.blockX, info.blockY, info.blockZ);
-    e.registers = info.registers;
-    e.sharedMemory = info.sharedBytes;
-    return e;
-}
-
 } // namespace
 
 #if KILN_HAVE_CUDA_CODEGEN
@@ -138,34 +123,13 @@ void GpuProfiler::reportCupti(EventSink& sink) {
     // The records of launches still running would come in a later flush: wait for them.
     if (auto context = runtime::cudaContext(0)) (void)(*context)->synchronize();
     codegen::cuda::ActivityRecords records = m_cupti->session->flush();
-    // One launch of ours may be several GPU kernels (cuBLASLt's split-k reduction): it is
-    // reported once, spanning them, with the first one's geometry.
-    std::vector<KernelLaunchEvent> events;
-    std::map<uint64_t, size_t> eventOf;
-    for (const codegen::cuda::KernelActivity& k : records.kernels) {
-        auto it = m_tagged.find(k.externalId);
-        if (it == m_tagged.end()) continue; // an eager op's or another library's kernel
-        int64_t start = static_cast<int64_t>(k.start) + m_cupti->clockOffsetNs;
-        int64_t end = static_cast<int64_t>(k.end) + m_cupti->clockOffsetNs;
-        if (auto seen = eventOf.find(k.externalId); seen != eventOf.end()) {
-            KernelLaunchEvent& e = events[seen->second];
-            e.startNs = std::min(e.startNs, start);
-            e.endNs = std::max(e.endNs, end);
-            continue;
-        }
-        KernelLaunchEvent e = launchEvent(it->second);
-        e.startNs = start;
-        e.endNs = end;
-        e.grid = dims(k.grid[0], k.grid[1], k.grid[2]);
-        e.block = dims(k.block[0], k.block[1], k.block[2]);
-        e.registers = k.registersPerThread;
-        e.sharedMemory = k.staticSharedBytes + k.dynamicSharedBytes;
-        e.device = "cuda:" + std::to_string(k.deviceId);
-        eventOf[k.externalId] = events.size();
-        events.push_back(std::move(e));
-    }
-    for (const KernelLaunchEvent& e : events)
+    for (const KernelLaunchEvent& e :
+         launchesFromActivity(records, m_tagged, m_cupti->clockOffsetNs))
         sink.kernelLaunch(e);
+    if (records.droppedRecords > 0) // CUPTI counts the drops since the last flush
+        sink.output(OutputStream::Log,
+                    "CUPTI dropped " + std::to_string(records.droppedRecords) +
+                        " activity records: some kernel launches are missing from the trace\n");
     m_tagged.clear();
 #else
     (void)sink;
@@ -177,7 +141,7 @@ void GpuProfiler::reportEvents(EventSink& sink) {
         if (!launch.end->recorded() || !launch.end->synchronize()) continue;
         Expected<float> ms = launch.start->elapsedMs(*launch.end);
         if (!ms) continue;
-        KernelLaunchEvent e = launchEvent(launch.info);
+        KernelLaunchEvent e = launchEventFor(launch.info);
         e.startNs = launch.hostStartNs;
         e.endNs = launch.hostStartNs + static_cast<int64_t>(static_cast<double>(*ms) * 1e6);
         sink.kernelLaunch(e);

@@ -4,14 +4,15 @@
 /// CUPTI external correlation id; the activity records are read back later, outside the timed
 /// kernels and without stalling each call (when 4096 launches are pending, and when the run
 /// ends), and reported as KernelLaunchEvents of Kiln's kernel ids, with the grid, block,
-/// registers and shared memory CUPTI saw. Several records under one tag (cuBLASLt runs
-/// more than one kernel for some products) become several launches of the same kernel.
+/// registers and shared memory CUPTI saw (cupti_launches.h: one launch per tag, spanning its
+/// kernels and memory copies). Records CUPTI dropped are counted in the run's log.
 ///
 /// Where CUPTI cannot start (no libcupti, another profiler attached), launches are bracketed by
 /// CUDA timing events instead: the duration is the device's, the start is the host time of the
 /// launch. method() says which is in use; the run's log and meta record it.
 #pragma once
 
+#include "inductor/cupti_launches.h"
 #include "support/event_sink.h"
 
 #include <cstdint>
@@ -27,14 +28,6 @@ class CudaEvent;
 } // namespace kiln::runtime
 
 namespace kiln::inductor {
-
-struct GpuLaunchInfo {
-    int64_t kernelId = 0;
-    unsigned gridX = 1, gridY = 1, gridZ = 1;
-    unsigned blockX = 1, blockY = 1, blockZ = 1;
-    int registers = 0;
-    int sharedBytes = 0; ///< static + dynamic per block
-};
 
 class GpuProfiler {
 public:

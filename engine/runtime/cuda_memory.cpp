@@ -196,4 +196,13 @@ Status copyDeviceToDevice(const CudaContext& context, DevicePtr dst, DevicePtr s
     });
 }
 
+Status enqueueDeviceToDevice(const CudaContext& context, DevicePtr dst, DevicePtr src,
+                             size_t bytes) {
+    if (bytes == 0) return Status::success();
+    if (Status s = context.makeCurrent(); !s) return s;
+    std::shared_ptr<CudaStream> stream = currentStream(context);
+    return cudaCheck(context.driver(), "cuMemcpyDtoDAsync",
+                     context.driver().memcpyDtoDAsync(dst, src, bytes, stream->handle()));
+}
+
 } // namespace kiln::runtime

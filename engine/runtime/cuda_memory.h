@@ -33,5 +33,9 @@ Status fillDeviceBytes(const CudaContext& context, DevicePtr dst, unsigned char 
 Status fillDevicePattern(const CudaContext& context, DevicePtr dst, uint32_t pattern, int width,
                          size_t count);
 Status copyDeviceToDevice(const CudaContext& context, DevicePtr dst, DevicePtr src, size_t bytes);
+/// The same copy queued on the current stream without waiting for it (for a compiled graph's
+/// launches, which the stream orders).
+Status enqueueDeviceToDevice(const CudaContext& context, DevicePtr dst, DevicePtr src,
+                             size_t bytes);
 
 } // namespace kiln::runtime

@@ -37,7 +37,7 @@ struct MemcpyActivity {
 struct ActivityRecords {
     std::vector<KernelActivity> kernels;
     std::vector<MemcpyActivity> memcpys;
-    uint64_t droppedRecords = 0;
+    uint64_t droppedRecords = 0; ///< since the previous flush (CUPTI resets its count)
 };
 
 class CuptiSession {

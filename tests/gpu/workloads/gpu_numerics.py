@@ -358,4 +358,15 @@ def sizes_in_turn(name, fn, sizes, tol=1e-5):
 
 
 sizes_in_turn("exp * 2 + 1 over dynamic lengths", lambda a: torch.exp(a) * 2 + 1, [4096, 8192, 4099, 4100])
+
+# addmm whose bias is not one value per output column: a full bias is copied into the output
+# on the device, a broadcast one through host memory, then the product adds to it (beta). The
+# copy runs inside the product's launch, so its CUPTI record widens that launch.
+mats = [torch.randn(48, 32), torch.randn(32, 40)]
+compiled_first("addmm with a full bias", lambda m, a, b: torch.addmm(m, a, b),
+               [torch.randn(48, 40)] + mats, 1e-4)
+compiled_first("addmm with a row bias, beta 0.5", lambda m, a, b: torch.addmm(m, a, b, beta=0.5),
+               [torch.randn(48, 1)] + mats, 1e-4)
+compiled_first("addmm with a column bias, beta 2", lambda m, a, b: torch.addmm(m, a, b, beta=2.0),
+               [torch.randn(40)] + mats, 1e-4)
 print(f"failures: {failures}")
