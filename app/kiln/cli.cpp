@@ -18,7 +18,7 @@ const std::map<std::string, CommandSpec>& commands() {
     static const std::map<std::string, CommandSpec> specs = {
         {"run",
          {{"--db", "--device", "--timeout", "--mode", "--backend", "--options", "--dynamic",
-           "--debug-dir"},
+           "--debug-dir", "--measure", "--warmup", "--measure-budget"},
           {"--quiet", "--fullgraph"},
           1}},
         {"import", {{"-o", "--output"}, {}, 1, true}},
@@ -50,6 +50,11 @@ std::string usageText() {
            "        --debug-dir DIR       where torch.compile's debug traces may be written\n"
            "                              (default ./torch_compile_debug); the script's\n"
            "                              debug_dir_root and trace.debug_dir must lie inside\n"
+           "        --measure N           after the script, call each torch.compile'd function\n"
+           "                              it called again with its last arguments: --warmup\n"
+           "                              untimed calls (default 3), then N timed calls, within\n"
+           "                              --measure-budget SECONDS of timed calls per function\n"
+           "                              (default 10; 0: no limit; at least 3 calls are made)\n"
            "      compile overrides, applied to every torch.compile call of the script:\n"
            "        --mode MODE           default, reduce-overhead, max-autotune-no-cudagraphs\n"
            "                              or max-autotune\n"

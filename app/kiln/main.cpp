@@ -106,6 +106,39 @@ bool parseTimeout(const std::string& text, double& seconds) {
     return false;
 }
 
+/// --measure's and --warmup's value: a whole number of calls from 0 to kMaxMeasuredCalls.
+bool parseCallCount(const std::string& flag, const std::string& text, int& calls) {
+    const char* last = text.data() + text.size();
+    auto [end, ec] = std::from_chars(text.data(), last, calls);
+    if (ec == std::errc() && end == last && calls >= 0 && calls <= kiln::api::kMaxMeasuredCalls)
+        return true;
+    std::fprintf(stderr, "kiln: error: %s needs a number of calls from 0 to %d, got '%s'\n",
+                 flag.c_str(), kiln::api::kMaxMeasuredCalls, text.c_str());
+    return false;
+}
+
+/// --measure, --warmup and --measure-budget into the run's timing plan.
+bool readMeasurePlan(const kiln::app::CommandLine& cl, kiln::api::CallTimingPlan& plan) {
+    if (auto it = cl.flags.find("--measure"); it != cl.flags.end())
+        if (!parseCallCount("--measure", it->second, plan.calls)) return false;
+    if (auto it = cl.flags.find("--warmup"); it != cl.flags.end())
+        if (!parseCallCount("--warmup", it->second, plan.warmup)) return false;
+    if (auto it = cl.flags.find("--measure-budget"); it != cl.flags.end()) {
+        const std::string& text = it->second;
+        const char* last = text.data() + text.size();
+        auto [end, ec] = std::from_chars(text.data(), last, plan.budgetSeconds);
+        if (ec != std::errc() || end != last || !std::isfinite(plan.budgetSeconds) ||
+            plan.budgetSeconds < 0 || plan.budgetSeconds > kiln::api::kMaxTimeoutSeconds) {
+            std::fprintf(stderr,
+                         "kiln: error: --measure-budget needs a finite number of seconds from 0 "
+                         "(no limit) to %.0f, got '%s'\n",
+                         kiln::api::kMaxTimeoutSeconds, text.c_str());
+            return false;
+        }
+    }
+    return true;
+}
+
 int runCommand(const kiln::app::CommandLine& cl) {
     kiln::api::RunConfig config;
     config.scriptPath = cl.positional[0];
@@ -116,6 +149,7 @@ int runCommand(const kiln::app::CommandLine& cl) {
     if (auto it = cl.flags.find("--timeout"); it != cl.flags.end())
         if (!parseTimeout(it->second, config.timeoutSeconds)) return 2;
     if (!readCompileOverrides(cl, config.compile)) return 2;
+    if (!readMeasurePlan(cl, config.measure)) return 2;
     // SIGINT interrupts the script, SIGTERM and the like stop it with the trace complete.
     kiln::api::installStopSignalHandlers();
     bool quiet = cl.flags.count("--quiet") > 0;

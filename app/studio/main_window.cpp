@@ -219,6 +219,8 @@ void MainWindow::compareModes() {
         return;
     }
     RunRequest base = m_toolbar->request(m_workload, m_tracePath);
+    // A comparison is a measurement: without the toolbar's own count, 20 timed calls each.
+    if (base.measureCalls == 0) base.measureCalls = kCompareMeasuredCalls;
     RunRequest tuned = base;
     base.mode = QStringLiteral("default");
     tuned.mode = QStringLiteral("max-autotune");

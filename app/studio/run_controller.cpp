@@ -39,6 +39,9 @@ QStringList RunRequest::arguments() const {
     if (!mode.isEmpty()) args << QStringLiteral("--mode") << mode;
     if (!backend.isEmpty()) args << QStringLiteral("--backend") << backend;
     if (!device.isEmpty()) args << QStringLiteral("--device") << device;
+    if (measureCalls > 0)
+        args << QStringLiteral("--measure") << QString::number(measureCalls)
+             << QStringLiteral("--warmup") << QString::number(warmupCalls);
     if (!options.isEmpty()) {
         QStringList pairs;
         for (const auto& [key, value] : options)

@@ -25,6 +25,10 @@ struct RunRequest {
     QString backend; ///< empty: what the script asks for
     QString device = QStringLiteral("cpu");
     QList<QPair<QString, QString>> options; ///< inductor options merged over the script's
+    /// > 0: after the script, its compiled functions are called again, `warmupCalls` untimed
+    /// then this many timed calls (kiln run --measure, --warmup).
+    int measureCalls = 0;
+    int warmupCalls = 3;
 
     QStringList arguments() const;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "run_toolbar.h"
 
+#include "api/call_timer.h"
 #include "api/catalog.h"
 #include "option_editor.h"
 
@@ -8,6 +9,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QProgressBar>
+#include <QSpinBox>
 #include <QToolButton>
 
 namespace kiln::studio {
@@ -43,6 +45,22 @@ RunToolBar::RunToolBar(QWidget* parent)
     m_options->setText(tr("Options…"));
     connect(m_options, &QToolButton::clicked, this, &RunToolBar::editOptions);
     connect(m_mode, &QComboBox::currentIndexChanged, this, [this] { m_editor->setMode(mode()); });
+    m_measure = new QSpinBox(this);
+    m_measure->setObjectName(QStringLiteral("measureCalls"));
+    m_measure->setRange(0, api::kMaxMeasuredCalls);
+    m_measure->setSpecialValueText(tr("off"));
+    m_measure->setSuffix(tr(" calls"));
+    m_measure->setToolTip(
+        tr("After the script, call each torch.compile'd function again with its last "
+           "arguments: the warm-up calls, then this many timed calls, every launch recorded "
+           "(kiln run --measure). Off: Run does not measure, Compare modes times %1 calls.")
+            .arg(kCompareMeasuredCalls));
+    m_warmup = new QSpinBox(this);
+    m_warmup->setObjectName(QStringLiteral("warmupCalls"));
+    m_warmup->setRange(0, 1000);
+    m_warmup->setValue(3);
+    m_warmup->setPrefix(tr("warm-up "));
+    m_warmup->setToolTip(tr("Untimed calls before the timed ones (kiln run --warmup)"));
 
     m_run = new QAction(tr("Run"), this);
     m_run->setShortcut(Qt::Key_F5);
@@ -66,6 +84,9 @@ RunToolBar::RunToolBar(QWidget* parent)
     addWidget(new QLabel(tr(" Device "), this));
     addWidget(m_device);
     addWidget(m_options);
+    addWidget(new QLabel(tr(" Measure "), this));
+    addWidget(m_measure);
+    addWidget(m_warmup);
     addSeparator();
     addAction(m_run);
     addAction(m_stop);
@@ -84,7 +105,14 @@ RunRequest RunToolBar::request(const QString& script, const QString& trace) cons
     r.backend = backend();
     r.device = device();
     r.options = overrides();
+    r.measureCalls = m_measure->value();
+    r.warmupCalls = m_warmup->value();
     return r;
+}
+
+void RunToolBar::setMeasure(int calls, int warmup) {
+    m_measure->setValue(calls);
+    m_warmup->setValue(warmup);
 }
 
 void RunToolBar::setMode(const QString& mode) {

@@ -13,9 +13,13 @@ class QAction;
 class QComboBox;
 class QLabel;
 class QProgressBar;
+class QSpinBox;
 class QToolButton;
 
 namespace kiln::studio {
+
+/// Timed calls per compiled function in Compare modes' runs when the toolbar's Measure is off.
+inline constexpr int kCompareMeasuredCalls = 20;
 
 class OptionEditor;
 
@@ -36,6 +40,8 @@ public:
     QString backend() const;
     QString device() const;
     QList<QPair<QString, QString>> overrides() const;
+    /// Timed calls of each compiled function after the script (0: none), and warm-up calls.
+    void setMeasure(int calls, int warmup);
     void setOverrides(const QList<QPair<QString, QString>>& overrides);
 
     /// Running or idle: enables Run/Stop and shows or hides the progress indicator.
@@ -53,6 +59,8 @@ private:
     QComboBox* m_backend = nullptr;
     QComboBox* m_device = nullptr;
     QToolButton* m_options = nullptr;
+    QSpinBox* m_measure = nullptr;
+    QSpinBox* m_warmup = nullptr;
     OptionEditor* m_editor = nullptr;
     QAction* m_run = nullptr;
     QAction* m_stop = nullptr;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "api/compiler_bench.h"
 
+#include "api/call_timer.h"
+#include "api/measure_compiled_calls.h"
 #include "capture/compile_api.h"
 #include "codegen/cpu/cpu_codegen.h"
 #include "inductor/eager_device_ops.h"
@@ -149,16 +151,6 @@ std::vector<tensor::Tensor> tensorsOf(const lang::Value& v) {
     return out;
 }
 
-bool onGpu(const std::vector<tensor::Tensor>& tensors) {
-    return std::any_of(tensors.begin(), tensors.end(),
-                       [](const tensor::Tensor& t) { return t.device().isCuda(); });
-}
-
-/// GPU calls return once their kernels are queued: a call's time includes waiting for them.
-void waitForGpu() {
-    if (auto context = runtime::cudaContext(0)) (void)(*context)->synchronize();
-}
-
 double relativeError(const std::vector<tensor::Tensor>& got,
                      const std::vector<tensor::Tensor>& want) {
     if (got.size() != want.size()) return INFINITY;
@@ -188,24 +180,24 @@ CompilerBenchRow measure(const Workload& w, const std::string& mode, int calls,
     lang::Value fn = s.compiled(mode);
     int64_t t0 = monotonicNs();
     lang::Value first = s.call(fn, args);
-    bool gpu = onGpu(tensorsOf(first));
-    if (gpu) waitForGpu();
+    waitForDeviceWork(first);
     int64_t firstNs = monotonicNs() - t0;
     row.compileMs = mode == "eager" ? 0 : static_cast<double>(s.sink.backendNs) / 1e6;
     row.firstCallMs = static_cast<double>(firstNs) / 1e6;
     row.kernels = s.sink.kernels;
     row.maxRelativeError = relativeError(tensorsOf(first), reference);
-    std::vector<double> times;
     inductor::GpuProfiler::flushIfStarted(); // the first call's launches are not timed calls'
     int64_t kernelNsBefore = s.sink.gpuKernelNs;
-    for (int i = 0; i < std::max(calls, 1); ++i) {
-        int64_t start = monotonicNs();
-        s.call(fn, args);
-        if (gpu) waitForGpu();
-        times.push_back(static_cast<double>(monotonicNs() - start) / 1e6);
-    }
-    std::sort(times.begin(), times.end());
-    row.medianMs = times[times.size() / 2];
+    // The first call was the warm-up; every timed call is made (no budget). Runs measured
+    // with --measure time their calls with the same code (api/call_timer.h).
+    CallTimingPlan plan{std::max(calls, 1), 0, 0};
+    CallTimings timings = timeCalls([&] { waitForDeviceWork(s.call(fn, args)); }, plan);
+    row.medianMs = static_cast<double>(timings.medianNs()) / 1e6;
+    row.minMs = static_cast<double>(timings.minNs()) / 1e6;
+    row.p90Ms = static_cast<double>(timings.p90Ns()) / 1e6;
+    bool gpu = false;
+    for (const tensor::Tensor& t : tensorsOf(first))
+        gpu = gpu || t.device().isCuda();
     if (gpu && mode != "eager") { // eager ops' kernels are not tagged: no CUPTI time to show
         inductor::GpuProfiler::flushIfStarted();
         row.gpuKernelMsPerCall =
@@ -403,6 +395,8 @@ std::string formatTable(const std::vector<CompilerBenchRow>& rows) {
         std::snprintf(line, sizeof line, "%10.1f %10.1f %10.3f %8d %9s %9.2e", r.compileMs,
                       r.firstCallMs, r.medianMs, r.kernels, ratio, r.maxRelativeError);
         out += line;
+        std::snprintf(line, sizeof line, "  (calls: min %.3f, p90 %.3f ms)", r.minMs, r.p90Ms);
+        out += line;
         if (r.warmCompileMs >= 0) {
             std::snprintf(line, sizeof line, "  (compile %.1f ms with the tuning cache warm)",
                           r.warmCompileMs);
@@ -427,6 +421,8 @@ std::string formatJson(const std::vector<CompilerBenchRow>& rows) {
             out += ", \"compile_ms\": " + jsonNumber("%.3f", r.compileMs) +
                    ", \"first_call_ms\": " + jsonNumber("%.3f", r.firstCallMs) +
                    ", \"median_ms\": " + jsonNumber("%.4f", r.medianMs) +
+                   ", \"min_ms\": " + jsonNumber("%.4f", r.minMs) +
+                   ", \"p90_ms\": " + jsonNumber("%.4f", r.p90Ms) +
                    ", \"kernels\": " + std::to_string(r.kernels) + ", \"ratio_to_eager\": " +
                    (r.ratioToEager > 0 ? jsonNumber("%.4f", r.ratioToEager) : "null") +
                    ", \"rel_error\": " + jsonNumber("%.3e", r.maxRelativeError) +
@@ -437,6 +433,7 @@ std::string formatJson(const std::vector<CompilerBenchRow>& rows) {
                    ", \"ok\": true";
         } else {
             out += ", \"compile_ms\": null, \"first_call_ms\": null, \"median_ms\": null, "
+                   "\"min_ms\": null, \"p90_ms\": null, "
                    "\"kernels\": null, \"ratio_to_eager\": null, \"rel_error\": null, \"ok\": "
                    "false, \"error\": " +
                    jsonString(r.error);

@@ -42,7 +42,9 @@ struct CompilerBenchRow {
     std::string workload, mode;
     double compileMs = 0;   ///< the backend's compile of the graphs (passes and LLVM)
     double firstCallMs = 0; ///< the first call: capture (which runs the ops), compile and run
-    double medianMs = 0;
+    double medianMs = 0;    ///< of the timed calls (after the first)
+    double minMs = 0;       ///< the fastest timed call
+    double p90Ms = 0;       ///< the 90th percentile of the timed calls
     int kernels = 0;
     double ratioToEager = 0;     ///< median over the eager row's median (0 without an eager row)
     double maxRelativeError = 0; ///< ||compiled - eager|| / ||eager||

@@ -3,6 +3,7 @@
 
 #include "api/crash_report.h"
 #include "api/interpreter_thread.h"
+#include "api/measure_compiled_calls.h"
 #include "api/run_supervisor.h"
 #include "api/script_file.h"
 #include "capture/backends.h"
@@ -181,6 +182,7 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
     torchapi::ScriptCompileConfig compileConfig(interp);
     capture::CaptureEngine capture(interp, compileConfig, sink, logger);
     capture.setOverrides(config.compile);
+    capture.callSites().setRecording(config.measure.calls > 0);
     capture.setInductorCompiler(inductor::makeInductorCompiler());
     inductor::installEagerDeviceOps();
     options.onImported = [&capture](lang::Interpreter& i, lang::ModuleObject&) {
@@ -198,6 +200,10 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
     } flushGpuTimings;
     try {
         interp.runMain(parsed.value());
+        if (config.measure.calls > 0)
+            measureCompiledCalls(interp, capture, sink, config.measure, [&supervisor] {
+                return supervisor.cancelReason() != RunSupervisor::Cancel::None;
+            });
     } catch (lang::PyException& e) {
         if (interp.isInstance(e.exception, lang::builtinTypes().systemExit.get()))
             return systemExitOutcome(interp, e.exception, sink);
@@ -262,6 +268,13 @@ Status checkConfig(const RunConfig& config) {
                                           "number of seconds up to 2592000 (30 days), got ") +
                                   text);
     }
+    const CallTimingPlan& measure = config.measure;
+    if (measure.calls < 0 || measure.calls > kMaxMeasuredCalls || measure.warmup < 0 ||
+        measure.warmup > kMaxMeasuredCalls || !std::isfinite(measure.budgetSeconds) ||
+        measure.budgetSeconds < 0)
+        return makeDiagnostic("UsageError",
+                              "--measure and --warmup take a number of calls from 0 to " +
+                                  std::to_string(kMaxMeasuredCalls));
     if (config.device != "cpu" && config.device != "cuda")
         return makeDiagnostic("UsageError",
                               "unknown device '" + config.device + "' (expected cpu or cuda)");

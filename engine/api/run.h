@@ -5,6 +5,7 @@
 /// script does, including how it failed, comes back in RunResult and is recorded in the trace.
 #pragma once
 
+#include "api/call_timer.h"
 #include "support/compile_overrides.h"
 #include "support/event_sink.h"
 #include "support/expected.h"
@@ -37,6 +38,9 @@ struct RunConfig {
     /// written under; empty: $TORCH_COMPILE_DEBUG_DIR/torch_compile_debug or
     /// <cwd>/torch_compile_debug. The script's debug_dir_root and trace.debug_dir must lie inside.
     std::string debugDir;
+    /// calls > 0: once the script has finished, each torch.compile'd function it called is
+    /// called again with its latest arguments, warm-up then timed calls (kiln run --measure).
+    CallTimingPlan measure;
 };
 
 enum class RunStatus { Ok, Error, Cancelled };

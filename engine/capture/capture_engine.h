@@ -13,6 +13,7 @@
 #pragma once
 
 #include "capture/backends.h"
+#include "capture/compiled_call_sites.h"
 #include "capture/frame_cache.h"
 #include "capture/inductor_hook.h"
 #include "capture/tracer.h"
@@ -85,6 +86,9 @@ public:
     void setInductorCompiler(InductorCompiler compiler) { m_inductor = std::move(compiler); }
     /// Collects explain() facts while set (not owned).
     void setExplainRecord(ExplainRecord* record) { m_explain = record; }
+    /// The compiled functions the script called and their latest arguments (recorded only
+    /// when a run measures its compiled frames).
+    CompiledCallSites& callSites() { return m_callSites; }
     /// The cache of a function's code object (its start, not its resume points), or null.
     const FrameRecord* functionRecord(const lang::FunctionCode& code) const {
         auto it = m_frames.find(FrameKey{&code, nullptr, -1});
@@ -185,6 +189,7 @@ private:
     /// Traces that go on past a break in the middle of a statement, until their frame leaves.
     std::vector<std::unique_ptr<Session>> m_open;
     ExplainRecord* m_explain = nullptr;
+    CompiledCallSites m_callSites;
     int32_t m_graphCount = 0;
     InductorCompiler m_inductor;
     int32_t m_breakOrder = 0;

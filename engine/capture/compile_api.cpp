@@ -40,15 +40,24 @@ public:
     Value target;
 };
 
-Value callCompiledFunction(Interpreter& interp, const CallArgs& args, void* data) {
-    auto* compiled = args.positional[0].as<CompiledFunction>();
-    CallArgs rest{args.positional.subspan(1), args.keywordNames, args.keywordValues};
-    return engineOf(data).callCompiled(compiled->spec, compiled->target, rest);
-}
-
 std::string nameOf(Interpreter& interp, const Value& v, const std::string& fallback) {
     Value name = interp.tryGetAttr(v, Symbol::intern("__name__"));
     return name.is(ObjectKind::Str) ? name.as<StrObject>()->str() : fallback;
+}
+
+Value callCompiledFunction(Interpreter& interp, const CallArgs& args, void* data) {
+    auto* compiled = args.positional[0].as<CompiledFunction>();
+    CallArgs rest{args.positional.subspan(1), args.keywordNames, args.keywordValues};
+    CaptureEngine& engine = engineOf(data);
+    struct Site {
+        CompiledCallSites& sites;
+        ~Site() { sites.leave(); }
+    } site{engine.callSites()};
+    std::string name = site.sites.recording()
+                           ? nameOf(interp, compiled->target, interp.typeName(compiled->target))
+                           : std::string();
+    site.sites.enter(name, args.positional[0], rest);
+    return engine.callCompiled(compiled->spec, compiled->target, rest);
 }
 
 Value wrapCompiled(Interpreter& interp, CaptureEngine& engine, CompileSpec spec,
@@ -333,6 +342,13 @@ void installCompileApi(Interpreter& interp, CaptureEngine& engine) {
     torch->globals.set(
         Symbol::intern("SymInt"),
         *interp.importModule("torch._dynamo.sym_int")->globals.find(Symbol::intern("SymInt")));
+}
+
+Value callSiteAgain(Interpreter& interp, CaptureEngine& engine, const CompiledCallSite& site) {
+    std::vector<Value> positional{site.compiled};
+    positional.insert(positional.end(), site.positional.begin(), site.positional.end());
+    return callCompiledFunction(interp, {positional, site.keywordNames, site.keywordValues},
+                                &engine);
 }
 
 } // namespace kiln::capture

@@ -12,6 +12,10 @@ namespace kiln::capture {
 
 void installCompileApi(lang::Interpreter& interp, CaptureEngine& engine);
 
+/// Calls a recorded compiled function again with its latest arguments, as the script did.
+lang::Value callSiteAgain(lang::Interpreter& interp, CaptureEngine& engine,
+                          const CompiledCallSite& site);
+
 /// torch._dynamo.explain (explain_api.cpp).
 void installExplainApi(lang::Interpreter& interp, CaptureEngine& engine,
                        lang::ModuleObject& dynamo);

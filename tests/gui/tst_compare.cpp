@@ -454,6 +454,70 @@ private slots:
         QVERIFY(panel.grab().save("/tmp/compare-nothing-compiled.png"));
     }
 
+    void measuredCallsAreOneCallWithItsSpread() {
+        // Issue 14, deliverable 2: a measured run's timed calls (events of category measure)
+        // become one call per function, median within min and p90, and its B/A is coloured
+        // only when the two ranges are apart.
+        auto measured = [](int64_t runId, const std::vector<double>& millis) {
+            views::RunSnapshot s = oneKernelRun(runId, {10, 10, 10});
+            int64_t t = 0;
+            for (double ms : millis) {
+                trace::EventRow e;
+                e.category = "measure";
+                e.name = "f";
+                e.startNs = t;
+                e.durationNs = static_cast<int64_t>(ms * 1e6);
+                t += e.durationNs;
+                s.events.push_back(e);
+            }
+            return views::runTotals(s);
+        };
+        views::RunTotals a =
+            measured(1, {1.00, 1.02, 0.98, 1.01, 1.05, 0.99, 1.00, 1.03, 1.20, 1.00});
+        QCOMPARE(a.measured.size(), size_t(1));
+        const views::MeasuredCalls& f = a.measured[0];
+        QCOMPARE(f.function, std::string("f"));
+        QCOMPARE(f.count, int64_t(10));
+        QCOMPARE(f.minNs, int64_t(980000));
+        QCOMPARE(f.medianNs, int64_t(1010000));
+        QCOMPARE(f.p90Ns, int64_t(1050000));
+        views::RunTotals same = measured(2, {1.01, 0.99, 1.00, 1.04, 1.02, 0.97, 1.01, 1.00});
+        auto r = views::measuredRatio(a.measured[0], same.measured[0]);
+        QVERIFY(r && !r->significant);
+        views::RunTotals faster = measured(3, {0.50, 0.51, 0.49, 0.50, 0.52});
+        r = views::measuredRatio(a.measured[0], faster.measured[0]);
+        QVERIFY(r && r->significant);
+        QCOMPARE(r->ratio, 500000.0 / 1010000.0);
+        views::RunTotals two = measured(4, {0.5, 0.5}); // fewer calls than a measurement needs
+        r = views::measuredRatio(a.measured[0], two.measured[0]);
+        QVERIFY(r && !r->significant);
+        QVERIFY(views::runTotals(oneKernelRun(5, {10})).measured.empty());
+    }
+
+    void thePanelShowsEachMeasuredFunction() {
+        QTemporaryDir dir;
+        const char* source = "import torch\n"
+                             "def f(x):\n"
+                             "    return torch.relu(x) * 2\n"
+                             "cf = torch.compile(f)\n"
+                             "print(cf(torch.randn(256)).shape)\n";
+        const QStringList measure{"--measure", "5", "--warmup", "1", "--measure-budget", "0"};
+        QString trace = testing::scriptTrace(dir.path(), "measured.py", source, measure);
+        QVERIFY(!trace.isEmpty());
+        QCOMPARE(testing::scriptTrace(dir.path(), "measured.py", source, measure), trace);
+        views::TraceSession session;
+        views::Selection selection;
+        views::ComparePanel panel(session, selection);
+        panel.resize(1100, 650);
+        session.open(trace);
+        QTRY_COMPARE(panel.runB(), qint64(2));
+        auto* totals = panel.findChild<QLabel*>("compareTotals");
+        QVERIFY(totals);
+        QTRY_VERIFY2(totals->text().contains("f(), one call"), qPrintable(totals->text()));
+        QVERIFY2(totals->text().contains("5 calls"), qPrintable(totals->text()));
+        QVERIFY(!totals->text().contains("Neither run measured"));
+    }
+
     void smallNumbersAreNotInExponentForm() {
         // Issue 14, finding 9: a delta of ten nanoseconds showed as "-1e-05" in a ms column.
         views::TraceSession session;

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The run toolbar's option editor: one row per inductor option with its default, what the
-// chosen mode sets, changed values highlighted and turned into `kiln run --options`.
+// chosen mode sets, changed values highlighted and turned into `kiln run --options`; the
+// toolbar's Measure turned into `kiln run --measure --warmup`.
 #include "api/catalog.h"
 #include "option_editor.h"
 #include "run_controller.h"
+#include "run_toolbar.h"
 
 #include <QtTest>
 
@@ -63,6 +65,20 @@ private slots:
         QCOMPARE(args.mid(0, 4), (QStringList{"run", "w.py", "--db", "w.kiln"}));
         QVERIFY(args.contains("--mode"));
         QCOMPARE(args.last(), QString("epilogue_fusion=False,cpp.simdlen=avx"));
+    }
+
+    void theToolbarsMeasureBecomesRunArguments() {
+        studio::RunToolBar toolbar;
+        QStringList off = toolbar.request("w.py", "w.kiln").arguments();
+        QVERIFY2(!off.contains("--measure"), qPrintable(off.join(' '))); // off by default
+        toolbar.setMeasure(25, 4);
+        studio::RunRequest r = toolbar.request("w.py", "w.kiln");
+        QCOMPARE(r.measureCalls, 25);
+        QCOMPARE(r.warmupCalls, 4);
+        QStringList args = r.arguments();
+        int at = static_cast<int>(args.indexOf("--measure"));
+        QVERIFY(at > 0);
+        QCOMPARE(args.mid(at, 4), (QStringList{"--measure", "25", "--warmup", "4"}));
     }
 };
 

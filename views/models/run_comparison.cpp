@@ -288,8 +288,44 @@ QString ComparisonRow::nodesText() const {
     return list.join(", ");
 }
 
+namespace {
+
+/// Each measured function's call times, in the order of its first timed call.
+std::vector<MeasuredCalls> measuredCalls(const RunSnapshot& run) {
+    std::vector<std::pair<std::string, std::vector<int64_t>>> times;
+    for (const trace::EventRow& e : run.events) {
+        if (e.category != "measure") continue;
+        auto it = std::find_if(times.begin(), times.end(),
+                               [&](const auto& f) { return f.first == e.name; });
+        if (it == times.end()) it = times.insert(times.end(), {e.name, {}});
+        it->second.push_back(e.durationNs);
+    }
+    std::vector<MeasuredCalls> out;
+    for (auto& [function, ns] : times) {
+        std::sort(ns.begin(), ns.end());
+        auto at = [&ns](double q) {
+            size_t rank = static_cast<size_t>(q * static_cast<double>(ns.size() - 1) + 0.5);
+            return ns[std::min(rank, ns.size() - 1)];
+        };
+        out.push_back({function, static_cast<int64_t>(ns.size()), ns.front(), at(0.5), at(0.9)});
+    }
+    return out;
+}
+
+} // namespace
+
+std::optional<MeasuredRatio> measuredRatio(const MeasuredCalls& a, const MeasuredCalls& b) {
+    if (a.count == 0 || b.count == 0 || a.medianNs <= 0) return std::nullopt;
+    MeasuredRatio r;
+    r.ratio = static_cast<double>(b.medianNs) / static_cast<double>(a.medianNs);
+    r.significant = a.count >= kMinWarmLaunches && b.count >= kMinWarmLaunches &&
+                    (b.minNs > a.p90Ns || b.p90Ns < a.minNs);
+    return r;
+}
+
 RunTotals runTotals(const RunSnapshot& run) {
     RunTotals t;
+    t.measured = measuredCalls(run);
     for (const trace::EventRow& e : run.events) {
         if (e.category != "compile" || e.name != "kernel_cache") continue;
         QJsonObject detail =

@@ -96,6 +96,22 @@ struct ComparisonRow {
     QString nodesText() const;
 };
 
+/// A compiled function's timed calls in a run that measured them (`kiln run --measure`:
+/// events of category `measure`, one per call).
+struct MeasuredCalls {
+    std::string function;
+    int64_t count = 0;
+    int64_t minNs = 0, medianNs = 0, p90Ns = 0;
+};
+
+/// B/A of two functions' measured calls: their medians, and whether the difference is larger
+/// than the noise (both have kMinWarmLaunches calls and their min-to-p90 ranges are apart).
+struct MeasuredRatio {
+    double ratio = 0;
+    bool significant = false;
+};
+std::optional<MeasuredRatio> measuredRatio(const MeasuredCalls& a, const MeasuredCalls& b);
+
 /// What one run cost, end to end.
 struct RunTotals {
     std::optional<int64_t> wallNs; ///< run end − start; empty while the run has not ended
@@ -108,6 +124,8 @@ struct RunTotals {
     int64_t compiledKernels = 0, cachedKernels = 0;
     /// Max-autotune's candidates, and how many were read from the tuning cache.
     int64_t tuningCandidates = 0, tunedFromCache = 0;
+    /// The compiled functions the run measured, in the order it measured them.
+    std::vector<MeasuredCalls> measured;
 };
 
 /// "3 of 3 from the cache (warm)", "0 of 3 (cold)", "1 of 3 (partly warm)"; empty for none.

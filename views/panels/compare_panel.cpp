@@ -78,6 +78,47 @@ QString totalsRow(const QString& what, const QString& a, const QString& b, const
         .arg(what, a, b, ratio);
 }
 
+/// "1.234 ms (1.200–1.300, 20 calls)": a measured function's median call, min to p90.
+QString measuredText(const MeasuredCalls* m) {
+    if (!m) return QStringLiteral("–");
+    auto ms = [](int64_t ns) { return QString::number(static_cast<double>(ns) * 1e-6, 'f', 3); };
+    return QString("%1 ms (%2–%3, %4 calls)")
+        .arg(ms(m->medianNs), ms(m->minNs), ms(m->p90Ns))
+        .arg(m->count);
+}
+
+/// A measured function's B/A, coloured as the kernel rows are: only beyond the noise.
+QString measuredRatioCell(const MeasuredCalls* a, const MeasuredCalls* b) {
+    std::optional<MeasuredRatio> r = a && b ? measuredRatio(*a, *b) : std::nullopt;
+    if (!r) return {};
+    QString text = QString("%1×").arg(r->ratio, 0, 'f', 2);
+    if (!r->significant) return text;
+    return QString("<font color=%1>%2</font>").arg(r->ratio < 1.0 ? "#1b803c" : "#c62828", text);
+}
+
+const MeasuredCalls* measuredOf(const RunTotals& t, const std::string& function) {
+    for (const MeasuredCalls& m : t.measured)
+        if (m.function == function) return &m;
+    return nullptr;
+}
+
+/// One row per function either run measured (A's order, then B's own).
+QString measuredRows(const RunTotals& a, const RunTotals& b) {
+    std::vector<std::string> functions;
+    for (const RunTotals* t : {&a, &b})
+        for (const MeasuredCalls& m : t->measured)
+            if (std::find(functions.begin(), functions.end(), m.function) == functions.end())
+                functions.push_back(m.function);
+    QString html;
+    for (const std::string& f : functions) {
+        const MeasuredCalls* ma = measuredOf(a, f);
+        const MeasuredCalls* mb = measuredOf(b, f);
+        html += totalsRow(QObject::tr("%1(), one call").arg(QString::fromStdString(f)),
+                          measuredText(ma), measuredText(mb), measuredRatioCell(ma, mb));
+    }
+    return html;
+}
+
 /// Chart categories must be unique: the same nodes can form a group in two graphs.
 QStringList uniqueLabels(const std::vector<const ComparisonRow*>& rows) {
     QStringList labels;
@@ -430,6 +471,7 @@ void ComparePanel::showTotals() {
                     "<th align=right>B/A</th></tr>")
                 .arg(m_a->run.id)
                 .arg(m_b->run.id);
+    if (nothing.isEmpty()) html += measuredRows(a, b);
     html += totalsRow(tr("end to end"), seconds(a.wallNs), seconds(b.wallNs),
                       ratio(a.wallNs, b.wallNs));
     html += totalsRow(tr("kernel time"), millis(a.kernelNs), millis(b.kernelNs),
@@ -446,8 +488,13 @@ void ComparePanel::showTotals() {
     html += totalsRow(tr("launches"), QString::number(a.launchCount),
                       QString::number(b.launchCount), {});
     html += "</table><p>" +
-            tr("Totals are one run each (no spread: not coloured). A kernel row's B/A is coloured "
-               "only when its warm launches (after the first) are apart beyond their spread.")
+            (a.measured.empty() && b.measured.empty()
+                 ? tr("Neither run measured its compiled functions (Measure in the toolbar; "
+                      "Compare modes always measures). ")
+                 : QString()) +
+            tr("A measured function's one call is its median, then min–p90. End to end, kernel "
+               "time and compile time are one run each (no spread: not coloured). A B/A is "
+               "coloured only when the ranges (min to p90) of calls or warm launches are apart.")
                 .toHtmlEscaped() +
             "</p>";
     m_totals->setText(html);
