@@ -122,6 +122,9 @@ Value CaptureEngine::onCall(lang::FunctionObject& fn, const CallArgs& args, cons
     // torch's own Python runs as is (the frames it calls are still seen), except a layer's
     // forward, which Dynamo traces as any other frame: torch.compile(nn.Linear(4, 3)) compiles.
     if ((isLibraryFunction(fn) && !isLayerForward(fn)) || m_contexts.empty()) return Value();
+    // Dynamo does not compile a generator function's frame: calling it makes the generator,
+    // whose body runs as it is consumed (inlined when consumed inside a traced frame).
+    if (fn.code->isGenerator) return Value();
     FrameRecord& rec = record(FrameKey{fn.code.get(), nullptr, -1}, *fn.code);
     if (rec.skip) return Value();
     std::vector<Value> slots = m_interp.bindToSlots(fn, args, self);

@@ -45,7 +45,8 @@ enum class ExprKind : uint8_t {
     SetComp,
     GeneratorExp,
     Starred,
-    NamedExpr
+    NamedExpr,
+    Yield ///< `yield x`, `yield`, `yield from x` (the function is a generator)
 };
 
 enum class BinaryOperator : uint8_t {
@@ -221,6 +222,7 @@ struct FunctionCode {
     SourceSpan span;
     int32_t firstLine = 0;
     bool isLambda = false;
+    bool isGenerator = false; ///< its body has a `yield`: calling it makes a generator
 };
 
 struct LambdaExpr : Expr {
@@ -271,6 +273,13 @@ struct NamedExpr : Expr {
         : Expr(ExprKind::NamedExpr) {}
     ExprPtr target; ///< a NameExpr
     ExprPtr value;
+};
+
+struct YieldExpr : Expr {
+    YieldExpr()
+        : Expr(ExprKind::Yield) {}
+    ExprPtr value;     ///< null for a bare `yield`
+    bool from = false; ///< `yield from value`
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include "lang/builtins.h"
 
 #include "lang/format.h"
+#include "lang/generators.h"
 #include "lang/iterators.h"
 #include "lang/py_hash.h"
 #include "lang/signature.h"
@@ -380,6 +381,7 @@ void installBuiltins(Interpreter& interp, ModuleObject& builtins) {
     installStrMethods(interp);
     installContainerMethods(interp);
     installBuiltinMembers(interp);
+    installGeneratorMethods(interp);
     installUnicodeErrors(interp);
 }
 

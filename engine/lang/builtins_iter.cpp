@@ -3,6 +3,7 @@
 // enumerate, zip, map, filter, iter, next.
 #include "lang/builtins.h"
 #include "lang/format.h"
+#include "lang/generators.h"
 #include "lang/iterators.h"
 #include "lang/signature.h"
 #include "lang/tensor_bridge.h"
@@ -186,6 +187,11 @@ Value builtinNext(Interpreter& interp, const CallArgs& args, void*) {
     Value out;
     if (interp.iterNext(it, out)) return out;
     if (args.positional.size() == 2) return args.positional[1];
+    if (it.asObject()->type() == builtinTypes().generator.get()) { // StopIteration(return value)
+        const Value& returned = static_cast<GeneratorObject*>(it.asObject())->body().returned;
+        if (!returned.isEmpty() && !returned.isNone())
+            interp.raise(interp.call(Value(builtinTypes().stopIteration), {returned}));
+    }
     interp.raise(builtinTypes().stopIteration.get(), "");
 }
 

@@ -174,6 +174,7 @@ Value Interpreter::callFunction(FunctionObject& fn, const CallArgs& args, const 
         if (!served.isEmpty()) return served;
     }
     const FunctionCode& code = *fn.code;
+    if (code.isGenerator) return makeGenerator(fn, args, self);
     const size_t slotCount = code.scope->slots.size();
     Frame frame;
     frame.slots = allocateSlots(slotCount);
@@ -431,6 +432,9 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
                            : args.positional.size() == 1
                                ? args.positional[0]
                                : tupleValue({args.positional.begin(), args.positional.end()}));
+        if (type.isSubtypeOf(types.stopIteration.get())) // StopIteration.value: a return value
+            obj->attrs.set(Symbol::intern("value"),
+                           args.positional.empty() ? Value::none() : args.positional[0]);
         instance = Value(obj);
     }
     const Value* init = type.lookup(Symbol::intern("__init__"));
@@ -561,6 +565,7 @@ Value Interpreter::createClass(const std::string& name, std::vector<Ref<TypeObje
 
 Value Interpreter::evalComprehension(Frame& f, const ComprehensionExpr& e) {
     Value firstIterable = eval(f, *e.generators.front().iter);
+    f.mark(e.span); // the caller's line points at the comprehension it is running, as CPython's
     const FunctionCode& code = *e.code;
     const Scope& scope = *code.scope;
     std::vector<Ref<CellObject>> closure = buildClosure(scope, f);

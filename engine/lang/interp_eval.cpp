@@ -100,6 +100,8 @@ Value Interpreter::evalExpr(Frame& f, const Expr& e) {
     }
     case ExprKind::Call:
         return evalCall(f, static_cast<const CallExpr&>(e));
+    case ExprKind::Yield:
+        return evalYield(f, static_cast<const YieldExpr&>(e));
     case ExprKind::BinOp: {
         const auto& b = static_cast<const BinOpExpr&>(e);
         Value l = eval(f, *b.left);

@@ -31,6 +31,8 @@ Flow Interpreter::execBlock(Frame& f, const Block& block) {
 }
 
 Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
+    if (!m_pendingCloses.empty()) [[unlikely]]
+        runPendingCloses();
     f.mark(s.span);
     f.currentStmt = &s;
     switch (s.kind) {

@@ -2,6 +2,7 @@
 #include "lang/interpreter.h"
 
 #include "lang/builtins.h"
+#include "lang/generators.h"
 #include "lang/parser.h"
 #include "tensor/error.h"
 
@@ -18,6 +19,8 @@ Interpreter::Interpreter(EventSink& output)
 }
 
 Interpreter::~Interpreter() {
+    m_finalizing = true;
+    m_pendingCloses.clear();
     // Modules reference each other and their functions reference the modules; clearing the
     // namespaces breaks the cycles so every object (and every tensor) is freed.
     for (auto& [name, module] : m_modules)
@@ -49,6 +52,7 @@ void Interpreter::runMain(const Module& module) {
     frame.globals = main.get();
     frame.mark(module.code->span);
     runInFrame(frame, [&] { return execBlock(frame, module.code->body); });
+    runPendingCloses();
 }
 
 Ref<ModuleObject> Interpreter::runSourceModule(const std::string& name, const std::string& path,
@@ -146,6 +150,8 @@ Value Interpreter::makeException(TypeObject* type, const std::string& message) {
     auto exc = makeRef<InstanceObject>(type);
     std::vector<Value> args;
     if (!message.empty()) args.push_back(strValue(message));
+    if (type->isSubtypeOf(builtinTypes().stopIteration.get())) // as StopIteration(...) sets it
+        exc->attrs.set(Symbol::intern("value"), args.empty() ? Value::none() : args[0]);
     exc->attrs.set(Symbol::intern("args"), tupleValue(std::move(args)));
     return Value(exc);
 }

@@ -28,6 +28,8 @@
 namespace kiln::lang {
 
 /// A Python exception in flight.
+struct GeneratorBody;
+
 struct PyException {
     Value exception; ///< an InstanceObject of a BaseException subclass
 };
@@ -133,6 +135,17 @@ public:
     /// Materialises any iterable into a vector.
     std::vector<Value> toVector(const Value& iterable);
     TypeObject* typeOf(const Value& v) const;
+
+    // --- generators (interp_generators.cpp)
+    /// Runs a generator until its next `yield` (true, the value in `out`) or its end (false;
+    /// its return value in `g.returned`), sending `sent` as the value of the `yield` it stopped
+    /// at. Raises what the generator raises; ValueError if it is already running.
+    bool resumeGenerator(GeneratorBody& g, Value sent, Value& out);
+    /// generator.close(): GeneratorExit at its `yield`; RuntimeError if it yields again.
+    void closeGenerator(GeneratorBody& g);
+    /// A generator dropped while suspended: closed at the next statement boundary (its
+    /// `finally` blocks run then), or abandoned once the interpreter is being destroyed.
+    void deferGeneratorClose(std::unique_ptr<GeneratorBody> body);
     bool isInstance(const Value& v, const TypeObject* type) const;
 
     /// Counts one level of C++ recursion (repr or comparison of nested containers) against the
@@ -328,6 +341,12 @@ private:
     bool handlerMatches(const Value& exception, const Value& handlerType);
     Flow execWithItem(Frame& f, const WithStmt& s, size_t index);
     Value* allocateSlots(size_t count);
+    Value makeGenerator(FunctionObject& fn, const CallArgs& args, const Value* self);
+    Value evalYield(Frame& f, const YieldExpr& e);
+    /// Suspends the running generator at a `yield` of `v`; the value sent when it resumes.
+    Value yieldOut(Value v);
+    Value yieldFrom(Frame& f, const Value& iterable);
+    void runPendingCloses();
     void releaseSlots(Value* slots, size_t count);
     void recordLocation(PyException& e, const Frame& f);
 
@@ -357,6 +376,9 @@ private:
     bool m_frameHookActive = false;
     TraceRecorder* m_recorder = nullptr;
     int m_shadowDepth = 0;
+    GeneratorBody* m_runningGenerator = nullptr; ///< the innermost generator executing
+    std::vector<std::unique_ptr<GeneratorBody>> m_pendingCloses;
+    bool m_finalizing = false; ///< in ~Interpreter: generators are abandoned, not closed
 };
 
 /// Runs `body` with `frame` as the current frame: links it to its caller, counts recursion depth

@@ -73,7 +73,12 @@ ExprPtr Parser::parseParenthesized() {
         finishSpan(*empty, begin);
         return empty;
     }
-    if (atKeyword("yield")) failInvalidSyntax();
+    if (atKeyword("yield")) { // `(yield x)`: a yield inside a larger expression
+        ExprPtr yield = parseYield();
+        leaveNesting();
+        expectOp(")");
+        return yield;
+    }
     ExprPtr first;
     if (atOp("*")) {
         SourcePos b = next().span.begin;

@@ -3,6 +3,7 @@
 #include "lang/parser_impl.h"
 
 #include <cstring>
+#include <utility>
 
 namespace kiln::lang {
 
@@ -149,13 +150,12 @@ StmtPtr Parser::parseExpressionStatement() {
         next(); // an unparenthesized walrus cannot start a statement
         failInvalidSyntax();
     }
-    ExprPtr first = parseStarExpressions();
+    ExprPtr first = atKeyword("yield") ? parseYield() : parseStarExpressions();
     if (atOp("=")) {
         auto s = std::make_unique<AssignStmt>();
         s->targets.push_back(std::move(first));
         while (acceptOp("=")) {
-            if (atKeyword("yield")) failInvalidSyntax();
-            ExprPtr value = parseStarExpressions();
+            ExprPtr value = atKeyword("yield") ? parseYield() : parseStarExpressions();
             s->targets.push_back(std::move(value));
         }
         s->value = std::move(s->targets.back());
@@ -176,7 +176,7 @@ StmtPtr Parser::parseExpressionStatement() {
         auto s = std::make_unique<AugAssignStmt>();
         s->target = std::move(first);
         s->op = aug.op;
-        s->value = parseStarExpressions();
+        s->value = atKeyword("yield") ? parseYield() : parseStarExpressions();
         finishSpan(*s, begin);
         return s;
     }
@@ -190,7 +190,7 @@ StmtPtr Parser::parseExpressionStatement() {
                     first->span.begin.line == begin.line; // `(x): int` is not simple
         s->target = std::move(first);
         s->annotation = parseAnnotation();
-        if (acceptOp("=")) s->value = parseStarExpressions();
+        if (acceptOp("=")) s->value = atKeyword("yield") ? parseYield() : parseStarExpressions();
         finishSpan(*s, begin);
         return s;
     }
@@ -290,6 +290,21 @@ ExprPtr Parser::parseExpression() {
     return e;
 }
 
+ExprPtr Parser::parseYield() {
+    const Token& keyword = next();
+    if (!m_function) fail("'yield' outside function", keyword.span);
+    m_function->isGenerator = true;
+    auto e = std::make_unique<YieldExpr>();
+    if (acceptKeyword("from")) {
+        e->from = true;
+        e->value = parseExpression();
+    } else if (!isExpressionEnd(peek()) && !atOp("=")) {
+        e->value = parseStarExpressions();
+    }
+    finishSpan(*e, keyword.span.begin);
+    return e;
+}
+
 ExprPtr Parser::parseLambda() {
     SourcePos begin = next().span.begin;
     auto code = std::make_shared<FunctionCode>();
@@ -303,7 +318,9 @@ ExprPtr Parser::parseLambda() {
     auto ret = std::make_unique<ReturnStmt>();
     SourcePos bodyBegin = peek().span.begin;
     enterNesting();
+    FunctionCode* enclosing = std::exchange(m_function, code.get());
     ret->value = parseExpression();
+    m_function = enclosing;
     leaveNesting();
     finishSpan(*ret, bodyBegin);
     code->body.push_back(std::move(ret));

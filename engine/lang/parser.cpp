@@ -7,6 +7,7 @@
 #include "lang/source_text.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace kiln::lang {
 
@@ -59,7 +60,6 @@ void Parser::failInvalidSyntax() {
     if (t.is(TokenKind::Indent)) fail("unexpected indent", t.span, "IndentationError");
     if (t.is(TokenKind::Name)) {
         static const char* unsupported[][2] = {
-            {"yield", "'yield' (generators) is not supported by Kiln"},
             {"async", "'async' is not supported by Kiln"},
             {"await", "'await' is not supported by Kiln"},
         };
@@ -382,7 +382,9 @@ StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators) {
     code->span = s->span;
     m_qualifiers.push_back(nameToken.text);
     m_qualifiers.push_back("<locals>");
+    FunctionCode* enclosing = std::exchange(m_function, code.get());
     code->body = parseBlock("function definition", line);
+    m_function = enclosing;
     m_qualifiers.resize(m_qualifiers.size() - 2);
     s->code = std::move(code);
     s->target = std::move(target);
@@ -465,7 +467,9 @@ StmtPtr Parser::parseClassDef(std::vector<ExprPtr> decorators) {
     s->span = {begin, endOfPrevious()};
     code->span = s->span;
     m_qualifiers.push_back(nameToken.text);
+    FunctionCode* enclosing = std::exchange(m_function, nullptr);
     code->body = parseBlock("class definition", line);
+    m_function = enclosing;
     m_qualifiers.pop_back();
     s->body = std::move(code);
     s->target = std::move(target);

@@ -54,6 +54,8 @@ public:
     ExprPtr parseExpression();      ///< ternary / lambda level
     ExprPtr parseNamedExpression();
     ExprPtr parseLambda();
+    /// `yield`, `yield x, y` or `yield from x`, at the keyword.
+    ExprPtr parseYield();
     ExprPtr parseOr();
     ExprPtr parseAnd();
     ExprPtr parseNot();
@@ -131,7 +133,10 @@ public:
     int m_depth = 0;
     int m_deepest = 0; ///< the deepest expression tree so far (nesting plus chains)
     std::vector<std::string> m_qualifiers; ///< enclosing def/class names for qualified names
-    bool m_futureAnnotations = false;      ///< `from __future__ import annotations` was seen
+    /// The innermost function being parsed (a `yield` makes it a generator); null at module
+    /// level and in a class body, where `yield` is a SyntaxError.
+    FunctionCode* m_function = nullptr;
+    bool m_futureAnnotations = false; ///< `from __future__ import annotations` was seen
 };
 
 bool isKeyword(const std::string& word);

@@ -372,6 +372,9 @@ void Resolver::visitExpr(ScopeInfo& s, Expr* e) {
     case ExprKind::UnaryOp:
         visitExpr(s, static_cast<UnaryOpExpr*>(e)->operand.get());
         break;
+    case ExprKind::Yield:
+        visitExpr(s, static_cast<YieldExpr*>(e)->value.get());
+        break;
     case ExprKind::BoolOp:
         for (auto& v : static_cast<BoolOpExpr*>(e)->values)
             visitExpr(s, v.get());

@@ -41,6 +41,7 @@ BuiltinTypes createTypes() {
     t.range = simple("range", ObjectKind::Range);
     t.slice = simple("slice", ObjectKind::Slice);
     t.iterator = simple("iterator", ObjectKind::Iterator);
+    t.generator = simple("generator", ObjectKind::Iterator);
     t.property = simple("property", ObjectKind::Property);
     t.staticmethod = simple("staticmethod", ObjectKind::StaticMethod);
     t.classmethod = simple("classmethod", ObjectKind::ClassMethod);
@@ -82,6 +83,7 @@ BuiltinTypes createTypes() {
     t.memoryError = exc("MemoryError", t.exception);
     t.keyboardInterrupt = exc("KeyboardInterrupt", t.baseException);
     t.systemExit = exc("SystemExit", t.baseException);
+    t.generatorExit = exc("GeneratorExit", t.baseException);
     t.osError = exc("OSError", t.exception);
     t.timeoutError = exc("TimeoutError", t.osError);
     t.warning = exc("Warning", t.exception);
@@ -104,17 +106,37 @@ BuiltinTypes createTypes() {
 } // namespace
 
 std::vector<TypeObject*> BuiltinTypes::exceptionTypes() const {
-    std::vector<TypeObject*> all = {
-        baseException.get(),     exception.get(),           arithmeticError.get(),
-        zeroDivisionError.get(), overflowError.get(),       assertionError.get(),
-        attributeError.get(),    lookupError.get(),         indexError.get(),
-        keyError.get(),          nameError.get(),           unboundLocalError.get(),
-        runtimeError.get(),      notImplementedError.get(), recursionError.get(),
-        stopIteration.get(),     typeError.get(),           valueError.get(),
-        importError.get(),       moduleNotFoundError.get(), syntaxError.get(),
-        memoryError.get(),       keyboardInterrupt.get(),   systemExit.get(),
-        osError.get(),           timeoutError.get(),        userWarning.get(),
-        unicodeError.get(),      unicodeEncodeError.get(),  warning.get()};
+    std::vector<TypeObject*> all = {baseException.get(),
+                                    exception.get(),
+                                    arithmeticError.get(),
+                                    zeroDivisionError.get(),
+                                    overflowError.get(),
+                                    assertionError.get(),
+                                    attributeError.get(),
+                                    lookupError.get(),
+                                    indexError.get(),
+                                    keyError.get(),
+                                    nameError.get(),
+                                    unboundLocalError.get(),
+                                    runtimeError.get(),
+                                    notImplementedError.get(),
+                                    recursionError.get(),
+                                    stopIteration.get(),
+                                    typeError.get(),
+                                    valueError.get(),
+                                    importError.get(),
+                                    moduleNotFoundError.get(),
+                                    syntaxError.get(),
+                                    memoryError.get(),
+                                    keyboardInterrupt.get(),
+                                    systemExit.get(),
+                                    generatorExit.get(),
+                                    osError.get(),
+                                    timeoutError.get(),
+                                    userWarning.get(),
+                                    unicodeError.get(),
+                                    unicodeEncodeError.get(),
+                                    warning.get()};
     for (const auto& w : warningCategories)
         all.push_back(w.get());
     return all;

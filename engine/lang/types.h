@@ -12,14 +12,14 @@ struct BuiltinTypes {
     Ref<TypeObject> object, type, noneType, boolType, intType, floatType, str, list, tuple, dict,
         function, builtinFunction, method, cell, module, range, slice, iterator, property,
         staticmethod, classmethod, super, ellipsisType, notImplementedType, dictKeys, dictValues,
-        dictItems;
+        dictItems, generator;
     // Exceptions, in CPython's hierarchy.
     Ref<TypeObject> baseException, exception, arithmeticError, zeroDivisionError, overflowError,
         assertionError, attributeError, lookupError, indexError, keyError, nameError,
         unboundLocalError, runtimeError, notImplementedError, recursionError, stopIteration,
         typeError, valueError, importError, moduleNotFoundError, syntaxError, memoryError,
-        keyboardInterrupt, systemExit, timeoutError, osError, userWarning, unicodeError,
-        unicodeEncodeError;
+        keyboardInterrupt, systemExit, generatorExit, timeoutError, osError, userWarning,
+        unicodeError, unicodeEncodeError;
     /// Warning and its subclasses other than UserWarning (the warnings module's categories).
     Ref<TypeObject> warning;
     std::vector<Ref<TypeObject>> warningCategories;

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -135,14 +136,25 @@ constexpr bool isUnderLogger(std::string_view logger, std::string_view ancestor)
     return logger.starts_with(ancestor) &&
            (logger.size() == ancestor.size() || logger[ancestor.size()] == '.');
 }
-/// The nearest registered ancestor of `logger` (its own group when registered), as Python's
-/// getEffectiveLevel walks upwards; nullptr outside torch's loggers.
-constexpr const QualifiedLogger* nearestRegisteredLogger(std::string_view logger) {
-    const QualifiedLogger* best = nullptr;
-    for (const QualifiedLogger& q : kRegisteredLoggers)
-        if (isUnderLogger(logger, q.name) && (!best || q.name.size() > best->name.size()))
-            best = &q;
+inline constexpr size_t kNoRegisteredLogger = std::size(kRegisteredLoggers);
+/// The index in kRegisteredLoggers of the nearest registered ancestor of `logger` (its own
+/// entry when registered), as Python's getEffectiveLevel walks upwards; kNoRegisteredLogger
+/// outside torch's loggers. An index, not a pointer: GCC's UBSan instrumentation turns a
+/// pointer comparison in a constant expression into one it cannot evaluate.
+constexpr size_t nearestRegisteredLoggerIndex(std::string_view logger) {
+    size_t best = kNoRegisteredLogger;
+    for (size_t i = 0; i < std::size(kRegisteredLoggers); ++i) {
+        const QualifiedLogger& q = kRegisteredLoggers[i];
+        if (isUnderLogger(logger, q.name) &&
+            (best == kNoRegisteredLogger || q.name.size() > kRegisteredLoggers[best].name.size()))
+            best = i;
+    }
     return best;
+}
+/// The same entry, or nullptr.
+inline const QualifiedLogger* nearestRegisteredLogger(std::string_view logger) {
+    size_t i = nearestRegisteredLoggerIndex(logger);
+    return i == kNoRegisteredLogger ? nullptr : &kRegisteredLoggers[i];
 }
 void loggerOutsideTorch(); // not constexpr: calling it makes loggerGroup fail to compile
 } // namespace detail
@@ -150,9 +162,9 @@ void loggerOutsideTorch(); // not constexpr: calling it makes loggerGroup fail t
 /// The group of a logger name known at compile time ("torch._dynamo.convert_frame"), for log
 /// sites; a name outside torch's loggers does not compile.
 consteval LogGroup loggerGroup(std::string_view logger) {
-    const detail::QualifiedLogger* q = detail::nearestRegisteredLogger(logger);
-    if (!q) detail::loggerOutsideTorch();
-    return q->group;
+    size_t i = detail::nearestRegisteredLoggerIndex(logger);
+    if (i == detail::kNoRegisteredLogger) detail::loggerOutsideTorch();
+    return detail::kRegisteredLoggers[i].group;
 }
 
 /// The group a qualified module name stands for when that module is exactly one whole

@@ -26,7 +26,7 @@ const Case kCases[] = {
     {"syntax", "print('before')\nx = (1 +\n", "SyntaxError", "'(' was never closed", "2:5"},
     {"indentation", "def f():\nreturn 1\n", "IndentationError", "expected an indented block",
      "2:1"},
-    {"unsupported", "def g():\n    yield 1\n", "SyntaxError", "'yield'", "2:5"},
+    {"unsupported", "x = 1\nasync def g():\n    pass\n", "SyntaxError", "'async'", "2:1"},
     {"name", "print('before')\nprint(undefined)\n", "NameError", "name 'undefined' is not defined",
      "2:7"},
     {"type_arity", "def f(a, b):\n    return a\nf(1)\n", "TypeError",

@@ -59,10 +59,6 @@ private slots:
         QTest::addColumn<QString>("expectedWords");
         QTest::addColumn<int>("line");
         QTest::addColumn<int>("column");
-        QTest::newRow("yield") << "def g():\n    yield 1\n"
-                               << "'yield' (generators)" << 2 << 5;
-        QTest::newRow("yield from") << "def g():\n    x = 1\n    yield from x\n"
-                                    << "'yield' (generators)" << 3 << 5;
         QTest::newRow("async def") << "async def f():\n    pass\n"
                                    << "'async'" << 1 << 1;
         QTest::newRow("await") << "def f(x):\n    return await x\n"
@@ -89,6 +85,34 @@ private slots:
                                               << "\\N{...} escapes" << 1 << 5;
         QTest::newRow("except star") << "try:\n    pass\nexcept* ValueError:\n    pass\n"
                                      << "'except*'" << 3 << 7;
+    }
+
+    void yieldMakesItsFunctionAGenerator() {
+        Module m = parseOk("def g(z):\n"
+                           "    x = yield 1\n"
+                           "    yield\n"
+                           "    y = (yield from z)\n"
+                           "    w = yield x, y\n"
+                           "def h():\n"
+                           "    f = lambda: (yield)\n"
+                           "    return [i for i in range(3)]\n");
+        const FunctionCode& g = *functionAt(m.code->body, 0).code;
+        QVERIFY(g.isGenerator);
+        QVERIFY(!functionAt(m.code->body, 1).code->isGenerator); // the lambda is, h is not
+        const auto& assign = static_cast<const AssignStmt&>(*g.body[0]);
+        QCOMPARE(assign.value->kind, ExprKind::Yield);
+        const auto& from =
+            static_cast<const YieldExpr&>(*static_cast<const AssignStmt&>(*g.body[2]).value);
+        QVERIFY(from.from);
+        const auto& bare =
+            static_cast<const YieldExpr&>(*static_cast<const ExprStmt&>(*g.body[1]).value);
+        QVERIFY(!bare.value);
+        for (const char* outside : {"yield 1\n", "class A:\n    yield 1\n"}) {
+            Expected<Module> bad = parse(outside);
+            QVERIFY(!bad.ok());
+            QCOMPARE(QString::fromStdString(bad.error().message),
+                     QString("'yield' outside function"));
+        }
     }
 
     void unsupportedConstruct() {

@@ -1,6 +1,7 @@
-# contextlib for Kiln workloads: nullcontext, suppress, closing, ExitStack and
-# AbstractContextManager. contextmanager needs generator functions, which Kiln does not run
-# yet (`yield` is a SyntaxError), so it is not provided.
+# contextlib for Kiln workloads: contextmanager, nullcontext, suppress, closing, ExitStack and
+# AbstractContextManager.
+
+import functools
 
 
 class AbstractContextManager:
@@ -90,3 +91,60 @@ class ExitStack(AbstractContextManager):
         if pending[1] is not None and pending[1] is not exc_details[1]:
             raise pending[1]
         return suppressed and exc_details[0] is not None
+
+
+class _GeneratorContextManager(AbstractContextManager):
+    """What a @contextmanager function returns: the code before its yield is __enter__, the
+    code after it __exit__; an exception in the with block is raised at the yield."""
+
+    def __init__(self, func, args, kwds):
+        self.gen = func(*args, **kwds)
+        self._func, self._args, self._kwds = func, args, kwds
+
+    def __call__(self, function):
+        # Used as a decorator: each call of the function runs inside a fresh context.
+        @functools.wraps(function)
+        def inner(*args, **kwds):
+            with _GeneratorContextManager(self._func, self._args, self._kwds):
+                return function(*args, **kwds)
+
+        return inner
+
+    def __enter__(self):
+        try:
+            return next(self.gen)
+        except StopIteration:
+            raise RuntimeError("generator didn't yield") from None
+
+    def __exit__(self, typ, value, traceback):
+        if typ is None:
+            try:
+                next(self.gen)
+            except StopIteration:
+                return False
+            raise RuntimeError("generator didn't stop")
+        if value is None:
+            value = typ()
+        try:
+            self.gen.throw(value)
+        except StopIteration as exc:
+            return exc is not value
+        except RuntimeError as exc:
+            if exc is value:
+                return False
+            if isinstance(value, StopIteration) and exc.__cause__ is value:
+                return False
+            raise
+        except BaseException as exc:
+            if exc is not value:
+                raise
+            return False
+        raise RuntimeError("generator didn't stop after throw()")
+
+
+def contextmanager(func):
+    @functools.wraps(func)
+    def helper(*args, **kwds):
+        return _GeneratorContextManager(func, args, kwds)
+
+    return helper
