@@ -3,7 +3,9 @@
 
 #include "support/assert.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <new>
@@ -35,11 +37,29 @@ namespace {
 
 constexpr size_t kGuardBytes = 64 << 10;
 
-/// Freed stacks kept for the next coroutines (generators come and go in loops).
+/// Freed stacks kept for the next coroutines (generators come and go in loops), and how many
+/// are in use.
 struct StackPool {
     std::mutex mutex;
     std::vector<void*> free;
+    size_t inUse = 0;
 };
+
+/// Each stack is two of the kernel's memory mappings (the stack and its guard), and the process
+/// needs mappings for everything else (malloc, SQLite, libraries): stacks may take half of
+/// vm.max_map_count.
+size_t maxStacksInUse() {
+    static const size_t limit = [] {
+        size_t maps = 65530;
+        if (FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+            unsigned long long v = 0;
+            if (std::fscanf(f, "%llu", &v) == 1 && v > 0) maps = static_cast<size_t>(v);
+            std::fclose(f);
+        }
+        return std::max<size_t>(1024, maps / 4);
+    }();
+    return limit;
+}
 
 StackPool& pool() {
     static StackPool* p = new StackPool; // never destroyed: coroutines may outlive statics
@@ -49,6 +69,8 @@ StackPool& pool() {
 void* takeStack() {
     {
         std::lock_guard lock(pool().mutex);
+        if (pool().inUse >= maxStacksInUse()) throw std::bad_alloc(); // MemoryError
+        ++pool().inUse;
         if (!pool().free.empty()) {
             void* s = pool().free.back();
             pool().free.pop_back();
@@ -57,13 +79,18 @@ void* takeStack() {
     }
     void* s = mmap(nullptr, Coroutine::kStackBytes, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (s == MAP_FAILED) throw std::bad_alloc();
+    if (s == MAP_FAILED) {
+        std::lock_guard lock(pool().mutex);
+        --pool().inUse;
+        throw std::bad_alloc();
+    }
     mprotect(s, kGuardBytes, PROT_NONE); // the stack grows down onto it: a fault, not corruption
     return s;
 }
 
 void giveBackStack(void* s) {
     std::lock_guard lock(pool().mutex);
+    --pool().inUse;
     if (pool().free.size() < 16) {
         pool().free.push_back(s);
         return;
@@ -77,6 +104,53 @@ void* exceptionGlobals() {
 
 } // namespace
 
+#if KILN_COROUTINE_ASM_SWITCH
+// kiln_coroutine_switch(save, load): pushes the callee-saved registers and the x87 and SSE control
+// words on the current stack, stores the stack pointer in *save, loads `load` and pops the
+// other side's. kiln_coroutine_start is where a new stack first returns to: it calls r13(r12).
+extern "C" void kiln_coroutine_switch(void** save, void* load);
+extern "C" void kiln_coroutine_start();
+asm(R"(
+    .text
+    .globl kiln_coroutine_switch
+    .type kiln_coroutine_switch, @function
+kiln_coroutine_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    subq $16, %rsp
+    stmxcsr 8(%rsp)
+    fnstcw (%rsp)
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    fldcw (%rsp)
+    ldmxcsr 8(%rsp)
+    addq $16, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+    .size kiln_coroutine_switch, .-kiln_coroutine_switch
+
+    .globl kiln_coroutine_start
+    .type kiln_coroutine_start, @function
+kiln_coroutine_start:
+    .cfi_startproc
+    .cfi_undefined rip
+    movq %r12, %rdi
+    callq *%r13
+    ud2
+    .cfi_endproc
+    .size kiln_coroutine_start, .-kiln_coroutine_start
+)");
+#endif
+
 Coroutine::Coroutine(std::function<void()> body)
     : m_body(std::move(body)) {}
 
@@ -85,9 +159,7 @@ Coroutine::~Coroutine() {
     if (m_stack) giveBackStack(m_stack);
 }
 
-void Coroutine::entry(unsigned high, unsigned low) {
-    auto* self = reinterpret_cast<Coroutine*>((static_cast<uintptr_t>(high) << 32) |
-                                              static_cast<uintptr_t>(low));
+void Coroutine::run(Coroutine* self) {
 #if KILN_ASAN_FIBERS
     __sanitizer_finish_switch_fiber(nullptr, &self->m_resumerBottom, &self->m_resumerSize);
 #endif
@@ -100,22 +172,87 @@ void Coroutine::entry(unsigned high, unsigned low) {
 #if KILN_ASAN_FIBERS
     __sanitizer_start_switch_fiber(nullptr, self->m_resumerBottom, self->m_resumerSize);
 #endif
-    setcontext(&self->m_resumer); // the body's stack is not used again
+    self->switchOut(); // never comes back: the body's stack is not used again
+    KILN_ASSERT(false, "a finished coroutine was resumed");
 }
 
-void Coroutine::resume() {
-    KILN_ASSERT(!m_running && !m_finished, "resume of a running or finished coroutine");
+#if KILN_COROUTINE_ASM_SWITCH
+
+namespace {
+
+/// The stack a new coroutine first switches to: what kiln_coroutine_switch pops (control
+/// words, r15..r12, rbx, rbp) under a return into kiln_coroutine_start, placed so that its call
+/// finds the 16-byte alignment the ABI requires.
+void* initialStack(void* stackBase, size_t size, Coroutine* self, void (*run)(Coroutine*)) {
+    auto top = (reinterpret_cast<uintptr_t>(stackBase) + size) & ~uintptr_t(15);
+    auto* slot = reinterpret_cast<uint64_t*>(top - 24); // the return address; 8 mod 16
+    slot[0] = reinterpret_cast<uint64_t>(&kiln_coroutine_start);
+    slot[-1] = 0;                                // rbp
+    slot[-2] = 0;                                // rbx
+    slot[-3] = reinterpret_cast<uint64_t>(self); // r12
+    slot[-4] = reinterpret_cast<uint64_t>(run);  // r13
+    slot[-5] = 0;                                // r14
+    slot[-6] = 0;                                // r15
+    slot[-7] = 0x1F80;                           // MXCSR: the default
+    slot[-8] = 0x037F;                           // x87 control word: the default
+    return &slot[-8];
+}
+
+} // namespace
+
+void Coroutine::switchIn() {
     if (!m_started) {
-        m_stack = takeStack();
+        if (!m_stack) m_stack = takeStack();
+        m_selfSp = initialStack(static_cast<char*>(m_stack) + kGuardBytes,
+                                kStackBytes - kGuardBytes, this, &Coroutine::run);
+        m_started = true;
+    }
+    kiln_coroutine_switch(&m_resumerSp, m_selfSp);
+}
+
+void Coroutine::switchOut() {
+    kiln_coroutine_switch(&m_selfSp, m_resumerSp);
+}
+
+#else
+
+void Coroutine::entryFromUcontext(unsigned high, unsigned low) {
+    run(reinterpret_cast<Coroutine*>((static_cast<uintptr_t>(high) << 32) |
+                                     static_cast<uintptr_t>(low)));
+}
+
+void Coroutine::switchIn() {
+    if (!m_started) {
+        if (!m_stack) m_stack = takeStack();
         getcontext(&m_self);
         m_self.uc_stack.ss_sp = static_cast<char*>(m_stack) + kGuardBytes;
         m_self.uc_stack.ss_size = kStackBytes - kGuardBytes;
         m_self.uc_link = nullptr;
         auto address = reinterpret_cast<uintptr_t>(this);
-        makecontext(&m_self, reinterpret_cast<void (*)()>(&Coroutine::entry), 2,
+        makecontext(&m_self, reinterpret_cast<void (*)()>(&Coroutine::entryFromUcontext), 2,
                     static_cast<unsigned>(address >> 32), static_cast<unsigned>(address));
         m_started = true;
     }
+    swapcontext(&m_resumer, &m_self);
+}
+
+void Coroutine::switchOut() {
+    swapcontext(&m_self, &m_resumer);
+}
+
+#endif
+
+size_t Coroutine::maxStacks() {
+    return maxStacksInUse();
+}
+
+void Coroutine::reserveStack() {
+    if (!m_stack) m_stack = takeStack();
+}
+
+void Coroutine::resume() {
+    KILN_ASSERT(!m_running && !m_finished, "resume of a running or finished coroutine");
+    reserveStack(); // may throw std::bad_alloc: nothing has changed yet
     static_assert(sizeof(ExceptionState) >= sizeof(void*) + sizeof(unsigned int));
     std::memcpy(&m_resumerExceptions, exceptionGlobals(), sizeof(ExceptionState));
     std::memcpy(exceptionGlobals(), &m_bodyExceptions, sizeof(ExceptionState));
@@ -125,7 +262,7 @@ void Coroutine::resume() {
     __sanitizer_start_switch_fiber(&fake, static_cast<char*>(m_stack) + kGuardBytes,
                                    kStackBytes - kGuardBytes);
 #endif
-    swapcontext(&m_resumer, &m_self);
+    switchIn();
 #if KILN_ASAN_FIBERS
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #endif
@@ -139,7 +276,7 @@ void Coroutine::suspend() {
 #if KILN_ASAN_FIBERS
     __sanitizer_start_switch_fiber(&m_fakeStack, m_resumerBottom, m_resumerSize);
 #endif
-    swapcontext(&m_self, &m_resumer);
+    switchOut();
 #if KILN_ASAN_FIBERS
     __sanitizer_finish_switch_fiber(m_fakeStack, &m_resumerBottom, &m_resumerSize);
 #endif

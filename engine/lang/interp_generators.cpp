@@ -7,6 +7,7 @@
 #include "lang/types.h"
 
 #include <cstdio>
+#include <new>
 
 namespace kiln::lang {
 
@@ -161,6 +162,13 @@ bool Interpreter::resumeGenerator(GeneratorBody& g, Value sent, Value& out) {
         return false;
     }
     checkCancel();
+    try {
+        g.coroutine->reserveStack();
+    } catch (const std::bad_alloc&) {
+        raise(builtinTypes().memoryError.get(),
+              "cannot run another generator: " + std::to_string(Coroutine::maxStacks()) +
+                  " are suspended already, each with a stack of its own");
+    }
     // The body continues on top of this frame: its frame's caller is ours now, its call depth
     // and the exceptions it was handling go back on the interpreter's stacks.
     Frame* resumerFrame = m_frame;

@@ -115,6 +115,37 @@ private slots:
         QCOMPARE(runs[0].errorType, std::string("MemoryError"));
     }
 
+    void tooManySuspendedGeneratorsIsAMemoryErrorNotACrash() {
+        // Each suspended generator holds a stack mapping; once they took every mapping the
+        // kernel allows, SQLite's writer thread could not allocate and the process aborted.
+        QTemporaryDir dir;
+        QString script = writeScriptFile(dir, "gens.py",
+                                         "def g(i):\n"
+                                         "    yield i\n"
+                                         "    yield i + 1\n"
+                                         "gens = []\n"
+                                         "try:\n"
+                                         "    while True:\n"
+                                         "        it = g(len(gens))\n"
+                                         "        next(it)\n"
+                                         "        gens.append(it)\n"
+                                         "except MemoryError as e:\n"
+                                         "    print('MemoryError', e)\n"
+                                         "print(sum(next(x) for x in gens[:3]))\n"
+                                         "gens = None\n"
+                                         "print('done')\n");
+        QProcess p;
+        p.start(kilnBinary(), {"run", script, "--quiet"});
+        QVERIFY(p.waitForFinished(120000));
+        QString out = QString::fromUtf8(p.readAllStandardOutput());
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY2(out.contains("MemoryError cannot run another generator: ") &&
+                     out.contains("\n6\ndone"),
+                 qPrintable(out));
+        QCOMPARE(traceRuns(dir.filePath("gens.kiln")).at(0).status, trace::RunStatus::Ok);
+    }
+
     void timeoutsMustBeAUsableNumberOfSeconds() {
         QTemporaryDir dir;
         QString script = writeScriptFile(dir, "x.py", "print('ran')\n");
