@@ -16,6 +16,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QToolTip>
@@ -519,6 +520,23 @@ private slots:
                 static_cast<qsizetype>(m_snapshot->launches.size()));
         QVERIFY(!f.panel->exportChromeTrace(m_dir.filePath("no/such/dir/x.json"), &error));
         QVERIFY(!error.isEmpty());
+    }
+
+    void theHintLeavesTheTracksTheirHeightInAShortDock() {
+        // Issue 14, finding 9: at 1600x1000 the Timeline dock is short, and the hint's own row
+        // below the tracks sat on the first track's label. It is in the toolbar now.
+        Fixture f(m_snapshot);
+        QVERIFY(f.ready);
+        f.panel->resize(1200, 90);
+        QLabel* hint = nullptr;
+        for (QLabel* label : f.panel->findChildren<QLabel*>())
+            if (label->text().contains("Drag on the ruler")) hint = label;
+        QVERIFY(hint);
+        QTRY_VERIFY(hint->isVisible());
+        QRect hintRect(hint->mapTo(f.panel.get(), QPoint(0, 0)), hint->size());
+        QRect viewRect(f.view()->mapTo(f.panel.get(), QPoint(0, 0)), f.view()->size());
+        QVERIFY2(!hintRect.intersects(viewRect), "the hint overlaps the tracks");
+        QVERIFY(hintRect.bottom() < viewRect.top());
     }
 
     void screenshots() {

@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QLabel>
 #include <QMessageBox>
+#include <QSizePolicy>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -28,15 +29,20 @@ TimelinePanel::TimelinePanel(TraceSession& session, Selection& selection, QWidge
     m_exportAction->setToolTip(tr("Save the run as Chrome trace JSON (opens in Perfetto)"));
     bar->addSeparator();
     bar->addWidget(makeLegend());
+    // The hint and the selected range sit in the toolbar, right-aligned: a row of their own
+    // below the tracks took height the tracks need when the dock is short.
+    auto* spacer = new QWidget(bar);
+    spacer->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    bar->addWidget(spacer);
     m_status->setContentsMargins(6, 0, 6, 0);
     m_status->setText(tr("Drag on the ruler or Shift+drag to select a time range"));
+    bar->addWidget(m_status);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(0);
     layout->addWidget(bar);
     layout->addWidget(m_view, 1);
-    layout->addWidget(m_status);
 
     connect(m_view, &TimelineView::launchClicked, this,
             [this](qint64 kernelId) { this->selection().selectKernel(kernelId); });
