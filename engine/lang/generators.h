@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /// \file
 /// Generators: calling a function whose body has a `yield` binds its arguments into a frame of
-/// its own and returns a generator; each next()/send() runs that frame on a coroutine
-/// (lang/coroutine.h) until its next `yield` or its end. The frame's slots and the coroutine
-/// live in a GeneratorBody the generator owns, so that a generator dropped while suspended can
-/// hand its body to the interpreter, which closes it (GeneratorExit at the `yield`, so its
-/// `finally` blocks run) at the next statement boundary rather than inside a destructor.
+/// its own and returns a generator (a generator expression makes one over its comprehension); each
+/// next()/send() runs that frame on a coroutine (lang/coroutine.h) until its next `yield` or its
+/// end. The frame's slots and the coroutine live in a GeneratorBody the generator owns, so that a
+/// generator dropped while suspended can hand its body to the interpreter, which closes it
+/// (GeneratorExit at the `yield`, so its `finally` blocks run) at the next statement boundary
+/// rather than inside a destructor.
 #pragma once
 
 #include "lang/coroutine.h"
@@ -21,7 +22,11 @@ struct GeneratorBody {
     enum class State : uint8_t { Created, Suspended, Running, Done };
 
     Interpreter* interp = nullptr;
-    Ref<FunctionObject> function;
+    const FunctionCode* code = nullptr; ///< the generator function's, or the expression's
+    // What the frame points at, held for as long as the generator lives.
+    Ref<FunctionObject> function; ///< null for a generator expression at module level
+    Ref<ModuleObject> globals;
+    std::vector<Ref<CellObject>> closure; ///< a generator expression's own
     std::vector<Value> slots;
     Frame frame;
     std::unique_ptr<Coroutine> coroutine;

@@ -565,6 +565,7 @@ Value Interpreter::createClass(const std::string& name, std::vector<Ref<TypeObje
 
 Value Interpreter::evalComprehension(Frame& f, const ComprehensionExpr& e) {
     Value firstIterable = eval(f, *e.generators.front().iter);
+    if (e.kind == ExprKind::GeneratorExp) return makeGeneratorExpression(f, e, firstIterable);
     f.mark(e.span); // the caller's line points at the comprehension it is running, as CPython's
     const FunctionCode& code = *e.code;
     const Scope& scope = *code.scope;
@@ -601,8 +602,6 @@ Value Interpreter::evalComprehension(Frame& f, const ComprehensionExpr& e) {
         return 0;
     });
     if (dict) return Value(dict);
-    if (e.kind == ExprKind::GeneratorExp)
-        return getIter(Value(list)); // generator expressions are evaluated eagerly
     return Value(list);
 }
 

@@ -118,12 +118,13 @@ bool GeneratorObject::next(Interpreter& interp, Value& out) {
 }
 
 const std::string& GeneratorObject::qualifiedName() const {
-    return m_body->function->code->qualifiedName;
+    return m_body->code->qualifiedName;
 }
 
 Value Interpreter::makeGenerator(FunctionObject& fn, const CallArgs& args, const Value* self) {
     auto body = std::make_unique<GeneratorBody>();
     body->interp = this;
+    body->code = fn.code.get();
     body->function = Ref<FunctionObject>(&fn);
     body->slots.resize(fn.code->scope->slots.size());
     body->frame.slots = body->slots.data();
@@ -131,8 +132,48 @@ Value Interpreter::makeGenerator(FunctionObject& fn, const CallArgs& args, const
     bindArguments(fn, body->frame, args, self); // binding errors are the caller's, at once
     GeneratorBody* g = body.get();
     body->coroutine = std::make_unique<Coroutine>([this, g] {
+        runGeneratorBody(*g, [&] { return enterFrame(g->frame, *g->function, FrameStart{}); });
+    });
+    return Value(makeRef<GeneratorObject>(std::move(body)));
+}
+
+Value Interpreter::makeGeneratorExpression(Frame& f, const ComprehensionExpr& e,
+                                           const Value& firstIterable) {
+    Value first = getIter(firstIterable); // `(x for x in 5)` fails here, not when consumed
+    auto body = std::make_unique<GeneratorBody>();
+    body->interp = this;
+    body->code = e.code.get();
+    if (f.function) body->function = Ref<FunctionObject>(f.function);
+    body->globals = Ref<ModuleObject>(f.globals);
+    body->closure = buildClosure(*e.code->scope, f);
+    body->slots.resize(e.code->scope->slots.size());
+    for (int32_t slot : e.code->scope->cellSlots)
+        body->slots[static_cast<size_t>(slot)] = Value(makeRef<CellObject>());
+    Frame& inner = body->frame;
+    inner.code = e.code.get();
+    inner.function = f.function;
+    inner.globals = f.globals;
+    inner.closure = &body->closure;
+    inner.slots = body->slots.data();
+    inner.mark(e.span);
+    GeneratorBody* g = body.get();
+    body->coroutine = std::make_unique<Coroutine>([this, g, &e, first] {
+        runGeneratorBody(*g, [&] {
+            const std::function<void()> emit = [&] { yieldOut(eval(g->frame, *e.element)); };
+            return runInFrame(g->frame, [&] {
+                runComprehensionLevel(g->frame, e, 0, first, emit);
+                return Value::none();
+            });
+        });
+    });
+    return Value(makeRef<GeneratorObject>(std::move(body)));
+}
+
+void Interpreter::runGeneratorBody(GeneratorBody& generator, const std::function<Value()>& run) {
+    GeneratorBody* g = &generator;
+    {
         try {
-            g->returned = enterFrame(g->frame, *g->function, FrameStart{});
+            g->returned = run();
         } catch (PyException& e) {
             if (isInstanceOf(e.exception, builtinTypes().stopIteration.get())) {
                 // PEP 479: a StopIteration leaving a generator would end the loop that reads it
@@ -148,8 +189,7 @@ Value Interpreter::makeGenerator(FunctionObject& fn, const CallArgs& args, const
             g->error = std::current_exception();
         }
         g->state = GeneratorBody::State::Done;
-    });
-    return Value(makeRef<GeneratorObject>(std::move(body)));
+    }
 }
 
 bool Interpreter::resumeGenerator(GeneratorBody& g, Value sent, Value& out) {
@@ -297,9 +337,8 @@ void Interpreter::runPendingCloses() {
             char address[32];
             std::snprintf(address, sizeof address, "%p", static_cast<const void*>(g.get()));
             m_output.output(OutputStream::Stderr, "Exception ignored in: <generator object " +
-                                                      g->function->code->qualifiedName + " at " +
-                                                      address + ">\n" +
-                                                      formatTraceback(*this, e.exception));
+                                                      g->code->qualifiedName + " at " + address +
+                                                      ">\n" + formatTraceback(*this, e.exception));
         }
     }
 }

@@ -342,10 +342,16 @@ private:
     Flow execWithItem(Frame& f, const WithStmt& s, size_t index);
     Value* allocateSlots(size_t count);
     Value makeGenerator(FunctionObject& fn, const CallArgs& args, const Value* self);
+    /// `(x for x in xs)`: a generator over the comprehension, its first iterable already
+    /// evaluated (and iter() applied) in the enclosing frame, as CPython does.
+    Value makeGeneratorExpression(Frame& f, const ComprehensionExpr& e, const Value& firstIterable);
     Value evalYield(Frame& f, const YieldExpr& e);
     /// Suspends the running generator at a `yield` of `v`; the value sent when it resumes.
     Value yieldOut(Value v);
     Value yieldFrom(Frame& f, const Value& iterable);
+    /// A generator's coroutine body: `run` until it returns or raises (what it raises is
+    /// handed to the resumer; a StopIteration becomes a RuntimeError, PEP 479).
+    void runGeneratorBody(GeneratorBody& g, const std::function<Value()>& run);
     void runPendingCloses();
     void releaseSlots(Value* slots, size_t count);
     void recordLocation(PyException& e, const Frame& f);

@@ -216,7 +216,7 @@ ExprPtr Parser::parseComprehension(ExprKind kind, ExprPtr element, ExprPtr value
                        : kind == ExprKind::SetComp  ? names[2]
                                                     : names[3];
     code->name = Symbol::intern(name);
-    code->qualifiedName = name;
+    code->qualifiedName = joinQualified(m_qualifiers, name);
     code->source = m_source;
     code->firstLine = begin.line;
     comp->code = std::move(code);

@@ -309,7 +309,7 @@ ExprPtr Parser::parseLambda() {
     SourcePos begin = next().span.begin;
     auto code = std::make_shared<FunctionCode>();
     code->name = Symbol::intern("<lambda>");
-    code->qualifiedName = "<lambda>";
+    code->qualifiedName = joinQualified(m_qualifiers, "<lambda>");
     code->source = m_source;
     code->firstLine = begin.line;
     code->isLambda = true;

@@ -28,13 +28,6 @@ const char* const kKeywords[] = {
     "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
     "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
-std::string joinQualified(const std::vector<std::string>& parts, const std::string& name) {
-    std::string out;
-    for (const auto& p : parts)
-        out += p + ".";
-    return out + name;
-}
-
 } // namespace
 
 bool isKeyword(const std::string& word) {

@@ -136,6 +136,15 @@ public:
     /// The innermost function being parsed (a `yield` makes it a generator); null at module
     /// level and in a class body, where `yield` is a SyntaxError.
     FunctionCode* m_function = nullptr;
+
+    /// `name` qualified by the enclosing definitions: "Model.forward", "f.<locals>.<genexpr>".
+    std::string joinQualified(const std::vector<std::string>& parts,
+                              const std::string& name) const {
+        std::string out;
+        for (const auto& p : parts)
+            out += p + ".";
+        return out + name;
+    }
     bool m_futureAnnotations = false; ///< `from __future__ import annotations` was seen
 };
 

@@ -131,7 +131,7 @@ private slots:
                                          "        gens.append(it)\n"
                                          "except MemoryError as e:\n"
                                          "    print('MemoryError', e)\n"
-                                         "print(sum(next(x) for x in gens[:3]))\n"
+                                         "print(sum([next(x) for x in gens[:3]]))\n"
                                          "gens = None\n"
                                          "print('done')\n");
         QProcess p;
