@@ -21,6 +21,7 @@
 #endif
 #endif
 #if KILN_ASAN_FIBERS
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 
@@ -89,6 +90,12 @@ void* takeStack() {
 }
 
 void giveBackStack(void* s) {
+#if KILN_ASAN_FIBERS
+    // The frames the body left on it (it ends by switching away, and an abandoned body never
+    // returns) keep their shadow state: the next coroutine on this stack must not inherit it.
+    ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(s) + kGuardBytes,
+                                Coroutine::kStackBytes - kGuardBytes);
+#endif
     std::lock_guard lock(pool().mutex);
     --pool().inUse;
     if (pool().free.size() < 16) {
