@@ -259,6 +259,7 @@ void CaptureEngine::reportSymbols(Session& s) {
     // TORCH_LOGS=dynamic: the symbols the trace created and those it had to specialise.
     const std::string& id = s.compile.compileId;
     for (const SymbolInfo& sym : s.tracer->symbols()) {
+        if (sym.duck) continue; // created once, for its first dim
         const std::string where = sym.source->str() + ".size()[" + std::to_string(sym.dim) + "]";
         KILN_TORCH_LOG(m_logger, LogLevel::Info, "torch.fx.experimental.symbolic_shapes", id,
                        "create_symbol " + sym.name + " = " + std::to_string(sym.hint) + " for " +

@@ -3,6 +3,7 @@
 
 #include "lang/types.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace kiln::capture {
@@ -22,14 +23,6 @@ std::string quoted(const Source& s) {
     return "'" + s.str() + "'";
 }
 
-/// The first dim whose stride is not the contiguous one for the tensor's sizes, or -1.
-int64_t firstDiscontiguousDim(const tensor::TensorImpl* t) {
-    tensor::DimVector expect = tensor::contiguousStrides(t->sizes);
-    for (size_t d = 0; d < expect.size(); ++d)
-        if (t->sizes[d] != 1 && t->strides[d] != expect[d]) return static_cast<int64_t>(d);
-    return -1;
-}
-
 } // namespace
 
 Guard Guard::tensorMatch(SourcePtr source, const tensor::Tensor& t,
@@ -40,20 +33,45 @@ Guard Guard::tensorMatch(SourcePtr source, const tensor::Tensor& t,
     g.m_parameter = t.isParameter();
     g.m_dtype = t.dtype();
     g.m_requiresGrad = t.requiresGrad();
-    for (int64_t d = 0; d < t.dim(); ++d) {
-        bool dynamic =
-            static_cast<size_t>(d) < dynamicDims.size() && dynamicDims[static_cast<size_t>(d)];
-        g.m_sizes.push_back(dynamic ? -1 : t.sizes()[static_cast<size_t>(d)]);
-        g.m_strides.push_back(dynamic ? -1 : t.strides()[static_cast<size_t>(d)]);
+    const size_t rank = static_cast<size_t>(t.dim());
+    for (size_t d = 0; d < rank; ++d) {
+        bool dynamic = d < dynamicDims.size() && dynamicDims[d];
+        g.m_sizes.push_back(dynamic ? -1 : t.sizes()[d]);
     }
-    // A stride next to a dynamic size depends on it: leave strides of outer dims unchecked too.
-    bool anyDynamic = false;
-    for (size_t d = g.m_sizes.size(); d-- > 0;) {
-        if (anyDynamic) g.m_strides[d] = -1;
-        anyDynamic |= g.m_sizes[d] < 0;
+    // The layout's order, innermost first (smallest stride; ties: the later dim, as in a
+    // contiguous tensor). A stride is a number while every dim inside it has a static size.
+    std::vector<int32_t> order(rank);
+    for (size_t d = 0; d < rank; ++d)
+        order[d] = static_cast<int32_t>(d);
+    std::stable_sort(order.begin(), order.end(), [&](int32_t a, int32_t b) {
+        int64_t sa = t.strides()[static_cast<size_t>(a)], sb = t.strides()[static_cast<size_t>(b)];
+        return sa != sb ? sa < sb : a > b;
+    });
+    g.m_strides.assign(rank, kAnyStride);
+    g.m_denseOn.assign(rank, -1);
+    bool innerStatic = true;
+    for (size_t p = 0; p < rank; ++p) {
+        const size_t d = static_cast<size_t>(order[p]);
+        const int64_t stride = t.strides()[d];
+        if (innerStatic) {
+            g.m_strides[d] = stride;
+        } else {
+            const size_t inner = static_cast<size_t>(order[p - 1]);
+            if (stride == t.strides()[inner] * t.sizes()[inner]) {
+                g.m_strides[d] = kDenseStride;
+                g.m_denseOn[d] = order[p - 1];
+            }
+        }
+        innerStatic = innerStatic && g.m_sizes[d] >= 0;
     }
-    g.m_requireContiguous = anyDynamic && t.isContiguous();
     return g;
+}
+
+std::optional<int64_t> Guard::expectedStride(const tensor::TensorImpl* t, size_t d) const {
+    if (m_strides[d] >= 0) return m_strides[d];
+    if (m_strides[d] != kDenseStride) return std::nullopt;
+    const size_t inner = static_cast<size_t>(m_denseOn[d]);
+    return t->strides[inner] * t->sizes[inner];
 }
 
 Guard Guard::equalsMatch(SourcePtr source, Value expected) {
@@ -96,6 +114,18 @@ Guard Guard::sameObject(SourcePtr source, SourcePtr other) {
     return g;
 }
 
+Guard Guard::dimEquals(SourcePtr source, int64_t dim, SourcePtr other, int64_t otherDim,
+                       std::string symbol) {
+    Guard g;
+    g.m_kind = Kind::DimEquals;
+    g.m_source = std::move(source);
+    g.m_length = dim;
+    g.m_other = std::move(other);
+    g.m_minimum = otherDim;
+    g.m_symbol = std::move(symbol);
+    return g;
+}
+
 Guard Guard::globalState(bool gradMode) {
     Guard g;
     g.m_kind = Kind::GlobalState;
@@ -116,6 +146,12 @@ Guard Guard::symCompare(SymExprPtr expr, lang::CompareOperator op, int64_t rhs, 
 }
 
 namespace {
+
+/// `v.size()[dim]`, or nullopt when v is not a tensor of that many dims.
+std::optional<int64_t> sizeAt(const Value& v, int64_t dim) {
+    if (!v.isTensor() || static_cast<int64_t>(v.tensorImpl()->sizes.size()) <= dim) return {};
+    return v.tensorImpl()->sizes[static_cast<size_t>(dim)];
+}
 
 bool compareInts(lang::CompareOperator op, int64_t a, int64_t b) {
     switch (op) {
@@ -146,6 +182,11 @@ bool Guard::passes(lang::Interpreter& interp, const std::vector<Value>& slots,
     Value v = m_source->fetch(interp, slots, globals);
     if (m_kind == Kind::SameObject)
         return !v.isEmpty() && v.identical(m_other->fetch(interp, slots, globals));
+    if (m_kind == Kind::DimEquals) {
+        std::optional<int64_t> a = sizeAt(v, m_length);
+        std::optional<int64_t> b = sizeAt(m_other->fetch(interp, slots, globals), m_minimum);
+        return a && b && *a == *b;
+    }
     return check(interp, v);
 }
 
@@ -165,11 +206,14 @@ bool Guard::checkTensor(const Value& v) const {
     if (t->isParameter != m_parameter || t->dtype != m_dtype || t->requiresGrad != m_requiresGrad)
         return false;
     if (t->sizes.size() != m_sizes.size()) return false;
-    for (size_t d = 0; d < m_sizes.size(); ++d) {
+    for (size_t d = 0; d < m_sizes.size(); ++d)
         if (m_sizes[d] >= 0 && t->sizes[d] != m_sizes[d]) return false;
-        if (m_strides[d] >= 0 && t->strides[d] != m_strides[d] && t->sizes[d] != 1) return false;
+    for (size_t d = 0; d < m_sizes.size(); ++d) {
+        if (t->sizes[d] == 1) continue; // a size-1 dim's stride is never used
+        std::optional<int64_t> stride = expectedStride(t, d);
+        if (stride && t->strides[d] != *stride) return false;
     }
-    return !m_requireContiguous || firstDiscontiguousDim(t) < 0;
+    return true;
 }
 
 bool Guard::check(lang::Interpreter& interp, const Value& v) const {
@@ -200,6 +244,7 @@ bool Guard::check(lang::Interpreter& interp, const Value& v) const {
     case Kind::SameObject:
     case Kind::GlobalState:
     case Kind::SymCompare:
+    case Kind::DimEquals:
         return true; // not a check of one value: see passes()
     }
     return false;
@@ -225,16 +270,11 @@ std::string Guard::tensorFailure(const Value& v) const {
         if (m_sizes[d] >= 0 && t->sizes[d] != m_sizes[d])
             return name + " size mismatch at index " + std::to_string(d) + ". expected " +
                    std::to_string(m_sizes[d]) + ", actual " + std::to_string(t->sizes[d]);
-    for (size_t d = 0; d < m_strides.size(); ++d)
-        if (m_strides[d] >= 0 && t->strides[d] != m_strides[d] && t->sizes[d] != 1)
+    for (size_t d = 0; d < m_strides.size(); ++d) {
+        std::optional<int64_t> stride = expectedStride(t, d);
+        if (stride && t->strides[d] != *stride && t->sizes[d] != 1)
             return name + " stride mismatch at index " + std::to_string(d) + ". expected " +
-                   std::to_string(m_strides[d]) + ", actual " + std::to_string(t->strides[d]);
-    if (m_requireContiguous) {
-        int64_t d = firstDiscontiguousDim(t);
-        if (d >= 0)
-            return name + " stride mismatch at index " + std::to_string(d) + ". expected " +
-                   std::to_string(tensor::contiguousStrides(t->sizes)[static_cast<size_t>(d)]) +
-                   ", actual " + std::to_string(t->strides[static_cast<size_t>(d)]);
+                   std::to_string(*stride) + ", actual " + std::to_string(t->strides[d]);
     }
     return name + " matches";
 }
@@ -261,6 +301,9 @@ std::string Guard::expression(lang::Interpreter& interp) const {
         return std::to_string(m_minimum) + " <= " + s + ".size()[" + std::to_string(m_length) + "]";
     case Kind::SameObject:
         return s + " is " + m_other->str();
+    case Kind::DimEquals:
+        return s + ".size()[" + std::to_string(m_length) + "] == " + m_other->str() + ".size()[" +
+               std::to_string(m_minimum) + "]";
     case Kind::GlobalState:
         return "___check_global_state()";
     case Kind::SymCompare: {
@@ -304,6 +347,7 @@ const char* Guard::kindName() const {
     case Kind::GlobalState:
         return "GLOBAL_STATE";
     case Kind::SymCompare:
+    case Kind::DimEquals:
         return "SHAPE_ENV";
     }
     return "GUARD";
@@ -324,6 +368,8 @@ std::string Guard::expectedText(lang::Interpreter& interp) const {
         return ">= " + std::to_string(m_minimum);
     case Kind::SameObject:
         return "the object at " + m_other->str();
+    case Kind::DimEquals:
+        return "== " + m_other->str() + ".size()[" + std::to_string(m_minimum) + "]";
     case Kind::GlobalState:
         return std::string("grad_mode=") + (m_expected.asBool() ? "True" : "False");
     case Kind::SymCompare:
@@ -349,6 +395,10 @@ std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
         return std::string("grad_mode=") + (tensor::gradModeEnabled() ? "True" : "False");
     case Kind::SymCompare:
         return m_expected.asBool() ? "False" : "True";
+    case Kind::DimEquals: {
+        std::optional<int64_t> a = sizeAt(v, m_length);
+        return a ? std::to_string(*a) : "?";
+    }
     case Kind::DimAtLeast:
         if (m_length < 0) return interp.repr(v);
         return v.isTensor() && static_cast<int64_t>(v.tensorImpl()->sizes.size()) > m_length

@@ -36,7 +36,8 @@ public:
         DimAtLeast,
         SameObject,
         GlobalState,
-        SymCompare
+        SymCompare,
+        DimEquals
     };
 
     static Guard tensorMatch(SourcePtr source, const tensor::Tensor& t,
@@ -54,10 +55,14 @@ public:
     /// `minimum <= <source>.size()[dim]` for a dynamic dimension (0/1 stay specialised); with
     /// dim -1, `minimum <= <source>` for a dynamic int input.
     static Guard dimAtLeast(SourcePtr source, int64_t dim, int64_t minimum, std::string symbol);
+    /// `<source>.size()[dim] == <other>.size()[otherDim]`: duck sizing gave both one symbol
+    /// because they were equal when traced.
+    static Guard dimEquals(SourcePtr source, int64_t dim, SourcePtr other, int64_t otherDim,
+                           std::string symbol);
 
     Kind kind() const { return m_kind; }
     const SourcePtr& source() const { return m_source; }
-    /// DimAtLeast: the symbol it bounds ("s0").
+    /// DimAtLeast and DimEquals: the symbol it bounds or ties ("s0").
     const std::string& symbol() const { return m_symbol; }
     GuardOrigin origin;
 
@@ -84,21 +89,26 @@ private:
     SourcePtr m_source;
     lang::Value m_expected; ///< EqualsMatch value, IdMatch object
     lang::TypeObject* m_type = nullptr;
-    int64_t m_length = 0;  ///< LengthCheck length, DimAtLeast dim
-    int64_t m_minimum = 0; ///< DimAtLeast
-    std::string m_symbol;  ///< DimAtLeast: "s0"
-    SourcePtr m_other;     ///< SameObject
+    int64_t m_length = 0;  ///< LengthCheck length, DimAtLeast and DimEquals dim
+    int64_t m_minimum = 0; ///< DimAtLeast; DimEquals: the other source's dim
+    std::string m_symbol;  ///< DimAtLeast and DimEquals: "s0"
+    SourcePtr m_other;     ///< SameObject, DimEquals
     SymExprPtr m_expr;     ///< SymCompare
     lang::CompareOperator m_compare = lang::CompareOperator::Eq;
     // TensorMatch
     bool m_parameter = false;
     tensor::DType m_dtype = tensor::DType::Float32;
     bool m_requiresGrad = false;
-    std::vector<int64_t> m_sizes;   ///< -1: dynamic
-    std::vector<int64_t> m_strides; ///< -1: dynamic
-    /// With dynamic sizes the strides are not fixed numbers, but compiled code still indexes a
-    /// contiguous example as contiguous: such an input must stay contiguous (a stride guard).
-    bool m_requireContiguous = false;
+    std::vector<int64_t> m_sizes; ///< -1: dynamic
+    /// A stride to match exactly, or kAnyStride (unchecked), or kDenseStride: with dynamic sizes
+    /// a stride that was the next inner dim's stride times its size (in the traced layout's
+    /// order) must stay that product, as Dynamo's symbolic strides do (a contiguous, a
+    /// transposed and a sliced `[:, ::2]` input are three layouts, three entries).
+    std::vector<int64_t> m_strides;
+    std::vector<int32_t> m_denseOn; ///< per kDenseStride dim: the next inner dim
+    static constexpr int64_t kAnyStride = -1, kDenseStride = -2;
+    /// The stride dim `d` of `t` must have, or nullopt when any will do.
+    std::optional<int64_t> expectedStride(const tensor::TensorImpl* t, size_t d) const;
 };
 
 /// The guards of one cache entry, checked in order against a frame's slots and globals.

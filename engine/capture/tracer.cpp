@@ -193,10 +193,17 @@ int32_t Tracer::placeholderFor(const Value& tensor, const SourcePtr& source) {
         if (aliases != m_tensorAliases.end())
             for (const SourcePtr& alias : aliases->second)
                 addGuard(Guard::sameObject(alias, source));
-        for (size_t d = 0; d < dynamic.size(); ++d)
-            if (dynamic[d])
-                addGuard(Guard::dimAtLeast(source, static_cast<int64_t>(d), 2,
-                                           symbolFor(*source, static_cast<int64_t>(d))));
+        for (size_t d = 0; d < dynamic.size(); ++d) {
+            if (!dynamic[d]) continue;
+            const SymbolInfo* sym = symbolInfo(*source, static_cast<int64_t>(d));
+            if (sym->duck) { // the symbol's first dim is bounded already; this one equals it
+                const SymbolInfo* first = duckSymbol(sym->hint);
+                addGuard(Guard::dimEquals(source, static_cast<int64_t>(d), first->source,
+                                          first->dim, sym->name));
+                continue;
+            }
+            addGuard(Guard::dimAtLeast(source, static_cast<int64_t>(d), 2, sym->name));
+        }
         node.op = graph::NodeOp::Placeholder;
         node.target = source->identifier();
         node.name = node.target;

@@ -75,6 +75,9 @@ struct SymbolInfo {
     SourcePtr source;
     int64_t dim = 0;
     bool specialized = false; ///< the trace read it as a Python int: the entry keeps it static
+    /// Duck sizing: this dim had the size of an earlier symbol's when traced, so it shares that
+    /// symbol (its name) and the entry guards that the two stay equal, as Dynamo does.
+    bool duck = false;
 };
 
 struct TracedTensor {
@@ -242,6 +245,9 @@ private:
     lang::Value operateOnValues(lang::OperatorCall call, uint8_t code,
                                 std::span<const lang::Value> args);
     void newSymbol(const SourcePtr& source, int64_t dim, int64_t hint);
+    /// The unspecialised size symbol a new dim of size `hint` shares (duck sizing), or null.
+    const SymbolInfo* duckSymbol(int64_t hint) const;
+    const SymbolInfo* symbolInfo(const Source& source, int64_t dim) const;
     std::string symbolFor(const Source& source, int64_t dim) const;
     /// Names the dims of `meta` after the symbol whose example size they equal (when exactly
     /// one symbol has that size).

@@ -92,9 +92,9 @@ const SourcePtr* Tracer::sourceOf(const Value& v) const {
 
 void Tracer::addGuard(Guard guard) {
     // One guard of a kind per source, except the kinds that may hold several (dims, aliases).
-    const bool several = guard.kind() == Guard::Kind::DimAtLeast ||
-                         guard.kind() == Guard::Kind::SameObject ||
-                         guard.kind() == Guard::Kind::SymCompare;
+    const bool several =
+        guard.kind() == Guard::Kind::DimAtLeast || guard.kind() == Guard::Kind::SameObject ||
+        guard.kind() == Guard::Kind::DimEquals || guard.kind() == Guard::Kind::SymCompare;
     std::string key = std::to_string(static_cast<int>(guard.kind())) +
                       (several ? guard.expression(m_interp) : guard.source()->str());
     if (!m_guarded.insert(key).second) return;

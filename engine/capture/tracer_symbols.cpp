@@ -18,11 +18,31 @@ using lang::Value;
 
 void Tracer::newSymbol(const SourcePtr& source, int64_t dim, int64_t hint) {
     SymbolInfo s;
-    s.name = "s" + std::to_string(m_symbols.size());
     s.hint = hint;
     s.source = source;
     s.dim = dim;
+    const SymbolInfo* same = dim >= 0 ? duckSymbol(hint) : nullptr;
+    if (same) {
+        s.name = same->name;
+        s.duck = true;
+    } else {
+        s.name = "s" + std::to_string(std::count_if(m_symbols.begin(), m_symbols.end(),
+                                                    [](const SymbolInfo& x) { return !x.duck; }));
+    }
     m_symbols.push_back(std::move(s));
+}
+
+const SymbolInfo* Tracer::duckSymbol(int64_t hint) const {
+    for (const SymbolInfo& s : m_symbols)
+        if (!s.duck && !s.specialized && s.dim >= 0 && s.hint == hint) return &s;
+    return nullptr;
+}
+
+const SymbolInfo* Tracer::symbolInfo(const Source& source, int64_t dim) const {
+    std::string key = source.str();
+    for (const SymbolInfo& s : m_symbols)
+        if (s.dim == dim && s.source->str() == key) return &s;
+    return nullptr;
 }
 
 std::string Tracer::symbolFor(const Source& source, int64_t dim) const {
@@ -38,7 +58,7 @@ void Tracer::symbolise(graph::ValueMeta& meta) const {
         const SymbolInfo* match = nullptr;
         int matches = 0;
         for (const SymbolInfo& s : m_symbols)
-            if (!s.specialized && s.dim >= 0 && s.hint == d.value) {
+            if (!s.duck && !s.specialized && s.dim >= 0 && s.hint == d.value) {
                 match = &s;
                 ++matches;
             }
@@ -52,7 +72,8 @@ void Tracer::applySpecializations() {
         if (s.specialized) specialized.insert(s.name);
     if (specialized.empty()) return;
     std::erase_if(m_guards.guards, [&](const Guard& g) {
-        return g.kind() == Guard::Kind::DimAtLeast && specialized.count(g.symbol());
+        return (g.kind() == Guard::Kind::DimAtLeast || g.kind() == Guard::Kind::DimEquals) &&
+               specialized.count(g.symbol());
     });
     for (const PlaceholderRecord& p : m_placeholders) {
         if (!p.value.isTensor()) {
@@ -164,7 +185,7 @@ Value Tracer::symbolicSize(int32_t tensorNode, int64_t dim) {
         node = addNode(std::move(n));
         m_symRoots[node] = {size.symbol};
         for (const SymbolInfo& s : m_symbols)
-            if (s.name == size.symbol && s.dim >= 0)
+            if (s.name == size.symbol && s.dim >= 0 && !s.duck)
                 m_symExprs[node] = SymExpr::size(s.source, s.dim);
     }
     return makeSymInt(m_interp, m_serial, node, size.value);
