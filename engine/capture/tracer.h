@@ -206,6 +206,13 @@ public:
     /// may go on eagerly.
     void graphBreak(BreakKind kind, std::string text);
     void mutationBreak(const lang::Value& object, const char* what);
+    /// An attribute store on an nn.Module that its __setattr__ handles as a plain store.
+    bool moduleStoresPlainly(const lang::Value& module, const lang::Value& name,
+                             const lang::Value& value);
+    /// Guards the entry value of a module attribute the frame stores into; false when it has
+    /// none that can be guarded.
+    bool guardModuleAttribute(const SourcePtr& module, const lang::Value& object,
+                              const lang::Value& name);
     bool isContainerMutator(const lang::NativeFunctionObject& fn, const lang::CallArgs& args) const;
     void containerMutation(const lang::NativeFunctionObject& fn, const lang::CallArgs& args);
     /// Replaces SymInts among the arguments of a call that runs eagerly by their values.

@@ -161,15 +161,53 @@ Value Tracer::mutation(const Value& object, const char* what, const Value& key,
     const bool item = std::string_view(what) == "item assignment";
     const bool plain =
         attribute
-            ? object.is(ObjectKind::Instance) && !(setattr && setattr->is(ObjectKind::Function))
+            ? object.is(ObjectKind::Instance) && (!(setattr && setattr->is(ObjectKind::Function)) ||
+                                                  moduleStoresPlainly(object, key, stored))
             : item && (object.is(ObjectKind::Dict) || object.is(ObjectKind::List));
     if (target && plain && !key.isTensor() && m_inlineDepth == 0) {
+        if (attribute && isModuleObject(m_interp, object) &&
+            !guardModuleAttribute(*target, object, key))
+            return mutationBreak(object, what), stored;
         m_sideEffects.push_back(SideEffect{
             attribute ? SideEffect::Kind::Attribute : SideEffect::Kind::Item, *target, key, value});
         return stored;
     }
     mutationBreak(object, what);
     return stored;
+}
+
+bool Tracer::moduleStoresPlainly(const Value& module, const Value& name, const Value& value) {
+    // nn.Module.__setattr__ stores a number, string or None like object.__setattr__ unless the
+    // name is a parameter, buffer or submodule; Dynamo replays such stores (`self.calls += 1`)
+    // after the graph as well.
+    if (!isModuleObject(m_interp, module) || !name.is(ObjectKind::Str)) return false;
+    if (!(value.isNone() || value.isBool() || value.isInt() || value.isFloat() ||
+          value.is(ObjectKind::Str)))
+        return false;
+    auto* instance = module.as<lang::InstanceObject>();
+    for (const char* registry : {"_parameters", "_buffers", "_modules"}) {
+        const Value* dict = instance->attrs.find(lang::Symbol::intern(registry));
+        if (!dict || !dict->is(ObjectKind::Dict)) return false;
+        if (dict->as<lang::DictObject>()->find(m_interp, name)) return false;
+    }
+    return true;
+}
+
+bool Tracer::guardModuleAttribute(const SourcePtr& module, const Value& object, const Value& name) {
+    // The replay stores the value this trace computed (`self.calls + 1` with calls as it was):
+    // the entry holds only while the attribute has the value it had then, as Dynamo guards it.
+    lang::Symbol attr = lang::Symbol::intern(name.as<lang::StrObject>()->str());
+    for (const SideEffect& e : m_sideEffects)
+        if (e.kind == SideEffect::Kind::Attribute && e.key.is(ObjectKind::Str) &&
+            e.key.as<lang::StrObject>()->str() == attr.str() && e.target->str() == module->str())
+            return true; // stored before in this frame: its entry value is guarded already
+    const Value* current = object.as<lang::InstanceObject>()->attrs.find(attr);
+    if (!current) return false; // a new attribute: no value to guard
+    if (!(current->isNone() || current->isBool() || current->isInt() || current->isFloat() ||
+          current->is(ObjectKind::Str)))
+        return false;
+    addGuard(Guard::equalsMatch(Source::attribute(module, attr), *current));
+    return true;
 }
 
 void Tracer::mutationBreak(const Value& object, const char* what) {
