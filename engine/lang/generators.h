@@ -21,7 +21,12 @@ namespace kiln::lang {
 struct GeneratorBody {
     enum class State : uint8_t { Created, Suspended, Running, Done };
 
-    Interpreter* interp = nullptr;
+    explicit GeneratorBody(Interpreter& owner);
+    ~GeneratorBody();
+    GeneratorBody(const GeneratorBody&) = delete;
+    GeneratorBody& operator=(const GeneratorBody&) = delete;
+
+    Interpreter* interp = nullptr;      ///< null once the interpreter is gone
     const FunctionCode* code = nullptr; ///< the generator function's, or the expression's
     // What the frame points at, held for as long as the generator lives.
     Ref<FunctionObject> function; ///< null for a generator expression at module level

@@ -104,6 +104,15 @@ Value generatorRepr(Interpreter&, const CallArgs& args, void*) {
 
 } // namespace
 
+GeneratorBody::GeneratorBody(Interpreter& owner)
+    : interp(&owner) {
+    owner.generatorBodyMade(this);
+}
+
+GeneratorBody::~GeneratorBody() {
+    if (interp) interp->generatorBodyGone(this);
+}
+
 GeneratorObject::GeneratorObject(std::unique_ptr<GeneratorBody> body)
     : IteratorObject(builtinTypes().generator.get())
     , m_body(std::move(body)) {}
@@ -122,8 +131,7 @@ const std::string& GeneratorObject::qualifiedName() const {
 }
 
 Value Interpreter::makeGenerator(FunctionObject& fn, const CallArgs& args, const Value* self) {
-    auto body = std::make_unique<GeneratorBody>();
-    body->interp = this;
+    auto body = std::make_unique<GeneratorBody>(*this);
     body->code = fn.code.get();
     body->function = Ref<FunctionObject>(&fn);
     body->slots.resize(fn.code->scope->slots.size());
@@ -140,8 +148,7 @@ Value Interpreter::makeGenerator(FunctionObject& fn, const CallArgs& args, const
 Value Interpreter::makeGeneratorExpression(Frame& f, const ComprehensionExpr& e,
                                            const Value& firstIterable) {
     Value first = getIter(firstIterable); // `(x for x in 5)` fails here, not when consumed
-    auto body = std::make_unique<GeneratorBody>();
-    body->interp = this;
+    auto body = std::make_unique<GeneratorBody>(*this);
     body->code = e.code.get();
     if (f.function) body->function = Ref<FunctionObject>(f.function);
     body->globals = Ref<ModuleObject>(f.globals);

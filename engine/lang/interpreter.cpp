@@ -29,6 +29,17 @@ Interpreter::~Interpreter() {
     // hold an instance, which references its class): clearing the dicts breaks those cycles.
     for (auto& cls : m_userClasses)
         cls->dict = AttrMap();
+    releaseGenerators(); // those the cleared namespaces did not free: cycles
+}
+
+void Interpreter::releaseGenerators() {
+    std::set<GeneratorBody*> live;
+    live.swap(m_liveGenerators);
+    for (GeneratorBody* g : live) {
+        g->interp = nullptr;
+        g->coroutine.reset(); // abandoned: its stack goes back to the pool
+        g->state = GeneratorBody::State::Done;
+    }
 }
 
 void Interpreter::registerUserClass(Ref<TypeObject> cls) {

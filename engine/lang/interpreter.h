@@ -22,6 +22,7 @@
 #include <initializer_list>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -353,6 +354,8 @@ private:
     /// handed to the resumer; a StopIteration becomes a RuntimeError, PEP 479).
     void runGeneratorBody(GeneratorBody& g, const std::function<Value()>& run);
     void runPendingCloses();
+    /// ~Interpreter: every generator still alive (in a reference cycle) is abandoned.
+    void releaseGenerators();
     void releaseSlots(Value* slots, size_t count);
     void recordLocation(PyException& e, const Frame& f);
 
@@ -385,6 +388,15 @@ private:
     GeneratorBody* m_runningGenerator = nullptr; ///< the innermost generator executing
     std::vector<std::unique_ptr<GeneratorBody>> m_pendingCloses;
     bool m_finalizing = false; ///< in ~Interpreter: generators are abandoned, not closed
+    /// Every generator body of this interpreter that has a coroutine: those a reference cycle
+    /// keeps alive past the interpreter give their stacks back when it goes.
+    std::set<GeneratorBody*> m_liveGenerators;
+
+public:
+    void generatorBodyMade(GeneratorBody* g) { m_liveGenerators.insert(g); }
+    void generatorBodyGone(GeneratorBody* g) { m_liveGenerators.erase(g); }
+
+private:
 };
 
 /// Runs `body` with `frame` as the current frame: links it to its caller, counts recursion depth
