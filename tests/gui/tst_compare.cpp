@@ -115,6 +115,22 @@ views::RunSnapshot oneKernelRun(int64_t runId, const std::vector<double>& micros
     return s;
 }
 
+/// The Compare panel's totals over a trace of two runs, once both are read; saved as a PNG to
+/// `screenshot` when given.
+QString totalsOf(const QString& trace, const QString& screenshot = {}) {
+    views::TraceSession session;
+    views::Selection selection;
+    views::ComparePanel panel(session, selection);
+    panel.resize(1100, 650);
+    session.open(trace);
+    auto* totals = panel.findChild<QLabel*>("compareTotals");
+    if (!totals || !QTest::qWaitFor([&] { return panel.runB() == 2; }, 10000) ||
+        !QTest::qWaitFor([&] { return totals->text().contains("B #2"); }, 10000))
+        return {};
+    if (!screenshot.isEmpty()) panel.grab().save(screenshot);
+    return totals->text();
+}
+
 } // namespace
 
 class CompareTest : public QObject {
@@ -439,19 +455,9 @@ private slots:
         QVERIFY(!trace.isEmpty());
         QCOMPARE(testing::scriptTrace(dir.path(), "eager.py", eager, {"--mode", "max-autotune"}),
                  trace);
-        views::TraceSession session;
-        views::Selection selection;
-        views::ComparePanel panel(session, selection);
-        panel.resize(1100, 650);
-        session.open(trace);
-        QTRY_COMPARE(panel.runB(), qint64(2));
-        auto* totals = panel.findChild<QLabel*>("compareTotals");
-        QVERIFY(totals);
-        QTRY_VERIFY(totals->text().contains("B #2"));
-        QVERIFY2(totals->text().contains("Neither run compiled a frame"),
-                 qPrintable(totals->text()));
-        QVERIFY2(!totals->text().contains("×"), qPrintable(totals->text()));
-        QVERIFY(panel.grab().save("/tmp/compare-nothing-compiled.png"));
+        QString totals = totalsOf(trace, "/tmp/compare-nothing-compiled.png");
+        QVERIFY2(totals.contains("Neither run compiled a frame"), qPrintable(totals));
+        QVERIFY2(!totals.contains("×"), qPrintable(totals));
     }
 
     void measuredCallsAreOneCallWithItsSpread() {
@@ -505,17 +511,10 @@ private slots:
         QString trace = testing::scriptTrace(dir.path(), "measured.py", source, measure);
         QVERIFY(!trace.isEmpty());
         QCOMPARE(testing::scriptTrace(dir.path(), "measured.py", source, measure), trace);
-        views::TraceSession session;
-        views::Selection selection;
-        views::ComparePanel panel(session, selection);
-        panel.resize(1100, 650);
-        session.open(trace);
-        QTRY_COMPARE(panel.runB(), qint64(2));
-        auto* totals = panel.findChild<QLabel*>("compareTotals");
-        QVERIFY(totals);
-        QTRY_VERIFY2(totals->text().contains("f(), one call"), qPrintable(totals->text()));
-        QVERIFY2(totals->text().contains("5 calls"), qPrintable(totals->text()));
-        QVERIFY(!totals->text().contains("Neither run measured"));
+        QString totals = totalsOf(trace);
+        QVERIFY2(totals.contains("f(), one call") && totals.contains("5 calls"),
+                 qPrintable(totals));
+        QVERIFY(!totals.contains("Neither run measured"));
     }
 
     void smallNumbersAreNotInExponentForm() {
