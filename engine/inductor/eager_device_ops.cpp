@@ -2,6 +2,7 @@
 #include "inductor/eager_device_ops.h"
 
 #include "inductor/compiled_graph.h"
+#include "inductor/eager_device_closeness.h"
 #include "inductor/eager_device_writes.h"
 #include "inductor/eager_result_dtype.h"
 #include "inductor/pipeline.h"
@@ -334,6 +335,7 @@ std::optional<Value> deferDuringCapture(lang::Interpreter& interp, const DeviceO
 /// a += b and Tensor.add_: the result written into the first operand.
 Value runDeviceOp(lang::Interpreter& interp, const DeviceOpCall& original) {
     if (std::optional<Value> written = runDeviceWrite(interp, original)) return *written;
+    if (std::optional<Value> close = runDeviceCloseness(interp, original)) return *close;
     DeviceOpCall call = original;
     bool inPlace = call.inPlace;
     std::string base;

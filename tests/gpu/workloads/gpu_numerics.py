@@ -369,4 +369,27 @@ compiled_first("addmm with a row bias, beta 0.5", lambda m, a, b: torch.addmm(m,
                [torch.randn(48, 1)] + mats, 1e-4)
 compiled_first("addmm with a column bias, beta 2", lambda m, a, b: torch.addmm(m, a, b, beta=2.0),
                [torch.randn(40)] + mats, 1e-4)
+# isclose, allclose and equal on CUDA tensors (composed of device ops): infinities, NaN with and
+# without equal_nan, tolerances, a dtype mismatch.
+ca = torch.tensor([1.0, float("inf"), float("nan"), 2.0, -3.0])
+cb = torch.tensor([1.0 + 1e-7, float("inf"), float("nan"), 2.1, -3.0])
+closeness = [
+    ("isclose", torch.isclose(ca.cuda(), cb.cuda()).cpu().tolist() == torch.isclose(ca, cb).tolist()),
+    ("isclose equal_nan", torch.isclose(ca.cuda(), cb.cuda(), equal_nan=True).cpu().tolist()
+     == torch.isclose(ca, cb, equal_nan=True).tolist()),
+    ("allclose", torch.allclose(ca.cuda(), cb.cuda()) == torch.allclose(ca, cb)),
+    ("allclose within atol", torch.allclose(ca[[0, 1, 4]].cuda(), cb[[0, 1, 4]].cuda())),
+    ("allclose rtol", torch.allclose(ca[3:4].cuda(), cb[3:4].cuda(), rtol=0.1)),
+    ("equal", torch.equal(ca[:2].cuda(), ca[:2].cuda()) and not torch.equal(ca.cuda(), ca.cuda())),
+    ("tensor.allclose", ca[:2].cuda().allclose(cb[:2].cuda())),
+]
+try:
+    torch.allclose(ca.cuda(), cb.double().cuda())
+    closeness.append(("dtype mismatch raises", False))
+except RuntimeError as e:
+    closeness.append(("dtype mismatch raises", str(e) == "Float did not match Double"))
+for name, ok in closeness:
+    if not ok:
+        failures += 1
+    print(f"{'PASS' if ok else 'FAIL'} {name} on cuda")
 print(f"failures: {failures}")
