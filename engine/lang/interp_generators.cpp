@@ -281,10 +281,8 @@ Value Interpreter::yieldFrom(Frame& f, const Value& iterable) {
     Value it = getIter(iterable);
     if (!it.is(ObjectKind::Iterator) || it.asObject()->type() != builtinTypes().generator.get()) {
         Value item;
-        while (iterNext(it, item)) {
-            yieldOut(std::move(item));
-            f.mark(f.at);
-        }
+        while (iterNext(it, item))
+            yieldOut(std::move(item)); // what is sent in is dropped, as for any plain iterator
         return Value::none();
     }
     // A generator: what is sent in, thrown in or closed goes to it, its return value is ours.
