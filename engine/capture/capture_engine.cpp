@@ -143,8 +143,13 @@ Value CaptureEngine::onCallWhileTracing(lang::FunctionObject& fn, const CallArgs
     bool isModuleCall = isLibraryFunction(fn) && fn.code->qualifiedName == "Module.__call__";
     if (isModuleCall) {
         Value module = self ? *self : (args.positional.empty() ? Value() : args.positional[0]);
-        const SourcePtr* source = tracer.sourceOf(module);
-        if (source && isLibraryModule(m_interp, module) && !isContainerModule(m_interp, module)) {
+        const bool guardEmptyHooks = !m_config.dynamo().flag("skip_nnmodule_hook_guards");
+        const SourcePtr* source = guardEmptyHooks || hasForwardHooks(module)
+                                      ? tracer.moduleSourceOf(module)
+                                      : tracer.sourceOf(module);
+        if (source) tracer.guardForwardHooks(module, *source, guardEmptyHooks);
+        if (source && isLibraryModule(m_interp, module) && !isContainerModule(m_interp, module) &&
+            !hasForwardHooks(module)) {
             CallArgs inputs = args;
             if (!self) inputs.positional = inputs.positional.subspan(1);
             return tracer.recordLibraryCall(

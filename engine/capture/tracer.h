@@ -107,6 +107,15 @@ public:
     /// Runs a call of a Python function from inside the trace (inlining it).
     lang::Value inlineCall(lang::FunctionObject& fn, const lang::CallArgs& args,
                            const lang::Value* self);
+    /// Guards a called module's forward and forward-pre hook dicts: their sizes and hooks when
+    /// they hold hooks (removing one recompiles), empty ones only when `includeEmpty`
+    /// (torch._dynamo.config.skip_nnmodule_hook_guards = False): as PyTorch 2.11 observably
+    /// does, a hook added to a module that had none is not noticed by default.
+    void guardForwardHooks(const lang::Value& module, const SourcePtr& source, bool includeEmpty);
+    /// The source of a module, or of a submodule of a module that has one (`<parent>.name`,
+    /// registered from then on): a submodule reached through a replayed sub-expression of a
+    /// resumed statement has no source of its own. Null when neither is known.
+    const SourcePtr* moduleSourceOf(const lang::Value& module);
     /// A library function or module call recorded as one node (F.* in Python, nn.Linear).
     lang::Value recordLibraryCall(const lang::Value& callee, const std::string& target,
                                   graph::NodeOp op, const lang::CallArgs& args,

@@ -210,6 +210,23 @@ bool Tracer::guardModuleAttribute(const SourcePtr& module, const Value& object, 
     return true;
 }
 
+void Tracer::guardForwardHooks(const Value& module, const SourcePtr& source, bool includeEmpty) {
+    if (!module.is(ObjectKind::Instance)) return;
+    const auto& attrs = module.as<lang::InstanceObject>()->attrs;
+    for (const char* name : {"_forward_pre_hooks", "_forward_hooks"}) {
+        lang::Symbol attr = lang::Symbol::intern(name);
+        const Value* hooks = attrs.find(attr);
+        if (!hooks || !hooks->is(ObjectKind::Dict)) continue;
+        SourcePtr dictSource = Source::attribute(source, attr);
+        const auto* dict = hooks->as<lang::DictObject>();
+        if (dict->size() == 0 && !includeEmpty) continue;
+        addGuard(Guard::lengthCheck(dictSource, static_cast<int64_t>(dict->size())));
+        dict->forEach([&](const Value& key, const Value& hook) {
+            addGuard(Guard::idMatch(Source::item(dictSource, key), hook));
+        });
+    }
+}
+
 void Tracer::mutationBreak(const Value& object, const char* what) {
     graphBreak(BreakKind::Mutation,
                std::string(what) + " on " + variableTypeName(m_interp, object, false) +

@@ -80,6 +80,31 @@ void Tracer::registerSource(const Value& v, const SourcePtr& source, int depth) 
     }
 }
 
+const SourcePtr* Tracer::moduleSourceOf(const Value& module) {
+    if (const SourcePtr* known = sourceOf(module)) return known;
+    if (!module.is(ObjectKind::Instance)) return nullptr;
+    const lang::Symbol modulesName = lang::Symbol::intern("_modules");
+    for (size_t i = 0; i < m_sourcedObjects.size(); ++i) {
+        const Value parent = m_sourcedObjects[i];
+        if (!parent.is(ObjectKind::Instance)) continue;
+        const Value* children = parent.as<lang::InstanceObject>()->attrs.find(modulesName);
+        if (!children || !children->is(ObjectKind::Dict)) continue;
+        Value name;
+        children->as<lang::DictObject>()->forEach([&](const Value& key, const Value& child) {
+            if (name.isEmpty() && child.identical(module) && key.is(ObjectKind::Str)) name = key;
+        });
+        if (name.isEmpty()) continue;
+        const SourcePtr* parentSource = sourceOf(parent);
+        if (!parentSource) continue;
+        registerSource(module,
+                       Source::attribute(*parentSource,
+                                         lang::Symbol::intern(name.as<lang::StrObject>()->str())),
+                       0);
+        return sourceOf(module);
+    }
+    return nullptr;
+}
+
 const SourcePtr* Tracer::sourceOf(const Value& v) const {
     if (v.isTensor()) {
         auto it = m_tensorSources.find(v.tensorImpl());

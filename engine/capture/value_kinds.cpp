@@ -33,6 +33,17 @@ bool isModuleObject(lang::Interpreter& interp, const Value& v) {
     return module && v.asObject()->type()->isSubtypeOf(module);
 }
 
+bool hasForwardHooks(const Value& module) {
+    if (!module.is(ObjectKind::Instance)) return false;
+    const auto& attrs = module.as<lang::InstanceObject>()->attrs;
+    for (const char* name : {"_forward_pre_hooks", "_forward_hooks"}) {
+        const Value* hooks = attrs.find(lang::Symbol::intern(name));
+        if (hooks && hooks->is(ObjectKind::Dict) && hooks->as<lang::DictObject>()->size() > 0)
+            return true;
+    }
+    return false;
+}
+
 bool isLibraryModule(lang::Interpreter& interp, const Value& v) {
     return isModuleObject(interp, v) && startsWith(v.asObject()->type()->moduleName, "torch.");
 }

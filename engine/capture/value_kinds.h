@@ -28,6 +28,9 @@ const std::vector<lang::Value>& sequenceItems(const lang::Value& v);
 
 /// An instance of torch.nn.Module (or a subclass).
 bool isModuleObject(lang::Interpreter& interp, const lang::Value& v);
+/// A module with forward or forward-pre hooks: Dynamo inlines its __call__ (the hooks with
+/// it) instead of recording an opaque call_module, as 2.3 does for torch.nn's layers too.
+bool hasForwardHooks(const lang::Value& module);
 /// A module whose class is one of torch.nn's own (nn.Linear, nn.ReLU, ...): graphs record its
 /// calls as call_module nodes, as PyTorch 2.3 does, instead of inlining its forward.
 bool isLibraryModule(lang::Interpreter& interp, const lang::Value& v);

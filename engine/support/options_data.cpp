@@ -187,6 +187,9 @@ const OptionSpec kDynamo[] = {
      "Guard on the attributes of modules instead of assuming them unchanged."},
     {"guard_nn_modules_using_dict_tags", T::Bool, "True", nullptr, E::None,
      "Detect changes to modules by a version tag of their attribute dictionary."},
+    {"skip_nnmodule_hook_guards", T::Bool, "True", nullptr, E::None,
+     "Do not guard on modules' empty forward hook dicts: a hook added after a compile to a "
+     "module that had none is not noticed until something else recompiles."},
     {"suppress_errors", T::Bool, "False", "TORCHDYNAMO_SUPPRESS_ERRORS", E::NonEmpty,
      "On a compile failure, warn and run the frame eagerly instead of raising."},
     {"disable", T::Bool, "False", "TORCH_COMPILE_DISABLE", E::Raw,

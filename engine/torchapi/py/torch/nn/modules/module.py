@@ -3,6 +3,7 @@
 import torch
 from collections import OrderedDict
 from torch._kiln import Parameter
+from torch.utils.hooks import RemovableHandle
 
 
 def _addindent(text, spaces):
@@ -11,6 +12,15 @@ def _addindent(text, spaces):
         return text
     first = lines.pop(0)
     return first + "\n" + "\n".join([" " * spaces + line for line in lines])
+
+
+def _move_to_front(table, key):
+    rest = [(k, v) for k, v in table.items() if k != key]
+    value = table[key]
+    table.clear()
+    table[key] = value
+    for k, v in rest:
+        table[k] = v
 
 
 class _IncompatibleKeys:
@@ -47,13 +57,101 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent", [])
         object.__setattr__(self, "_modules", {})
+        # Forward hooks by handle id, in call order, and the ids registered with_kwargs or
+        # always_call. Plain dicts, not PyTorch's OrderedDicts: every module call tests two of
+        # them, and the test must cost no more than a dict's truth value.
+        object.__setattr__(self, "_forward_hooks", {})
+        object.__setattr__(self, "_forward_hooks_with_kwargs", {})
+        object.__setattr__(self, "_forward_hooks_always_called", {})
+        object.__setattr__(self, "_forward_pre_hooks", {})
+        object.__setattr__(self, "_forward_pre_hooks_with_kwargs", {})
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
+        if self._forward_pre_hooks or self._forward_hooks:
+            return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
+
+    def _call_with_hooks(self, args, kwargs):
+        # PyTorch's Module._call_impl: pre-hooks may replace the arguments, forward hooks the
+        # result; hooks registered with always_call run even when forward raises.
+        for hook_id, hook in tuple(self._forward_pre_hooks.items()):
+            if hook_id in self._forward_pre_hooks_with_kwargs:
+                replaced = hook(self, args, kwargs)
+                if replaced is not None:
+                    if isinstance(replaced, tuple) and len(replaced) == 2:
+                        args, kwargs = replaced
+                    else:
+                        raise RuntimeError(
+                            "forward pre-hook must return None or a tuple of (new_args, "
+                            f"new_kwargs), but got {replaced}.")
+            else:
+                replaced = hook(self, args)
+                if replaced is not None:
+                    args = replaced if isinstance(replaced, tuple) else (replaced,)
+        if not self._forward_hooks_always_called:
+            return self._run_forward_hooks(args, kwargs, self.forward(*args, **kwargs), ())
+        called = []
+        result = None
+        try:
+            result = self.forward(*args, **kwargs)
+            return self._run_forward_hooks(args, kwargs, result, called)
+        except Exception:
+            for hook_id, hook in tuple(self._forward_hooks.items()):
+                if hook_id not in self._forward_hooks_always_called or hook_id in called:
+                    continue
+                try:
+                    if hook_id in self._forward_hooks_with_kwargs:
+                        hook_result = hook(self, args, kwargs, result)
+                    else:
+                        hook_result = hook(self, args, result)
+                    if hook_result is not None:
+                        result = hook_result
+                except Exception as e:
+                    import warnings
+                    warnings.warn("module forward hook with ``always_call=True`` raised an "
+                                  "exception that was silenced as another error was raised in "
+                                  f"forward: {str(e)}")
+            raise
+
+    def _run_forward_hooks(self, args, kwargs, result, called):
+        for hook_id, hook in tuple(self._forward_hooks.items()):
+            if hook_id in self._forward_hooks_always_called:
+                called.append(hook_id)
+            if hook_id in self._forward_hooks_with_kwargs:
+                hook_result = hook(self, args, kwargs, result)
+            else:
+                hook_result = hook(self, args, result)
+            if hook_result is not None:
+                result = hook_result
+        return result
+
+    def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
+        handle = RemovableHandle(self._forward_pre_hooks,
+                                 extra_dict=self._forward_pre_hooks_with_kwargs)
+        self._forward_pre_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_pre_hooks_with_kwargs[handle.id] = True
+        if prepend:
+            _move_to_front(self._forward_pre_hooks, handle.id)
+        return handle
+
+    def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
+                              always_call=False):
+        handle = RemovableHandle(
+            self._forward_hooks,
+            extra_dict=[self._forward_hooks_with_kwargs, self._forward_hooks_always_called])
+        self._forward_hooks[handle.id] = hook
+        if with_kwargs:
+            self._forward_hooks_with_kwargs[handle.id] = True
+        if always_call:
+            self._forward_hooks_always_called[handle.id] = True
+        if prepend:
+            _move_to_front(self._forward_hooks, handle.id)
+        return handle
 
     def _require_init(self, what):
         if not hasattr(self, "_parameters"):
