@@ -2,6 +2,7 @@
 #include "main_window.h"
 
 #include "compare_panel.h"
+#include "counted.h"
 #include "graph_panel.h"
 #include "run_provenance.h"
 #include "run_toolbar.h"
@@ -11,6 +12,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
@@ -24,10 +26,13 @@ namespace kiln::studio {
 
 namespace {
 
-/// "1 compile", "2 compiles", "3 launches".
-QString counted(size_t n, const QString& noun) {
-    const QString plural = noun.endsWith(u'h') ? noun + QStringLiteral("es") : noun + u's';
-    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? noun : plural);
+/// The text of a workload that has no run yet, for the source panel; what cannot be read (or
+/// is larger than a workload may be) shows as nothing, and the run will say why.
+QString readWorkloadText(const QString& path) {
+    constexpr qint64 kMaxWorkloadBytes = 64 << 20; // as `kiln run` accepts
+    QFile file(path);
+    if (file.size() > kMaxWorkloadBytes || !file.open(QIODevice::ReadOnly)) return {};
+    return QString::fromUtf8(file.readAll());
 }
 
 } // namespace
@@ -51,6 +56,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_toolbar->compareModesAction(), &QAction::triggered, this, &MainWindow::compareModes);
     connect(&m_session, &views::TraceSession::runsChanged, this, &MainWindow::onRunsChanged);
     connect(&m_session, &views::TraceSession::snapshotReady, this, &MainWindow::onSnapshotReady);
+    connect(&m_session, &views::TraceSession::graphRunFound, this, &MainWindow::onGraphRunFound);
     connect(&m_session, &views::TraceSession::failed, this, [this](const QString& message) {
         // A trace our child is creating can be read before its schema is committed: retry
         // until the child has written it (or ended).
@@ -174,10 +180,11 @@ bool MainWindow::openFile(const QString& path) {
         if (QFileInfo::exists(trace)) {
             openTrace(trace);
         } else {
-            // Nothing recorded yet: an empty window that says "press F5".
+            // Nothing recorded yet: the workload's text, and a summary that says "press F5".
             m_tracePath = trace;
             m_selection.selectRun(0);
             m_session.close();
+            m_source->setUnrunWorkload(m_workload, readWorkloadText(m_workload));
             QTimer::singleShot(0, this, [this] {
                 if (!m_controller.isRunning() && !m_session.isOpen()) Q_EMIT ready();
             });
@@ -197,6 +204,7 @@ bool MainWindow::openFile(const QString& path) {
 
 void MainWindow::openTrace(const QString& tracePath) {
     m_traceWatch.stop(); // whoever opens the trace first, it is opened once
+    m_source->setUnrunWorkload({}, {});
     m_childStarted = m_controller.isRunning();
     m_tracePath = tracePath;
     m_selection.selectRun(0);
@@ -390,9 +398,26 @@ void MainWindow::applyPendingSelection() {
     if (kind == "line" &&
         (found = value.toInt() > 0 && value.toInt() <= run.source.count('\n') + 1))
         m_selection.selectSourceLine(value.toInt());
+    if (!found && !mayComeLater && kind == "graph" && value.toLongLong() > 0) {
+        // Graph ids are unique in the trace: the graph may be another run's (graphRunFound).
+        m_session.requestGraphRun(value.toLongLong());
+        return;
+    }
     if (found || !mayComeLater) m_pendingSelect.clear();
     if (!found && !mayComeLater)
         showProblem(tr("run #%1 has no %2 %3").arg(run.run.id).arg(kind, value));
+}
+
+void MainWindow::onGraphRunFound(qint64 graphId, qint64 runId) {
+    if (m_pendingSelect != QStringLiteral("graph:%1").arg(graphId)) return; // asked for before
+    if (runId > 0 && runId != m_selection.state().runId) {
+        m_selection.selectRun(runId); // the pending selection applies when its snapshot is in
+        m_session.requestSnapshot(runId);
+        return;
+    }
+    m_pendingSelect.clear();
+    showProblem(
+        tr("the trace has no graph %1 (kiln compiles lists each run's graphs)").arg(graphId));
 }
 
 void MainWindow::updateStatus() {
@@ -414,9 +439,10 @@ void MainWindow::updateStatus() {
                                                      ? QStringLiteral("default")
                                                      : QString::fromStdString(run.mode)};
     if (!run.backend.empty()) parts << QString::fromStdString(run.backend);
-    parts << status << counted(snap->compiles.size(), "compile")
-          << counted(snap->graphBreaks.size(), "graph break")
-          << counted(snap->kernels.size(), "kernel") << counted(snap->launches.size(), "launch");
+    parts << status << views::counted(qsizetype(snap->compiles.size()), "compile")
+          << views::counted(qsizetype(snap->graphBreaks.size()), "graph break")
+          << views::counted(qsizetype(snap->kernels.size()), "kernel")
+          << views::counted(qsizetype(snap->launches.size()), "launch");
     m_statusRun->setText(parts.join(QStringLiteral(" · ")));
     // Where the run ran: what its timings belong to.
     m_statusRun->setToolTip(views::machineDetailsText(run));

@@ -116,6 +116,8 @@ private:
     void followNewRun(qint64 pid);
     /// The run the child being followed recorded, once the run list has it; else null.
     const trace::RunRow* followedRun() const;
+    /// The run of a graph --select asked for that the shown run does not have.
+    void onGraphRunFound(qint64 graphId, qint64 runId);
     void applyPendingSelection();
     void selectFirstCompileIfNothingIs();
     void showProblem(const QString& message);

@@ -3,6 +3,7 @@
 
 #include "api/call_timer.h"
 #include "api/catalog.h"
+#include "counted.h"
 #include "option_editor.h"
 
 #include <QAction>
@@ -189,9 +190,9 @@ void RunToolBar::showProgress(const views::RunSnapshot& snapshot) {
             }
         }
     } else {
-        text = tr("running: %1 compiles, %2 kernel launches")
-                   .arg(snapshot.compiles.size())
-                   .arg(snapshot.launches.size());
+        text = tr("running: %1, %2")
+                   .arg(views::counted(qsizetype(snapshot.compiles.size()), "compile"),
+                        views::counted(qsizetype(snapshot.launches.size()), "kernel launch"));
     }
     m_progressText->setText(text);
 }

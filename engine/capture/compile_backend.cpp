@@ -219,7 +219,7 @@ void CaptureEngine::reportGraph(Session& s, const graph::Graph& g) {
     ev.graphIndex = m_graphCount++;
     ev.readableCode = graph::readableCode(g, printConstant);
     ev.nodeCount = static_cast<int32_t>(g.nodes.size());
-    ev.opCount = g.functionCallCount();
+    ev.opCount = g.callCount();
     for (const graph::Node& n : g.nodes) {
         GraphNodeInfo info;
         info.name = n.name;

@@ -201,7 +201,8 @@ void LogImport::outputGraph(const LogRecord& record) {
     graph.nodes = parseReadableGraph(record.payload);
     graph.nodeCount = int32_t(graph.nodes.size());
     for (const GraphNodeInfo& node : graph.nodes)
-        graph.opCount += node.op == "call_function";
+        graph.opCount += node.op == "call_function" || node.op == "call_method" ||
+                         node.op == "call_module";
     m_graphIndex[compileId] = graph.graphIndex;
     m_writer.graph(graph);
     ++m_summary.graphs;

@@ -87,7 +87,7 @@ struct GraphEvent {
     int32_t graphIndex = 0;   ///< position within the run's graphs (0-based)
     std::string readableCode; ///< as GraphModule.print_readable() prints it
     int32_t nodeCount = 0;
-    int32_t opCount = 0; ///< call_function nodes, as explain counts them
+    int32_t opCount = 0; ///< nodes that call something (function, method or module)
     std::vector<GraphNodeInfo> nodes;
 };
 

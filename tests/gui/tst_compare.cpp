@@ -262,6 +262,10 @@ private slots:
         const ComparisonRow* matmul = matmulRow(model.comparison(), matmulNode(*m_a));
         QVERIFY(matmul);
         int r = static_cast<int>(matmul - model.comparison().rows.data());
+        // Issue 14, finding 7: each side's graph by its graph id ("entry 0 · graph 0" before).
+        QCOMPARE(model.index(r, views::CompareModel::GraphColumn).data().toString(),
+                 QString("f · graph %1 / graph %2").arg(matmul->graphIdA).arg(matmul->graphIdB));
+        QVERIFY(matmul->graphIdA > 0 && matmul->graphIdB > matmul->graphIdA);
         QVariant total = model.index(r, views::CompareModel::TotalBColumn).data();
         QCOMPARE(total.typeId(), QMetaType::Double);
         QCOMPARE(total.toDouble(), static_cast<double>(matmul->b.totalNs) * 1e-6);
@@ -517,20 +521,29 @@ private slots:
         QVERIFY(!totals.contains("Neither run measured"));
     }
 
-    void smallNumbersAreNotInExponentForm() {
-        // Issue 14, finding 9: a delta of ten nanoseconds showed as "-1e-05" in a ms column.
+    void numbersReadAtOnePrecisionPerColumn() {
+        // Issue 14, finding 9: a delta of ten nanoseconds showed as "-1e-05" in a ms column, and
+        // one column mixed "0.00002", "-0.003465" and "9.951" (ratios "0.9476" and "1.11").
         views::TraceSession session;
         views::Selection selection;
         views::ComparePanel panel(session, selection);
-        auto* delegate = qobject_cast<QStyledItemDelegate*>(panel.table()->itemDelegate());
-        QVERIFY(delegate);
         const QLocale c = QLocale::c();
-        QCOMPARE(delegate->displayText(-1e-05, c), QString("-0.00001"));
-        QCOMPARE(delegate->displayText(0.04604, c), QString("0.04604"));
-        QCOMPARE(delegate->displayText(0.79, c), QString("0.79"));
-        QCOMPARE(delegate->displayText(15.38, c), QString("15.38"));
-        QCOMPARE(delegate->displayText(1235.4, c), QString("1235"));
-        QCOMPARE(delegate->displayText(0.0, c), QString("0"));
+        auto shown = [&](int column, double v) {
+            auto* delegate =
+                qobject_cast<QStyledItemDelegate*>(panel.table()->itemDelegateForColumn(column));
+            return delegate ? delegate->displayText(v, c) : QString("no delegate");
+        };
+        using M = views::CompareModel;
+        QCOMPARE(shown(M::TotalAColumn, 0.00002), QString("0.000"));
+        QCOMPARE(shown(M::TotalBColumn, 9.951), QString("9.951"));
+        QCOMPARE(shown(M::TotalAColumn, 1235.4), QString("1235.400"));
+        QCOMPARE(shown(M::DeltaColumn, -1e-05), QString("0.000"));
+        QCOMPARE(shown(M::DeltaColumn, 0.0661), QString("+0.066"));
+        QCOMPARE(shown(M::DeltaColumn, 0.0), QString("0.000"));
+        QCOMPARE(shown(M::RatioColumn, 0.9476), QString("0.948"));
+        QCOMPARE(shown(M::RatioColumn, 1.11), QString("1.110"));
+        QCOMPARE(shown(M::PerCallAColumn, 3.4651), QString("3.47"));
+        QCOMPARE(shown(M::PerCallBColumn, 120.0), QString("120.00"));
     }
 
     void selectingARowSelectsTheKernelOfTheSelectedRun() {

@@ -15,11 +15,11 @@
 #include <QAbstractItemModelTester>
 #include <QHeaderView>
 #include <QPlainTextEdit>
-#include <QTextBlock>
-#include <QTextLayout>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTextLayout>
 #include <QtTest>
 #include <map>
 
@@ -194,6 +194,13 @@ private slots:
         QCOMPARE(current.data(KernelTableModel::KernelIdRole).toLongLong(), tmpl->kernel.kernelId);
         QCOMPARE(panel.codeText(), QString::fromStdString(tmpl->kernel.sourceCode));
         QVERIFY(panel.codeHeaderText().contains(QString::fromStdString(tmpl->kernel.name)));
+        // Issue 14, finding 7: the kernel's graph by its graph id, as everywhere ("graph 0/0 #0"
+        // before).
+        QVERIFY2(panel.codeHeaderText().contains(
+                     QString("graph %1 · %2")
+                         .arg(tmpl->kernel.graphId)
+                         .arg(QString::fromStdString(tmpl->kernel.compileId))),
+                 qPrintable(panel.codeHeaderText()));
         const auto choices = m_autotune->choicesOf(tmpl->kernel.kernelId);
         QVERIFY(choices.size() >= 2);
         const views::AutotuneChoiceModel& tuned = *panel.candidatesModel();
@@ -253,13 +260,13 @@ private slots:
         };
         QVERIFY(is(1, 3, T::Comment));
         QVERIFY(is(2, 0, T::Preprocessor));
-        QVERIFY(is(3, 11, T::Keyword));  // __global__
-        QVERIFY(is(4, 4, T::Keyword));   // const
-        QVERIFY(is(4, 20, T::Builtin));  // expf
-        QVERIFY(is(4, 46, T::Number));   // 0x1p-3f
-        QVERIFY(is(4, 56, T::Comment));  // the block comment opens
-        QVERIFY(is(5, 7, T::Comment));   // and runs on into the next line
-        QVERIFY(is(5, 30, T::Keyword));  // return, after it closed
+        QVERIFY(is(3, 11, T::Keyword)); // __global__
+        QVERIFY(is(4, 4, T::Keyword));  // const
+        QVERIFY(is(4, 20, T::Builtin)); // expf
+        QVERIFY(is(4, 46, T::Number));  // 0x1p-3f
+        QVERIFY(is(4, 56, T::Comment)); // the block comment opens
+        QVERIFY(is(5, 7, T::Comment));  // and runs on into the next line
+        QVERIFY(is(5, 30, T::Keyword)); // return, after it closed
         QVERIFY(h.format(T::Keyword).foreground() != h.format(T::Comment).foreground());
     }
 

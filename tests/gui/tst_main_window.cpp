@@ -280,6 +280,53 @@ private slots:
                  QString::fromStdString(diagram.value()->dot).trimmed());
     }
 
+    void aGraphOfAnotherRunIsSelectedInItsRun() {
+        // Issue 14, finding 7: graph ids are unique in a trace, so --select graph:ID selects a
+        // graph of an earlier run too (it said "run #2 has no graph 3").
+        QTemporaryDir dir;
+        const QString trace = testing::graphBreaksTrace(dir.path());
+        QVERIFY(!trace.isEmpty());
+        QCOMPARE(
+            testing::runKilnBinary({"run", dir.filePath("graph_breaks.py"), "--quiet"}, dir.path())
+                .exitCode,
+            0);
+        views::SnapshotPtr first = testing::readSnapshot(trace, 1);
+        QVERIFY(first && !first->graphs.empty());
+        const int64_t graphId = first->graphs.front().id;
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(trace));
+        QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot& s) { return s.run.id == 2; }));
+        QVERIFY(w.selectItem(QString("graph:%1").arg(graphId)));
+        QTRY_COMPARE(w.selection().state().runId, qint64(1));
+        QTRY_COMPARE(w.selection().state().graphId, graphId);
+        // An id no run has is said so, once every run was asked.
+        QVERIFY(w.selectItem("graph:999999"));
+        QTRY_VERIFY2(w.statusBar()->currentMessage().contains("no graph 999999"),
+                     qPrintable(w.statusBar()->currentMessage()));
+        QCOMPARE(w.selection().state().runId, qint64(1));
+    }
+
+    void aWorkloadWithoutARunShowsItsSource() {
+        // Issue 14, finding 9: a workload with no trace yet showed "No run is selected."
+        QTemporaryDir dir;
+        const QString script = writeScript(dir, "fresh.py", kQuickWorkload);
+        studio::MainWindow w;
+        w.show();
+        QVERIFY(w.openFile(script));
+        auto* source = static_cast<views::SourcePanel*>(w.panel("source"));
+        QTRY_COMPARE(source->editor()->toPlainText(), QString::fromUtf8(kQuickWorkload));
+        QVERIFY2(source->summaryText().contains("fresh.py · not run yet"),
+                 qPrintable(source->summaryText()));
+        // Its first run replaces the notice with the run's own summary.
+        QSignalSpy ready(&w, &studio::MainWindow::ready);
+        w.runWorkload();
+        QVERIFY(waitFor([&] { return !ready.isEmpty() && w.selection().snapshot(); }));
+        QTRY_VERIFY2(!source->summaryText().contains("not run yet"),
+                     qPrintable(source->summaryText()));
+        QCOMPARE(source->editor()->toPlainText(), QString::fromUtf8(kQuickWorkload));
+    }
+
     void labelsReadAsWrittenAndActionsHaveKeys() {
         // Issue 14, finding 9: "Guards & recompiles" is not "Guards _recompiles" in its tab and
         // the View menu; "1 compile", not "1 compiles"; Compare modes has a key; a Help menu.

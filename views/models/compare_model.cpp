@@ -2,6 +2,7 @@
 #include "compare_model.h"
 
 #include "autotune_choice_model.h"
+#include "counted.h"
 
 #include <QColor>
 #include <QStringList>
@@ -76,9 +77,9 @@ QString ratioLine(const ComparisonRow& row) {
 QString kernelLines(const ComparisonSide& side) {
     QStringList lines;
     for (const ComparedKernel& k : side.kernels) {
-        lines << QString("%1 (%2): %3 launches, %4 ms, %5 µs per call")
+        lines << QString("%1 (%2): %3, %4 ms, %5 µs per call")
                      .arg(QString::fromStdString(k.name), QString::fromStdString(k.kind))
-                     .arg(k.launches)
+                     .arg(counted(k.launches, "launch"))
                      .arg(ms(k.totalNs), 0, 'f', 3)
                      .arg(us(k.medianNs), 0, 'f', 1);
         if (k.launches > 0) lines << "    " + warmLine(k.warm);
@@ -136,7 +137,7 @@ QVariant CompareModel::display(const ComparisonRow& row, int column) const {
     };
     switch (column) {
     case GraphColumn:
-        return row.graph.label();
+        return row.label();
     case NodesColumn:
         return row.nodesText();
     case KernelsAColumn:

@@ -4,6 +4,7 @@
 /// frame, compile id and graph), so a run with thousands of graphs builds in one pass.
 #include "compile_tree_build.h"
 
+#include "counted.h"
 #include "graph_name.h"
 
 #include <QFileInfo>
@@ -55,11 +56,6 @@ namespace {
 
 QString text(const std::string& s) {
     return QString::fromStdString(s);
-}
-
-/// "1 kernel", "3 kernels".
-QString counted(size_t n, const char* noun) {
-    return QString("%1 %2%3").arg(n).arg(noun).arg(n == 1 ? "" : "s");
 }
 
 QString ms(int64_t ns) {
@@ -178,8 +174,8 @@ std::unique_ptr<Node> kernelNode(const KernelRecord& k, const Node& graph) {
     d.toolTip = QString("%1 kernel %2").arg(text(k.kernel.kind), d.name);
     if (!fused.isEmpty()) d.toolTip += "\nfuses " + fused;
     if (l.count > 0)
-        d.toolTip += QString("\n%1 launches: total %2, median %3, min %4, max %5")
-                         .arg(l.count)
+        d.toolTip += QString("\n%1: total %2, median %3, min %4, max %5")
+                         .arg(counted(l.count, "launch"))
                          .arg(ms(l.totalNs), ms(l.medianNs), ms(l.minNs), ms(l.maxNs));
     else
         d.toolTip += "\nnever launched";
@@ -211,13 +207,12 @@ std::unique_ptr<Node> graphNode(const trace::GraphRow& g, const Node& compile,
         for (const KernelRecord* k : it->second)
             n->adopt(kernelNode(*k, *n));
     NodeData& d = n->data;
-    d.name =
-        graphName(g.id) + QStringLiteral(" · ") + counted(static_cast<size_t>(g.opCount), "op");
+    d.name = graphName(g.id) + QStringLiteral(" · ") + counted(g.opCount, "op");
     d.status = compile.data.status;
     d.statusText = compile.data.statusText;
     sumChildren(*n);
-    d.detail = QString("%1 · %2").arg(counted(static_cast<size_t>(g.nodeCount), "node"),
-                                      counted(n->children.size(), "kernel"));
+    d.detail = QString("%1 · %2").arg(counted(g.nodeCount, "node"),
+                                      counted(qsizetype(n->children.size()), "kernel"));
     QStringList code = text(g.readableCode).split('\n');
     const qsizetype shown = std::min<qsizetype>(code.size(), 24);
     d.toolTip = QString("%1 of compile %2\n\n").arg(graphName(g.id), compile.compileId) +

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "run_comparison.h"
 
+#include "graph_name.h"
+
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStringList>
@@ -200,6 +202,7 @@ ComparisonRow makeRow(const GraphKey& key, const std::vector<const Placed*>& mem
     std::set<std::string> nodes;
     for (const Placed* p : members) {
         addKernel(p->inB ? row.b : row.a, *p, p->inB ? b : a);
+        (p->inB ? row.graphIdB : row.graphIdA) = p->record->kernel.graphId;
         nodes.insert(p->nodes.begin(), p->nodes.end());
     }
     row.nodes = orderedNodes(nodes, order);
@@ -237,10 +240,14 @@ std::vector<ComparisonRow> matchGraph(const GraphKey& key, const std::vector<Pla
 
 } // namespace
 
-QString GraphKey::label() const {
-    QString name = QString::fromStdString(function);
-    if (functionOrdinal > 0) name += QString("#%1").arg(functionOrdinal + 1);
-    return QString("%1 · entry %2 · graph %3").arg(name).arg(compileIndex).arg(graphInCompile);
+QString ComparisonRow::label() const {
+    QString name = QString::fromStdString(graph.function);
+    if (graph.functionOrdinal > 0) name += QString("#%1").arg(graph.functionOrdinal + 1);
+    QStringList graphs;
+    for (int64_t id : {graphIdA, graphIdB})
+        if (id > 0 && !graphs.contains(graphName(id))) graphs << graphName(id);
+    return graphs.isEmpty() ? name
+                            : name + QStringLiteral(" · ") + graphs.join(QStringLiteral(" / "));
 }
 
 QString ComparisonSide::names() const {

@@ -26,8 +26,6 @@ struct GraphKey {
     int32_t graphInCompile;  ///< the graph's position among its compile's graphs
 
     auto operator<=>(const GraphKey&) const = default;
-    /// "f · entry 0 · graph 0", what the comparison table shows.
-    QString label() const;
 };
 
 /// A kernel's launches after its first (which pays for cold caches and lazy loading): how
@@ -84,7 +82,12 @@ struct ComparisonRow {
     ComparisonSide a;
     ComparisonSide b;
     MatchStatus status = MatchStatus::Matched;
+    /// The graph each side's kernels belong to (its graph id, as Studio and the command line
+    /// name graphs); 0 for a side without kernels.
+    int64_t graphIdA = 0, graphIdB = 0;
 
+    /// "forward · graph 6 / graph 43": the function and each side's graph by its id.
+    QString label() const;
     int64_t deltaNs() const { return b.totalNs - a.totalNs; }
     /// B/A of one warm call when both sides are measured, else of the total times; empty
     /// unless both sides ran (A's time above zero).

@@ -77,6 +77,13 @@ void SessionWorker::loadDiagram(qint64 graphId, const QString& kind) {
     Q_EMIT diagramLoaded(m_epoch, graphId, kind, dot);
 }
 
+void SessionWorker::loadGraphRun(qint64 graphId) {
+    if (!ensureReader()) return;
+    auto graph = m_reader->graph(graphId);
+    if (!graph) return Q_EMIT failed(m_epoch, qs(graph.error().message));
+    Q_EMIT graphRunLoaded(m_epoch, graphId, graph.value() ? graph.value()->runId : 0);
+}
+
 void SessionWorker::setPolling(bool on, int intervalMs) {
     if (!m_timer) {
         m_timer = new QTimer(this);
@@ -108,6 +115,10 @@ TraceSession::TraceSession(QObject* parent)
     connect(m_worker, &SessionWorker::runsLoaded, this, &TraceSession::onRuns);
     connect(m_worker, &SessionWorker::snapshotLoaded, this, &TraceSession::onSnapshot);
     connect(m_worker, &SessionWorker::diagramLoaded, this, &TraceSession::onDiagram);
+    connect(m_worker, &SessionWorker::graphRunLoaded, this,
+            [this](quint64 epoch, qint64 graphId, qint64 runId) {
+                if (epoch == m_epoch) Q_EMIT graphRunFound(graphId, runId);
+            });
     connect(m_worker, &SessionWorker::changed, this, &TraceSession::onChanged);
     connect(m_worker, &SessionWorker::failed, this, &TraceSession::onFailed);
     m_thread.setObjectName("kiln-trace-reader");
@@ -164,6 +175,12 @@ void TraceSession::requestDiagram(qint64 graphId, const QString& kind) {
     if (!isOpen()) return;
     QMetaObject::invokeMethod(m_worker, "loadDiagram", Qt::QueuedConnection, Q_ARG(qint64, graphId),
                               Q_ARG(QString, kind));
+}
+
+void TraceSession::requestGraphRun(qint64 graphId) {
+    if (!isOpen()) return;
+    QMetaObject::invokeMethod(m_worker, "loadGraphRun", Qt::QueuedConnection,
+                              Q_ARG(qint64, graphId));
 }
 
 void TraceSession::setPolling(bool on, int intervalMs) {

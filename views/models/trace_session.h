@@ -50,6 +50,9 @@ public:
     /// Reads the DOT text of graph \p graphId's diagram (kind "pre_fusion" or "post_fusion");
     /// diagramReady follows, with empty text when the graph has no such diagram.
     void requestDiagram(qint64 graphId, const QString& kind);
+    /// Finds the run graph \p graphId belongs to (graph ids are unique in a trace);
+    /// graphRunFound follows, with run 0 when the trace has no such graph.
+    void requestGraphRun(qint64 graphId);
 
     /// Polls the file for new commits every \p intervalMs while on (for live runs).
     void setPolling(bool on, int intervalMs = 200);
@@ -60,6 +63,7 @@ Q_SIGNALS:
     void runsChanged();
     void snapshotReady(qint64 runId, const kiln::views::SnapshotPtr& snapshot);
     void diagramReady(qint64 graphId, const QString& kind, const QString& dot);
+    void graphRunFound(qint64 graphId, qint64 runId);
     /// The trace could not be read: the reader's words.
     void failed(const QString& message);
 
@@ -99,12 +103,14 @@ public Q_SLOTS:
     void loadRuns();
     void loadSnapshot(qint64 runId, const kiln::views::SnapshotPtr& previous);
     void loadDiagram(qint64 graphId, const QString& kind);
+    void loadGraphRun(qint64 graphId);
     void setPolling(bool on, int intervalMs);
 
 Q_SIGNALS:
     void runsLoaded(quint64 epoch, kiln::views::RunRows rows);
     void snapshotLoaded(quint64 epoch, qint64 runId, const kiln::views::SnapshotPtr& snapshot);
     void diagramLoaded(quint64 epoch, qint64 graphId, const QString& kind, const QString& dot);
+    void graphRunLoaded(quint64 epoch, qint64 graphId, qint64 runId);
     void changed(quint64 epoch);
     void failed(quint64 epoch, const QString& message);
 

@@ -30,29 +30,30 @@ namespace kiln::views {
 
 namespace {
 
-/// Times and ratios with four significant digits (the model keeps every digit, for sorting
-/// and CSV): 0.04604 ms, 0.7907, 1235 ms; never in exponent form ("-1e-05" in a ms column
-/// reads as a typo): a value that small is -0.00001.
+/// A numeric column at one fixed precision, so that its digits line up and a column reads in
+/// one unit (the model keeps every digit, for sorting and CSV): ms totals to the microsecond,
+/// per-call µs to 10 ns, ratios to three decimals; the delta carries its sign. Never exponent
+/// form ("-1e-05" in a ms column reads as a typo).
 class NumberDelegate final : public QStyledItemDelegate {
 public:
-    using QStyledItemDelegate::QStyledItemDelegate;
+    NumberDelegate(int decimals, bool withSign, QObject* parent)
+        : QStyledItemDelegate(parent)
+        , m_decimals(decimals)
+        , m_withSign(withSign) {}
     QString displayText(const QVariant& value, const QLocale& locale) const override {
         if (value.typeId() != QMetaType::Double)
             return QStyledItemDelegate::displayText(value, locale);
         const double v = value.toDouble();
-        if (std::abs(v) >= 1000) return locale.toString(v, 'f', 0);
-        if (v == 0) return locale.toString(0.0, 'f', 0);
-        // Four significant digits as fixed decimals, at most 6 (a nanosecond in ms).
-        const int magnitude = static_cast<int>(std::floor(std::log10(std::abs(v))));
-        QString text = locale.toString(v, 'f', std::clamp(3 - magnitude, 0, 6));
-        // Trailing zeros add nothing ("0.7900" is 0.79), as 'g' dropped them.
-        if (text.contains(locale.decimalPoint())) {
-            while (text.endsWith(locale.zeroDigit()))
-                text.chop(1);
-            if (text.endsWith(locale.decimalPoint())) text.chop(1);
-        }
+        const QString zero = locale.toString(0.0, 'f', m_decimals);
+        QString text = locale.toString(v, 'f', m_decimals);
+        if (text == zero || text == locale.negativeSign() + zero) return zero; // no "-0.000"
+        if (m_withSign && v > 0) text.prepend(locale.positiveSign());
         return text;
     }
+
+private:
+    int m_decimals;
+    bool m_withSign;
 };
 
 QString seconds(std::optional<int64_t> ns) {
@@ -125,7 +126,7 @@ QStringList uniqueLabels(const std::vector<const ComparisonRow*>& rows) {
     for (const ComparisonRow* row : rows) {
         QString label = row->nodesText();
         if (label.size() > 32) label = label.left(31) + "…";
-        if (labels.contains(label)) label += " (" + row->graph.label() + ")";
+        if (labels.contains(label)) label += " (" + row->label() + ")";
         labels << label;
     }
     return labels;
@@ -195,7 +196,14 @@ QWidget* ComparePanel::makeTable() {
     m_table->setWordWrap(false);
     // Fitting columns measures rows: the first hundred show what the widths need.
     m_table->horizontalHeader()->setResizeContentsPrecision(100);
-    m_table->setItemDelegate(new NumberDelegate(m_table));
+    for (int column : {CompareModel::TotalAColumn, CompareModel::TotalBColumn})
+        m_table->setItemDelegateForColumn(column, new NumberDelegate(3, false, m_table));
+    m_table->setItemDelegateForColumn(CompareModel::DeltaColumn,
+                                      new NumberDelegate(3, true, m_table));
+    m_table->setItemDelegateForColumn(CompareModel::RatioColumn,
+                                      new NumberDelegate(3, false, m_table));
+    for (int column : {CompareModel::PerCallAColumn, CompareModel::PerCallBColumn})
+        m_table->setItemDelegateForColumn(column, new NumberDelegate(2, false, m_table));
     addTableExportMenu(m_table);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { selectKernelOfRow(current); });

@@ -2,6 +2,7 @@
 #include "graph_panel.h"
 
 #include "api/catalog.h"
+#include "counted.h"
 #include "diagram_view.h"
 #include "graph_name.h"
 
@@ -44,10 +45,6 @@ QToolButton* toolButton(const QString& text, const QString& toolTip, QWidget* pa
 
 QString graphTitle(const trace::GraphRow& g) {
     return graphNameIn(g.id, g.compileId);
-}
-
-QString counted(qsizetype n, const QString& one, const QString& many) {
-    return QStringLiteral("%1 %2").arg(n).arg(n == 1 ? one : many);
 }
 
 bool writeFile(const QString& path, const QByteArray& bytes, QString* error) {

@@ -2,6 +2,7 @@
 #include "kernels_panel.h"
 
 #include "autotune_choice_model.h"
+#include "graph_name.h"
 #include "kernel_table_model.h"
 #include "table_export.h"
 
@@ -47,10 +48,13 @@ QString candidatesExplanation() {
 
 QString kernelHeader(const KernelRecord& k) {
     const trace::KernelRow& r = k.kernel;
-    QString html = QStringLiteral("<b>%1</b> &nbsp;·&nbsp; %2 &nbsp;·&nbsp; graph %3 #%4")
-                       .arg(text(r.name).toHtmlEscaped(), text(r.kind).toHtmlEscaped(),
-                            text(r.compileId).toHtmlEscaped())
-                       .arg(r.graphIndex);
+    // Named as everywhere (graph_name.h); a kernel reported before its graph has only its
+    // compile.
+    const QString graph = r.graphId > 0 ? graphNameIn(r.graphId, r.compileId)
+                                        : QStringLiteral("compile ") + text(r.compileId);
+    QString html =
+        QStringLiteral("<b>%1</b> &nbsp;·&nbsp; %2 &nbsp;·&nbsp; %3")
+            .arg(text(r.name).toHtmlEscaped(), text(r.kind).toHtmlEscaped(), graph.toHtmlEscaped());
     if (!r.fusedNodes.empty())
         html += QStringLiteral("<br>fused nodes: %1")
                     .arg(text(r.fusedNodes).replace(u',', QStringLiteral(", ")).toHtmlEscaped());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "output_panel.h"
 
+#include "counted.h"
 #include "table_export.h"
 #include "trace_models.h"
 
@@ -153,8 +154,8 @@ void OutputPanel::showSnapshot(const SnapshotPtr& snapshot) {
 void OutputPanel::updateCount() {
     int total = m_model->rowCount();
     int shown = m_proxy->rowCount();
-    m_count->setText(shown == total ? QString("%1 lines").arg(total)
-                                    : QString("%1 of %2 lines").arg(shown).arg(total));
+    m_count->setText(shown == total ? counted(total, "line")
+                                    : QString("%1 of %2").arg(shown).arg(counted(total, "line")));
 }
 
 } // namespace kiln::views

@@ -228,7 +228,7 @@ void SourcePanel::showSnapshot(const SnapshotPtr& snapshot) {
     m_end = snapshot ? runEndNotice(*snapshot) : RunEndNotice{};
     if (!snapshot) {
         showRunEnd();
-        m_editor->setSourceText({});
+        m_editor->setSourceText(m_unrunText);
         m_editor->setMarkers({});
         m_editor->setPlaceholderText("No run is selected.");
         m_details->hide();
@@ -276,9 +276,23 @@ bool SourcePanel::eventFilter(QObject* watched, QEvent* event) {
     return Panel::eventFilter(watched, event);
 }
 
+QString SourcePanel::summaryText() const {
+    return m_summary->text();
+}
+
+void SourcePanel::setUnrunWorkload(const QString& path, const QString& text) {
+    m_unrunPath = path;
+    m_unrunText = path.isEmpty() ? QString() : text;
+    if (!m_shown) showSnapshot(nullptr);
+}
+
 void SourcePanel::updateSummary() {
     if (!m_shown) {
-        m_summary->clear();
+        if (m_unrunPath.isEmpty())
+            m_summary->clear();
+        else
+            m_summary->setText(QString("%1 · not run yet: Run (F5) records its first run")
+                                   .arg(QFileInfo(m_unrunPath).fileName()));
         return;
     }
     const RunSnapshot& s = *m_shown;

@@ -37,7 +37,13 @@ public:
     /// Selects the previous graph break (Shift+F8).
     QAction* previousBreakAction() const { return m_previous; }
 
+    /// The workload opened before it has any run: its text is shown, read-only, until a run is
+    /// selected, with a summary saying it has not run yet. An empty path forgets it.
+    void setUnrunWorkload(const QString& path, const QString& text);
+
     CodeEditor* editor() const { return m_editor; }
+    /// The line under the toolbar: the workload, its breaks, frames and recompiles.
+    QString summaryText() const;
     BreakDetails* details() const { return m_details; }
     /// The "file changed since this run" banner.
     QLabel* changedBanner() const { return m_banner; }
@@ -81,6 +87,8 @@ private:
     QAction* m_next;
     QAction* m_previous;
     SnapshotPtr m_shown; ///< the snapshot the editor shows
+    QString m_unrunPath; ///< a workload without runs yet, shown while no run is
+    QString m_unrunText;
 };
 
 } // namespace kiln::views
