@@ -72,6 +72,14 @@ int runBench(const BenchRequest& request) {
         }
         options.workloads.push_back(std::move(workload).value());
     }
+    if (request.timeoutSeconds) options.workloadTimeoutSeconds = *request.timeoutSeconds;
+    // Each workload's rows as soon as they are measured: a long benchmark shows its progress,
+    // and what failed says so at once.
+    options.onWorkloadDone = [](const std::vector<api::CompilerBenchRow>& rows) {
+        for (const api::CompilerBenchRow& r : rows)
+            std::fprintf(stderr, "kiln: bench: %s, %s: %s\n", r.workload.c_str(), r.mode.c_str(),
+                         r.error.empty() ? "measured" : r.error.c_str());
+    };
     const std::string& json = request.json;
 
     auto rows = api::runCompilerBench(options);

@@ -17,6 +17,7 @@ struct BenchRequest {
     std::optional<std::string> calls;       ///< --calls: timed calls per row
     bool quick = false;                     ///< --quick: smaller built-in workloads, 3 calls
     std::string json = "kiln-bench.json";   ///< --json: where the JSON goes
+    std::optional<double> timeoutSeconds;   ///< --timeout: per workload (checked by the caller)
 };
 
 /// 0 when every row was measured; 1 when a row failed (its error is in the table and the JSON)

@@ -29,7 +29,7 @@ const std::map<std::string, CommandSpec>& commands() {
         {"graph", {{"--run"}, {}, 2}},
         {"kernels", {{"--run", "--graph"}, {}, 1}},
         {"export-diagram", {{"--graph", "--format", "-o", "--output"}, {"--pre-fusion"}, 1}},
-        {"bench", {{"--modes", "--calls", "--json"}, {"--quick"}, 0, true}},
+        {"bench", {{"--modes", "--calls", "--json", "--timeout"}, {"--quick"}, 0, true}},
         {"help", {{}, {}, 0}},
         {"version", {{}, {}, 0}},
     };
@@ -86,12 +86,15 @@ std::string usageText() {
            "        ID is the graph column of `kiln compiles`; FILE '-' is stdout; the format\n"
            "        defaults to FILE's extension\n"
            "  bench [WORKLOAD.py ...] [--modes M[,M...]] [--calls N] [--quick] [--json FILE]\n"
+           "        [--timeout SECONDS]\n"
            "        the compiler benchmark: for each workload (a file defining fn(*inputs) and\n"
            "        make_inputs(); default: the built-in ones, smaller with --quick) and mode\n"
            "        (eager or a torch.compile mode; default: eager,default,\n"
            "        max-autotune-no-cudagraphs), the compile time, first call, median of N\n"
            "        calls (default 10; 3 with --quick), kernels, time relative to eager and\n"
            "        error relative to eager; writes JSON to FILE (default kiln-bench.json)\n"
+           "        each workload runs in a process of its own, stopped after --timeout\n"
+           "        (default 600 s): a workload that hangs or crashes fails only its rows\n"
            "  version                 print Kiln's version\n"
            "  help                    print this help\n"
            "\n"

@@ -185,6 +185,11 @@ int dispatch(int argc, char** argv) {
         if (auto it = cl->flags.find("--calls"); it != cl->flags.end()) request.calls = it->second;
         if (auto it = cl->flags.find("--json"); it != cl->flags.end()) request.json = it->second;
         request.quick = cl->flags.count("--quick") > 0;
+        if (auto it = cl->flags.find("--timeout"); it != cl->flags.end()) {
+            double seconds = 0;
+            if (!parseTimeout(it->second, seconds)) return 2;
+            request.timeoutSeconds = seconds;
+        }
         return kiln::app::runBench(request);
     }
     if (cl->command == "import") {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "api/compiler_bench.h"
 
+#include "api/bench_isolation.h"
 #include "api/call_timer.h"
 #include "api/measure_compiled_calls.h"
 #include "capture/compile_api.h"
@@ -328,47 +329,63 @@ std::vector<std::string> benchModeNames() {
     return names;
 }
 
+namespace {
+
+/// One workload's rows, one per mode.
+std::vector<CompilerBenchRow> benchWorkload(const Workload& w,
+                                            const CompilerBenchOptions& options) {
+    std::vector<CompilerBenchRow> rows;
+    // The reference outputs: fn called as it is, on make_inputs() after the same seed. A
+    // workload that cannot give them fails every one of its rows with that error.
+    std::vector<tensor::Tensor> reference;
+    std::string workloadError;
+    try {
+        Session s(w);
+        reference = tensorsOf(s.call(s.fn, s.inputs()));
+    } catch (const std::exception& e) {
+        workloadError = e.what();
+    }
+    double eagerMs = 0;
+    for (const std::string& mode : options.modes) {
+        CompilerBenchRow row{w.name, mode};
+        if (!workloadError.empty()) {
+            row.error = workloadError;
+            rows.push_back(row);
+            continue;
+        }
+        try {
+            if (mode.find("max-autotune") != std::string::npos) {
+                // Cold: an empty tuning cache; then warm: the entries the cold run wrote.
+                TemporaryTuningCache cache;
+                row = measure(w, mode, options.calls, reference);
+                row.warmCompileMs = measure(w, mode, 1, reference).compileMs;
+            } else {
+                row = measure(w, mode, options.calls, reference);
+            }
+            if (mode == "eager") eagerMs = row.medianMs;
+        } catch (const std::exception& e) {
+            row.error = e.what();
+        }
+        rows.push_back(row);
+    }
+    for (size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].error.empty() && eagerMs > 0) rows[i].ratioToEager = rows[i].medianMs / eagerMs;
+    return rows;
+}
+
+} // namespace
+
 std::vector<CompilerBenchRow> runCompilerBench(const CompilerBenchOptions& options) {
     codegen::setKernelCacheEnabled(false); // cold compiles: what a first run costs
     std::vector<CompilerBenchRow> rows;
     for (const Workload& w : options.workloads) {
-        // The reference outputs: fn called as it is, on make_inputs() after the same seed. A
-        // workload that cannot give them fails every one of its rows with that error.
-        std::vector<tensor::Tensor> reference;
-        std::string workloadError;
-        try {
-            Session s(w);
-            reference = tensorsOf(s.call(s.fn, s.inputs()));
-        } catch (const std::exception& e) {
-            workloadError = e.what();
-        }
-        size_t first = rows.size();
-        double eagerMs = 0;
-        for (const std::string& mode : options.modes) {
-            CompilerBenchRow row{w.name, mode};
-            if (!workloadError.empty()) {
-                row.error = workloadError;
-                rows.push_back(row);
-                continue;
-            }
-            try {
-                if (mode.find("max-autotune") != std::string::npos) {
-                    // Cold: an empty tuning cache; then warm: the entries the cold run wrote.
-                    TemporaryTuningCache cache;
-                    row = measure(w, mode, options.calls, reference);
-                    row.warmCompileMs = measure(w, mode, 1, reference).compileMs;
-                } else {
-                    row = measure(w, mode, options.calls, reference);
-                }
-                if (mode == "eager") eagerMs = row.medianMs;
-            } catch (const std::exception& e) {
-                row.error = e.what();
-            }
-            rows.push_back(row);
-        }
-        for (size_t i = first; i < rows.size(); ++i)
-            if (rows[i].error.empty() && eagerMs > 0)
-                rows[i].ratioToEager = rows[i].medianMs / eagerMs;
+        std::vector<CompilerBenchRow> measured =
+            options.workloadTimeoutSeconds > 0
+                ? measureInChild(w.name, options.modes, options.workloadTimeoutSeconds,
+                                 [&] { return benchWorkload(w, options); })
+                : benchWorkload(w, options);
+        if (options.onWorkloadDone) options.onWorkloadDone(measured);
+        rows.insert(rows.end(), measured.begin(), measured.end());
     }
     codegen::setKernelCacheEnabled(true);
     return rows;

@@ -10,6 +10,7 @@
 
 #include "support/expected.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,11 @@ struct CompilerBenchOptions {
     std::vector<Workload> workloads;
     std::vector<std::string> modes = {"eager", "default", "max-autotune-no-cudagraphs"};
     int calls = 10;
+    /// Each workload is measured in a child process of its own (bench_isolation.h), stopped
+    /// after this long; 0 measures in this process, without a limit.
+    double workloadTimeoutSeconds = 600;
+    /// Told each workload's rows as they are measured (progress); may be empty.
+    std::function<void(const std::vector<CompilerBenchRow>&)> onWorkloadDone;
 };
 
 std::vector<CompilerBenchRow> runCompilerBench(const CompilerBenchOptions& options);

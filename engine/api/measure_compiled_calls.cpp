@@ -63,7 +63,10 @@ void measureCompiledCalls(lang::Interpreter& interp, capture::CaptureEngine& cap
         try {
             measureSite(interp, capture, sink, site, plan);
         } catch (lang::PyException& e) {
-            if (cancelled()) throw;
+            // A timeout, or Ctrl-C (KeyboardInterrupt), ends all measuring, not one function's.
+            if (cancelled() ||
+                interp.isInstance(e.exception, lang::builtinTypes().keyboardInterrupt.get()))
+                throw;
             sink.output(OutputStream::Log, "kiln: measuring " + site.name + " stopped: " +
                                                lang::formatExceptionOnly(interp, e.exception));
         }

@@ -200,6 +200,7 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
     } flushGpuTimings;
     try {
         interp.runMain(parsed.value());
+        interp.checkCancel(); // a SIGINT during the last statement's native call
         if (config.measure.calls > 0)
             measureCompiledCalls(interp, capture, sink, config.measure, [&supervisor] {
                 return supervisor.cancelReason() != RunSupervisor::Cancel::None;
@@ -210,6 +211,11 @@ Outcome execute(const std::shared_ptr<SourceFile>& source, TeeSink& sink, const 
         std::string text = lang::formatTraceback(interp, e.exception);
         sink.output(OutputStream::Stderr, text);
         RunSupervisor::Cancel why = supervisor.cancelReason();
+        // An uncaught KeyboardInterrupt after a SIGINT is the user's stop; one the script
+        // raised itself, or a later error after a caught interrupt, is the script's error.
+        if (why == RunSupervisor::Cancel::None && supervisor.interrupted() &&
+            interp.isInstance(e.exception, lang::builtinTypes().keyboardInterrupt.get()))
+            why = RunSupervisor::Cancel::Interrupt;
         outcome.status =
             why == RunSupervisor::Cancel::None ? RunStatus::Error : RunStatus::Cancelled;
         outcome.exitCode = why == RunSupervisor::Cancel::Timeout     ? 124

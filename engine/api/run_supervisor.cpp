@@ -167,9 +167,12 @@ void RunSupervisor::onSignal(int signalNumber) {
     {
         std::lock_guard lock(m_stateMutex);
         if (m_done) return;
-        if (signalNumber == SIGINT && m_phase == Phase::Script && !m_interrupted) {
+        // KeyboardInterrupt in the script, once per SIGINT, as CPython; a SIGINT while the last
+        // one is still waiting to be raised (a native call that does not return) stops hard.
+        if (signalNumber == SIGINT && m_phase == Phase::Script && m_interp &&
+            !m_interp->interruptPending()) {
             m_interrupted = true;
-            requestCancelLocked(Cancel::Interrupt);
+            m_interp->requestInterrupt();
             return;
         }
         second = signalNumber == SIGINT && m_interrupted;

@@ -51,8 +51,11 @@ public:
     void scriptStarted(lang::Interpreter& interp);
     void scriptEnded();
 
-    /// Why the interpreter was asked to stop: the first reason that came.
+    /// Why the interpreter was asked to stop for good: a timeout (SIGINT only interrupts: the
+    /// script may catch the KeyboardInterrupt, see interrupted()).
     Cancel cancelReason() const { return m_cancel.load(); }
+    /// A SIGINT raised KeyboardInterrupt in the script (or is about to).
+    bool interrupted() const { return m_interrupted.load(); }
     /// The limit as the messages say it: "3 s".
     std::string describeTimeout() const;
 
@@ -74,7 +77,7 @@ private:
     std::mutex m_stateMutex; ///< guards the phase, the interpreter and the grace deadline
     Phase m_phase = Phase::Setup;
     lang::Interpreter* m_interp = nullptr;
-    bool m_interrupted = false;
+    std::atomic<bool> m_interrupted{false};
     std::atomic<Cancel> m_cancel{Cancel::None};
 
     std::mutex m_stopMutex; ///< see holdStops()

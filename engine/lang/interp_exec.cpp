@@ -35,6 +35,9 @@ Flow Interpreter::execStmt(Frame& f, const Stmt& s) {
         runPendingCloses();
     f.mark(s.span);
     f.currentStmt = &s;
+    // A SIGINT that came during a long native call raises here, at the next statement, as
+    // CPython raises it at its next instruction boundary.
+    checkCancel();
     switch (s.kind) {
     case StmtKind::Expr:
         eval(f, *static_cast<const ExprStmt&>(s).value);

@@ -155,6 +155,8 @@ Value Interpreter::libraryAttr(const std::string& module, const char* name) {
 void Interpreter::checkCancel() {
     if (m_cancelRequested.load(std::memory_order_relaxed)) [[unlikely]]
         raise(builtinTypes().keyboardInterrupt.get(), "run cancelled");
+    if (m_interruptPending.load(std::memory_order_relaxed)) [[unlikely]]
+        if (m_interruptPending.exchange(false)) raise(builtinTypes().keyboardInterrupt.get(), "");
 }
 
 Value Interpreter::makeException(TypeObject* type, const std::string& message) {

@@ -226,11 +226,17 @@ public:
 
     // --- output and control
     void write(OutputStream stream, std::string_view text) { m_output.output(stream, text); }
-    /// Makes the interpreter raise KeyboardInterrupt-like cancellation at the next check
-    /// (loop iteration or call); safe to call from another thread.
+    /// Makes the interpreter raise KeyboardInterrupt-like cancellation at every check from now
+    /// on (statement, loop iteration, call): the script cannot go on (a timeout). Safe to call
+    /// from another thread.
     void requestCancel() { m_cancelRequested.store(true, std::memory_order_relaxed); }
     bool cancelRequested() const { return m_cancelRequested.load(std::memory_order_relaxed); }
-    /// Raises the cancellation requested by requestCancel() (natives that wait call it).
+    /// Makes the interpreter raise KeyboardInterrupt once, at the next check (SIGINT, as
+    /// CPython: the script may catch it and go on). Safe to call from another thread.
+    void requestInterrupt() { m_interruptPending.store(true, std::memory_order_relaxed); }
+    /// An interrupt was requested and has not been raised yet.
+    bool interruptPending() const { return m_interruptPending.load(std::memory_order_relaxed); }
+    /// Raises the cancellation or interrupt requested (natives that wait call it).
     void checkCancel();
     int recursionLimit() const { return m_recursionLimit; }
     void setRecursionLimit(int limit) { m_recursionLimit = limit; }
@@ -380,6 +386,7 @@ private:
     uint64_t m_frameSerial = 0;
     int m_recursionLimit = 1000;
     std::atomic<bool> m_cancelRequested{false};
+    std::atomic<bool> m_interruptPending{false};
     std::vector<Value> m_handledExceptions; ///< exceptions being handled (for bare raise)
     FrameHook* m_frameHook = nullptr;
     bool m_frameHookActive = false;

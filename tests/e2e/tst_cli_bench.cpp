@@ -152,6 +152,35 @@ private slots:
         QVERIFY2(r.err.contains("cannot read the workload file"), qPrintable(r.err));
     }
 
+    void aHangingWorkloadFailsOnlyItsOwnRows() {
+        // Issue 13, finding 11: one workload that never returns lost every row (no table, no
+        // JSON). Each workload runs in a process of its own, stopped at --timeout.
+        QString hang = writeFile(m_dir, "hang.py",
+                                 "import torch\n\n\ndef fn(x):\n    while True:\n        pass\n"
+                                 "\n\ndef make_inputs():\n    return (torch.ones(3),)\n");
+        QString good = writeFile(m_dir, "tiny.py", kTinyWorkload);
+        QString json = m_dir.filePath("hang.json");
+        ProcessResult r = runKiln({"bench", hang, good, "--modes", "eager,default", "--calls", "2",
+                                   "--timeout", "2", "--json", json},
+                                  m_dir.path());
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.out.contains("timed out after 2 s (kiln bench --timeout) and was stopped"),
+                 qPrintable(r.out));
+        QVERIFY2(hasTableRow(r.out, "tiny", "default"), qPrintable(r.out));
+        // Progress as each workload is done, on stderr.
+        QVERIFY2(r.err.contains("kiln: bench: tiny, default: measured"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("2 of 4 rows failed"), qPrintable(r.err));
+        QJsonArray rows = readRows(json);
+        QCOMPARE(rows.size(), 4);
+        QCOMPARE(rowOf(rows, "hang", "eager")["ok"].toBool(true), false);
+        QCOMPARE(rowOf(rows, "tiny", "default")["ok"].toBool(false), true);
+        QVERIFY(rowOf(rows, "tiny", "default")["rel_error"].toDouble(1) < 1e-4);
+
+        r = runKiln({"bench", good, "--timeout", "0"}, m_dir.path());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--timeout"), qPrintable(r.err));
+    }
+
     void workloadWithoutMakeInputsIsARowError() {
         QString bad =
             writeFile(m_dir, "no_inputs.py", "import torch\n\n\ndef fn(x):\n    return x + 1\n");
