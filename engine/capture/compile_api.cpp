@@ -151,7 +151,15 @@ Value compileModel(Interpreter& interp, CaptureEngine& engine, const Value& mode
         spec.backend.name = nameOf(interp, backend, "custom");
         spec.backend.callable = backend;
     }
-    if (interp.truthy(disable)) return model;
+    if (interp.truthy(disable)) {
+        // 2.3's _NullDecorator: a bare `assert callable(fn)`.
+        if (!interp.isCallable(model)) interp.raise(builtinTypes().assertionError.get(), "");
+        return model;
+    }
+    if (!interp.isCallable(model))
+        interp.raise(builtinTypes().assertionError.get(),
+                     "A callable function is expected, but " +
+                         interp.repr(Value(interp.typeOf(model))) + " is provided.");
     return wrapCompiled(interp, engine, std::move(spec), model);
 }
 

@@ -45,19 +45,6 @@ std::string backendFunctionName(lang::Interpreter& interp, const Backend& b) {
     return name.is(lang::ObjectKind::Str) ? name.as<lang::StrObject>()->str() : b.name;
 }
 
-bool isCallable(lang::Interpreter& interp, const Value& v) {
-    if (!v.isObject()) return false;
-    switch (v.asObject()->kind()) {
-    case lang::ObjectKind::Function:
-    case lang::ObjectKind::NativeFunction:
-    case lang::ObjectKind::BoundMethod:
-    case lang::ObjectKind::Type:
-        return true;
-    default:
-        return !interp.tryGetAttr(v, lang::Symbol::intern("__call__")).isEmpty();
-    }
-}
-
 /// "(sin, 2), {'alpha': 1}" as fx's node printer shows a node's arguments.
 std::string argsText(const graph::Graph& g, const graph::Node& n,
                      const graph::ConstantPrinter& printConstant) {
@@ -115,7 +102,7 @@ Value CaptureEngine::runBackend(Session& s, const Value& gm, const std::vector<V
     }
     HookOff off(m_interp);
     Value result = m_interp.call(b.callable, {gm, lang::listValue(inputs)});
-    if (!isCallable(m_interp, result))
+    if (!m_interp.isCallable(result))
         m_interp.raiseTypeError("backend returned " + m_interp.typeName(result) +
                                 ", expected a callable");
     return result;

@@ -184,17 +184,7 @@ Value builtinDelattr(Interpreter& interp, const CallArgs& args, void*) {
 
 Value builtinCallable(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("callable(obj, /)");
-    Value v = sig.bind(interp, args)[0];
-    if (!v.isObject()) return Value::fromBool(false);
-    switch (v.asObject()->kind()) {
-    case ObjectKind::Function:
-    case ObjectKind::NativeFunction:
-    case ObjectKind::BoundMethod:
-    case ObjectKind::Type:
-        return Value::fromBool(true);
-    default:
-        return Value::fromBool(!interp.tryGetAttr(v, sym("__call__")).isEmpty());
-    }
+    return Value::fromBool(interp.isCallable(sig.bind(interp, args)[0]));
 }
 
 Value builtinId(Interpreter& interp, const CallArgs& args, void*) {

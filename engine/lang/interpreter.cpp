@@ -152,6 +152,19 @@ Value Interpreter::libraryAttr(const std::string& module, const char* name) {
     return *v;
 }
 
+bool Interpreter::isCallable(const Value& v) {
+    if (!v.isObject()) return false;
+    switch (v.asObject()->kind()) {
+    case ObjectKind::Function:
+    case ObjectKind::NativeFunction:
+    case ObjectKind::BoundMethod:
+    case ObjectKind::Type:
+        return true;
+    default:
+        return !tryGetAttr(v, Symbol::intern("__call__")).isEmpty();
+    }
+}
+
 void Interpreter::checkCancel() {
     if (m_cancelRequested.load(std::memory_order_relaxed)) [[unlikely]]
         raise(builtinTypes().keyboardInterrupt.get(), "run cancelled");

@@ -113,6 +113,8 @@ public:
     void setItem(const Value& object, const Value& key, Value value);
     void delItem(const Value& object, const Value& key);
     bool truthy(const Value& v);
+    /// Python's callable(v).
+    bool isCallable(const Value& v);
     int64_t len(const Value& v);
     bool contains(const Value& container, const Value& item);
     std::string repr(const Value& v);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "lang/iterators.h"
 
+#include "lang/format_detail.h"
 #include "lang/interpreter.h"
 #include "tensor/ops.h"
 
@@ -307,6 +308,14 @@ std::vector<Value> Interpreter::toVector(const Value& iterable) {
     if (iterable.is(ObjectKind::List)) return iterable.as<ListObject>()->items;
     if (iterable.is(ObjectKind::Tuple)) return iterable.as<TupleObject>()->items;
     std::vector<Value> out;
+    if (iterable.is(ObjectKind::Range)) {
+        // list(range(10**12)) is a MemoryError at once, as CPython's length hint makes it,
+        // not a climb through the machine's memory.
+        const uint64_t count = iterable.as<RangeObject>()->count();
+        if (count > static_cast<uint64_t>(detail::kMaxFieldWidth) / sizeof(Value))
+            raise(builtinTypes().memoryError.get(), "");
+        out.reserve(count);
+    }
     Value it = getIter(iterable);
     Value item;
     while (iterNext(it, item))

@@ -240,28 +240,35 @@ Value strReplace(Interpreter& interp, const CallArgs& args, void*) {
     const std::string& s = a.toStr(0);
     const std::string& from = a.toStr(1);
     const std::string& to = a.toStr(2);
-    int64_t count = a.toInt(3);
-    std::string out;
-    size_t pos = 0;
-    int64_t done = 0;
+    const int64_t count = a.toInt(3);
+    // Where the replacements go: before every character and at the end for an empty `old`
+    // (character boundaries, not bytes: "é".replace("", "-") is "-é-"), else at each match.
+    std::vector<size_t> at;
+    auto more = [&] { return count < 0 || static_cast<int64_t>(at.size()) < count; };
     if (from.empty()) {
-        for (size_t i = 0; i <= s.size(); ++i) {
-            if (count < 0 || done < count) {
-                out += to;
-                ++done;
-            }
-            if (i < s.size()) out += s[i];
-        }
-        return strValue(std::move(out));
+        for (size_t i = 0; i <= s.size() && more(); ++i)
+            if (i == s.size() || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) at.push_back(i);
+    } else {
+        for (size_t found = s.find(from); found != std::string::npos && more();
+             found = s.find(from, found + from.size()))
+            at.push_back(found);
     }
-    while (count < 0 || done < count) {
-        size_t found = s.find(from, pos);
-        if (found == std::string::npos) break;
-        out += s.substr(pos, found - pos) + to;
-        pos = found + from.size();
-        ++done;
+    // The result's size first: ("a" * 10**6).replace("", "b" * 10**6) is a MemoryError at
+    // once, as in CPython, not a climb through the machine's memory.
+    const double bytes = static_cast<double>(s.size()) +
+                         static_cast<double>(at.size()) *
+                             (static_cast<double>(to.size()) - static_cast<double>(from.size()));
+    if (bytes > static_cast<double>(detail::kMaxFieldWidth))
+        interp.raise(builtinTypes().memoryError.get(), "");
+    std::string out;
+    out.reserve(static_cast<size_t>(bytes));
+    size_t pos = 0;
+    for (size_t place : at) {
+        out.append(s, pos, place - pos);
+        out += to;
+        pos = place + from.size();
     }
-    out += s.substr(pos);
+    out.append(s, std::min(pos, s.size()), std::string::npos);
     return strValue(std::move(out));
 }
 

@@ -69,3 +69,5 @@ print("inductor" in torch._dynamo.list_backends())
 torch._dynamo.config.suppress_errors = True
 attempt("suppressed", lambda: torch.compile(f, backend=broken)(x))
 print(torch.compile(f, backend=broken)(x))
+attempt("not callable", lambda: torch.compile(5))
+attempt("not callable, disabled", lambda: torch.compile(5, disable=True))
