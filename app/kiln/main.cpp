@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "compiler_commands.h"
 #include "import_command.h"
+#include "support/options.h"
 #include "trace_commands.h"
 
 #include <charconv>
@@ -85,6 +86,11 @@ bool readCompileOverrides(const kiln::app::CommandLine& cl, kiln::CompileOverrid
     if (o.mode && !o.options.empty()) {
         std::fprintf(stderr, "kiln: error: Either mode or options can be specified, but both "
                              "can't be specified at the same time.\n");
+        return false;
+    }
+    // As torch.compile(options=) will check them, before the script runs.
+    if (kiln::Status checked = kiln::checkCommandLineOptions(o.options); !checked) {
+        std::fprintf(stderr, "kiln: error: --options: %s\n", checked.error().message.c_str());
         return false;
     }
     return true;

@@ -80,18 +80,6 @@ Value wrapCompiled(Interpreter& interp, CaptureEngine& engine, CompileSpec spec,
     interp.raise(interp.call(*type, {name}));
 }
 
-Value overrideValue(const std::string& text) {
-    if (text == "True" || text == "true") return Value::fromBool(true);
-    if (text == "False" || text == "false") return Value::fromBool(false);
-    if (text == "None") return Value::none();
-    char* end = nullptr;
-    long long i = std::strtoll(text.c_str(), &end, 10);
-    if (!text.empty() && *end == '\0') return Value::fromInt(i);
-    double d = std::strtod(text.c_str(), &end);
-    if (!text.empty() && *end == '\0') return Value::fromFloat(d);
-    return strValue(text);
-}
-
 /// The run's --mode/--backend/--options/--dynamic/--fullgraph applied over a call's arguments.
 /// Options given with a mode in the script: the mode's patch becomes options, so both apply.
 std::vector<Value> applyOverrides(Interpreter& interp, const CompileOverrides& ov,
@@ -116,7 +104,7 @@ std::vector<Value> applyOverrides(Interpreter& interp, const CompileOverrides& o
         o[4].as<DictObject>()->forEach(
             [&](const Value& k, const Value& v) { dict->set(interp, k, v); });
     for (const auto& [key, text] : ov.options)
-        dict->set(interp, strValue(key), overrideValue(text));
+        dict->set(interp, strValue(key), optionValueToScript(optionValueFromText(text)));
     o[3] = Value::none();
     o[4] = Value(dict);
     return o;

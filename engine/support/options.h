@@ -205,6 +205,13 @@ using OptionPatch = std::vector<OptionPatchEntry>;
 Expected<OptionPatch> inductorCompilePatch(const OptionValues& current,
                                            const CompileOptionsRequest& request);
 
+/// An option's value as `kiln run --options KEY=VALUE` writes it: True/False (or true/false),
+/// None, an int, a float, else the text as a str.
+OptionValue optionValueFromText(const std::string& text);
+/// Checks `--options` pairs as torch.compile(options=) will (the key is an inductor option,
+/// the value of its type), so a bad one is a usage error before the script runs.
+Status checkCommandLineOptions(const std::vector<std::pair<std::string, std::string>>& pairs);
+
 /// The configuration a compile runs with: `current` with `patch` applied on top.
 OptionValues applyPatch(const OptionValues& current, const OptionPatch& patch);
 

@@ -5,6 +5,7 @@
 #include "support/options.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace kiln {
 
@@ -51,6 +52,26 @@ Status applyOptions(const OptionValues& current, const OptionItems& items, Optio
 }
 
 } // namespace
+
+OptionValue optionValueFromText(const std::string& text) {
+    if (text == "True" || text == "true") return true;
+    if (text == "False" || text == "false") return false;
+    if (text == "None") return std::monostate{};
+    char* end = nullptr;
+    long long i = std::strtoll(text.c_str(), &end, 10);
+    if (!text.empty() && *end == '\0') return int64_t(i);
+    double d = std::strtod(text.c_str(), &end);
+    if (!text.empty() && *end == '\0') return d;
+    return text;
+}
+
+Status checkCommandLineOptions(const std::vector<std::pair<std::string, std::string>>& pairs) {
+    OptionItems items;
+    for (const auto& [key, text] : pairs)
+        items.emplace_back(key, optionValueFromText(text));
+    OptionPatch patch;
+    return applyOptions(OptionValues(inductorOptionRegistry()), items, OptionSource::User, patch);
+}
 
 std::span<const std::string_view> compileModeNames() {
     return kModeNames;

@@ -204,7 +204,19 @@ private slots:
                                       "backend: aot_eager, cudagraphs, eager or inductor (a "
                                       "custom backend exists only inside its script"),
                  qPrintable(backend.err));
-        QVERIFY(mode.out.isEmpty() && backend.out.isEmpty());
+        // --options as torch.compile(options=) checks them: a known option of its type.
+        Result unknown = runKiln({"run", script, "--options", "nosuch=1"});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.contains("kiln: error: --options: Unexpected optimization option "
+                                      "nosuch, known options are ["),
+                 qPrintable(unknown.err));
+        Result mistyped = runKiln({"run", script, "--options", "max_autotune=banana"});
+        QCOMPARE(mistyped.exitCode, 2);
+        QVERIFY2(mistyped.err.contains("Unexpected type of attr max_autotune, got str should be "
+                                       "bool"),
+                 qPrintable(mistyped.err));
+        QVERIFY(mode.out.isEmpty() && backend.out.isEmpty() && unknown.out.isEmpty() &&
+                mistyped.out.isEmpty());
         QVERIFY(!QFile::exists(dir.filePath("c.kiln"))); // refused before the trace was made
         Result eager =
             runKiln({"run", script, "--backend", "eager", "--mode", "default", "--quiet"});
