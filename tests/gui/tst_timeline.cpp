@@ -522,6 +522,60 @@ private slots:
         QVERIFY(!error.isEmpty());
     }
 
+    void exportsOnlyTheSelectedRangeUnderTheWorkloadsName() {
+        // Issue 14, finding 9: the export ignored the selected range and was named
+        // run-2.trace.json whatever the workload.
+        Fixture f(m_snapshot);
+        QVERIFY(f.ready);
+        QCOMPARE(chromeTraceFileName(*m_snapshot, false),
+                 QString("graph_breaks-run-%1.trace.json").arg(m_snapshot->run.id));
+        QCOMPARE(chromeTraceFileName(*m_snapshot, true),
+                 QString("graph_breaks-run-%1-range.trace.json").arg(m_snapshot->run.id));
+        QVERIFY(!f.panel->selectedRange());
+        // The middle third of the run's launches, by time.
+        QVERIFY(m_snapshot->launches.size() >= 3);
+        std::vector<int64_t> starts;
+        for (const trace::KernelLaunchRow& l : m_snapshot->launches)
+            starts.push_back(l.startNs);
+        std::sort(starts.begin(), starts.end());
+        const int64_t from = starts[starts.size() / 3], to = starts[2 * starts.size() / 3];
+        QVERIFY(to > from);
+        f.view()->setSelectedRange(from, to);
+        QCOMPARE(f.panel->selectedRange()->startNs, from);
+        QString path = m_dir.filePath("range.trace.json");
+        QString error;
+        QVERIFY2(f.panel->exportChromeTrace(path, &error), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+        size_t launches = 0, expected = 0;
+        for (const trace::KernelLaunchRow& l : m_snapshot->launches)
+            expected += l.startNs < to && l.startNs + l.durationNs() > from;
+        for (const QJsonValue& v : doc.value("traceEvents").toArray()) {
+            QJsonObject e = v.toObject();
+            if (e.value("ph").toString() != "X") continue;
+            const double start = e.value("ts").toDouble() * 1000,
+                         end = start + e.value("dur").toDouble() * 1000;
+            QVERIFY2(start < to + 1 && end > from - 1, qPrintable(e.value("name").toString()));
+            launches += e.value("cat").toString() == "launch";
+        }
+        QCOMPARE(launches, expected);
+        QVERIFY(launches < m_snapshot->launches.size());
+        QVERIFY(doc.value("otherData").toObject().value("range").toString().endsWith("of the run"));
+    }
+
+    void rulerAndTooltipTimesShowTheirResolution() {
+        // Issue 14, finding 9: zoomed in, the ruler read "1.41 s" six times, and a 74.8 µs
+        // kernel's tooltip said "start 1.42 s".
+        QCOMPARE(formatNsAt(63.42e6, 20e3), QString("63.42 ms"));
+        QCOMPARE(formatNsAt(63.44e6, 20e3), QString("63.44 ms"));
+        QCOMPARE(formatNsAt(1.4101e9, 1e6), QString("1.410 s"));
+        QCOMPARE(formatNsAt(1.420123e9, 7.48e3), QString("1.420123 s"));
+        QCOMPARE(formatNsAt(500, 100), QString("500 ns"));
+        QCOMPARE(formatNsAt(2.5e6, 1e6), QString("3 ms"));
+        QCOMPARE(formatNsAt(0, 5e6), QString("0 ms"));
+    }
+
     void theHintLeavesTheTracksTheirHeightInAShortDock() {
         // Issue 14, finding 9: at 1600x1000 the Timeline dock is short, and the hint's own row
         // below the tracks sat on the first track's label. It is in the toolbar now.

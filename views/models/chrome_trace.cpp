@@ -4,7 +4,9 @@
 #include "timeline_layout.h"
 #include "trace/json_text.h"
 
+#include <QFileInfo>
 #include <QSaveFile>
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <unordered_map>
@@ -69,8 +71,9 @@ private:
 
 class EventWriter {
 public:
-    explicit EventWriter(int64_t pid)
-        : m_pid(pid) {}
+    EventWriter(int64_t pid, std::optional<ChromeTraceRange> range)
+        : m_pid(pid)
+        , m_range(range) {}
 
     void metadata(const char* name, int tid, const QString& value) {
         begin();
@@ -91,6 +94,7 @@ public:
     /// A complete event, or an instant one when \p durationNs is 0.
     void span(int tid, const QString& name, const char* category, int64_t startNs,
               int64_t durationNs, const Args& args) {
+        if (!inRange(startNs, durationNs)) return;
         begin();
         m_out += "\"name\":";
         appendString(m_out, name);
@@ -110,6 +114,7 @@ public:
     /// A launch: \p head is everything before its start time, \p tail what follows its
     /// duration up to the per-launch arguments (both the same for every launch of a kernel).
     void launch(const QByteArray& head, const QByteArray& tail, const trace::KernelLaunchRow& l) {
+        if (!inRange(l.startNs, l.durationNs())) return;
         begin();
         m_out += head;
         appendMicros(m_out, l.startNs);
@@ -133,12 +138,20 @@ public:
     }
 
 private:
+    /// Overlaps the range (an instant: lies in it); everything without a range.
+    bool inRange(int64_t startNs, int64_t durationNs) const {
+        if (!m_range) return true;
+        const int64_t endNs = startNs + std::max<int64_t>(durationNs, 0);
+        return durationNs > 0 ? startNs < m_range->endNs && endNs > m_range->startNs
+                              : startNs >= m_range->startNs && startNs < m_range->endNs;
+    }
     void begin() {
         if (!m_out.isEmpty()) m_out += ",\n";
         m_out += '{';
     }
 
     int64_t m_pid;
+    std::optional<ChromeTraceRange> m_range;
     QByteArray m_out;
 };
 
@@ -230,11 +243,11 @@ void writeLaunchLane(EventWriter& w, const RunSnapshot& snap, const KernelsById&
 
 } // namespace
 
-QByteArray chromeTraceJson(const RunSnapshot& snapshot) {
+QByteArray chromeTraceJson(const RunSnapshot& snapshot, std::optional<ChromeTraceRange> range) {
     // The layout only reads the snapshot while this function runs: it need not own it.
     TimelineLayout layout(SnapshotPtr(SnapshotPtr(), &snapshot));
     const trace::RunRow& run = snapshot.run;
-    EventWriter w(run.id);
+    EventWriter w(run.id, range);
     w.metadata(
         "process_name", 0,
         QStringLiteral("run %1: %2 (%3)")
@@ -272,6 +285,11 @@ QByteArray chromeTraceJson(const RunSnapshot& snapshot) {
         .text("backend", run.backend)
         .text("device", run.device)
         .text("status", std::string(trace::runStatusName(run.status)));
+    if (range)
+        other.text("range", QStringLiteral("%1 us - %2 us of the run")
+                                .arg(double(range->startNs) / 1e3, 0, 'f', 3)
+                                .arg(double(range->endNs) / 1e3, 0, 'f', 3)
+                                .toUtf8());
     // The machine the timings belong to, for whoever reads the exported trace later.
     if (run.machine.recorded()) {
         other.text("machine", trace::machineSummary(run.machine));
@@ -280,9 +298,19 @@ QByteArray chromeTraceJson(const RunSnapshot& snapshot) {
     return w.finish(other.json());
 }
 
-bool writeChromeTrace(const RunSnapshot& snapshot, const QString& path, QString* error) {
+QString chromeTraceFileName(const RunSnapshot& snapshot, bool range) {
+    QString stem = QFileInfo(QString::fromStdString(snapshot.run.workloadPath)).completeBaseName();
+    if (stem.isEmpty()) stem = QStringLiteral("kiln");
+    return QStringLiteral("%1-run-%2%3.trace.json")
+        .arg(stem)
+        .arg(snapshot.run.id)
+        .arg(range ? QStringLiteral("-range") : QString());
+}
+
+bool writeChromeTrace(const RunSnapshot& snapshot, const QString& path, QString* error,
+                      std::optional<ChromeTraceRange> range) {
     QSaveFile file(path);
-    if (file.open(QIODevice::WriteOnly) && file.write(chromeTraceJson(snapshot)) >= 0 &&
+    if (file.open(QIODevice::WriteOnly) && file.write(chromeTraceJson(snapshot, range)) >= 0 &&
         file.commit())
         return true;
     if (error) *error = file.errorString();

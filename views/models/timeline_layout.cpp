@@ -320,7 +320,11 @@ QString TimelineLayout::describe(const TimelineSpan& s) const {
     if (s.endNs > s.startNs)
         text += QStringLiteral("<br>duration %1")
                     .arg(formatNs(static_cast<double>(s.endNs - s.startNs)));
-    return text + QStringLiteral("<br>start %1").arg(formatNs(static_cast<double>(s.startNs)));
+    // To a tenth of the span's duration (at least a microsecond), so that the start of a short
+    // kernel late in the run is not rounded to the run's time scale ("start 1.42 s").
+    const double resolution = std::max(1e3, static_cast<double>(s.endNs - s.startNs) / 10);
+    return text + QStringLiteral("<br>start %1")
+                      .arg(formatNsAt(static_cast<double>(s.startNs), resolution));
 }
 
 QString TimelineLayout::spanName(const TimelineSpan& span) const {
@@ -396,6 +400,22 @@ std::vector<KernelRangeStats> kernelStatsInRange(const TimelineLayout& layout, i
     for (const auto& [id, stats] : byKernel)
         out.push_back(stats);
     return out;
+}
+
+QString formatNsAt(double ns, double resolutionNs) {
+    const double magnitude = std::max(std::abs(ns), resolutionNs);
+    double unit = 1;
+    const char* name = "ns";
+    if (magnitude >= 1e9) {
+        unit = 1e9, name = "s";
+    } else if (magnitude >= 1e6) {
+        unit = 1e6, name = "ms";
+    } else if (magnitude >= 1e3) {
+        unit = 1e3, name = "µs";
+    }
+    const double steps = resolutionNs > 0 ? unit / resolutionNs : 1;
+    const int decimals = steps <= 1 ? 0 : std::min(9, int(std::ceil(std::log10(steps) - 1e-9)));
+    return QStringLiteral("%1 %2").arg(ns / unit, 0, 'f', decimals).arg(QString::fromUtf8(name));
 }
 
 QString formatNs(double ns) {

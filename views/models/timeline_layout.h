@@ -169,5 +169,9 @@ using TimelineLayoutPtr = std::shared_ptr<const TimelineLayout>;
 
 /// "12.5 ms", "1.20 s", "830 ns": a duration or time with a unit that suits its size.
 QString formatNs(double ns);
+/// A time on a ruler or of an event, in the unit its size suits, with as many decimals as
+/// `resolutionNs` needs to be seen: ticks 20 µs apart read "63.42 ms", "63.44 ms" (not
+/// "63.4 ms" five times), and a 75 µs kernel starts at "1.420123 s".
+QString formatNsAt(double ns, double resolutionNs);
 
 } // namespace kiln::views

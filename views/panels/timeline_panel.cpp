@@ -64,7 +64,13 @@ bool TimelinePanel::exportChromeTrace(const QString& path, QString* error) const
         if (error) *error = tr("No run is shown.");
         return false;
     }
-    return writeChromeTrace(*m_shown, path, error);
+    return writeChromeTrace(*m_shown, path, error, selectedRange());
+}
+
+std::optional<ChromeTraceRange> TimelinePanel::selectedRange() const {
+    const auto [startNs, endNs] = m_view->selectedRange();
+    if (endNs <= startNs) return std::nullopt;
+    return ChromeTraceRange{startNs, endNs};
 }
 
 void TimelinePanel::showSnapshot(const SnapshotPtr& snapshot) {
@@ -98,7 +104,8 @@ void TimelinePanel::showSelection(const SelectionState& state) {
 
 void TimelinePanel::exportWithDialog() {
     if (!m_shown) return;
-    QString name = QStringLiteral("run-%1.trace.json").arg(m_shown->run.id);
+    // The selected range only, when there is one (the file name says so).
+    QString name = chromeTraceFileName(*m_shown, selectedRange().has_value());
     QString path = QFileDialog::getSaveFileName(this, tr("Export Chrome trace"), name,
                                                 tr("Chrome trace (*.json)"));
     if (path.isEmpty()) return;

@@ -8,6 +8,7 @@
 /// exported as a Chrome trace that Perfetto opens.
 #pragma once
 
+#include "chrome_trace.h"
 #include "panel.h"
 #include "timeline_layout.h"
 
@@ -33,7 +34,10 @@ public:
 
     /// Writes the shown run as Chrome trace JSON to \p path; false with \p error set when there
     /// is no run shown or the file cannot be written.
+    /// Writes the shown run as a Chrome trace, only the selected time range when there is one.
     bool exportChromeTrace(const QString& path, QString* error = nullptr) const;
+    /// The time range dragged on the ruler; none without one.
+    std::optional<ChromeTraceRange> selectedRange() const;
 
 Q_SIGNALS:
     /// The user selected [startNs, endNs) of the run (ns since its start), or cleared the

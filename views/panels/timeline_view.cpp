@@ -85,6 +85,14 @@ void TimelineView::clearRange() {
     emit rangeSelected(0, 0);
 }
 
+void TimelineView::setSelectedRange(qint64 startNs, qint64 endNs) {
+    if (endNs <= startNs) return clearRange();
+    m_rangeStartNs = startNs;
+    m_rangeEndNs = endNs;
+    viewport()->update();
+    emit rangeSelected(m_rangeStartNs, m_rangeEndNs);
+}
+
 void TimelineView::zoomIn() {
     m_fitted = false;
     zoomAround(1 / kZoomStep, kLabelWidth + timeAreaWidth() / 2.0);

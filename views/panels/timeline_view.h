@@ -49,6 +49,8 @@ public:
     /// The selected range; (0, 0) when none.
     std::pair<qint64, qint64> selectedRange() const { return {m_rangeStartNs, m_rangeEndNs}; }
     void clearRange();
+    /// Selects [startNs, endNs) as a drag on the ruler does (rangeSelected follows).
+    void setSelectedRange(qint64 startNs, qint64 endNs);
 
     /// Viewport coordinates of a time and of a lane's middle (for tests and tooltips).
     double xOfTime(double ns) const;

@@ -185,7 +185,7 @@ void TimelineView::paintRuler(QPainter& p, const TimeWindow& window) const {
     for (double t = std::ceil(window.startNs / step) * step; t < window.endNs(); t += step) {
         double x = xOfTime(t);
         p.drawLine(QPointF(x, kRulerHeight - 8), QPointF(x, kRulerHeight - 1));
-        QString label = formatNs(t);
+        QString label = formatNsAt(t, step);
         if (x + 3 + p.fontMetrics().horizontalAdvance(label) < ruler.width())
             p.drawText(QPointF(x + 3, kRulerHeight - 11), label);
         for (int minor = 1; minor < 5; ++minor) {
