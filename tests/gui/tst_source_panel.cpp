@@ -356,6 +356,20 @@ private slots:
         QCOMPARE(selection.state().sourceLine, 13);
         QCOMPARE(selection.state().breakOrder, 0);
 
+        // Issue 14, finding 9: a blank line (16, between the functions) or module code after
+        // them (27) selects the line only, not the nearest frame above it.
+        const QString before = selection.state().compileId;
+        for (int line : {16, 27}) {
+            QRect blank = editor.lineRect(line);
+            QTest::mouseClick(editor.gutter(), Qt::LeftButton, {}, QPoint(20, blank.center().y()));
+            QCOMPARE(selection.state().sourceLine, line);
+            QCOMPARE(selection.state().compileId, before); // as before the click
+        }
+        selection.selectCompile("0/0");
+        QTest::mouseClick(editor.gutter(), Qt::LeftButton, {},
+                          QPoint(20, editor.lineRect(22).center().y()));
+        QCOMPARE(selection.state().compileId, QString("0/0"));
+
         // Another panel's selection scrolls to and highlights its line.
         selection.selectCompile("4/2");
         QCOMPARE(editor.highlightedLine(), 17);

@@ -63,16 +63,53 @@ void Selection::selectWithParents(const std::function<void(SelectionState&)>& pi
     apply(next);
 }
 
+namespace {
+
+/// Whether a source line has only whitespace (or a comment) on it.
+bool isBlank(const QString& text) {
+    const QString trimmed = text.trimmed();
+    return trimmed.isEmpty() || trimmed.startsWith(u'#');
+}
+
+int indentOf(const QString& text) {
+    int n = 0;
+    while (n < text.size() && (text[n] == u' ' || text[n] == u'\t'))
+        ++n;
+    return n;
+}
+
+/// Whether 1-based \p line lies in the body of the function whose `def` is on \p defLine: the
+/// lines after it that are blank or indented deeper, up to the first that is not. Without the
+/// source (or a module frame, line 0) every line counts.
+bool inFunction(const QStringList& lines, int defLine, int line) {
+    if (lines.isEmpty() || defLine <= 0 || defLine > lines.size()) return true;
+    // Decorators sit above the def: the body is measured from the def itself.
+    int def = defLine;
+    while (def <= lines.size() && lines[def - 1].trimmed().startsWith(u'@'))
+        ++def;
+    if (line < defLine) return false;
+    const int indent = indentOf(lines[def - 1]);
+    for (int l = def + 1; l <= line && l <= lines.size(); ++l)
+        if (!isBlank(lines[l - 1]) && indentOf(lines[l - 1]) <= indent) return false;
+    return true;
+}
+
+} // namespace
+
 void Selection::selectSourceLine(int line) {
     SelectionState next = m_state;
     next.sourceLine = line;
     next.breakOrder = 0;
-    if (m_snapshot) {
-        // The innermost frame whose code starts at or above the line; its latest compile.
+    const QStringList lines = m_snapshot ? m_snapshot->source.split(u'\n') : QStringList();
+    // A blank line or a comment belongs to no code: it selects nothing but itself.
+    const bool blank = line > 0 && line <= lines.size() && isBlank(lines[line - 1]);
+    if (m_snapshot && !blank) {
+        // The innermost frame whose code starts at or above the line and whose function holds
+        // it; its latest compile.
         const trace::FrameRow* best = nullptr;
         for (const trace::FrameRow& f : m_snapshot->frames) {
             int start = f.kind == "resume" && f.resumeLine > 0 ? f.resumeLine : f.line;
-            if (start <= line &&
+            if (start <= line && inFunction(lines, f.line, line) &&
                 (!best || start > (best->kind == "resume" && best->resumeLine > 0 ? best->resumeLine
                                                                                   : best->line)))
                 best = &f;
