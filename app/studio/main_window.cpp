@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QToolBar>
 #include <utility>
 
 namespace kiln::studio {
@@ -45,6 +46,7 @@ MainWindow::MainWindow(QWidget* parent)
     setDockOptions(AnimatedDocks | AllowNestedDocks | AllowTabbedDocks);
     m_toolbar = new RunToolBar(this);
     addToolBar(m_toolbar);
+    createProblemBar();
     createPanels();
     createMenus();
     m_statusTrace = new QLabel(this);
@@ -168,6 +170,7 @@ QString MainWindow::shortcutsText() const {
 }
 
 bool MainWindow::openFile(const QString& path) {
+    m_problemBar->hide(); // the last file's problem is not this one's
     QFileInfo info(path);
     if (!info.exists()) {
         showProblem(tr("%1 does not exist").arg(path));
@@ -448,9 +451,37 @@ void MainWindow::updateStatus() {
     m_statusRun->setToolTip(views::machineDetailsText(run));
 }
 
+void MainWindow::createProblemBar() {
+    // A trace that cannot be read, a GPU that is missing, a workload that cannot run: said in
+    // a bar under the toolbar that stays until it is dismissed or the next file opens, not
+    // only in the status bar, where it was gone in 15 s and easy to miss.
+    addToolBarBreak();
+    m_problemBar = new QToolBar(tr("Problem"), this);
+    m_problemBar->setObjectName(QStringLiteral("problemBar"));
+    m_problemBar->setMovable(false);
+    m_problemBar->setStyleSheet(
+        QStringLiteral("QToolBar { background: #fdecea; border-bottom: 1px solid #f5c2c0; }"));
+    m_problemText = new QLabel(m_problemBar);
+    m_problemText->setWordWrap(true);
+    m_problemText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_problemText->setStyleSheet(QStringLiteral("color: #8a1c1c; padding: 2px 6px;"));
+    m_problemText->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    m_problemBar->addWidget(m_problemText);
+    QAction* dismiss = m_problemBar->addAction(tr("Dismiss"));
+    connect(dismiss, &QAction::triggered, this, [this] { m_problemBar->hide(); });
+    addToolBar(Qt::TopToolBarArea, m_problemBar);
+    m_problemBar->hide();
+}
+
 void MainWindow::showProblem(const QString& message) {
     statusBar()->showMessage(message, 15000);
+    m_problemText->setText(message);
+    m_problemBar->show();
     Q_EMIT problem(message);
+}
+
+QString MainWindow::problemText() const {
+    return m_problemBar->isVisible() ? m_problemText->text() : QString();
 }
 
 QString MainWindow::tracePathFor(const QString& script, bool directoryWritable) {

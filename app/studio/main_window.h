@@ -16,6 +16,7 @@
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QToolBar;
 
 namespace kiln::views {
 class Panel;
@@ -77,6 +78,8 @@ public:
     RunController& controller() { return m_controller; }
     const QString& workload() const { return m_workload; }
     const QString& tracePath() const { return m_tracePath; }
+    /// The problem bar's message while it is shown (under the toolbar); empty when hidden.
+    QString problemText() const;
 
 Q_SIGNALS:
     /// The selected run's snapshot is shown and no child is running: a screenshot shows it all.
@@ -98,6 +101,7 @@ private:
     /// View > Layout: one checkable item per journey.
     void createLayoutMenu(QMenu* view);
     void createMenus();
+    void createProblemBar();
     void createHelpMenu();
     /// Help > Keyboard shortcuts: "F5<tab>Run" per line.
     QString shortcutsText() const;
@@ -136,6 +140,8 @@ private:
     QMenu* m_viewMenu = nullptr;
     class QActionGroup* m_layoutGroup = nullptr;
     QString m_journey = QStringLiteral("breaks"); ///< the layout Reset layout restores
+    QToolBar* m_problemBar = nullptr;
+    QLabel* m_problemText = nullptr;
     QLabel* m_statusTrace = nullptr;
     QLabel* m_statusRun = nullptr;
     QString m_workload;

@@ -465,12 +465,16 @@ private slots:
         QVERIFY(w.openFile(writeScript(m_dir, "junk.kiln", "not a database")));
         QVERIFY(waitFor([&] { return !problem.isEmpty(); }));
         QVERIFY(problem.at(0).at(0).toString().contains("not a Kiln trace"));
+        // Issue 14, finding 9: said in the bar under the toolbar, not only in the status bar.
+        w.show();
+        QVERIFY2(w.problemText().contains("not a Kiln trace"), qPrintable(w.problemText()));
         QVERIFY(!w.selection().snapshot());
         QVERIFY(!snapshots.isEmpty()); // the panels were told to drop the previous run
         QVERIFY(!snapshots.last().at(0).value<views::SnapshotPtr>());
         QVERIFY(!w.session().runs());
         // A workload without a trace next to it shows nothing of what was open before either.
         QVERIFY(w.openFile(good));
+        QVERIFY(w.problemText().isEmpty()); // the next file's window starts without it
         QVERIFY(waitForSnapshot(w, [](const views::RunSnapshot&) { return true; }));
         QSignalSpy ready(&w, &studio::MainWindow::ready);
         QVERIFY(w.openFile(writeScript(m_dir, "fresh.py", kQuickWorkload)));
