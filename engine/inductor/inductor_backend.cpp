@@ -9,6 +9,7 @@
 #include "inductor/repro_script.h"
 #include "lang/objects.h"
 #include "lang/types.h"
+#include "support/clock.h"
 #include "support/parallel.h"
 #include "trace/json_text.h"
 
@@ -130,6 +131,14 @@ capture::InductorResult compile(const capture::InductorRequest& req, Registry& r
         KILN_TORCH_LOG(req.logger, LogLevel::Info, "torch._inductor.compile_fx", req.compileId,
                        "Kiln's inductor runs this graph through the eager kernels: " +
                            result->refusal);
+        // Said in the trace too: the graph has no kernels, and Studio tells why.
+        TimelineEvent fallback;
+        fallback.category = "compile";
+        fallback.name = "eager_fallback";
+        fallback.compileId = req.compileId;
+        fallback.startNs = monotonicNs();
+        fallback.detailJson = "{\"reason\": " + trace::jsonQuoted(result->refusal) + "}";
+        sink.timeline(fallback);
         registry.eager.push_back(req.graph);
         Value fn(makeRef<lang::NativeFunctionObject>("compiled_fn", callEager,
                                                      registry.eager.back().get()));

@@ -435,6 +435,39 @@ private slots:
         panel.grab().save(QDir::temp().filePath("graph-panel-eager.png"));
     }
 
+    void aGraphTheCompilerDidNotLowerSaysWhy() {
+        // Issue 14, finding 9: the demo's dynamic compile (a graph that returns a size) had 0
+        // kernels and no word on why.
+        const QString dir = m_dir.filePath("fallback");
+        QDir().mkpath(dir);
+        QFile script(dir + "/fallback.py");
+        QVERIFY(script.open(QIODevice::WriteOnly));
+        script.write("import torch\n"
+                     "@torch.compile\n"
+                     "def f(t):\n"
+                     "    return t - t.mean(dim=-1, keepdim=True), t.size(0)\n"
+                     "for n in (4, 5, 6):\n"
+                     "    f(torch.ones(n, 8))\n");
+        script.close();
+        testing::KilnProcess run =
+            testing::runKilnBinary({"run", dir + "/fallback.py", "--quiet"}, dir);
+        QVERIFY2(run.exitCode == 0, qPrintable(run.err));
+        Studio studio;
+        QVERIFY(studio.open(dir + "/fallback.kiln", 1));
+        const trace::GraphRow* dynamic = nullptr;
+        for (const trace::GraphRow& g : studio.snapshot().graphs)
+            if (studio.snapshot().kernelsOf(g.id).empty()) dynamic = &g;
+        QVERIFY(dynamic);
+        views::GraphPanel panel(studio.session, studio.selection);
+        panel.resize(1000, 650);
+        panel.show();
+        studio.selection.selectGraph(dynamic->id);
+        QTRY_VERIFY_WITH_TIMEOUT(panel.message().contains("no post-fusion diagram"), 20000);
+        QVERIFY2(panel.message().contains("Kiln's compiler did not lower it (the graph returns a "
+                                          "value that is not a tensor)"),
+                 qPrintable(panel.message()));
+    }
+
     void graphvizErrorsAreShown() {
         // A copy of the modes trace whose post-fusion diagrams are not valid DOT.
         const QString broken = m_dir.filePath("broken.kiln");

@@ -11,6 +11,8 @@
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -41,6 +43,19 @@ QToolButton* toolButton(const QString& text, const QString& toolTip, QWidget* pa
     button->setToolTip(toolTip);
     button->setAutoRaise(true);
     return button;
+}
+
+/// Why Kiln's inductor ran graph \p g's compile through the eager kernels (the compile's
+/// `eager_fallback` event); empty when it did not.
+QString eagerFallbackReason(const RunSnapshot& snapshot, const trace::GraphRow* g) {
+    if (!g) return {};
+    for (const trace::EventRow& e : snapshot.events) {
+        if (e.name != "eager_fallback" || e.compileId != g->compileId) continue;
+        QJsonObject detail =
+            QJsonDocument::fromJson(QByteArray::fromStdString(e.detailJson)).object();
+        return detail.value(QStringLiteral("reason")).toString();
+    }
+    return {};
 }
 
 QString graphTitle(const trace::GraphRow& g) {
@@ -198,6 +213,10 @@ void GraphPanel::onDiagram(qint64 graphId, const QString& diagramKind, const QSt
             text += u' ' + tr("It was compiled by the \"%1\" backend, which runs the graph "
                               "eagerly: there is nothing lowered or fused to draw.")
                                .arg(QString::fromStdString(c->backend));
+        else if (QString why = eagerFallbackReason(*snapshot(), g); !why.isEmpty())
+            text += u' ' + tr("Kiln's compiler did not lower it (%1): it runs through the eager "
+                              "kernels, so it has no kernels to draw.")
+                               .arg(why);
         showMessage(text);
         return;
     }
