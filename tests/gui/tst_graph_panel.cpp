@@ -155,6 +155,13 @@ private slots:
         }
         QVERIFY(panel.statusText().contains(QString::fromStdString(tmpl->kernel.compileId)));
         QVERIFY(panel.statusText().contains(QString("%1 kernels").arg(kernels.size())));
+        // Issue 14, finding 9: "4 nodes" over a diagram of 5 boxes; each count says what it
+        // counts.
+        const trace::GraphRow* g = studio.snapshot().graph(graphId);
+        QVERIFY2(
+            panel.statusText().contains(QString("%1 FX nodes").arg(g->nodeCount)) &&
+                panel.statusText().contains(QString("%1 boxes").arg(view->index().nodes().size())),
+            qPrintable(panel.statusText()));
 
         // A click by name selects the kernel and keeps the graph.
         const QString tmplNode =

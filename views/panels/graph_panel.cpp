@@ -305,10 +305,15 @@ void GraphPanel::updateStatus() {
         m_status->clear();
         return;
     }
+    // The FX graph's nodes and the diagram's boxes are different counts (post-fusion boxes are
+    // kernels and buffers): each says what it counts.
     QStringList parts{graphTitle(*g), m_preFusion ? tr("pre-fusion") : tr("post-fusion"),
-                      counted(g->nodeCount, tr("node"), tr("nodes")),
+                      counted(g->nodeCount, tr("FX node"), tr("FX nodes")),
                       counted(static_cast<qsizetype>(snapshot()->kernelsOf(g->id).size()),
                               tr("kernel"), tr("kernels"))};
+    if (m_view->hasDiagram())
+        parts << counted(static_cast<qsizetype>(m_view->index().nodes().size()), tr("box"),
+                         tr("boxes"));
     if (m_view->hasDiagram()) parts << tr("zoom %1 %").arg(qRound(m_view->zoom() * 100));
     m_status->setText(parts.join(QStringLiteral("  ·  ")));
 }
