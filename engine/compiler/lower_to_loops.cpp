@@ -25,6 +25,9 @@ struct Lazy {
     Index offset;
     std::set<std::string> origins; ///< captured nodes computed by the loader (not yet realized)
     std::set<std::string> ops;
+    /// The view nodes (permute, slice, reshape, ...) the loader reads through: a copy made of
+    /// nothing but views lists them as the nodes it fuses (Inductor's clone kernels' origins).
+    std::set<std::string> viewOrigins;
     /// A reshape of a lazy value (its loader divides the flat index back into the source's
     /// dims): the source, so an op that needs the value in memory (a matrix product) realizes
     /// the source in its own shape, which fuses with the source's producer (a row reduction
@@ -177,6 +180,14 @@ private:
         prog().nodes.push_back(std::move(node));
     }
 
+    /// What a copy of \p v is made of: its computed nodes, and the views it reads through when
+    /// it computes nothing (a pure copy).
+    static Lazy copySource(const Lazy& v) {
+        Lazy from = v;
+        if (v.ops.empty()) from.origins.insert(v.viewOrigins.begin(), v.viewOrigins.end());
+        return from;
+    }
+
     /// Computes a lazy value into a contiguous buffer (no-op for buffer views).
     void realize(Lazy& v) {
         if (v.buffer >= 0) return;
@@ -187,7 +198,7 @@ private:
         n.output = newBuffer(Buffer::Origin::Computed, v.dtype, v.sizes);
         // Only views lead here when no op computed the value: the node is a copy, which
         // Inductor names after aten.clone (kiln_poi_fused_clone_1, not kiln_poi_fused__1).
-        addNode(std::move(n), v, "", v.ops.empty() ? "clone" : "");
+        addNode(std::move(n), copySource(v), "", v.ops.empty() ? "clone" : "");
         v = bufferView(prog().nodes.back().output, v.sizes, contiguousStrides(v.sizes),
                        constant(0));
     }
@@ -224,7 +235,7 @@ private:
         std::swap(index[r - 2], index[r - 1]);
         n.body = cast(view.loader(index), view.dtype);
         n.output = newBuffer(Buffer::Origin::Computed, view.dtype, stored);
-        addNode(std::move(n), operand, "", operand.ops.empty() ? "clone" : "");
+        addNode(std::move(n), copySource(operand), "", operand.ops.empty() ? "clone" : "");
         operand = bufferView(prog().nodes.back().output, operand.sizes, *viewed, constant(0));
     }
 
@@ -258,6 +269,7 @@ private:
     Lazy lowerPointwise(const AtenNode& n);
     Lazy lowerReduction(const AtenNode& n);
     Lazy lowerView(const AtenNode& n);
+    Lazy lowerViewShape(const AtenNode& n);
     Lazy lowerIndexed(const AtenNode& n);
     Lazy lowerGather(const AtenNode& n);
 
@@ -607,6 +619,18 @@ Lazy Lowering::lowerGather(const AtenNode& n) {
 }
 
 Lazy Lowering::lowerView(const AtenNode& n) {
+    // A view computes nothing; a copy of nothing but views lists them (realize()): a clone
+    // kernel of a permuted input listed no node at all.
+    Lazy v = lowerViewShape(n);
+    const Lazy& x = in(n, 0);
+    v.origins.insert(x.origins.begin(), x.origins.end());
+    v.ops.insert(x.ops.begin(), x.ops.end());
+    v.viewOrigins.insert(x.viewOrigins.begin(), x.viewOrigins.end());
+    v.viewOrigins.insert(n.origin);
+    return v;
+}
+
+Lazy Lowering::lowerViewShape(const AtenNode& n) {
     Lazy x = in(n, 0);
     Lazy v = x; // the lazy form; buffer views are made with bufferView() below
     v.sizes = n.sizes;

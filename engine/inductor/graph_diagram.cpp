@@ -152,6 +152,12 @@ std::string preFusionDot(const GraphArtifacts& a) {
         std::string ops;
         for (const std::string& op : node.originOps)
             ops += (ops.empty() ? "" : "_") + op;
+        // A node whose op has no name (an extern call on a decomposed node) is named after the
+        // graph nodes it computes: "extern: " alone read as a missing label.
+        if (ops.empty())
+            for (size_t i = 0; i < node.origins.size(); ++i)
+                ops += (i ? "_" : "") + node.origins[i];
+        if (ops.empty()) ops = "copy";
         const char* kind = node.kind == LoopNode::Kind::Pointwise   ? "pointwise"
                            : node.kind == LoopNode::Kind::Reduction ? "reduction"
                                                                     : "extern";

@@ -112,6 +112,31 @@ private slots:
         QCOMPARE(text(viewStrides(list({6}), list({2}), list({2, 3}))), std::string("6,2"));
     }
 
+    void aCopyListsTheViewsItReadsThrough() {
+        // Issue 14, finding 9: a copy of a transposed input listed no fused node, and an extern
+        // product's pre-fusion box read "target=extern: " with nothing after it.
+        testing::CompilerFixture f;
+        QCOMPARE(f.run("import torch\n@torch.compile\ndef f(x, w):\n"
+                       "    return x.t().reshape(32), x.t().reshape(4, 8) @ w\n"
+                       "y = f(torch.randn(8, 4), torch.randn(8, 3))\n"),
+                 std::string());
+        bool sawCopy = false;
+        for (const KernelEvent& k : f.sink.kernels) {
+            if (k.name.find("clone") == std::string::npos) continue;
+            sawCopy = true;
+            QCOMPARE(k.fusedNodes, std::string("reshape,t"));
+        }
+        QVERIFY(sawCopy);
+        bool sawPreFusion = false;
+        for (const DiagramEvent& d : f.sink.diagrams) {
+            if (d.kind != "pre_fusion") continue;
+            sawPreFusion = true;
+            QVERIFY2(d.dot.find("target=extern: \\n") == std::string::npos, d.dot.c_str());
+            QVERIFY2(d.dot.find("target=extern: ") != std::string::npos, d.dot.c_str());
+        }
+        QVERIFY(sawPreFusion);
+    }
+
     void sinPlusCosIsOneFusedKernel() {
         testing::CompilerFixture f;
         QCOMPARE(
