@@ -286,6 +286,9 @@ private:
     std::unordered_map<tensor::TensorImpl*, SourcePtr> m_tensorSources;
     /// Per local slot: its value at the start of the trace, guarded when first read.
     std::vector<std::pair<lang::Value, SourcePtr>> m_pendingGuards;
+    /// Guards made at the frame's entry for a local (a dynamic int's), by slot: placed at the
+    /// line that first reads it.
+    std::map<size_t, std::vector<size_t>> m_entryGuards;
     /// Further sources of an input tensor seen at more than one (guarded when it is used).
     std::unordered_map<tensor::TensorImpl*, std::vector<SourcePtr>> m_tensorAliases;
     std::unordered_map<const lang::Object*, SourcePtr> m_objectSources;

@@ -251,6 +251,18 @@ void Tracer::evaluated(const lang::Frame& frame, const lang::Expr& expr, const V
             m_pendingGuards[slot] = {};
             guardValue(entryValue, source);
         }
+        if (auto it = m_entryGuards.find(slot); it != m_entryGuards.end()) {
+            UserStack stack = userStackOf(m_interp.currentFrame(), m_top);
+            for (size_t g : it->second)
+                if (!stack.empty() && g < m_guards.guards.size()) {
+                    GuardOrigin& origin = m_guards.guards[g].origin;
+                    origin.file = stack.back().file;
+                    origin.line = stack.back().line;
+                    origin.function = stack.back().function;
+                    origin.code = stack.back().code;
+                }
+            m_entryGuards.erase(it);
+        }
     }
     if (frame.currentStmt != m_memoStatement) {
         m_memo.clear();

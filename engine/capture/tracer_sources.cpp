@@ -27,7 +27,12 @@ void Tracer::registerInputs(const lang::FunctionCode& code, const std::vector<Va
                                                         : code.scope->slots[i].str());
         if (!free && v.isInt() && v.asInt() >= 2 && m_options.dynamicInt &&
             m_options.dynamicInt(*source, v.asInt()) && m_top) {
+            const size_t guardsBefore = m_guards.guards.size();
             Value sym = intPlaceholder(v, source);
+            // Made at the frame's entry, so their line is the def's: the line that first reads
+            // the int replaces it (evaluated()), as a static int's guard is made there.
+            for (size_t g = guardsBefore; g < m_guards.guards.size(); ++g)
+                m_entryGuards[i].push_back(g);
             Value& slot = m_top->slots[i];
             if (slot.is(ObjectKind::Cell))
                 slot.as<lang::CellObject>()->value = sym;

@@ -166,6 +166,26 @@ private slots:
         QCOMPARE(s.sink.recompiles[0].guardSource, std::string("L['x']"));
     }
 
+    void aGuardIsPlacedWhereTheFrameReadsItsSource() {
+        // Issue 14, finding 9: L['n'] was guarded at the line that reads it for the static entry
+        // and at the def for the dynamic one, whose int is made a SymInt at the frame's entry.
+        Session s;
+        QCOMPARE(s.run("@torch.compile(backend='eager')\n"
+                       "def f(x, n):\n"
+                       "    y = x * 2\n"
+                       "    for i in range(n):\n"
+                       "        y = y + 1\n"
+                       "    return y\n"
+                       "f(torch.ones(4), 3)\n"
+                       "f(torch.ones(4), 4)\n"),
+                 std::string());
+        QStringList placed;
+        for (const GuardEvent& g : s.sink.guards)
+            if (g.source == "L['n']")
+                placed << QString("%1:%2").arg(g.compileId.c_str()).arg(g.userLine);
+        QCOMPARE(placed, QStringList({"0/0:5", "0/1:5"}));
+    }
+
     void errorOnRecompile() {
         Session s;
         std::string error = s.run("torch._dynamo.config.error_on_recompile = True\n"
