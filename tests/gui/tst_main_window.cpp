@@ -4,6 +4,7 @@
 // crashed and everything it recorded; Stop records a cancelled run; "Compare modes" records a
 // default and a max-autotune run; options from the editor reach the child; files open by drag
 // and drop and land in the recent files.
+#include "break_details.h"
 #include "compiles_panel.h"
 #include "graph_panel.h"
 #include "kiln_process.h"
@@ -562,6 +563,29 @@ private slots:
         }
         studio::MainWindow again;
         QCOMPARE(again.journey(), QString("compare"));
+        QSettings().remove("window");
+    }
+
+    void aBreakInTheBreaksJourneyLeavesTheCodeReadable() {
+        // Issue 14, finding 8: with a break shown, the source kept about 12 lines at 1600x1000
+        // (5 before the journeys).
+        QSettings().remove("window");
+        QTemporaryDir dir;
+        const QString trace = testing::graphBreaksTrace(dir.path());
+        QVERIFY(!trace.isEmpty());
+        studio::MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openFile(trace));
+        QVERIFY(
+            waitForSnapshot(w, [](const views::RunSnapshot& s) { return !s.graphBreaks.empty(); }));
+        QVERIFY(w.selectItem("break:1"));
+        auto* source = static_cast<views::SourcePanel*>(w.panel("source"));
+        QTRY_VERIFY(!source->details()->isHidden());
+        QTRY_VERIFY2(
+            source->editor()->viewport()->height() / source->editor()->fontMetrics().height() >= 15,
+            qPrintable(QString::number(source->editor()->viewport()->height())));
         QSettings().remove("window");
     }
 
