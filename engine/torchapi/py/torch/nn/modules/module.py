@@ -104,12 +104,7 @@ class Module:
                 if hook_id not in self._forward_hooks_always_called or hook_id in called:
                     continue
                 try:
-                    if hook_id in self._forward_hooks_with_kwargs:
-                        hook_result = hook(self, args, kwargs, result)
-                    else:
-                        hook_result = hook(self, args, result)
-                    if hook_result is not None:
-                        result = hook_result
+                    result = self._call_forward_hook(hook_id, hook, args, kwargs, result)
                 except Exception as e:
                     import warnings
                     warnings.warn("module forward hook with ``always_call=True`` raised an "
@@ -121,13 +116,15 @@ class Module:
         for hook_id, hook in tuple(self._forward_hooks.items()):
             if hook_id in self._forward_hooks_always_called:
                 called.append(hook_id)
-            if hook_id in self._forward_hooks_with_kwargs:
-                hook_result = hook(self, args, kwargs, result)
-            else:
-                hook_result = hook(self, args, result)
-            if hook_result is not None:
-                result = hook_result
+            result = self._call_forward_hook(hook_id, hook, args, kwargs, result)
         return result
+
+    def _call_forward_hook(self, hook_id, hook, args, kwargs, result):
+        if hook_id in self._forward_hooks_with_kwargs:
+            hook_result = hook(self, args, kwargs, result)
+        else:
+            hook_result = hook(self, args, result)
+        return result if hook_result is None else hook_result
 
     def register_forward_pre_hook(self, hook, *, prepend=False, with_kwargs=False):
         handle = RemovableHandle(self._forward_pre_hooks,
