@@ -10,6 +10,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QComboBox>
+#include <QHeaderView>
 #include <QLabel>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -186,6 +187,28 @@ private slots:
         QTest::mouseClick(guards->viewport(), Qt::LeftButton, {},
                           guards->visualRect(guards->model()->index(3, 4)).center());
         QCOMPARE(selection.state().sourceLine, 7);
+    }
+
+    void aWideLowDockPutsTheTablesSideBySide() {
+        // Issue 14, finding 8: tabbed under the source at 1600x1000 the dock is about 770 x 200
+        // px, and the three stacked tables kept one or two rows each.
+        views::TraceSession session;
+        views::Selection selection;
+        selection.selectRun(1);
+        selection.setSnapshot(m_snapshot);
+        views::GuardsPanel panel(session, selection);
+        panel.resize(770, 200);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        selection.selectCompile("4/1");
+        QTRY_VERIFY2(panel.tablesOrientation() == Qt::Horizontal,
+                     qPrintable(QString("%1x%2").arg(panel.width()).arg(panel.height())));
+        QTableView* guards = panel.guardsTable();
+        QTRY_VERIFY2(guards->viewport()->height() >=
+                         4 * guards->verticalHeader()->defaultSectionSize(),
+                     qPrintable(QString::number(guards->viewport()->height())));
+        panel.resize(600, 700); // tall: stacked again
+        QTRY_COMPARE(panel.tablesOrientation(), Qt::Vertical);
     }
 
     void emptyStates() {

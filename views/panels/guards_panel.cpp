@@ -126,7 +126,7 @@ GuardsPanel::GuardsPanel(TraceSession& session, Selection& selection, QWidget* p
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+    auto* splitter = m_splitter = new QSplitter(Qt::Vertical, this);
     splitter->addWidget(makeGuardsBox());
     splitter->addWidget(makeRecompilesBox());
     splitter->addWidget(makeDiffBox());
@@ -203,6 +203,19 @@ QWidget* GuardsPanel::makeDiffBox() {
     layout->addLayout(choose);
     layout->addWidget(m_diffTable, 1);
     return b;
+}
+
+Qt::Orientation GuardsPanel::tablesOrientation() const {
+    return m_splitter->orientation();
+}
+
+void GuardsPanel::resizeEvent(QResizeEvent* event) {
+    Panel::resizeEvent(event);
+    // Tabbed under the source in a 1600x1000 window the dock is some 770 px wide and low:
+    // stacked, each table kept one or two rows; side by side each has the whole height (and the
+    // stacked tables' minimum height no longer holds the dock up).
+    const Qt::Orientation wanted = 5 * width() > 9 * height() ? Qt::Horizontal : Qt::Vertical;
+    if (m_splitter->orientation() != wanted) m_splitter->setOrientation(wanted);
 }
 
 void GuardsPanel::showSnapshot(const SnapshotPtr& snapshot) {

@@ -14,6 +14,7 @@
 class QComboBox;
 class QGroupBox;
 class QLabel;
+class QSplitter;
 class QTableView;
 
 namespace kiln::views {
@@ -40,7 +41,12 @@ public:
     /// empty when it never failed.
     QString laterFailure(int row) const { return m_failedLater.value(row); }
 
+    /// The three tables side by side in a wide, low dock (each then has the dock's height), one
+    /// above the other otherwise.
+    Qt::Orientation tablesOrientation() const;
+
 protected:
+    void resizeEvent(QResizeEvent* event) override;
     void showSnapshot(const SnapshotPtr& snapshot) override;
     void showSelection(const SelectionState& state) override;
 
@@ -76,6 +82,7 @@ private:
     QString m_compileId;
     QString m_shownContents;           ///< contentsOf() when the entry was last drawn
     QHash<int, QString> m_failedLater; ///< guard row → the later compiles it failed for
+    QSplitter* m_splitter = nullptr;
 };
 
 } // namespace kiln::views
