@@ -34,7 +34,7 @@ struct JourneyLayout {
 // clang-format off
 constexpr JourneyLayout kJourneys[] = {
     //  id         title                                              left source graph bottom
-    {"breaks",  "&Breaks: source, graph and compiles",               48,  75,    62,   16,
+    {"breaks",  "&Breaks: source, graph and compiles",               48,  69,    62,   16,
      {"compiles", "graph", "timeline"}},
     {"compare", "&Compare: the comparison of two runs",              34,  60,    78,   16,
      {"compiles", "compare", "timeline"}},

@@ -362,7 +362,7 @@ void SourcePanel::showBreakOf(const SelectionState& state) {
         m_details->markSelectedGraph(state.graphId);
         if (m_details->isHidden()) {
             // The graphs need a little more room than the code (the break's header sits above
-            // them): at 1600x1000 the code keeps some 16 lines and each graph about 9.
+            // them): at 1600x1000 the code keeps some 15 lines and each graph 5.
             int height = m_splitter->height();
             m_splitter->setSizes({height * 9 / 20, height * 11 / 20});
             m_details->show();
