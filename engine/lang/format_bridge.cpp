@@ -15,6 +15,7 @@ namespace {
                        : d.kind == "KeyError"      ? t.keyError.get()
                        : d.kind == "IndexError"    ? t.indexError.get()
                        : d.kind == "OverflowError" ? t.overflowError.get()
+                       : d.kind == "MemoryError"   ? t.memoryError.get()
                                                    : t.valueError.get();
     interp.raise(type, d.message);
 }
