@@ -15,7 +15,9 @@
 #include <QHelpEvent>
 #include <QLabel>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStyledItemDelegate>
+#include <QTabWidget>
 #include <QTableView>
 #include <QToolTip>
 #include <QVBoxLayout>
@@ -27,9 +29,12 @@ namespace {
 
 // Columns of the reused trace models (trace_models.cpp).
 constexpr int kGuardCompileColumn = 0;
+constexpr int kGuardKindColumn = 1;
 constexpr int kGuardCheckColumn = 2;
+constexpr int kGuardExpectedColumn = 3;
 constexpr int kGuardLineColumn = 4;
 constexpr int kRecompileCompileColumn = 0;
+constexpr int kRecompileGuardColumn = 2;
 constexpr int kRecompileExpectedColumn = 3;
 constexpr int kRecompileActualColumn = 4;
 
@@ -71,10 +76,13 @@ protected:
         option->backgroundBrush = QColor(0xfd, 0xe7, 0xe9);
         option->palette.setColor(QPalette::Text, QColor(0xb7, 0x1c, 0x1c));
     }
-    /// The whole check (long tensor checks are elided in the table) and why it is marked.
+    /// The whole check and expected value (both are elided in a narrow table) and why it is
+    /// marked.
     bool helpEvent(QHelpEvent* event, QAbstractItemView* view, const QStyleOptionViewItem& option,
                    const QModelIndex& index) override {
         QString tip = index.siblingAtColumn(kGuardCheckColumn).data().toString();
+        const QString expected = index.siblingAtColumn(kGuardExpectedColumn).data().toString();
+        if (!expected.isEmpty()) tip += "\n" + QObject::tr("expected: %1").arg(expected);
         if (m_notes.contains(index.row())) tip += "\n" + m_notes.value(index.row());
         if (tip.isEmpty()) return QStyledItemDelegate::helpEvent(event, view, option, index);
         QToolTip::showText(event->globalPos(), tip, view);
@@ -126,17 +134,25 @@ GuardsPanel::GuardsPanel(TraceSession& session, Selection& selection, QWidget* p
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
-    auto* splitter = m_splitter = new QSplitter(Qt::Vertical, this);
-    splitter->addWidget(makeGuardsBox());
-    splitter->addWidget(makeRecompilesBox());
-    splitter->addWidget(makeDiffBox());
-    splitter->setStretchFactor(0, 4);
-    splitter->setStretchFactor(1, 2);
-    splitter->setStretchFactor(2, 3);
+    m_stack = new QStackedWidget(this);
+    m_splitter = new QSplitter(Qt::Vertical, m_stack);
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(makeGuardsBox());
+    m_splitter->addWidget(makeRecompilesBox());
+    m_splitter->addWidget(makeDiffBox());
+    m_tabs = new QTabWidget(m_stack);
+    m_tabs->setDocumentMode(true);
+    m_stack->addWidget(m_splitter);
+    m_stack->addWidget(m_tabs);
+    // The arrangement follows the panel's size, so it must not hold the dock at its own
+    // minimum (three tables side by side would keep it over 1,000 px wide).
+    m_stack->setMinimumSize(1, 1);
+    m_arrangement = Arrangement::SideBySide; // so that arrange() below lays the splitter out
+    arrange(Arrangement::Stacked);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_title);
-    layout->addWidget(splitter, 1);
+    layout->addWidget(m_stack, 1);
     catchUp();
 }
 
@@ -145,9 +161,12 @@ QWidget* GuardsPanel::makeGuardsBox() {
     m_guardsTable = makeTable(m_guards, m_guardsBox);
     m_guardsTable->setColumnHidden(kGuardCompileColumn, true);
     m_guardsTable->setItemDelegate(new FailedLaterDelegate(m_failedLater, m_guardsTable));
+    // The check and its expected value share what the short columns leave (elided, whole in the
+    // tooltip): sized to contents, a module's repr pushed the check out of sight.
     QHeaderView* h = m_guardsTable->horizontalHeader();
-    h->setSectionResizeMode(QHeaderView::ResizeToContents);
-    h->setSectionResizeMode(kGuardCheckColumn, QHeaderView::Stretch);
+    h->setSectionResizeMode(QHeaderView::Stretch);
+    h->setSectionResizeMode(kGuardKindColumn, QHeaderView::ResizeToContents);
+    h->setSectionResizeMode(kGuardLineColumn, QHeaderView::ResizeToContents);
     m_guardsTable->setToolTip(tr("Click a line number to show it in the source"));
     connect(m_guardsTable, &QTableView::clicked, this,
             [this](const QModelIndex& i) { followLine(i, kGuardLineColumn); });
@@ -158,7 +177,7 @@ QWidget* GuardsPanel::makeGuardsBox() {
 }
 
 QWidget* GuardsPanel::makeRecompilesBox() {
-    QGroupBox* b = box(tr("Why it was compiled"), this);
+    QGroupBox* b = m_recompilesBox = box(tr("Why it was compiled"), this);
     m_recompileSummary = new QLabel(b);
     // One line: a wrapped label in a splitter pane gets clipped instead of growing.
     m_recompileSummary->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
@@ -167,7 +186,7 @@ QWidget* GuardsPanel::makeRecompilesBox() {
     m_recompilesTable->setItemDelegate(new ExpectedActualDelegate(m_recompilesTable));
     QHeaderView* h = m_recompilesTable->horizontalHeader();
     h->setSectionResizeMode(QHeaderView::ResizeToContents);
-    h->setStretchLastSection(true);
+    h->setSectionResizeMode(kRecompileGuardColumn, QHeaderView::Stretch);
     auto* layout = new QVBoxLayout(b);
     layout->setContentsMargins(0, 2, 0, 0);
     layout->addWidget(m_recompileSummary);
@@ -176,7 +195,7 @@ QWidget* GuardsPanel::makeRecompilesBox() {
 }
 
 QWidget* GuardsPanel::makeDiffBox() {
-    QGroupBox* b = box(tr("Guard diff"), this);
+    QGroupBox* b = m_diffBox = box(tr("Guard diff"), this);
     m_entryA = new QComboBox(b);
     m_entryB = new QComboBox(b);
     for (QComboBox* combo : {m_entryA, m_entryB}) {
@@ -205,17 +224,58 @@ QWidget* GuardsPanel::makeDiffBox() {
     return b;
 }
 
-Qt::Orientation GuardsPanel::tablesOrientation() const {
-    return m_splitter->orientation();
-}
-
 void GuardsPanel::resizeEvent(QResizeEvent* event) {
     Panel::resizeEvent(event);
-    // Tabbed under the source in a 1600x1000 window the dock is some 770 px wide and low:
-    // stacked, each table kept one or two rows; side by side each has the whole height (and the
-    // stacked tables' minimum height no longer holds the dock up).
-    const Qt::Orientation wanted = 5 * width() > 9 * height() ? Qt::Horizontal : Qt::Vertical;
-    if (m_splitter->orientation() != wanted) m_splitter->setOrientation(wanted);
+    // Tabbed under the source in a 1600x1000 window the dock is some 660 x 200 px: stacked,
+    // each table kept one or two rows; side by side, each some 200 px wide, the checks were
+    // cut to "__...". Split only where every table still reads.
+    constexpr int kReadableWidth = 380;  // a check and its expected value, elided
+    constexpr int kReadableHeight = 150; // a title, a header and three rows
+    const bool wideAndLow = 5 * width() > 9 * height();
+    Arrangement wanted = Arrangement::Tabbed;
+    if (wideAndLow && width() >= 3 * kReadableWidth)
+        wanted = Arrangement::SideBySide;
+    else if (!wideAndLow && height() >= 3 * kReadableHeight)
+        wanted = Arrangement::Stacked;
+    arrange(wanted);
+}
+
+void GuardsPanel::arrange(Arrangement wanted) {
+    if (wanted == m_arrangement) return;
+    const bool wasTabbed = m_arrangement == Arrangement::Tabbed;
+    m_arrangement = wanted;
+    const QList<QWidget*> boxes = {m_guardsBox, m_recompilesBox, m_diffBox};
+    if (wanted == Arrangement::Tabbed) {
+        for (QWidget* b : boxes)
+            m_tabs->addTab(b, QString()); // takes it out of the splitter
+        m_tabs->setCurrentIndex(m_pickedTab);
+        updateTabLabels();
+        m_stack->setCurrentWidget(m_tabs);
+        return;
+    }
+    if (wasTabbed) {
+        m_pickedTab = m_tabs->currentIndex();
+        for (QWidget* b : boxes)
+            m_splitter->addWidget(b); // takes it out of the tabs
+    }
+    m_splitter->setOrientation(wanted == Arrangement::SideBySide ? Qt::Horizontal : Qt::Vertical);
+    const int stretch[] = {4, 2, 3};
+    for (int i = 0; i < 3; ++i) {
+        boxes[i]->show();
+        m_splitter->setStretchFactor(i, stretch[i]);
+    }
+    m_stack->setCurrentWidget(m_splitter);
+}
+
+void GuardsPanel::updateTabLabels() {
+    if (m_arrangement != Arrangement::Tabbed) return;
+    const int guards = m_guards->rowCount();
+    const int failed = m_recompiles->rowCount();
+    const int changes = m_diff->rowCount();
+    m_tabs->setTabText(0, guards ? tr("Guards (%1)").arg(guards) : tr("Guards"));
+    m_tabs->setTabText(1, failed ? tr("Why it was compiled (%1 failed)").arg(failed)
+                                 : tr("Why it was compiled"));
+    m_tabs->setTabText(2, changes ? tr("Guard diff (%1)").arg(changes) : tr("Guard diff"));
 }
 
 void GuardsPanel::showSnapshot(const SnapshotPtr& snapshot) {
@@ -303,6 +363,7 @@ void GuardsPanel::showGuards(const RunSnapshot& s, const trace::CompileRow& c) {
         title += tr(" · red: failed for a later entry (hover for the values)");
     m_guardsBox->setTitle(title);
     m_guards->setRows(std::move(rows));
+    updateTabLabels();
 }
 
 void GuardsPanel::showRecompiles(const RunSnapshot& s, const trace::CompileRow& c) {
@@ -322,6 +383,7 @@ void GuardsPanel::showRecompiles(const RunSnapshot& s, const trace::CompileRow& 
     m_recompileSummary->setText(summary);
     m_recompilesTable->setVisible(!rows->empty());
     m_recompiles->setRows(std::move(rows));
+    updateTabLabels();
 }
 
 void GuardsPanel::fillDiffChoices(const RunSnapshot& s, const trace::CompileRow& c) {
@@ -351,6 +413,7 @@ void GuardsPanel::showDiff() {
     if (!s || a.isEmpty() || b.isEmpty()) {
         m_diff->setDiff({}, a, b);
         m_diffSummary->clear();
+        updateTabLabels();
         return;
     }
     GuardDiff diff = diffGuards(s->guardsOf(a.toStdString()), s->guardsOf(b.toStdString()));
@@ -362,6 +425,7 @@ void GuardsPanel::showDiff() {
                      .arg(diff.count(GuardChange::Kind::Changed))
                      .arg(diff.unchanged));
     m_diff->setDiff(std::move(diff), a, b);
+    updateTabLabels();
 }
 
 void GuardsPanel::clear(const QString& why) {

@@ -15,6 +15,8 @@ class QComboBox;
 class QGroupBox;
 class QLabel;
 class QSplitter;
+class QStackedWidget;
+class QTabWidget;
 class QTableView;
 
 namespace kiln::views {
@@ -41,9 +43,13 @@ public:
     /// empty when it never failed.
     QString laterFailure(int row) const { return m_failedLater.value(row); }
 
-    /// The three tables side by side in a wide, low dock (each then has the dock's height), one
-    /// above the other otherwise.
-    Qt::Orientation tablesOrientation() const;
+    /// How the three tables share the panel: side by side in a wide, low dock (each then has
+    /// the dock's height), one above the other in a tall one, and one at a time in tabs when
+    /// the dock is small both ways (split three ways, no table would show a readable row).
+    enum class Arrangement { SideBySide, Stacked, Tabbed };
+    Arrangement tablesArrangement() const { return m_arrangement; }
+    /// The tabs of the Tabbed arrangement (their labels count what each table holds).
+    QTabWidget* tabs() const { return m_tabs; }
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -64,6 +70,9 @@ private:
     void fillDiffChoices(const RunSnapshot& s, const trace::CompileRow& c);
     void showDiff();
     void clear(const QString& why);
+    void arrange(Arrangement wanted);
+    /// Tab labels that say what each table holds, for the Tabbed arrangement.
+    void updateTabLabels();
     /// A click on a table's line column shows that line of the workload.
     void followLine(const QModelIndex& index, int lineColumn);
 
@@ -72,6 +81,8 @@ private:
     GuardDiffModel* m_diff = nullptr;
     QLabel* m_title = nullptr;
     QGroupBox* m_guardsBox = nullptr;
+    QGroupBox* m_recompilesBox = nullptr;
+    QGroupBox* m_diffBox = nullptr;
     QTableView* m_guardsTable = nullptr;
     QLabel* m_recompileSummary = nullptr;
     QTableView* m_recompilesTable = nullptr;
@@ -82,7 +93,11 @@ private:
     QString m_compileId;
     QString m_shownContents;           ///< contentsOf() when the entry was last drawn
     QHash<int, QString> m_failedLater; ///< guard row → the later compiles it failed for
+    QStackedWidget* m_stack = nullptr; ///< the splitter or the tabs
     QSplitter* m_splitter = nullptr;
+    QTabWidget* m_tabs = nullptr;
+    Arrangement m_arrangement = Arrangement::Stacked;
+    int m_pickedTab = 0; ///< the tab to show when the tables go back into tabs
 };
 
 } // namespace kiln::views
