@@ -144,9 +144,10 @@ Value CaptureEngine::onCallWhileTracing(lang::FunctionObject& fn, const CallArgs
     if (isModuleCall) {
         Value module = self ? *self : (args.positional.empty() ? Value() : args.positional[0]);
         const bool guardEmptyHooks = !m_config.dynamo().flag("skip_nnmodule_hook_guards");
-        const SourcePtr* source = guardEmptyHooks || hasForwardHooks(module)
-                                      ? tracer.moduleSourceOf(module)
-                                      : tracer.sourceOf(module);
+        // A child reached without a source of its own (Sequential's loop over its children)
+        // is found through its parent, as Dynamo 2.3 registers each child of an unrolled
+        // Sequential: it is called as L__self___seq_0, and its parameters stay live.
+        const SourcePtr* source = tracer.moduleSourceOf(module);
         if (source) tracer.guardForwardHooks(module, *source, guardEmptyHooks);
         if (source && isLibraryModule(m_interp, module) && !isContainerModule(m_interp, module) &&
             !hasForwardHooks(module)) {

@@ -136,7 +136,9 @@ Value Source::fetch(lang::Interpreter& interp, const std::vector<Value>& slots,
             const auto& items = base.is(lang::ObjectKind::List)
                                     ? base.as<lang::ListObject>()->items
                                     : base.as<lang::TupleObject>()->items;
+            if (!m_key.isInt()) return Value();
             int64_t i = m_key.asInt();
+            if (i < 0) i += static_cast<int64_t>(items.size()); // dims[-1], as Python indexes
             return i >= 0 && static_cast<size_t>(i) < items.size() ? items[static_cast<size_t>(i)]
                                                                    : Value();
         }
@@ -144,7 +146,15 @@ Value Source::fetch(lang::Interpreter& interp, const std::vector<Value>& slots,
             Value* v = base.as<lang::DictObject>()->find(interp, m_key);
             return v ? *v : Value();
         }
-        return Value();
+        // Anything else indexes through its __getitem__, as Dynamo's guards evaluate
+        // `L['self'].layers[0]` (ModuleList, Sequential, ModuleDict, a user container); a
+        // lookup that raises no longer resolves.
+        try {
+            return interp.getItem(base, m_key);
+        } catch (lang::PyException& e) {
+            if (!interp.isInstance(e.exception, lang::builtinTypes().exception.get())) throw;
+            return Value();
+        }
     }
     }
     return Value();

@@ -435,6 +435,8 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
         node.kwargs.emplace_back(args.keywordNames[i].str(), argOf(args.keywordValues[i]));
     int32_t id = addNode(std::move(node));
     registerResult(result, id);
+    deriveSizes(id, args.positional, false);
+    deriveSizes(id, args.keywordValues, false);
     if (flaggedInPlace) rebindWritten(args, result, id);
     return result;
 }
@@ -504,6 +506,7 @@ Value Tracer::callOperator(lang::OperatorCall call, uint8_t code, std::span<cons
         return result;
     }
     registerResult(result, index);
+    deriveSizes(index, args, call == lang::OperatorCall::GetItem);
     return result;
 }
 

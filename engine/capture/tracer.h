@@ -27,6 +27,8 @@
 
 #include <functional>
 #include <map>
+#include <optional>
+#include <span>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -78,6 +80,15 @@ struct SymbolInfo {
     /// Duck sizing: this dim had the size of an earlier symbol's when traced, so it shares that
     /// symbol (its name) and the entry guards that the two stay equal, as Dynamo does.
     bool duck = false;
+};
+
+/// A size an op computed from SymInts in a way the trace cannot write in its symbols
+/// (`cache[:pos + 1]` of a static tensor): the graph reads it from the tensor at run time, and
+/// it is static exactly when the symbols it came from are.
+struct DerivedSize {
+    std::string name; ///< the SymInt's text when the size is one ("s0 + 1"), else "d<k>"
+    int64_t hint = 0;
+    std::vector<std::string> roots; ///< the size symbols it is computed from
 };
 
 struct TracedTensor {
@@ -266,8 +277,17 @@ private:
     const SymbolInfo* symbolInfo(const Source& source, int64_t dim) const;
     std::string symbolFor(const Source& source, int64_t dim) const;
     /// Names the dims of `meta` after the symbol whose example size they equal (when exactly
-    /// one symbol has that size).
+    /// one symbol, input or derived, has that size).
     void symbolise(graph::ValueMeta& meta) const;
+    /// After op `node` ran with SymInts among `args`: the dims of its tensor result that depend
+    /// on them become derived sizes (for getitem, the dims its symbolic slices produce; for
+    /// other ops, dims equal to a SymInt's value), so that reading them reads the run's value.
+    void deriveSizes(int32_t node, std::span<const lang::Value> args, bool getItem);
+    /// The dims of x[index] that a slice holding a SymInt produces; nullopt when the index has
+    /// tensors or lists in it.
+    std::optional<std::vector<int64_t>> symbolicSliceDims(int64_t inputDims,
+                                                          const lang::Value& index) const;
+    const DerivedSize* derivedSize(const std::string& name) const;
     BreakReason makeReason(BreakKind kind, std::string text) const;
     void setSourceInfo(graph::Node& node) const;
     lang::Value runUnrecorded(const std::function<lang::Value()>& run);
@@ -308,6 +328,7 @@ private:
     std::vector<PlaceholderRecord> m_placeholders;
     std::unordered_set<tensor::TensorImpl*> m_moduleTensors; ///< parameters/buffers read
     std::vector<SymbolInfo> m_symbols;
+    std::vector<DerivedSize> m_derivedSizes;
     bool m_installed = false;
     std::vector<SideEffect> m_sideEffects;
     std::unordered_set<const lang::Object*> m_foreign;

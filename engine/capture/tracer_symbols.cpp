@@ -5,6 +5,7 @@
 #include "capture/sym_ints.h"
 #include "capture/tracer.h"
 #include "capture/value_kinds.h"
+#include "lang/types.h"
 
 #include <algorithm>
 
@@ -55,14 +56,120 @@ std::string Tracer::symbolFor(const Source& source, int64_t dim) const {
 void Tracer::symbolise(graph::ValueMeta& meta) const {
     if (m_symbols.empty()) return;
     for (graph::Dim& d : meta.sizes) {
-        const SymbolInfo* match = nullptr;
+        const std::string* match = nullptr;
         int matches = 0;
         for (const SymbolInfo& s : m_symbols)
             if (!s.duck && !s.specialized && s.dim >= 0 && s.hint == d.value) {
-                match = &s;
+                match = &s.name;
                 ++matches;
             }
-        if (matches == 1) d.symbol = match->name;
+        for (const DerivedSize& s : m_derivedSizes)
+            if (s.hint == d.value && (!match || *match != s.name)) {
+                match = &s.name;
+                ++matches;
+            }
+        if (matches == 1) d.symbol = *match;
+    }
+}
+
+const DerivedSize* Tracer::derivedSize(const std::string& name) const {
+    for (const DerivedSize& s : m_derivedSizes)
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+std::optional<std::vector<int64_t>> Tracer::symbolicSliceDims(int64_t inputDims,
+                                                              const Value& index) const {
+    const std::vector<Value> items =
+        index.is(ObjectKind::Tuple) ? sequenceItems(index) : std::vector<Value>{index};
+    const Value ellipsis = lang::ellipsisValue();
+    int64_t consumed = 0;
+    for (const Value& i : items) {
+        if (i.isTensor() || i.is(ObjectKind::List)) return std::nullopt; // advanced indexing
+        if (!i.isNone() && !i.identical(ellipsis)) ++consumed;
+    }
+    std::vector<int64_t> dims;
+    int64_t out = 0;
+    for (const Value& i : items) {
+        if (i.isNone()) {
+            ++out;
+        } else if (i.identical(ellipsis)) {
+            out += std::max<int64_t>(0, inputDims - consumed);
+        } else if (i.is(ObjectKind::Slice)) {
+            if (holdsSymInt(i)) dims.push_back(out);
+            ++out;
+        }
+        // an int (or a SymInt) index takes its dim away
+    }
+    return dims;
+}
+
+void Tracer::deriveSizes(int32_t node, std::span<const Value> args, bool getItem) {
+    // The SymInts among the arguments: their text, value and roots.
+    struct Used {
+        std::string text;
+        int64_t hint;
+        std::vector<std::string> roots;
+    };
+    std::vector<Used> used;
+    auto collect = [&](const Value& v, int depth, auto& self) -> void {
+        if (depth > 4) return;
+        if (auto s = symIntOf(m_interp, v)) {
+            if (s->trace != m_serial || !s->value.isInt()) return;
+            const graph::Node& n = m_graph.nodes[static_cast<size_t>(s->node)];
+            auto roots = m_symRoots.find(s->node);
+            used.push_back(
+                Used{n.meta.sizes.empty() ? std::string() : n.meta.sizes[0].str(), s->hint,
+                     roots == m_symRoots.end() ? std::vector<std::string>() : roots->second});
+        } else if (v.is(ObjectKind::Slice)) {
+            const auto* slice = v.as<lang::SliceObject>();
+            for (const Value& part : {slice->start, slice->stop, slice->step})
+                self(part, depth + 1, self);
+        } else if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
+            for (const Value& item : sequenceItems(v))
+                self(item, depth + 1, self);
+        }
+    };
+    for (const Value& a : args)
+        collect(a, 0, collect);
+    if (used.empty()) return;
+    graph::ValueMeta& meta = m_graph.nodes[static_cast<size_t>(node)].meta;
+    if (meta.kind != graph::ValueMeta::Kind::Tensor) return;
+    std::vector<std::string> allRoots;
+    for (const Used& u : used)
+        allRoots.insert(allRoots.end(), u.roots.begin(), u.roots.end());
+    auto derive = [&](graph::Dim& d, std::string name, std::vector<std::string> roots) {
+        if (name.empty() || derivedSize(name) == nullptr) {
+            if (name.empty()) name = "d" + std::to_string(m_derivedSizes.size());
+            m_derivedSizes.push_back(DerivedSize{name, d.value, std::move(roots)});
+        }
+        d.symbol = name;
+    };
+    std::optional<std::vector<int64_t>> sliced;
+    if (getItem && args.size() == 2 && args[0].isTensor())
+        sliced = symbolicSliceDims(args[0].asTensor().dim(), args[1]);
+    if (sliced) {
+        // x[:pos + 1]: the size is the slice's length, which clamps to the dim; named by the
+        // stop's text only when that is the length (no start, no step).
+        const bool oneSlice = used.size() == 1 && args[1].is(ObjectKind::Slice) &&
+                              args[1].as<lang::SliceObject>()->start.isNone() &&
+                              args[1].as<lang::SliceObject>()->step.isNone();
+        for (int64_t d : *sliced)
+            if (d < static_cast<int64_t>(meta.sizes.size()) &&
+                !meta.sizes[static_cast<size_t>(d)].isSymbolic()) {
+                graph::Dim& dim = meta.sizes[static_cast<size_t>(d)];
+                const bool named = oneSlice && dim.value == used[0].hint;
+                derive(dim, named ? used[0].text : std::string(), allRoots);
+            }
+        return;
+    }
+    for (graph::Dim& d : meta.sizes) {
+        if (d.isSymbolic()) continue;
+        for (const Used& u : used)
+            if (u.hint == d.value && d.value > 1) {
+                derive(d, u.text, u.roots);
+                break;
+            }
     }
 }
 
@@ -100,6 +207,11 @@ void Tracer::applySpecializations() {
             g.origin = std::move(origin);
         }
     }
+    // A derived size is static once a symbol it came from is.
+    for (const DerivedSize& s : m_derivedSizes)
+        if (std::any_of(s.roots.begin(), s.roots.end(),
+                        [&](const std::string& r) { return specialized.count(r) > 0; }))
+            specialized.insert(s.name);
     for (graph::Node& n : m_graph.nodes)
         for (graph::Dim& d : n.meta.sizes)
             if (specialized.count(d.symbol)) d.symbol.clear();
@@ -164,9 +276,13 @@ Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs&
         return result;
     }
     // numel(), len(), ...: a Python int computed from every size.
-    for (const graph::Dim& d : meta.sizes)
+    for (const graph::Dim& d : meta.sizes) {
+        const DerivedSize* derived = derivedSize(d.symbol);
         for (SymbolInfo& s : m_symbols)
-            if (d.symbol == s.name) s.specialized = true;
+            if (d.symbol == s.name ||
+                (derived && std::count(derived->roots.begin(), derived->roots.end(), s.name)))
+                s.specialized = true;
+    }
     return result;
 }
 
@@ -183,7 +299,8 @@ Value Tracer::symbolicSize(int32_t tensorNode, int64_t dim) {
         n.meta.kind = graph::ValueMeta::Kind::SymInt;
         n.meta.sizes = {size};
         node = addNode(std::move(n));
-        m_symRoots[node] = {size.symbol};
+        const DerivedSize* derived = derivedSize(size.symbol);
+        m_symRoots[node] = derived ? derived->roots : std::vector<std::string>{size.symbol};
         for (const SymbolInfo& s : m_symbols)
             if (s.name == size.symbol && s.dim >= 0 && !s.duck)
                 m_symExprs[node] = SymExpr::size(s.source, s.dim);

@@ -331,6 +331,43 @@ private slots:
                                      "abs_1", "output"}));
     }
 
+    void aSequentialsChildrenAreCalledAsModules() {
+        // 2.3 unrolls a Sequential and calls each torch.nn child as a module (their weights
+        // were inlined as constants, so rebinding one after the compile went unseen).
+        Session s;
+        QCOMPARE(s.run("import torch.nn as nn\n"
+                       "class M(nn.Module):\n"
+                       "    def __init__(self):\n"
+                       "        super().__init__()\n"
+                       "        self.lin = nn.Linear(2, 2)\n"
+                       "        self.seq = nn.Sequential(nn.Linear(2, 2), nn.Identity())\n"
+                       "    def forward(self, x):\n"
+                       "        return self.seq(self.lin(x))\n"
+                       "torch.compile(M(), backend='eager')(torch.ones(1, 2))\n"),
+                 std::string());
+        QCOMPARE(s.sink.graphs.size(), size_t(1));
+        QStringList nodes;
+        for (const GraphNodeInfo& n : s.sink.graphs[0].nodes)
+            nodes << QString::fromStdString(n.op + " " + n.target);
+        QCOMPARE(nodes, QStringList({"placeholder L_x_", "call_module L__self___lin",
+                                     "call_module L__self___seq_0", "call_module L__self___seq_1",
+                                     "output output"}));
+    }
+
+    void aSliceBySymbolicIntHasTheSizeOfEachCall() {
+        // cache[:pos + 1] of a static tensor: its size is read from the run's slice (the
+        // example's size was baked in, so pos 7 saw 7 elements).
+        Session s;
+        QCOMPARE(s.run("cache = torch.arange(16.0)\n"
+                       "@torch.compile(backend='eager')\n"
+                       "def f(x, pos):\n"
+                       "    return x * cache[: pos + 1].shape[0]\n"
+                       "print([f(torch.ones(1), p).item() for p in (5, 6, 7, 20)])\n"),
+                 std::string());
+        QCOMPARE(s.sink.out, std::string("[6.0, 7.0, 8.0, 16.0]\n"));
+        QCOMPARE(s.sink.graphs.size(), size_t(2)); // static at 5, dynamic from 6 on
+    }
+
     void tensorsMadeOutsideTheGraphAreNotCachedAsConstants() {
         Session s;
         QCOMPARE(s.run("def f(x):\n"
