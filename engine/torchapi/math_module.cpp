@@ -20,6 +20,19 @@ namespace {
 double realArg(Interpreter& interp, const Value& v, const char* fn) {
     if (v.isNumber()) return v.toDouble();
     if (v.isTensor() && v.asTensor().numel() == 1) return tensor::item(v.asTensor()).toDouble();
+    // As CPython's PyFloat_AsDouble: __float__, else __index__ (a SymInt in a compiled frame:
+    // math.sqrt(k.size(-1)) in attention code).
+    if (v.is(ObjectKind::Instance)) {
+        for (const char* method : {"__float__", "__index__"}) {
+            Value f = interp.tryGetAttr(v, Symbol::intern(method));
+            if (f.isEmpty()) continue;
+            Value r = interp.call(f, {});
+            if (r.isNumber()) return r.toDouble();
+            interp.raiseTypeError(std::string(method) + " returned non-" +
+                                  (method[2] == 'f' ? "float" : "int") + " (type " +
+                                  interp.typeName(r) + ")");
+        }
+    }
     interp.raiseTypeError("must be real number, not " + interp.typeName(v));
 }
 

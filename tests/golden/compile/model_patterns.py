@@ -6,7 +6,10 @@
 #   the next call (they failed every time: one recompile per call);
 # - the size of a tensor sliced by a dynamic int (cache[:pos + 1].shape[0], the KV-cache
 #   pattern) is the size of this call's slice, not the traced example's.
+# - math.sqrt of a dynamic size (attention's 1 / math.sqrt(k.size(-1))) raised TypeError.
 # Graph counts printed only where 2.3 and the installed PyTorch agree.
+import math
+
 import torch
 import torch.nn as nn
 
@@ -96,3 +99,11 @@ def window_inductor(x, start):
 for start in [3, 4, 5]:
     x = torch.arange(32.0).reshape(2, 16)
     print("inductor window", start, torch.equal(window_inductor(x, start), x[:, : start + 1] * (start + 1)))
+
+
+@torch.compile(backend="eager", dynamic=True)
+def scaled(q):
+    return q * (1.0 / math.sqrt(q.size(-1)))
+
+
+print("math.sqrt of a size:", scaled(torch.ones(1, 4)).tolist(), scaled(torch.ones(1, 16))[0, 0].item())

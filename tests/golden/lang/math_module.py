@@ -18,3 +18,16 @@ for bad in [lambda: math.sqrt(-1), lambda: math.log(-1), lambda: math.factorial(
         bad()
     except (ValueError, TypeError) as e:
         print(type(e).__name__, e)
+
+# Arguments that are not numbers convert through __float__, else __index__ (PyFloat_AsDouble).
+class Quarter:
+    def __float__(self):
+        return 2.25
+class Sixteen:
+    def __index__(self):
+        return 16
+print(math.sqrt(Quarter()), math.sqrt(Sixteen()), math.log2(Sixteen()), math.floor(Quarter()))
+try:
+    math.sqrt(object())
+except TypeError as e:
+    print(e)
