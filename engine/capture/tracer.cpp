@@ -404,6 +404,13 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
         }
         return run();
     case lang::TraceKind::Record:
+        // torch.where(cond) alone is nonzero(cond, as_tuple=True): its shape depends on data.
+        if (info->target == "torch.where" && args.positional.size() == 1 &&
+            args.keywordNames.empty() && argsTraced(args)) {
+            graphBreak(BreakKind::DynamicShapeOp, "dynamic shape operator: aten.nonzero.default");
+            concretizeArgs(args);
+            return run();
+        }
         break;
     }
     if (info->inPlace && !args.positional.empty()) noteInPlace(args.positional[0]);

@@ -275,6 +275,16 @@ Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs&
             return symbolicSize(node, dim);
         return result;
     }
+    // What does not depend on the sizes (x.dtype, x.device for torch.arange(t, device=...),
+    // x.dim()) leaves them dynamic, as in Dynamo.
+    static constexpr std::string_view kSizeFree[] = {
+        "dtype",      "device",       "dim",           "ndim",
+        "ndimension", "is_cuda",      "layout",        "is_complex",
+        "is_signed",  "element_size", "itemsize",      "get_device",
+        "is_leaf",    "grad_fn",      "requires_grad", "is_floating_point",
+        "is_sparse",  "is_quantized", "is_meta"};
+    if (std::find(std::begin(kSizeFree), std::end(kSizeFree), fn.name) != std::end(kSizeFree))
+        return result;
     // numel(), len(), ...: a Python int computed from every size.
     for (const graph::Dim& d : meta.sizes) {
         const DerivedSize* derived = derivedSize(d.symbol);

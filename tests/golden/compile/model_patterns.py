@@ -6,6 +6,8 @@
 #   the next call (they failed every time: one recompile per call);
 # - the size of a tensor sliced by a dynamic int (cache[:pos + 1].shape[0], the KV-cache
 #   pattern) is the size of this call's slice, not the traced example's.
+# - reading x.dtype or x.device (torch.arange(t, device=idx.device)) no longer makes sizes static;
+# - torch.where(cond) with one argument breaks the graph as nonzero does (it was recorded);
 # - math.sqrt of a dynamic size (attention's 1 / math.sqrt(k.size(-1))) raised TypeError.
 # Graph counts printed only where 2.3 and the installed PyTorch agree.
 import math
@@ -107,3 +109,26 @@ def scaled(q):
 
 
 print("math.sqrt of a size:", scaled(torch.ones(1, 4)).tolist(), scaled(torch.ones(1, 16))[0, 0].item())
+
+graphs.clear()
+
+
+@torch.compile(backend=counting)
+def positions(idx):
+    t = idx.size(0)
+    pos = torch.arange(0, t, dtype=torch.long, device=idx.device)
+    return idx * 0 + pos.to(idx.dtype)
+
+
+for t in [4, 5, 6, 7]:
+    last = positions(torch.zeros(t, dtype=torch.long))
+print("arange(0, t, device=idx.device):", len(graphs), "graphs, last", last.tolist())
+
+
+def routed(x):
+    (idx,) = torch.where(x > 0)  # one argument: nonzero(as_tuple=True), shape from the data
+    return x[idx] * 2
+
+
+explained = torch._dynamo.explain(routed)(torch.tensor([1.0, -1.0, 2.0]))
+print("torch.where(cond):", explained.graph_count, "graphs,", explained.graph_break_count, "break")
