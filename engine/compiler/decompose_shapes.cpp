@@ -250,6 +250,33 @@ R catRule(OpCall& c, bool stack) {
     return c.b().cat(*items, *dim);
 }
 
+/// hstack / vstack / dstack / column_stack: each input raised to the rank the stacking needs
+/// (unsqueezes, as atleast_1d/2d/3d), then one cat.
+R stackFamilyRule(OpCall& c, char kind) {
+    if (!c.bind({"tensors"})) return {};
+    auto items = tensorList(c, "tensors");
+    if (!items || items->empty()) return {};
+    AtenBuilder& b = c.b();
+    for (int32_t& i : *items) {
+        const int64_t r = b.rank(i);
+        if (kind == 'h' && r == 0) i = b.unsqueeze(i, 0);
+        if (kind == 'v' && r <= 1) i = b.unsqueeze(r == 0 ? b.unsqueeze(i, 0) : i, 0);
+        if (kind == 'c' && r <= 1) i = b.unsqueeze(r == 0 ? b.unsqueeze(i, 0) : i, 1);
+        if (kind == 'd') {
+            if (r == 0) i = b.unsqueeze(b.unsqueeze(b.unsqueeze(i, 0), 0), 0);
+            if (r == 1) i = b.unsqueeze(b.unsqueeze(i, 0), 2);
+            if (r == 2) i = b.unsqueeze(i, 2);
+        }
+    }
+    const int64_t rank = b.rank((*items)[0]);
+    for (int32_t i : *items)
+        if (b.rank(i) != rank) return {};
+    int64_t dim = kind == 'v' ? 0 : kind == 'd' ? 2 : 1;
+    if (kind == 'h' && rank == 1) dim = 0;
+    if (items->size() == 1) return (*items)[0];
+    return b.cat(*items, dim);
+}
+
 R triangleRule(OpCall& c, bool upper) {
     if (!c.bind({"input", "diagonal"})) return {};
     auto x = c.tensor("input");
@@ -297,6 +324,11 @@ void addShapeRules(RuleTable& t) {
     t["concat"] = t["cat"];
     t["concatenate"] = t["cat"];
     t["stack"] = [](OpCall& c) { return catRule(c, true); };
+    t["hstack"] = [](OpCall& c) { return stackFamilyRule(c, 'h'); };
+    t["vstack"] = [](OpCall& c) { return stackFamilyRule(c, 'v'); };
+    t["row_stack"] = t["vstack"];
+    t["dstack"] = [](OpCall& c) { return stackFamilyRule(c, 'd'); };
+    t["column_stack"] = [](OpCall& c) { return stackFamilyRule(c, 'c'); };
     t["tril"] = [](OpCall& c) { return triangleRule(c, false); };
     t["triu"] = [](OpCall& c) { return triangleRule(c, true); };
     t["view"] = viewRule;

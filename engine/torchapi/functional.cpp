@@ -302,6 +302,51 @@ Value mseLoss(Interpreter& interp, const CallArgs& args, void*) {
     return tensorValue(tensor::binary(BinaryOp::Div, total, tensor::sum(weight, {}, false)));
 }
 
+/// F.binary_cross_entropy: -w (t log p + (1 - t) log(1 - p)), each log clamped at -100 as
+/// PyTorch does so that p of exactly 0 or 1 gives a finite loss.
+Value binaryCrossEntropy(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("binary_cross_entropy(input, target, weight=None, "
+                               "size_average=None, reduce=None, reduction='mean')");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor p = a.toTensor(0), t = a.toTensor(1);
+    std::string reduction = reductionArg(a, 3, 4, 5);
+    auto sizeText = [](const Tensor& x) {
+        std::string out = "torch.Size([";
+        for (size_t i = 0; i < x.sizes().size(); ++i)
+            out += (i ? ", " : "") + std::to_string(x.sizes()[i]);
+        return out + "])";
+    };
+    if (!(t.sizes() == p.sizes()))
+        interp.raiseValueError("Using a target size (" + sizeText(t) +
+                               ") that is different to the input size (" + sizeText(p) +
+                               ") is deprecated. Please ensure they have the same size.");
+    if (reduction != "none" && reduction != "sum" && reduction != "mean")
+        interp.raiseValueError(reduction + " is not a valid value for reduction");
+    using tensor::BinaryOp;
+    using tensor::UnaryOp;
+    if (p.numel() > 0) {
+        const double lo = tensor::item(tensor::amin(p, {}, false)).toDouble();
+        const double hi = tensor::item(tensor::amax(p, {}, false)).toDouble();
+        if (!(lo >= 0 && hi <= 1))
+            interp.raise(builtinTypes().runtimeError.get(),
+                         "all elements of input should be between 0 and 1");
+    }
+    const Tensor floor = tensor::wrapNumber(-100.0);
+    const Tensor one = tensor::wrapNumber(1.0);
+    auto clampedLog = [&](const Tensor& x) {
+        return tensor::clamp(tensor::unary(UnaryOp::Log, x), floor, std::nullopt);
+    };
+    Tensor loss = tensor::unary(
+        UnaryOp::Neg,
+        tensor::binary(BinaryOp::Add, tensor::binary(BinaryOp::Mul, t, clampedLog(p)),
+                       tensor::binary(BinaryOp::Mul, tensor::binary(BinaryOp::Sub, one, t),
+                                      clampedLog(tensor::binary(BinaryOp::Sub, one, p)))));
+    if (a.has(2) && !a[2].isNone()) loss = tensor::binary(BinaryOp::Mul, loss, a.toTensor(2));
+    if (reduction == "sum") return tensorValue(tensor::sum(loss, {}, false));
+    if (reduction == "mean") return tensorValue(tensor::mean(loss, {}, false));
+    return tensorValue(loss);
+}
+
 Value oneHot(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("one_hot(tensor, num_classes=-1)");
     BoundArgs a = sig.bind(interp, args);
@@ -328,6 +373,7 @@ void installFunctional(Interpreter& interp, ModuleObject& f) {
         {"dropout", dropout, true, false},
         {"embedding", embedding, true, false},
         {"scaled_dot_product_attention", sdpa, true, false},
+        {"binary_cross_entropy", binaryCrossEntropy, true, false},
         {"cross_entropy", crossEntropy, true, false},
         {"nll_loss", nllLoss, true, false},
         {"mse_loss", mseLoss, true, false},

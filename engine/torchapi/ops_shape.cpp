@@ -164,6 +164,52 @@ Value stackFn(Interpreter& interp, const CallArgs& args, void*) {
     return resultOrOut(a, 2, r);
 }
 
+/// torch.hstack / vstack / row_stack / dstack / column_stack: cat after raising each tensor to
+/// the rank the stacking needs (PyTorch's atleast_1d/2d/3d; column_stack makes 0-D and 1-D
+/// tensors columns).
+enum class StackKind { H, V, D, Column };
+
+Tensor atLeast(const Tensor& x, StackKind kind) {
+    using tensor::unsqueeze;
+    const int64_t r = x.dim();
+    switch (kind) {
+    case StackKind::H:
+        return r == 0 ? unsqueeze(x, 0) : x;
+    case StackKind::V:
+        return r == 0 ? unsqueeze(unsqueeze(x, 0), 0) : r == 1 ? unsqueeze(x, 0) : x;
+    case StackKind::D:
+        if (r == 0) return unsqueeze(unsqueeze(unsqueeze(x, 0), 0), 0);
+        if (r == 1) return unsqueeze(unsqueeze(x, 0), 2);
+        return r == 2 ? unsqueeze(x, 2) : x;
+    case StackKind::Column:
+        return r == 0 ? unsqueeze(unsqueeze(x, 0), 0) : r == 1 ? unsqueeze(x, 1) : x;
+    }
+    return x;
+}
+
+Value stackFamilyFn(Interpreter& interp, const CallArgs& args, void* data) {
+    static const Signature hSig("hstack(tensors, *, out=None)");
+    static const Signature vSig("vstack(tensors, *, out=None)");
+    static const Signature rowSig("row_stack(tensors, *, out=None)");
+    static const Signature dSig("dstack(tensors, *, out=None)");
+    static const Signature columnSig("column_stack(tensors, *, out=None)");
+    const auto which = static_cast<int>(reinterpret_cast<intptr_t>(data));
+    const Signature* sigs[] = {&hSig, &vSig, &rowSig, &dSig, &columnSig};
+    const StackKind kinds[] = {StackKind::H, StackKind::V, StackKind::V, StackKind::D,
+                               StackKind::Column};
+    BoundArgs a = sigs[which]->bind(interp, args);
+    const StackKind kind = kinds[which];
+    std::vector<Tensor> items = tensorListArg(a, 0);
+    if (items.empty())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     sigs[which]->name() + " expects a non-empty TensorList");
+    for (Tensor& t : items)
+        t = atLeast(t, kind);
+    int64_t dim = kind == StackKind::V ? 0 : kind == StackKind::D ? 2 : 1;
+    if (kind == StackKind::H && items[0].dim() == 1) dim = 0;
+    return resultOrOut(a, 1, tensor::cat(items, dim));
+}
+
 /// torch.split(tensor, split_size_or_sections, dim=0) and Tensor.split(split_size, dim=0):
 /// an int gives equal chunks, a list gives those sizes.
 Value splitFn(Interpreter& interp, const CallArgs& args, void* data) {
@@ -341,6 +387,11 @@ void installShapeOps(Interpreter& interp, ModuleObject& torch) {
         {"concat", catFn, true, false, tag(1)},
         {"concatenate", catFn, true, false, tag(2)},
         {"stack", stackFn, true, false},
+        {"hstack", stackFamilyFn, true, false, tag(0)},
+        {"vstack", stackFamilyFn, true, false, tag(1)},
+        {"row_stack", stackFamilyFn, true, false, tag(2)},
+        {"dstack", stackFamilyFn, true, false, tag(3)},
+        {"column_stack", stackFamilyFn, true, false, tag(4)},
         {"split", splitFn, true, false, tag(0)},
         {"split", splitFn, false, true, tag(1)},
         {"chunk", chunkFn, true, true},

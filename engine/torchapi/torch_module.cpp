@@ -114,6 +114,15 @@ Value isTensor(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(sig.bind(interp, args)[0].isTensor());
 }
 
+/// torch._assert(condition, message): Python's `assert condition, message` (torchvision's
+/// models check input sizes with it).
+Value assert_(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("_assert(condition, message)");
+    BoundArgs a = sig.bind(interp, args);
+    if (!interp.truthy(a[0])) interp.raise(builtinTypes().assertionError.get(), interp.str(a[1]));
+    return Value::none();
+}
+
 Value resultType(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("result_type(tensor, other)");
     BoundArgs a = sig.bind(interp, args);
@@ -248,6 +257,7 @@ void installTorchModule(Interpreter& interp, ModuleObject& torch) {
                         const_cast<char*>(gradNames[3]));
     interp.defineNative(g, "is_grad_enabled", isGradEnabled);
     interp.defineNative(g, "is_tensor", isTensor);
+    interp.defineNative(g, "_assert", assert_);
     interp.defineNative(g, "set_printoptions", setPrintoptions);
     interp.defineNative(g, "result_type", resultType);
     interp.defineNative(g, "promote_types", promoteTypes);

@@ -1,4 +1,4 @@
-# torch.nn.modules.loss: MSELoss, NLLLoss and CrossEntropyLoss, with PyTorch's parameter order
+# torch.nn.modules.loss: MSELoss, BCELoss, NLLLoss and CrossEntropyLoss, with PyTorch's parameter order
 # (the deprecated size_average/reduce flags still select the reduction).
 from torch.nn import functional as F
 from torch.nn.modules.module import Module
@@ -29,6 +29,11 @@ class _WeightedLoss(_Loss):
 class MSELoss(_Loss):
     def forward(self, input, target):
         return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class BCELoss(_WeightedLoss):
+    def forward(self, input, target):
+        return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
 
 
 class NLLLoss(_WeightedLoss):
