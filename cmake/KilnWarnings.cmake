@@ -10,7 +10,12 @@ function(kiln_target_defaults target)
 endfunction()
 
 # kiln_hot_code(<target>): kernels and the interpreter loop are built with -O3 in every
-# optimised configuration; vectorisation of the eager kernels depends on it.
+# optimised configuration; vectorisation of the eager kernels depends on it. The sanitizer
+# preset turns KILN_HOT_CODE_O3 off: under ASan + UBSan, -O3 on the templated kernels takes
+# GCC many minutes a file on two cores, and a sanitizer run is about checks, not speed.
+option(KILN_HOT_CODE_O3 "Build kernels and the interpreter loop with -O3" ON)
 function(kiln_hot_code target)
-  target_compile_options(${target} PRIVATE $<$<NOT:$<CONFIG:Debug>>:-O3>)
+  if(KILN_HOT_CODE_O3)
+    target_compile_options(${target} PRIVATE $<$<NOT:$<CONFIG:Debug>>:-O3>)
+  endif()
 endfunction()

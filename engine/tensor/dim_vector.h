@@ -82,7 +82,7 @@ private:
         if (count <= m_capacity) return;
         size_t capacity = std::max<size_t>(count, m_capacity * 2);
         auto* heap = static_cast<int64_t*>(std::malloc(capacity * sizeof(int64_t)));
-        std::memcpy(heap, m_data, m_size * sizeof(int64_t));
+        if (m_size) std::memcpy(heap, m_data, m_size * sizeof(int64_t));
         release();
         m_data = heap;
         m_capacity = static_cast<uint32_t>(capacity);
@@ -90,7 +90,9 @@ private:
     void assign(const int64_t* values, size_t count) {
         m_size = 0;
         reserve(count);
-        std::memcpy(m_data, values, count * sizeof(int64_t));
+        // A 0-D tensor's sizes are an empty span whose data may be null: memcpy of null is
+        // undefined even for 0 bytes (UBSan).
+        if (count) std::memcpy(m_data, values, count * sizeof(int64_t));
         m_size = static_cast<uint32_t>(count);
     }
     void assign(size_t count, int64_t value) {
