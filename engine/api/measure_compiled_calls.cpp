@@ -7,6 +7,7 @@
 #include "lang/objects.h"
 #include "lang/traceback.h"
 #include "runtime/cuda_context.h"
+#include "tensor/tensor.h"
 
 namespace kiln::api {
 
@@ -34,6 +35,12 @@ void measureSite(lang::Interpreter& interp, capture::CaptureEngine& capture, Eve
                                        std::to_string(plan.warmup) + " warm-up and " +
                                        std::to_string(plan.calls) +
                                        " timed calls with the arguments of its last call\n");
+    // Repeated under the grad mode of the recorded call, so the cached entry's guards hold.
+    struct GradModeScope {
+        bool previous = tensor::gradModeEnabled();
+        explicit GradModeScope(bool on) { tensor::setGradModeEnabled(on); }
+        ~GradModeScope() { tensor::setGradModeEnabled(previous); }
+    } gradMode(site.gradMode);
     auto call = [&] { waitForDeviceWork(capture::callSiteAgain(interp, capture, site)); };
     auto observe = [&](int index, int64_t startNs, int64_t ns) {
         sink.timeline({"measure", site.name, "", startNs, ns, detailOf(index, plan)});

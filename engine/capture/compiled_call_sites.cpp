@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "capture/compiled_call_sites.h"
 
+#include "tensor/tensor.h"
+
 #include <algorithm>
 
 namespace kiln::capture {
@@ -12,12 +14,13 @@ void CompiledCallSites::enter(const std::string& name, const lang::Value& compil
         return s.compiled.identical(compiled);
     });
     if (it == m_sites.end()) {
-        m_sites.push_back({name, compiled, {}, {}, {}});
+        m_sites.push_back({name, compiled, {}, {}, {}, true});
         it = m_sites.end() - 1;
     }
     it->positional.assign(args.positional.begin(), args.positional.end());
     it->keywordNames.assign(args.keywordNames.begin(), args.keywordNames.end());
     it->keywordValues.assign(args.keywordValues.begin(), args.keywordValues.end());
+    it->gradMode = tensor::gradModeEnabled();
 }
 
 } // namespace kiln::capture

@@ -20,6 +20,9 @@ struct CompiledCallSite {
     std::vector<lang::Value> positional;
     std::vector<lang::Symbol> keywordNames;
     std::vector<lang::Value> keywordValues;
+    /// Grad mode at that call: a call repeated under another (a script that called it inside
+    /// torch.no_grad()) fails the entry's global-state guard and recompiles.
+    bool gradMode = true;
 
     lang::CallArgs args() const { return {positional, keywordNames, keywordValues}; }
 };

@@ -379,6 +379,9 @@ std::string Guard::expectedText(lang::Interpreter& interp) const {
 }
 
 std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
+    // The global state has no source to fetch: it is read here.
+    if (m_kind == Kind::GlobalState)
+        return std::string("grad_mode=") + (tensor::gradModeEnabled() ? "True" : "False");
     if (v.isEmpty()) return "<missing>";
     switch (m_kind) {
     case Kind::TensorMatch: {

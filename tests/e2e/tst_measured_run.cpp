@@ -82,6 +82,29 @@ private slots:
             QVERIFY2(launches >= 2 + 6 + 1, name.c_str());
     }
 
+    void aCallMadeUnderNoGradIsRepeatedUnderNoGrad() {
+        // Issue 14: Compare modes on a script that ran its model in torch.no_grad() timed a
+        // graph the script never ran: the repeated calls ran with grad on, failed the entry's
+        // global-state guard and recompiled.
+        QTemporaryDir dir;
+        QString script = testing::writeScriptFile(dir, "g.py",
+                                                  "import torch\n"
+                                                  "f = torch.compile(lambda x: x.sin() + 1)\n"
+                                                  "with torch.no_grad():\n"
+                                                  "    f(torch.randn(8))\n"
+                                                  "print(torch.is_grad_enabled())\n");
+        testing::KilnProcess r =
+            runKiln({"run", script, "--measure", "3", "--warmup", "1", "--quiet"}, dir);
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QString("True\n"));
+        auto reader = trace::TraceReader::open(dir.filePath("g.kiln").toStdString());
+        QVERIFY(reader.ok());
+        auto compiles = reader.value()->compiles(1);
+        QVERIFY(compiles.ok());
+        QCOMPARE(compiles.value().size(), size_t(1));
+        QCOMPARE(measuredOf(dir.filePath("g.kiln")).timedCalls.size(), size_t(1));
+    }
+
     void aScriptWithoutCompiledFunctionsSaysSo() {
         QTemporaryDir dir;
         QString script = testing::writeScriptFile(dir, "e.py", "print(1 + 1)\n");

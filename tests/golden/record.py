@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 HERE = pathlib.Path(__file__).resolve().parent
-SUITES = ["lang", "torch", "errors", "compile"]
+SUITES = ["lang", "torch", "errors", "compile", "models"]
 # The bundled example workloads are checked too; their recordings live in golden/workloads/.
 WORKLOADS = HERE.parent.parent / "resources" / "workloads"
 # Workloads that need parts of Kiln not built yet are not recorded (the test skips them).
