@@ -456,6 +456,15 @@ Value Tracer::recordLibraryCall(const Value& callee, const std::string& target, 
                               : lang::Value();
     bool flaggedInPlace = !args.positional.empty() && truthy(inplace);
     if (flaggedInPlace) noteInPlace(args.positional[0]);
+    // A called module may update its buffers (BatchNorm's running stats in training): the
+    // trace runs it on real values, so they are put back with the other in-place changes, or
+    // the first call would update them twice (once here, once in the compiled graph).
+    if (op == graph::NodeOp::CallModule) {
+        const Value buffers = m_interp.tryGetAttr(callee, lang::Symbol::intern("_buffers"));
+        if (buffers.is(ObjectKind::Dict))
+            buffers.as<lang::DictObject>()->forEach(
+                [&](const Value&, const Value& buffer) { noteInPlace(buffer); });
+    }
     Value result = runUnrecorded(run);
     if (!containsTensor(result)) return result;
     graph::Node node;
