@@ -149,8 +149,11 @@ private slots:
             QVERIFY2(scaledTip.contains(id), qPrintable(scaledTip));
         QString recompileTip = tipOf(editor, 17, MarkerKind::Recompile);
         QVERIFY2(recompileTip.startsWith("Recompiled scaled: 4 times, 5 cache entries\n"
-                                         "  4/1: entry 4/0 failed L['x']: expected "
-                                         "torch.float32 [8, 128], actual torch.float32 [16, 128]"),
+                                         "Failing guards:\n"
+                                         "  L['x']: 2 recompiles\n"),
+                 qPrintable(recompileTip));
+        QVERIFY2(recompileTip.contains("Latest:\n  4/1: entry 4/0 failed L['x']: expected "
+                                       "torch.float32 [8, 128], actual torch.float32 [16, 128]"),
                  qPrintable(recompileTip));
         QVERIFY2(recompileTip.contains("  4/2: entry 4/1 failed L['scale']: expected 2.0, actual "
                                        "3.0 (and 1 other entries)"),
@@ -164,8 +167,9 @@ private slots:
 
     void aFunctionAtItsCacheLimitHasAShortTooltip() {
         // Issue 14, finding 5: 64 cache entries hold 2,016 recompile rows (each recompile names
-        // every entry's failing guard); the tooltip lists the newest recompiles, one line each,
-        // and counts the rest, instead of a 2,000-line tooltip built in quadratic time.
+        // every entry's failing guard); the tooltip groups the recompiles by failing guard,
+        // lists the newest, one line each, and counts the rest, instead of a 2,000-line tooltip
+        // built in quadratic time.
         QTemporaryDir dir;
         const QString trace =
             testing::scriptTrace(dir.path(), "limit.py",
@@ -176,7 +180,7 @@ private slots:
                                  "def f(x):\n"
                                  "    return x * 2\n"
                                  "\n"
-                                 "for n in range(1, 65):\n"
+                                 "for n in range(1, 71):\n"
                                  "    f(torch.ones(n))\n");
         views::SnapshotPtr snapshot = testing::readSnapshot(trace, 1);
         QVERIFY(snapshot);
@@ -190,8 +194,14 @@ private slots:
             if (m.kind == MarkerKind::Frame) frameTip = m.toolTip;
         }
         const QStringList lines = recompileTip.split('\n');
-        QVERIFY2(lines.size() <= 10, qPrintable(recompileTip));
+        QVERIFY2(lines.size() <= 15, qPrintable(recompileTip));
         QCOMPARE(lines.front(), QString("Recompiled f: 63 times, 64 cache entries"));
+        // Finding 6: the calls past cache_size_limit are named here too, and the 63
+        // recompiles, all on one guard, are one line.
+        QCOMPARE(lines.at(1), QString("cache_size_limit (64) reached: 6 more calls ran eagerly"));
+        QCOMPARE(lines.at(2), QString("Failing guards:"));
+        QCOMPARE(lines.at(3), QString("  L['x']: 63 recompiles"));
+        QCOMPARE(lines.at(4), QString("Latest:"));
         // The newest recompile is there, with the entry tried first and the others counted.
         QVERIFY2(recompileTip.contains("  0/63: entry 0/62 failed L['x']: expected "),
                  qPrintable(recompileTip));

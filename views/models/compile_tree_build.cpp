@@ -5,11 +5,10 @@
 #include "compile_tree_build.h"
 
 #include "counted.h"
+#include "eager_calls.h"
 #include "graph_name.h"
 
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QStringList>
 #include <algorithm>
 #include <map>
@@ -62,24 +61,6 @@ QString ms(int64_t ns) {
     return QString::number(static_cast<double>(ns) * 1e-6, 'f', 3) + " ms";
 }
 
-/// The calls of one frame that found its cache full (cache_size_limit) and ran eagerly.
-struct EagerCalls {
-    qint64 count = 0;
-    qint64 limit = 0;
-    QString why; ///< the first such call's failing guard, "L['x'] expected 64, actual 65"
-};
-
-/// A "cache_limit" event's facts: its frame and the first failing guard of its call.
-std::pair<qint64, EagerCalls> eagerCallOf(const trace::EventRow& e) {
-    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(e.detailJson)).object();
-    EagerCalls calls{1, o.value("limit").toInteger(), {}};
-    if (o.contains("guard"))
-        calls.why = QString("%1 expected %2, actual %3")
-                        .arg(o.value("guard").toString(), o.value("expected").toString(),
-                             o.value("actual").toString());
-    return {o.value("frame_id").toInteger(-1), calls};
-}
-
 /// The snapshot's rows indexed by what the tree hangs them under.
 struct TreeIndex {
     std::unordered_map<int64_t, std::vector<const trace::CompileRow*>> compilesByFrame;
@@ -119,12 +100,7 @@ TreeIndex::TreeIndex(const RunSnapshot& s) {
     }
     for (const trace::GraphBreakRow& b : s.graphBreaks)
         breakOf.emplace(b.compileId, &b);
-    for (const trace::EventRow& e : s.events) {
-        if (e.category != "capture" || e.name != "cache_limit") continue;
-        auto [frameId, call] = eagerCallOf(e);
-        auto [it, first] = eagerByFrame.emplace(frameId, call);
-        if (!first) ++it->second.count;
-    }
+    eagerByFrame = eagerCallsByFrame(s);
 }
 
 /// A kernel written before capture reported its graph has no graph id yet: find the graph by

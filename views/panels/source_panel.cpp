@@ -2,6 +2,8 @@
 #include "source_panel.h"
 
 #include "break_details.h"
+#include "counted.h"
+#include "eager_calls.h"
 #include "python_highlighter.h"
 
 #include <QAction>
@@ -13,6 +15,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <unordered_map>
 
@@ -99,7 +102,8 @@ QString recompileLine(const trace::CompileRow& c,
 /// (the ones the user is likely after), the rest counted.
 std::optional<LineMarker> recompileMarker(const trace::FrameRow& f,
                                           const std::vector<const trace::CompileRow*>& compiles,
-                                          const RecompilesByCompile& byCompile) {
+                                          const RecompilesByCompile& byCompile,
+                                          const EagerCalls* eager) {
     std::vector<const trace::CompileRow*> recompiled;
     for (const trace::CompileRow* c : compiles)
         if (c->reason == "recompile") recompiled.push_back(c);
@@ -109,6 +113,26 @@ std::optional<LineMarker> recompileMarker(const trace::FrameRow& f,
                           .arg(qs(f.function))
                           .arg(recompiled.size())
                           .arg(compiles.size())};
+    if (eager)
+        lines << QString("cache_size_limit (%1) reached: %2 more %3 ran eagerly")
+                     .arg(eager->limit)
+                     .arg(eager->count)
+                     .arg(eager->count == 1 ? "call" : "calls");
+    // Why, grouped: the guard that failed in the entry each recompile tried first.
+    std::map<std::string, int> byGuard;
+    for (const trace::CompileRow* c : recompiled)
+        if (auto it = byCompile.find(c->compileId); it != byCompile.end() && !it->second.empty())
+            ++byGuard[it->second.front()->guardSource];
+    std::vector<std::pair<std::string, int>> groups(byGuard.begin(), byGuard.end());
+    std::stable_sort(groups.begin(), groups.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    lines << "Failing guards:";
+    for (size_t i = 0; i < groups.size() && i < size_t(kTooltipItems); ++i)
+        lines
+            << QString("  %1: %2").arg(qs(groups[i].first), counted(groups[i].second, "recompile"));
+    if (groups.size() > size_t(kTooltipItems))
+        lines << QString("  ... and %1 more guards").arg(groups.size() - size_t(kTooltipItems));
+    lines << "Latest:";
     const qsizetype listed = std::min<qsizetype>(qsizetype(recompiled.size()), kTooltipItems);
     for (size_t i = recompiled.size() - size_t(listed); i < recompiled.size(); ++i) {
         auto it = byCompile.find(recompiled[i]->compileId);
@@ -138,12 +162,16 @@ LineMarkers sourceMarkers(const RunSnapshot& snapshot) {
     for (const trace::CompileRow& c : snapshot.compiles)
         compilesByFrame[c.frameId].push_back(&c);
     const RecompilesByCompile byCompile = recompilesByCompile(snapshot);
+    const auto eagerByFrame = eagerCallsByFrame(snapshot);
     for (const trace::FrameRow& f : snapshot.frames) {
         if (!inWorkload(snapshot, f.file) || frameStartLine(f) <= 0) continue;
         auto& line = markers[frameStartLine(f)];
         const auto& compiles = compilesByFrame[f.frameId];
         line.push_back(frameMarker(snapshot, f, compiles));
-        if (auto recompiled = recompileMarker(f, compiles, byCompile)) line.push_back(*recompiled);
+        auto eager = eagerByFrame.find(f.frameId);
+        if (auto recompiled = recompileMarker(
+                f, compiles, byCompile, eager == eagerByFrame.end() ? nullptr : &eager->second))
+            line.push_back(*recompiled);
     }
     for (const trace::GraphBreakRow& b : snapshot.graphBreaks) {
         if (inWorkload(snapshot, b.file) && b.line > 0) markers[b.line].push_back(breakMarker(b));
