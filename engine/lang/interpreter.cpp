@@ -133,12 +133,17 @@ void Interpreter::raiseModuleNotFound(const std::string& name) {
         makeException(builtinTypes().moduleNotFoundError.get(), "No module named '" + name + "'");
     exc.as<InstanceObject>()->attrs.set(Symbol::intern("name"), strValue(name));
     // CPython's message, then a note (PEP 678, printed under the message) saying why.
-    std::string root = name.substr(0, name.find('.'));
-    std::string note = root == "numpy"
-                           ? "numpy is not available in Kiln workloads: use torch tensors"
-                           : "Kiln workloads can import torch and the standard library modules "
-                             "that Kiln provides; '" +
-                                 root + "' is not one of them";
+    // A submodule of a package Kiln has (torch.optim) is named whole: "'torch' is not one of
+    // them" contradicted the import of torch that had just worked.
+    const std::string root = name.substr(0, name.find('.'));
+    const bool knownPackage = root != name && m_modules.count(root) > 0;
+    std::string note =
+        root == "numpy" ? "numpy is not available in Kiln workloads: use torch tensors"
+        : knownPackage
+            ? "Kiln provides " + root + " but not its module '" + name + "' (see docs/language.md)"
+            : "Kiln workloads can import torch and the standard library modules that Kiln "
+              "provides; '" +
+                  root + "' is not one of them";
     exc.as<InstanceObject>()->attrs.set(Symbol::intern("__notes__"), listValue({strValue(note)}));
     raise(exc);
 }

@@ -133,6 +133,10 @@ private slots:
                                << "ModuleNotFoundError: No module named 'requests'\n"
                                   "Kiln workloads can import torch and the standard library "
                                   "modules that Kiln provides; 'requests' is not one of them\n";
+        QTest::newRow("submodule") << "import torch.optim\n"
+                                   << "ModuleNotFoundError: No module named 'torch.optim'\n"
+                                      "Kiln provides torch but not its module 'torch.optim' (see "
+                                      "docs/language.md)\n";
     }
 
     void unavailableModuleNote() {
