@@ -2,9 +2,13 @@
 // In-place fills and random sampling: fill_, zero_, copy_, uniform_, normal_ (what nn.init is
 // made of), plus torch.multinomial. The arithmetic in-place forms (add_, clamp_, ...) live with
 // their out-of-place ops.
+#include "tensor/convert.h"
 #include "tensor/elementwise.h"
+#include "tensor/ops.h"
 #include "tensor/random.h"
 #include "torchapi/bindings.h"
+
+#include <sstream>
 
 namespace kiln::torchapi {
 
@@ -82,6 +86,68 @@ Value sampleFn(Interpreter& interp, const CallArgs& args, void*) {
     return a[0];
 }
 
+/// 0 or 1 per element of `like`, 1 with probability `probs` (broadcast), in like's dtype.
+Tensor bernoulliOf(Interpreter& interp, const Tensor& like, const Tensor& probs) {
+    if (probs.numel() > 0) {
+        const double lo = tensor::item(tensor::amin(probs, {}, false)).toDouble();
+        const double hi = tensor::item(tensor::amax(probs, {}, false)).toDouble();
+        if (!(lo >= 0 && hi <= 1))
+            interp.raise(builtinTypes().runtimeError.get(),
+                         "Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could "
+                         "this error message be improved?  If so, please report an enhancement "
+                         "request to PyTorch.)");
+    }
+    const tensor::DType drawn =
+        tensor::isFloating(like.dtype()) ? like.dtype() : tensor::DType::Float32;
+    Tensor u = Tensor::empty(like.sizes(), drawn, like.device());
+    tensor::uniformInPlace(u, 0, 1, tensor::defaultGenerator());
+    return tensor::toDType(tensor::binary(tensor::BinaryOp::Lt, u, probs), like.dtype());
+}
+
+/// A probability as PyTorch prints it in messages: 2, 1.5.
+std::string numberText(double p) {
+    std::ostringstream out;
+    out << p;
+    return out.str();
+}
+
+/// torch.bernoulli(input, p=None) and Tensor.bernoulli(): input holds the probabilities, or
+/// every element has probability p.
+Value bernoulliFn(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("bernoulli(input, p=None, *, generator=None, out=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor input = a.toTensor(0);
+    if (a.has(1) && !a[1].isNone()) {
+        const double p = a.toDouble(1);
+        if (!(p >= 0 && p <= 1))
+            interp.raise(builtinTypes().runtimeError.get(),
+                         "bernoulli_ expects p to be in [0, 1], but got p=" + numberText(p));
+        return resultOrOut(a, 3, bernoulliOf(interp, input, tensor::wrapNumber(p)));
+    }
+    return resultOrOut(a, 3, bernoulliOf(interp, input, input));
+}
+
+/// Tensor.bernoulli_(p=0.5): self filled with draws of probability p (a number or a tensor).
+Value bernoulliInPlaceFn(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("bernoulli_(input, p=0.5, *, generator=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor self = a.toTensor(0);
+    checkWritable(self);
+    Tensor probs;
+    if (a[1].isTensor()) {
+        probs = a.toTensor(1);
+    } else {
+        const double p = a.toDouble(1);
+        if (!(p >= 0 && p <= 1))
+            interp.raise(builtinTypes().runtimeError.get(),
+                         "bernoulli_ expects p to be in [0, 1], but got p=" + numberText(p));
+        probs = tensor::wrapNumber(p);
+    }
+    tensor::copyInto(self, bernoulliOf(interp, self, probs));
+    markWritten(self, "BernoulliBackward0");
+    return a[0];
+}
+
 Value multinomialFn(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig(
         "multinomial(input, num_samples, replacement=False, *, generator=None, out=None)");
@@ -101,6 +167,8 @@ void installInPlaceOps(Interpreter& interp, ModuleObject& torch) {
         {"uniform_", sampleFn<false>, false, true},
         {"normal_", sampleFn<true>, false, true},
         {"multinomial", multinomialFn, true, true},
+        {"bernoulli", bernoulliFn, true, true},
+        {"bernoulli_", bernoulliInPlaceFn, false, true},
     };
     registerOps(interp, &torch.globals, ops);
 }
