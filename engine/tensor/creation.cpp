@@ -15,7 +15,9 @@ namespace kiln::tensor {
 namespace {
 
 void fillZero(const Tensor& t) {
-    std::memset(t.rawData(), 0, static_cast<size_t>(t.numel() * itemSize(t.dtype())));
+    // An empty tensor has no storage: memset of its null pointer is undefined even for 0 bytes.
+    const auto bytes = static_cast<size_t>(t.numel() * itemSize(t.dtype()));
+    if (bytes) std::memset(t.rawData(), 0, bytes);
 }
 
 } // namespace

@@ -169,7 +169,7 @@ Tensor nonzero(const Tensor& a) {
     int64_t* dst = out.data<int64_t>();
     DimVector counter(static_cast<size_t>(rank), 0);
     for (int64_t i = 0; i < n; ++i) {
-        if (m[i]) {
+        if (m[i] && rank > 0) { // a 0-D input's rows are empty (and its counter null)
             std::memcpy(dst, counter.data(), static_cast<size_t>(rank) * sizeof(int64_t));
             dst += rank;
         }
