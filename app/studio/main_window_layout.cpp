@@ -18,9 +18,9 @@ namespace {
 
 /// The room a journey gives each place, in percent: of the window's width for the left column,
 /// of the columns' height for the top dock of each column, of the window's height for the
-/// bottom row. Sized for 1600x1000 and 1920x1080: the source shows 25+ lines and a graph box
-/// its text in Breaks; the comparison table a dozen rows in Compare; the kernels table and its
-/// code half the window in Kernels.
+/// bottom row. Sized for 1600x1000 and 1920x1080: the source shows 25+ lines, a graph box its
+/// text and what the script printed 5 lines in Breaks; the comparison table a dozen rows in
+/// Compare; the kernels table and its code half the window in Kernels.
 struct JourneyLayout {
     const char* id;
     const char* title;
@@ -34,7 +34,7 @@ struct JourneyLayout {
 // clang-format off
 constexpr JourneyLayout kJourneys[] = {
     //  id         title                                              left source graph bottom
-    {"breaks",  "&Breaks: source, graph and compiles",               48,  69,    62,   16,
+    {"breaks",  "&Breaks: source, graph and compiles",               48,  72,    62,   24,
      {"compiles", "graph", "timeline"}},
     {"compare", "&Compare: the comparison of two runs",              34,  60,    78,   16,
      {"compiles", "compare", "timeline"}},

@@ -205,6 +205,16 @@ private slots:
                  int(views::CompileTreeKind::EagerCalls));
         QCOMPARE(cell(eager, CompileTreeModel::NameColumn), QString("6 calls ran eagerly"));
         QCOMPARE(cell(eager, CompileTreeModel::StatusColumn), QString("not compiled"));
+        // A status of its own, in a colour of its own (it read "recompiled 63×" as any frame
+        // that recompiled, and the eager row "skipped").
+        QCOMPARE(statusAt(frame), CompileTreeStatus::CacheLimit);
+        QCOMPARE(statusAt(eager), CompileTreeStatus::CacheLimit);
+        QCOMPARE(cell(frame, CompileTreeModel::StatusColumn), QString("cache limit"));
+        for (CompileTreeStatus other :
+             {CompileTreeStatus::Ok, CompileTreeStatus::Break, CompileTreeStatus::Recompiled,
+              CompileTreeStatus::Failed, CompileTreeStatus::Skipped, CompileTreeStatus::Compiling})
+            QVERIFY(views::compileTreeStatusColor(CompileTreeStatus::CacheLimit) !=
+                    views::compileTreeStatusColor(other));
         const QString why = cell(eager, CompileTreeModel::DetailColumn);
         QVERIFY2(why.startsWith("cache_size_limit (64) reached: L['x'] expected "),
                  qPrintable(why));

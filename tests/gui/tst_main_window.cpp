@@ -9,6 +9,7 @@
 #include "graph_panel.h"
 #include "kiln_process.h"
 #include "main_window.h"
+#include "output_panel.h"
 #include "run_toolbar.h"
 #include "source_panel.h"
 #include "studio_fixture.h"
@@ -587,6 +588,14 @@ private slots:
                              source->editor()->fontMetrics().height() >=
                          14, // 11 before; fonts differ by a line between machines
                      qPrintable(QString::number(source->editor()->viewport()->height())));
+        // What the script printed, in front of the bottom row, shows 5 lines (it showed 2).
+        QVERIFY(w.showPanel("output"));
+        auto* output = static_cast<views::OutputPanel*>(w.panel("output"))->view();
+        QTRY_VERIFY(output->model()->rowCount() > 0);
+        QTRY_VERIFY2(output->viewport()->height() >= 5 * output->rowHeight(0),
+                     qPrintable(QString("%1 px, rows of %2 px")
+                                    .arg(output->viewport()->height())
+                                    .arg(output->rowHeight(0))));
         QSettings().remove("window");
     }
 

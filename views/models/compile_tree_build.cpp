@@ -292,7 +292,7 @@ std::unique_ptr<Node> eagerNode(qint64 frameId, const EagerCalls& calls, qint64 
     n->key = QStringLiteral("e:%1").arg(frameId);
     NodeData& d = n->data;
     d.name = QString("%1 %2 ran eagerly").arg(calls.count).arg(calls.count == 1 ? "call" : "calls");
-    d.status = CompileTreeStatus::Skipped;
+    d.status = CompileTreeStatus::CacheLimit;
     d.statusText = QStringLiteral("not compiled");
     d.detail = QString("cache_size_limit (%1) reached").arg(calls.limit) +
                (calls.why.isEmpty() ? QString() : ": " + calls.why);
@@ -344,6 +344,11 @@ std::unique_ptr<Node> frameNode(const trace::FrameRow& f, const TreeIndex& index
         n->adopt(eagerNode(f.frameId, it->second, entries));
         d.detail +=
             QString(" (cache_size_limit reached: %1 more calls ran eagerly)").arg(it->second.count);
+        // Worse news than "recompiled": from here on the frame runs uncompiled.
+        if (d.status != CompileTreeStatus::Compiling) {
+            d.status = CompileTreeStatus::CacheLimit;
+            d.statusText = compileTreeStatusName(d.status);
+        }
     }
     if (resume)
         d.detail +=

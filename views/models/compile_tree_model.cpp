@@ -24,6 +24,8 @@ QString compileTreeStatusName(CompileTreeStatus status) {
         return QStringLiteral("skipped");
     case CompileTreeStatus::Compiling:
         return QStringLiteral("compiling");
+    case CompileTreeStatus::CacheLimit:
+        return QStringLiteral("cache limit");
     }
     return {};
 }
@@ -42,6 +44,8 @@ QColor compileTreeStatusColor(CompileTreeStatus status) {
         return QColor(0x75, 0x75, 0x75);
     case CompileTreeStatus::Compiling:
         return QColor(0x15, 0x65, 0xc0);
+    case CompileTreeStatus::CacheLimit:
+        return QColor(0xad, 0x14, 0x57);
     }
     return {};
 }

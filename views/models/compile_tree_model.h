@@ -28,6 +28,9 @@ enum class CompileTreeStatus {
     Failed,
     Skipped,   ///< skipped, no_ops, or a kernel that never ran
     Compiling, ///< not finished yet (a live run)
+    /// The frame's cache is full (cache_size_limit): calls no entry's guards accepted ran
+    /// eagerly, uncompiled; also the row that counts them.
+    CacheLimit,
 };
 
 /// The words the status column and the legend use.

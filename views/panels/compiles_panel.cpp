@@ -86,16 +86,19 @@ QWidget* CompilesPanel::makeLegend() {
     QStringList items;
     for (CompileTreeStatus s :
          {CompileTreeStatus::Ok, CompileTreeStatus::Break, CompileTreeStatus::Recompiled,
-          CompileTreeStatus::Failed, CompileTreeStatus::Skipped, CompileTreeStatus::Compiling})
+          CompileTreeStatus::Failed, CompileTreeStatus::Skipped, CompileTreeStatus::Compiling,
+          CompileTreeStatus::CacheLimit})
         items << QString("<span style='color:%1'>&#9632;</span>&nbsp;%2")
                      .arg(compileTreeStatusColor(s).name(), compileTreeStatusName(s));
     auto* legend = new QLabel(items.join("&nbsp;&nbsp; "), this);
     legend->setObjectName("legend");
     legend->setTextFormat(Qt::RichText);
-    legend->setToolTip(tr("ok with breaks: a graph break ended the graph\n"
-                          "recompiled: the entry's guards failed later and a newer entry "
-                          "replaced it\nskipped: nothing to compile (skipped, no ops), or a "
-                          "kernel that never ran"));
+    legend->setToolTip(
+        tr("ok with breaks: a graph break ended the graph\n"
+           "recompiled: the entry's guards failed later and a newer entry "
+           "replaced it\nskipped: nothing to compile (skipped, no ops), or a "
+           "kernel that never ran\ncache limit: the frame has cache_size_limit entries; calls "
+           "whose guards every entry rejected ran eagerly"));
     return legend;
 }
 
