@@ -218,6 +218,10 @@ void CaptureEngine::reportGraph(Session& s, const graph::Graph& g) {
                          : "";
         info.args = argsText(g, n, printConstant);
         info.sourceLine = n.span.begin.line;
+        if (n.op == graph::NodeOp::CallModule && !n.callable.isEmpty()) {
+            info.modulePath = n.modulePath;
+            info.moduleType = m_interp.typeName(n.callable);
+        }
         ev.nodes.push_back(std::move(info));
     }
     m_sink.graph(ev);

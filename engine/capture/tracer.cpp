@@ -475,6 +475,8 @@ Value Tracer::recordLibraryCall(const Value& callee, const std::string& target, 
         std::transform(node.name.begin(), node.name.end(), node.name.begin(),
                        [](unsigned char c) { return std::tolower(c); });
     node.callable = callee;
+    if (op == graph::NodeOp::CallModule)
+        if (const SourcePtr* source = sourceOf(callee)) node.modulePath = (*source)->shortStr();
     for (const Value& a : args.positional)
         node.args.push_back(argOf(a));
     for (size_t i = 0; i < args.keywordNames.size(); ++i)

@@ -83,6 +83,7 @@ struct Node {
     std::string sourceCode;     ///< that line's text, for "# File: ..., code: ..." comments
     std::string sourceFunction; ///< the function running that line (fx's stack_trace names it)
     std::string sourceName;     ///< placeholders: the guard source, "L['x']"
+    std::string modulePath;     ///< call_module: the module as the code reads it, "self.net.0"
 };
 
 class Graph {

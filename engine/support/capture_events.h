@@ -80,6 +80,10 @@ struct GraphNodeInfo {
     std::string shape; ///< "[8, 16]" or "[s0, 16]"; empty for non-tensors
     std::string dtype; ///< "torch.float32"; empty for non-tensors
     int32_t sourceLine = 0;
+    /// call_module: the module as the code reads it ("self.net.0") and its class ("Linear");
+    /// empty otherwise.
+    std::string modulePath;
+    std::string moduleType;
 };
 
 struct GraphEvent {

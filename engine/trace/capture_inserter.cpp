@@ -47,6 +47,10 @@ constexpr const char* kInsertGraph =
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 constexpr const char* kInsertGraphNode =
+    "INSERT INTO graph_nodes(graph_id, ord, name, op, target, args, shape, dtype, source_line, "
+    "module_path, module_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
+// Before schema version 6 (a test's older history) the table has no module columns.
+constexpr const char* kInsertGraphNodeWithoutModule =
     "INSERT INTO graph_nodes(graph_id, ord, name, op, target, args, shape, dtype, source_line) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
 
@@ -76,18 +80,24 @@ size_t captureRowCount(const CaptureEvent& event) {
     return 1;
 }
 
-Expected<CaptureInserter> CaptureInserter::prepare(const Connection& connection) {
+Expected<CaptureInserter> CaptureInserter::prepare(const Connection& connection,
+                                                   bool moduleColumns) {
     CaptureInserter inserter;
     inserter.m_db = &connection;
+    inserter.m_moduleColumns = moduleColumns;
     struct Target {
         Statement* stmt;
         const char* sql;
     };
     const Target targets[] = {
-        {&inserter.m_frame, kInsertFrame},           {&inserter.m_compile, kUpsertCompile},
-        {&inserter.m_guard, kInsertGuard},           {&inserter.m_recompile, kInsertRecompile},
-        {&inserter.m_graphBreak, kInsertGraphBreak}, {&inserter.m_graph, kInsertGraph},
-        {&inserter.m_graphNode, kInsertGraphNode},   {&inserter.m_config, kUpsertConfig},
+        {&inserter.m_frame, kInsertFrame},
+        {&inserter.m_compile, kUpsertCompile},
+        {&inserter.m_guard, kInsertGuard},
+        {&inserter.m_recompile, kInsertRecompile},
+        {&inserter.m_graphBreak, kInsertGraphBreak},
+        {&inserter.m_graph, kInsertGraph},
+        {&inserter.m_graphNode, moduleColumns ? kInsertGraphNode : kInsertGraphNodeWithoutModule},
+        {&inserter.m_config, kUpsertConfig},
         {&inserter.m_event, kInsertEvent},
     };
     for (const Target& target : targets) {
@@ -192,6 +202,10 @@ Status CaptureInserter::insertRows(int64_t runId, const GraphEvent& event) {
         m_graphNode.bindTextOrNull(7, node.shape);
         m_graphNode.bindTextOrNull(8, node.dtype);
         bindLineOrNull(m_graphNode, 9, node.sourceLine);
+        if (m_moduleColumns) {
+            m_graphNode.bindTextOrNull(10, node.modulePath);
+            m_graphNode.bindTextOrNull(11, node.moduleType);
+        }
         if (Status status = m_graphNode.run(kWhat); !status) return status;
     }
     return Status::success();

@@ -29,8 +29,8 @@ class CaptureInserter {
 public:
     CaptureInserter() = default;
     /// Prepares every statement against \p connection, which must be at schema version 2 or
-    /// later.
-    static Expected<CaptureInserter> prepare(const Connection& connection);
+    /// later; \p moduleColumns: it has graph_nodes' module columns (version 6).
+    static Expected<CaptureInserter> prepare(const Connection& connection, bool moduleColumns);
 
     /// Writes \p event's rows for run \p runId; the caller holds the transaction.
     Status insert(int64_t runId, const CaptureEvent& event);
@@ -53,6 +53,7 @@ private:
     Statement m_graphBreak;
     Statement m_graph;
     Statement m_graphNode;
+    bool m_moduleColumns = true;
     Statement m_config;
     Statement m_event;
 };

@@ -259,6 +259,14 @@ CREATE TABLE import_extras (
 CREATE INDEX import_extras_by_run ON import_extras(run_id, kind, id);
 )sql";
 
+// Version 6 (2026-12-06): which module a call_module node calls, as the code reads it
+// (`self.net.0`) and its class (`Linear`), so that views can name the node after what it
+// computes instead of Dynamo's mangled `l__self___net_0`. Older rows read NULL.
+constexpr const char* kCreateVersion6 = R"sql(
+ALTER TABLE graph_nodes ADD COLUMN module_path TEXT;
+ALTER TABLE graph_nodes ADD COLUMN module_type TEXT;
+)sql";
+
 std::string hex32(int64_t value) {
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "0x%08llx", (unsigned long long)(uint32_t)value);
@@ -303,6 +311,7 @@ const SchemaHistory& currentSchema() {
          kCreateVersion3},
         {3, "how autotuning times were measured; the machine each run ran on", kCreateVersion4},
         {4, "records of imported PyTorch logs that have no table of their own", kCreateVersion5},
+        {5, "the module each call_module graph node calls", kCreateVersion6},
     });
     return history;
 }

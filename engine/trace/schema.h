@@ -54,6 +54,9 @@ inline constexpr int kMeasurementSchemaVersion = 4;
 /// The first schema version with `import_extras` (runs imported from PyTorch's structured trace,
 /// engine/import/); written by the importer on a connection of its own.
 inline constexpr int kImportSchemaVersion = 5;
+/// The first schema version that names the module of a call_module graph node
+/// (graph_nodes.module_path, module_type); a writer of an older history leaves them out.
+inline constexpr int kModuleSchemaVersion = 6;
 
 /// The schema this Kiln writes and reads.
 const SchemaHistory& currentSchema();

@@ -117,6 +117,8 @@ GraphNodeRow graphNodeRow(const Statement& stmt) {
     row.shape = stmt.columnText(7);
     row.dtype = stmt.columnText(8);
     row.sourceLine = lineOrZero(stmt, 9);
+    row.modulePath = stmt.columnText(10);
+    row.moduleType = stmt.columnText(11);
     return row;
 }
 
@@ -239,7 +241,8 @@ Expected<std::vector<GraphRow>> TraceReader::graphs(int64_t runId, int64_t after
 
 Expected<std::vector<GraphNodeRow>> TraceReader::graphNodes(int64_t graphId) const {
     auto stmt = Statement::prepare(m_db, "SELECT id, graph_id, ord, name, op, target, args, "
-                                         "shape, dtype, source_line FROM graph_nodes "
+                                         "shape, dtype, source_line, module_path, module_type "
+                                         "FROM graph_nodes "
                                          "WHERE graph_id = ?1 ORDER BY ord");
     if (stmt) stmt->bindInt(1, graphId);
     return collectRows<GraphNodeRow>(std::move(stmt), graphNodeRow);
@@ -249,7 +252,8 @@ Expected<std::vector<GraphNodeRow>> TraceReader::graphNodesOfRun(int64_t runId,
                                                                  int64_t afterGraphId) const {
     auto stmt = Statement::prepare(
         m_db, "SELECT n.id, n.graph_id, n.ord, n.name, n.op, n.target, n.args, n.shape, "
-              "n.dtype, n.source_line FROM graph_nodes n JOIN graphs g ON g.id = n.graph_id "
+              "n.dtype, n.source_line, n.module_path, n.module_type FROM graph_nodes n "
+              "JOIN graphs g ON g.id = n.graph_id "
               "WHERE g.run_id = ?1 AND g.id > ?2 ORDER BY n.graph_id, n.ord");
     if (stmt) {
         stmt->bindInt(1, runId);

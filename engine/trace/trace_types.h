@@ -205,6 +205,10 @@ struct GraphNodeRow {
     std::string shape;
     std::string dtype;
     int32_t sourceLine = 0; ///< 0 when none (column NULL)
+    /// call_module: the module as the code reads it ("self.net.0") and its class ("Linear");
+    /// empty otherwise and in traces written before schema version 6.
+    std::string modulePath;
+    std::string moduleType;
 };
 
 /// One row of `config`: an effective option of the run.

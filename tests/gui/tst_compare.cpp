@@ -9,6 +9,7 @@
 #include "compare_model.h"
 #include "compare_panel.h"
 #include "kiln_process.h"
+#include "node_name.h"
 #include "run_comparison.h"
 #include "studio_fixture.h"
 
@@ -225,7 +226,9 @@ private slots:
             QVERIFY(row.a.measured() && row.b.measured());
             QCOMPARE(*row.ratio(), static_cast<double>(row.b.warmMedianNs) /
                                        static_cast<double>(row.a.warmMedianNs));
-            QCOMPARE(row.deltaNs(), row.b.totalNs - row.a.totalNs);
+            // The difference is of the same per-call times as the ratio (it was of the totals:
+            // an 8.658 ms difference next to a 1.045 ratio).
+            QCOMPARE(row.deltaNs(), row.b.warmMedianNs - row.a.warmMedianNs);
         }
     }
 
@@ -289,10 +292,60 @@ private slots:
             if (c.chosen)
                 QVERIFY2(tip.contains("✓ " + QString::fromStdString(c.candidate)), qPrintable(tip));
         QVERIFY(matmul->a.kernels.front().choices.empty()); // default mode does not autotune
-        QCOMPARE(
-            model.headerData(views::CompareModel::TotalAColumn, Qt::Horizontal, Qt::ToolTipRole)
-                .toString(),
-            QString("A: #1 default"));
+        QVERIFY(model.headerData(views::CompareModel::TotalAColumn, Qt::Horizontal, Qt::ToolTipRole)
+                    .toString()
+                    .startsWith("A: #1 default\nevery launch"));
+    }
+
+    void aModuleNodeIsNamedAfterItsModule() {
+        // Issue 14: rows of an nn.Sequential's layers read "l__self___net_4", Dynamo's mangled
+        // node name. They name the module as the code reads it and its class; the node name
+        // stays the identity the runs are matched by.
+        auto withModuleNode = [](int64_t runId) {
+            views::RunSnapshot s = oneKernelRun(runId, {20, 10, 10, 10, 10});
+            s.kernels[0].kernel.fusedNodes = "l__self___net_4";
+            s.kernels[0].kernel.graphId = runId;
+            trace::GraphNodeRow node;
+            node.graphId = runId;
+            node.name = "l__self___net_4";
+            node.op = "call_module";
+            node.target = "L__self___net_4";
+            node.modulePath = "self.net.4";
+            node.moduleType = "Linear";
+            s.graphNodes.push_back(node);
+            return s;
+        };
+        views::RunComparison c = views::compareRuns(withModuleNode(1), withModuleNode(2));
+        QCOMPARE(c.rows.size(), size_t(1));
+        QCOMPARE(c.rows[0].nodes, std::vector<std::string>{"l__self___net_4"});
+        QCOMPARE(c.rows[0].nodesText(), QString("net.4 (Linear)"));
+        QCOMPARE(c.rows[0].status, views::MatchStatus::Matched);
+        // A trace written before the module columns existed names the node as before.
+        trace::GraphNodeRow old;
+        old.name = "l__self___net_4";
+        old.op = "call_module";
+        QCOMPARE(views::nodeLabel(old), std::string("l__self___net_4"));
+    }
+
+    void theDeltaIsOfTheTimesTheRatioIsOf() {
+        // Δ was of the totals (every launch of the run) while B/A was of one warm call: an
+        // 8.658 ms Δ stood next to a 1.045 ratio. Both are of one call now, in µs; a run that
+        // made more calls does not change them.
+        views::RunSnapshot a = oneKernelRun(1, {50, 10, 10, 10, 10});
+        views::RunSnapshot b = oneKernelRun(2, {60, 12, 12, 12, 12, 12, 12, 12, 12, 12});
+        views::CompareModel model;
+        model.setComparison(views::compareRuns(a, b), "A", "B");
+        const ComparisonRow& row = model.comparison().rows.at(0);
+        QCOMPARE(row.deltaNs(), int64_t(2000));
+        QCOMPARE(*row.ratio(), 1.2);
+        QCOMPARE(model.index(0, views::CompareModel::DeltaColumn).data().toDouble(), 2.0);
+        QCOMPARE(model.index(0, views::CompareModel::PerCallBColumn).data().toDouble(), 12.0);
+        // Too few warm launches on one side: both sides use their median over every launch.
+        views::RunSnapshot few = oneKernelRun(3, {30, 12});
+        const ComparisonRow unmeasured = views::compareRuns(a, few).rows.at(0);
+        QCOMPARE(unmeasured.perCallNs(unmeasured.a), a.kernels[0].launches.medianNs);
+        QCOMPARE(unmeasured.deltaNs(),
+                 few.kernels[0].launches.medianNs - a.kernels[0].launches.medianNs);
     }
 
     void noiseWithinItsRangeIsNotAResult() {
@@ -375,12 +428,13 @@ private slots:
         QStringList categories = panel.chartCategories();
         QCOMPARE(categories.size(),
                  std::min(static_cast<int>(expected.rows.size()), panel.kChartGroups));
-        // Largest first: the group with the most time in either run is on top.
+        // Largest first: the group with the most time per call in either run is on top.
+        auto perCall = [](const ComparisonRow& row) {
+            return std::max(row.perCallNs(row.a), row.perCallNs(row.b));
+        };
         const ComparisonRow* largest = &expected.rows.front();
         for (const ComparisonRow& row : expected.rows)
-            if (std::max(row.a.totalNs, row.b.totalNs) >
-                std::max(largest->a.totalNs, largest->b.totalNs))
-                largest = &row;
+            if (perCall(row) > perCall(*largest)) largest = &row;
         QCOMPARE(categories.front(), largest->nodesText());
 
         QVERIFY(panel.grab().save("/tmp/compare-panel.png"));
@@ -537,9 +591,9 @@ private slots:
         QCOMPARE(shown(M::TotalAColumn, 0.00002), QString("0.000"));
         QCOMPARE(shown(M::TotalBColumn, 9.951), QString("9.951"));
         QCOMPARE(shown(M::TotalAColumn, 1235.4), QString("1235.400"));
-        QCOMPARE(shown(M::DeltaColumn, -1e-05), QString("0.000"));
-        QCOMPARE(shown(M::DeltaColumn, 0.0661), QString("+0.066"));
-        QCOMPARE(shown(M::DeltaColumn, 0.0), QString("0.000"));
+        QCOMPARE(shown(M::DeltaColumn, -1e-05), QString("0.00"));
+        QCOMPARE(shown(M::DeltaColumn, 0.0661), QString("+0.07"));
+        QCOMPARE(shown(M::DeltaColumn, 0.0), QString("0.00"));
         QCOMPARE(shown(M::RatioColumn, 0.9476), QString("0.948"));
         QCOMPARE(shown(M::RatioColumn, 1.11), QString("1.110"));
         QCOMPARE(shown(M::PerCallAColumn, 3.4651), QString("3.47"));

@@ -326,6 +326,43 @@ private slots:
                  k.kernel.kernelId);
     }
 
+    void fusedNodesNameTheModulesTheyCompute() {
+        // A torch.nn layer is a call_module node named after its mangled attribute
+        // (l__self___fc); the column reads "fc (Linear)" and the tooltip keeps the node names.
+        QString trace = testing::scriptTrace(m_dir.path(), "modules.py",
+                                             "import torch\n"
+                                             "import torch.nn as nn\n"
+                                             "class M(nn.Module):\n"
+                                             "    def __init__(self):\n"
+                                             "        super().__init__()\n"
+                                             "        self.fc = nn.Linear(8, 16)\n"
+                                             "        self.act = nn.ReLU()\n"
+                                             "    def forward(self, x):\n"
+                                             "        return self.act(self.fc(x)) * 2\n"
+                                             "m = torch.compile(M())\n"
+                                             "m(torch.randn(4, 8))\n");
+        QVERIFY(!trace.isEmpty());
+        views::SnapshotPtr s = testing::readSnapshot(trace, 1);
+        QVERIFY(s);
+        KernelTableModel model;
+        model.setSnapshot(s);
+        QStringList shown, names;
+        for (int row = 0; row < model.rowCount(); ++row) {
+            shown << cell(model, row, KernelTableModel::FusedNodes, Qt::DisplayRole).toString();
+            names << cell(model, row, KernelTableModel::FusedNodes, Qt::ToolTipRole).toString();
+        }
+        QVERIFY2(shown.contains("fc (Linear)"), qPrintable(shown.join(" | ")));
+        QVERIFY2(shown.join(" | ").contains("act (ReLU)"), qPrintable(shown.join(" | ")));
+        QVERIFY2(names.contains("l__self___fc"), qPrintable(names.join(" | ")));
+        // The filter finds a kernel by either.
+        views::KernelFilterModel filter;
+        filter.setSourceModel(&model);
+        filter.setText("Linear");
+        QCOMPARE(filter.rowCount(), 1);
+        filter.setText("l__self___fc");
+        QCOMPARE(filter.rowCount(), 1);
+    }
+
     void timeRangeBanner() {
         Studio studio;
         select(studio, 2);

@@ -52,7 +52,7 @@ QString warmLine(const WarmTimes& w) {
 QString ratioLine(const ComparisonRow& row) {
     double r = *row.ratio();
     if (!row.a.measured() || !row.b.measured())
-        return QString("B/A of the total times: %1. Not a measurement: every kernel needs %2 "
+        return QString("B/A of one call's median: %1. Not a measurement: every kernel needs %2 "
                        "launches after its first (the first pays for cold caches), so run more "
                        "calls")
             .arg(r, 0, 'f', 3)
@@ -87,11 +87,6 @@ QString kernelLines(const ComparisonSide& side) {
             lines << choiceLine(c);
     }
     return lines.join('\n');
-}
-
-/// One call of the group: over warm launches when they are a measurement (as the ratio).
-int64_t perCallNs(const ComparisonSide& side) {
-    return side.measured() ? side.warmMedianNs : side.medianNs;
 }
 
 bool isNumeric(int column) {
@@ -145,15 +140,15 @@ QVariant CompareModel::display(const ComparisonRow& row, int column) const {
     case TotalAColumn:
         return ifPresent(row.a, ms(row.a.totalNs));
     case PerCallAColumn:
-        return ifPresent(row.a, us(perCallNs(row.a)));
+        return ifPresent(row.a, us(row.perCallNs(row.a)));
     case KernelsBColumn:
         return row.b.names();
     case TotalBColumn:
         return ifPresent(row.b, ms(row.b.totalNs));
     case PerCallBColumn:
-        return ifPresent(row.b, us(perCallNs(row.b)));
+        return ifPresent(row.b, us(row.perCallNs(row.b)));
     case DeltaColumn:
-        return ms(row.deltaNs());
+        return us(row.deltaNs());
     case RatioColumn:
         return row.ratio() ? QVariant(*row.ratio()) : QVariant();
     case StatusColumn:
@@ -180,8 +175,8 @@ QVariant CompareModel::toolTip(const ComparisonRow& row, int column) const {
 
 QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int role) const {
     static const char* const headers[ColumnCount] = {
-        "graph",     "nodes",     "A ms",      "B ms",      "Δ ms",  "B/A",
-        "A µs/call", "B µs/call", "A kernels", "B kernels", "status"};
+        "graph",    "nodes",    "A µs/call", "B µs/call", "Δ µs/call", "B/A",
+        "A ms all", "B ms all", "A kernels", "B kernels", "status"};
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return {};
     if (role == Qt::DisplayRole) return QString::fromUtf8(headers[section]);
     if (role != Qt::ToolTipRole) return {};
@@ -190,14 +185,19 @@ QVariant CompareModel::headerData(int section, Qt::Orientation orientation, int 
     bool ofB = section == TotalBColumn || section == PerCallBColumn || section == KernelsBColumn;
     if (ofA) tip = "A: " + m_labelA;
     if (ofB) tip = "B: " + m_labelB;
-    if (section == PerCallAColumn || section == PerCallBColumn)
-        tip += "\none call of the group: the sum of its kernels' median launch times (of the "
-               "launches after each kernel's first, when every kernel has at least 3 of them)";
-    if (section == DeltaColumn) tip = "B − A of the groups' total kernel time, ms";
+    static const char* const perCall =
+        "one call of the group: the sum of its kernels' median launch times (of the launches "
+        "after each kernel's first when every kernel of both sides has at least 3 of them, "
+        "else of all launches)";
+    if (section == PerCallAColumn || section == PerCallBColumn) tip += QString("\n") + perCall;
+    if (section == TotalAColumn || section == TotalBColumn)
+        tip += "\nevery launch of the group's kernels, ms (depends on how many calls the run "
+               "made)";
+    if (section == DeltaColumn) tip = QString("B − A of ") + perCall + ", µs";
     if (section == RatioColumn)
-        tip = "B / A of one warm call of the group (of the total kernel time when a kernel has "
-              "too few launches): below 1, B is faster; coloured only when the two sides' warm "
-              "ranges (min to p90) are apart";
+        tip = QString("B / A of ") + perCall +
+              ": below 1, B is faster; coloured only when the two sides' warm ranges (min to "
+              "p90) are apart";
     return tip.isEmpty() ? QVariant() : QVariant(tip);
 }
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /// \file
-/// The rows of a RunComparison as a table: graph, covered nodes, each run's kernels with their
-/// total and per-call time, the delta and the ratio B/A (green when B is faster, red when it is
-/// slower), and whether the group matched. Times are numbers (milliseconds, microseconds per
-/// call) so that a sort proxy orders them as numbers.
+/// The rows of a RunComparison as a table: graph, covered nodes, each run's time for one call of
+/// the group, their difference and ratio B/A (coloured only when larger than the noise), each
+/// run's total and kernels, and whether the group matched. Times are numbers (milliseconds,
+/// microseconds per call) so that a sort proxy orders them as numbers.
 #pragma once
 
 #include "run_comparison.h"
@@ -19,12 +19,12 @@ public:
     enum Column {
         GraphColumn,
         NodesColumn,
-        TotalAColumn,
-        TotalBColumn,
-        DeltaColumn,
-        RatioColumn,
         PerCallAColumn,
         PerCallBColumn,
+        DeltaColumn,
+        RatioColumn,
+        TotalAColumn,
+        TotalBColumn,
         KernelsAColumn,
         KernelsBColumn,
         StatusColumn,

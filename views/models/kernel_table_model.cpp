@@ -2,6 +2,7 @@
 #include "kernel_table_model.h"
 
 #include "graph_name.h"
+#include "node_name.h"
 
 #include <algorithm>
 #include <map>
@@ -55,6 +56,11 @@ KernelTableModel::KernelTableModel(QObject* parent)
 void KernelTableModel::setSnapshot(SnapshotPtr snapshot) {
     beginResetModel();
     m_snapshot = std::move(snapshot);
+    m_fusedLabels.clear();
+    if (m_snapshot)
+        for (const KernelRecord& k : m_snapshot->kernels)
+            m_fusedLabels.push_back(QString::fromStdString(
+                fusedNodesLabel(k.kernel.fusedNodes, m_snapshot->nodesOf(k.kernel.graphId))));
     recompute();
     endResetModel();
 }
@@ -120,6 +126,10 @@ bool KernelTableModel::columnHasValues(int column) const {
     return false;
 }
 
+const QString& KernelTableModel::fusedLabelOf(const KernelRecord& k) const {
+    return m_fusedLabels[static_cast<size_t>(&k - m_snapshot->kernels.data())];
+}
+
 const KernelRecord* KernelTableModel::kernelAt(int row) const {
     if (!m_snapshot || row < 0 || row >= rowCount()) return nullptr;
     return &m_snapshot->kernels[static_cast<size_t>(row)];
@@ -170,7 +180,7 @@ QVariant KernelTableModel::rawValue(const KernelRecord& k, const KernelRangeStat
     case Registers:
         return s.registers > 0 ? QVariant(s.registers) : QVariant();
     case FusedNodes:
-        return text(k.kernel.fusedNodes);
+        return fusedLabelOf(k);
     }
     return {};
 }
@@ -208,6 +218,7 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
     case Qt::TextAlignmentRole:
         return isNumeric(index.column()) ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ToolTipRole:
+        if (index.column() == FusedNodes) return text(k.kernel.fusedNodes); // the node names
         return index.column() == Name ? QVariant(text(k.kernel.launchConfig)) : QVariant();
     case KernelIdRole:
         return QVariant::fromValue<qint64>(k.kernel.kernelId);
@@ -215,7 +226,7 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const {
         return QVariant::fromValue<qint64>(k.kernel.graphId);
     case FilterTextRole:
         return text(k.kernel.name) + u'\n' + text(k.kernel.kind) + u'\n' +
-               text(k.kernel.fusedNodes);
+               text(k.kernel.fusedNodes) + u'\n' + fusedLabelOf(k);
     default:
         return {};
     }

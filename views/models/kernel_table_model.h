@@ -78,11 +78,14 @@ public:
 
 private:
     void recompute();
+    /// \p k's fused nodes as people read them (\p k is one of the snapshot's kernels).
+    const QString& fusedLabelOf(const KernelRecord& k) const;
     QVariant rawValue(const KernelRecord& k, const KernelRangeStats& s, int column) const;
     QVariant displayValue(const KernelRecord& k, const KernelRangeStats& s, int column) const;
 
     SnapshotPtr m_snapshot;
     std::vector<KernelRangeStats> m_stats; ///< parallel to m_snapshot->kernels
+    std::vector<QString> m_fusedLabels;    ///< the same, as fusedNodesLabel reads them
     qint64 m_startNs = 0, m_endNs = 0;
     qint64 m_rangeTotalNs = 0;
     qint64 m_launchesInRange = 0;

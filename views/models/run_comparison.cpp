@@ -2,6 +2,7 @@
 #include "run_comparison.h"
 
 #include "graph_name.h"
+#include "node_name.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -131,11 +132,19 @@ private:
     std::vector<size_t> m_parent;
 };
 
-std::map<std::string, int32_t> nodeOrder(const RunSnapshot& s, int64_t graphId) {
+/// A graph's nodes by name: their position in the graph and how people read them.
+struct NodeIndex {
     std::map<std::string, int32_t> order;
-    for (const trace::GraphNodeRow& n : s.nodesOf(graphId))
-        order[n.name] = n.order;
-    return order;
+    std::map<std::string, std::string> label;
+};
+
+NodeIndex nodeIndex(const RunSnapshot& s, int64_t graphId) {
+    NodeIndex index;
+    for (const trace::GraphNodeRow& n : s.nodesOf(graphId)) {
+        index.order[n.name] = n.order;
+        index.label[n.name] = nodeLabel(n);
+    }
+    return index;
 }
 
 /// Each kernel's launch durations, in launch order.
@@ -195,8 +204,7 @@ std::vector<std::string> orderedNodes(const std::set<std::string>& nodes,
 }
 
 ComparisonRow makeRow(const GraphKey& key, const std::vector<const Placed*>& members,
-                      const std::map<std::string, int32_t>& order, const Durations& a,
-                      const Durations& b) {
+                      const NodeIndex& index, const Durations& a, const Durations& b) {
     ComparisonRow row;
     row.graph = key;
     std::set<std::string> nodes;
@@ -205,7 +213,11 @@ ComparisonRow makeRow(const GraphKey& key, const std::vector<const Placed*>& mem
         (p->inB ? row.graphIdB : row.graphIdA) = p->record->kernel.graphId;
         nodes.insert(p->nodes.begin(), p->nodes.end());
     }
-    row.nodes = orderedNodes(nodes, order);
+    row.nodes = orderedNodes(nodes, index.order);
+    for (const std::string& node : row.nodes) {
+        auto label = index.label.find(node);
+        row.nodeLabels.push_back(label == index.label.end() ? node : label->second);
+    }
     for (ComparisonSide* side : {&row.a, &row.b})
         std::stable_sort(side->kernels.begin(), side->kernels.end(),
                          [](const auto& x, const auto& y) { return x.totalNs > y.totalNs; });
@@ -227,13 +239,12 @@ std::vector<ComparisonRow> matchGraph(const GraphKey& key, const std::vector<Pla
         byRoot[r].push_back(&items[i]);
     }
     const Placed& first = items.front();
-    std::map<std::string, int32_t> order =
-        nodeOrder(first.inB ? b : a, first.record->kernel.graphId);
+    const NodeIndex index = nodeIndex(first.inB ? b : a, first.record->kernel.graphId);
     std::vector<ComparisonRow> rows;
     for (size_t r : roots)
-        rows.push_back(makeRow(key, byRoot[r], order, durationsA, durationsB));
+        rows.push_back(makeRow(key, byRoot[r], index, durationsA, durationsB));
     std::stable_sort(rows.begin(), rows.end(), [&](const auto& x, const auto& y) {
-        return positionIn(order, x.nodes.front()) < positionIn(order, y.nodes.front());
+        return positionIn(index.order, x.nodes.front()) < positionIn(index.order, y.nodes.front());
     });
     return rows;
 }
@@ -275,12 +286,14 @@ bool ComparisonSide::measured() const {
            });
 }
 
+int64_t ComparisonRow::perCallNs(const ComparisonSide& side) const {
+    if (!side.present()) return 0;
+    return a.measured() && b.measured() ? side.warmMedianNs : side.medianNs;
+}
+
 std::optional<double> ComparisonRow::ratio() const {
-    if (status != MatchStatus::Matched) return std::nullopt;
-    if (a.measured() && b.measured() && a.warmMedianNs > 0)
-        return static_cast<double>(b.warmMedianNs) / static_cast<double>(a.warmMedianNs);
-    if (a.totalNs <= 0) return std::nullopt;
-    return static_cast<double>(b.totalNs) / static_cast<double>(a.totalNs);
+    if (status != MatchStatus::Matched || perCallNs(a) <= 0) return std::nullopt;
+    return static_cast<double>(perCallNs(b)) / static_cast<double>(perCallNs(a));
 }
 
 bool ComparisonRow::significant() const {
@@ -290,7 +303,7 @@ bool ComparisonRow::significant() const {
 
 QString ComparisonRow::nodesText() const {
     QStringList list;
-    for (const std::string& n : nodes)
+    for (const std::string& n : nodeLabels.size() == nodes.size() ? nodeLabels : nodes)
         list << QString::fromStdString(n);
     return list.join(", ");
 }

@@ -77,8 +77,10 @@ QString matchStatusName(MatchStatus status);
 
 struct ComparisonRow {
     GraphKey graph;
-    /// The graph nodes the row's kernels compute, in graph order.
+    /// The graph nodes the row's kernels compute, in graph order (their names: the identity).
     std::vector<std::string> nodes;
+    /// The same nodes as people read them ("net.0 (Linear)"; see nodeLabel).
+    std::vector<std::string> nodeLabels;
     ComparisonSide a;
     ComparisonSide b;
     MatchStatus status = MatchStatus::Matched;
@@ -88,14 +90,18 @@ struct ComparisonRow {
 
     /// "forward · graph 6 / graph 43": the function and each side's graph by its id.
     QString label() const;
-    int64_t deltaNs() const { return b.totalNs - a.totalNs; }
-    /// B/A of one warm call when both sides are measured, else of the total times; empty
-    /// unless both sides ran (A's time above zero).
+    /// One call of \p side's kernels as the row compares them: the warm median when both
+    /// sides are measured, else the median over all launches (first ones included); 0 for a
+    /// side without kernels.
+    int64_t perCallNs(const ComparisonSide& side) const;
+    /// B − A of one call (perCallNs), the difference the ratio is of.
+    int64_t deltaNs() const { return perCallNs(b) - perCallNs(a); }
+    /// B/A of one call (perCallNs); empty unless both sides ran (A's time above zero).
     std::optional<double> ratio() const;
     /// The difference is larger than the noise: both sides measured and their warm ranges
     /// (minimum to 90th percentile) apart. Only such a ratio is a result (Studio colours it).
     bool significant() const;
-    /// "mm, relu, mul", the row's short name (chart categories, table).
+    /// "net.0 (Linear), relu, mul", the row's short name (chart categories, table).
     QString nodesText() const;
 };
 

@@ -132,12 +132,14 @@ QStringList uniqueLabels(const std::vector<const ComparisonRow*>& rows) {
     return labels;
 }
 
-/// The matched groups with the most time in either run, largest first.
+/// The matched groups with the most time per call in either run, largest first.
 std::vector<const ComparisonRow*> topMatched(const RunComparison& c, int count) {
     std::vector<const ComparisonRow*> rows;
     for (const ComparisonRow& row : c.rows)
         if (row.status == MatchStatus::Matched) rows.push_back(&row);
-    auto largest = [](const ComparisonRow* r) { return std::max(r->a.totalNs, r->b.totalNs); };
+    auto largest = [](const ComparisonRow* r) {
+        return std::max(r->perCallNs(r->a), r->perCallNs(r->b));
+    };
     std::stable_sort(rows.begin(), rows.end(),
                      [&](const auto* x, const auto* y) { return largest(x) > largest(y); });
     if (rows.size() > static_cast<size_t>(count)) rows.resize(static_cast<size_t>(count));
@@ -199,7 +201,7 @@ QWidget* ComparePanel::makeTable() {
     for (int column : {CompareModel::TotalAColumn, CompareModel::TotalBColumn})
         m_table->setItemDelegateForColumn(column, new NumberDelegate(3, false, m_table));
     m_table->setItemDelegateForColumn(CompareModel::DeltaColumn,
-                                      new NumberDelegate(3, true, m_table));
+                                      new NumberDelegate(2, true, m_table));
     m_table->setItemDelegateForColumn(CompareModel::RatioColumn,
                                       new NumberDelegate(3, false, m_table));
     for (int column : {CompareModel::PerCallAColumn, CompareModel::PerCallBColumn})
@@ -532,7 +534,7 @@ void ComparePanel::fillChart() {
     if (rows.empty()) return;
     int64_t maxNs = 0;
     for (const ComparisonRow* r : rows)
-        maxNs = std::max({maxNs, r->a.totalNs, r->b.totalNs});
+        maxNs = std::max({maxNs, r->perCallNs(r->a), r->perCallNs(r->b)});
     // Microseconds for small workloads, so the axis does not read 0.000 … 0.002.
     const bool micro = maxNs < 1'000'000;
     const double scale = micro ? 1e-3 : 1e-6;
@@ -544,8 +546,8 @@ void ComparePanel::fillChart() {
     QStringList labels = uniqueLabels(rows);
     QStringList categories;
     for (size_t i = rows.size(); i-- > 0;) {
-        *setA << static_cast<double>(rows[i]->a.totalNs) * scale;
-        *setB << static_cast<double>(rows[i]->b.totalNs) * scale;
+        *setA << static_cast<double>(rows[i]->perCallNs(rows[i]->a)) * scale;
+        *setB << static_cast<double>(rows[i]->perCallNs(rows[i]->b)) * scale;
         categories << labels[static_cast<qsizetype>(i)];
     }
     auto* series = new QHorizontalBarSeries;
@@ -557,12 +559,13 @@ void ComparePanel::fillChart() {
     m_chart->addAxis(groups, Qt::AlignLeft);
     series->attachAxis(groups);
     auto* time = new QValueAxis;
-    time->setTitleText(micro ? tr("total kernel time, µs") : tr("total kernel time, ms"));
+    time->setTitleText(micro ? tr("kernel time of one call, µs")
+                             : tr("kernel time of one call, ms"));
     m_chart->addAxis(time, Qt::AlignBottom);
     series->attachAxis(time);
     time->setRange(0, std::max(static_cast<double>(maxNs) * scale, 1e-3));
     time->applyNiceNumbers();
-    m_chart->setTitle(tr("Matched groups by kernel time (top %1)").arg(rows.size()));
+    m_chart->setTitle(tr("Matched groups by kernel time per call (top %1)").arg(rows.size()));
 }
 
 QStringList ComparePanel::chartCategories() const {
