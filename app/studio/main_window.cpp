@@ -237,7 +237,13 @@ void MainWindow::compareModes() {
     tuned.mode = QStringLiteral("max-autotune");
     m_runsBeforeCompare = m_session.runs() ? m_session.runs()->size() : 0;
     m_comparing = true;
-    m_controller.start({base, tuned});
+    // In turn, several times: the machine's speed drifts between runs (on a shared machine a
+    // matrix product ran 1.55x slower for tens of seconds), and only runs recorded in turn let
+    // the comparison tell that drift from a difference between the modes.
+    QList<RunRequest> requests;
+    for (int i = 0; i < kCompareRounds; ++i)
+        requests << base << tuned;
+    m_controller.start(requests);
 }
 
 void MainWindow::setRunMode(const QString& mode) {
@@ -310,11 +316,23 @@ void MainWindow::onRunsChanged() {
         m_selection.selectRun(last.id);
     }
     if (m_selection.state().runId) m_session.requestSnapshot(m_selection.state().runId);
-    // "Compare modes" recorded its two runs: they are the newest two.
-    if (m_comparing && !m_controller.isRunning() && runs->size() >= m_runsBeforeCompare + 2) {
+    // "Compare modes" recorded its runs, A and B in turn: the newest pair is compared, the
+    // earlier ones pooled with it. A stopped or failed comparison compares the pairs it has.
+    const size_t recorded = runs->size() - std::min(runs->size(), m_runsBeforeCompare);
+    if (m_comparing && !m_controller.isRunning() && recorded >= 2) {
         m_comparing = false;
-        m_compare->compareRuns((*runs)[runs->size() - 2].id, last.id);
+        const size_t pairs = std::min<size_t>(recorded / 2, kCompareRounds);
+        const size_t first = runs->size() - 2 * pairs - recorded % 2;
+        QList<qint64> moreA, moreB;
+        for (size_t p = 0; p + 1 < pairs; ++p) {
+            moreA << (*runs)[first + 2 * p].id;
+            moreB << (*runs)[first + 2 * p + 1].id;
+        }
+        const size_t newest = first + 2 * (pairs - 1);
+        m_compare->compareRuns((*runs)[newest].id, (*runs)[newest + 1].id, moreA, moreB);
         showPanel(QStringLiteral("compare"));
+    } else if (m_comparing && !m_controller.isRunning()) {
+        m_comparing = false; // fewer than one pair: nothing to compare
     }
     updateStatus();
     updatePolling();

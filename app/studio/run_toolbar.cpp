@@ -71,8 +71,9 @@ RunToolBar::RunToolBar(QWidget* parent)
     m_stop->setToolTip(tr("Stop the running workload (Shift+F5)"));
     m_compareModes = new QAction(tr("Compare modes"), this);
     m_compareModes->setShortcut(Qt::CTRL | Qt::Key_F5);
-    m_compareModes->setToolTip(tr("Run default and max-autotune one after the other and "
-                                  "compare them (Ctrl+F5)"));
+    m_compareModes->setToolTip(tr("Run default and max-autotune in turn, %1 times each, "
+                                  "measuring the compiled calls, and compare them (Ctrl+F5)")
+                                   .arg(kCompareRounds));
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 0);
     m_progress->setMaximumWidth(120);

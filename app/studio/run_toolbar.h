@@ -20,6 +20,8 @@ namespace kiln::studio {
 
 /// Timed calls per compiled function in Compare modes' runs when the toolbar's Measure is off.
 inline constexpr int kCompareMeasuredCalls = 20;
+/// Compare modes records each mode this many times, in turn (A, B, A, B, A, B).
+inline constexpr int kCompareRounds = 3;
 
 class OptionEditor;
 

@@ -327,6 +327,72 @@ private slots:
         QCOMPARE(views::nodeLabel(old), std::string("l__self___net_4"));
     }
 
+    void driftBetweenRunsIsPooledIntoTheSpread() {
+        // Issue 14, acceptance: the same mode compared with itself must stay uncoloured. On a
+        // shared machine a matrix product ran 1.55x slower for tens of seconds: one run of A
+        // in the slow phase and one of B in the fast one looked like a 2x result (coloured).
+        // Recorded in turn, A, B, A, B, A, B, the drift lands on both sides.
+        views::RunSnapshot slowA = oneKernelRun(1, {50, 17.0, 17.2, 17.1, 17.3, 17.0});
+        views::RunSnapshot slowB = oneKernelRun(2, {50, 17.1, 17.0, 17.2, 17.1, 17.3});
+        views::RunSnapshot fastA = oneKernelRun(3, {40, 11.0, 11.1, 11.2, 11.0, 11.1});
+        views::RunSnapshot fastB = oneKernelRun(4, {40, 11.2, 11.0, 11.1, 11.1, 11.0});
+        views::RunSnapshot fastA2 = oneKernelRun(5, {40, 11.1, 11.0, 11.1, 11.2, 11.0});
+        views::RunSnapshot fastB2 = oneKernelRun(6, {40, 11.0, 11.1, 11.0, 11.2, 11.1});
+        // One run each, across the drift: a "result", coloured.
+        QVERIFY(views::compareRuns(slowA, fastB2).rows.at(0).significant());
+        // Pooled over the three rounds: within the noise.
+        views::RunComparison pooled =
+            views::compareRuns(views::ComparedRuns{&fastA2, {&slowA, &fastA}},
+                               views::ComparedRuns{&fastB2, {&slowB, &fastB}});
+        const ComparisonRow& row = pooled.rows.at(0);
+        QVERIFY(!row.significant());
+        QCOMPARE(pooled.a.runs, 3);
+        // Every run's warm launches (its first, cold one, dropped), the cold one the run's own.
+        QCOMPARE(row.a.kernels.at(0).warm.count, int64_t(15));
+        QCOMPARE(row.a.kernels.at(0).warm.coldNs, int64_t(40000));
+        QCOMPARE(row.a.warmLowNs, int64_t(11000));
+        QCOMPARE(row.a.warmHighNs, int64_t(17100));
+        // A real difference larger than the drift is still a result.
+        views::RunSnapshot twiceA = oneKernelRun(7, {90, 35.0, 35.1, 35.2, 35.0, 35.1});
+        views::RunSnapshot twiceA2 = oneKernelRun(8, {90, 34.9, 35.0, 35.1, 35.2, 35.0});
+        views::RunComparison real = views::compareRuns(views::ComparedRuns{&twiceA2, {&twiceA}},
+                                                       views::ComparedRuns{&fastB2, {&slowB}});
+        QVERIFY(real.rows.at(0).significant());
+        QVERIFY(*real.rows.at(0).ratio() < 0.5);
+    }
+
+    void theSameConfigurationTwiceIsNeverAResult() {
+        // Two runs of one script, mode and options differ only by the machine's noise: however
+        // far apart their ranges (a drift between runs), nothing is coloured.
+        views::RunSnapshot a = oneKernelRun(1, {50, 17.0, 17.2, 17.1, 17.3, 17.0});
+        views::RunSnapshot b = oneKernelRun(2, {40, 11.0, 11.1, 11.2, 11.0, 11.1});
+        for (views::RunSnapshot* s : {&a, &b}) {
+            s->run.workloadHash = "e712f6";
+            s->run.mode = "default";
+            s->run.device = "cpu";
+            s->config.push_back({0, s->run.id, "max_autotune", "False", "False", "default"});
+        }
+        QVERIFY(views::sameConfiguration(a, b));
+        views::RunComparison same = views::compareRuns(a, b);
+        QVERIFY(same.sameConfiguration);
+        QVERIFY(!same.rows.at(0).significant());
+        views::CompareModel model;
+        model.setComparison(same, "A", "B");
+        QVERIFY(!model.index(0, views::CompareModel::RatioColumn)
+                     .data(Qt::ForegroundRole)
+                     .value<QColor>()
+                     .isValid());
+        // Another mode, or another effective option, is another configuration.
+        b.config.back().value = "True";
+        QVERIFY(!views::sameConfiguration(a, b));
+        QVERIFY(views::compareRuns(a, b).rows.at(0).significant());
+        b.config.back().value = "False";
+        b.run.mode = "max-autotune";
+        QVERIFY(!views::sameConfiguration(a, b));
+        // The real default and max-autotune runs of the fixture trace.
+        QVERIFY(!views::sameConfiguration(*m_a, *m_b));
+    }
+
     void theDeltaIsOfTheTimesTheRatioIsOf() {
         // Δ was of the totals (every launch of the run) while B/A was of one warm call: an
         // 8.658 ms Δ stood next to a 1.045 ratio. Both are of one call now, in µs; a run that

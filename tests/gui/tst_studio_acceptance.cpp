@@ -117,7 +117,7 @@ private slots:
         QVERIFY(waitFor([&] { return !done.isEmpty(); }, 120000));
         auto* compare = qobject_cast<views::ComparePanel*>(w.panel("compare"));
         QVERIFY(compare);
-        QVERIFY(waitFor([&] { return compare->runA() == 1 && compare->runB() == 2; }));
+        QVERIFY(waitFor([&] { return compare->runA() == 5 && compare->runB() == 6; }));
         // "Compare modes" brings the comparison to the front (it is tabbed behind the graph).
         QVERIFY(waitFor([&] { return compare->isVisible(); }));
         // The matrix product is matched across modes although its kernels differ by name. The

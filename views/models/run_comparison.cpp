@@ -157,6 +157,36 @@ Durations durationsByKernel(const RunSnapshot& s) {
     return out;
 }
 
+/// What makes a kernel the same kernel in two runs of one configuration: its graph, name and
+/// nodes (ids differ between runs; names repeat within a graph).
+using KernelIdentity = std::tuple<GraphKey, std::string, std::string>;
+
+/// \p run's launch durations by kernel, followed for each of \p replicates' matching kernels
+/// by that run's warm launches (its own first, cold, launch dropped): one sample of the
+/// configuration over several runs, whose first launch is still \p run's cold one.
+Durations pooledDurations(const RunSnapshot& run,
+                          const std::vector<const RunSnapshot*>& replicates) {
+    Durations out = durationsByKernel(run);
+    if (replicates.empty()) return out;
+    std::map<KernelIdentity, int64_t> idOf;
+    GraphKeys keys(run);
+    for (const KernelRecord& k : run.kernels)
+        idOf.emplace(KernelIdentity{keys.of(k.kernel), k.kernel.name, k.kernel.fusedNodes},
+                     k.kernel.kernelId);
+    for (const RunSnapshot* replicate : replicates) {
+        GraphKeys replicaKeys(*replicate);
+        Durations own = durationsByKernel(*replicate);
+        for (const KernelRecord& k : replicate->kernels) {
+            auto id = idOf.find({replicaKeys.of(k.kernel), k.kernel.name, k.kernel.fusedNodes});
+            auto launches = own.find(k.kernel.kernelId);
+            if (id == idOf.end() || launches == own.end() || launches->second.size() < 2) continue;
+            std::vector<int64_t>& pooled = out[id->second];
+            pooled.insert(pooled.end(), launches->second.begin() + 1, launches->second.end());
+        }
+    }
+    return out;
+}
+
 WarmTimes warmTimes(const std::vector<int64_t>* durations) {
     WarmTimes w;
     if (!durations || durations->empty()) return w;
@@ -297,7 +327,8 @@ std::optional<double> ComparisonRow::ratio() const {
 }
 
 bool ComparisonRow::significant() const {
-    if (status != MatchStatus::Matched || !a.measured() || !b.measured()) return false;
+    if (sameConfiguration || status != MatchStatus::Matched || !a.measured() || !b.measured())
+        return false;
     return b.warmLowNs > a.warmHighNs || b.warmHighNs < a.warmLowNs;
 }
 
@@ -310,16 +341,18 @@ QString ComparisonRow::nodesText() const {
 
 namespace {
 
-/// Each measured function's call times, in the order of its first timed call.
-std::vector<MeasuredCalls> measuredCalls(const RunSnapshot& run) {
+/// Each measured function's call times over \p runs (a run and its replicates), in the order
+/// of its first timed call.
+std::vector<MeasuredCalls> measuredCalls(const std::vector<const RunSnapshot*>& runs) {
     std::vector<std::pair<std::string, std::vector<int64_t>>> times;
-    for (const trace::EventRow& e : run.events) {
-        if (e.category != "measure") continue;
-        auto it = std::find_if(times.begin(), times.end(),
-                               [&](const auto& f) { return f.first == e.name; });
-        if (it == times.end()) it = times.insert(times.end(), {e.name, {}});
-        it->second.push_back(e.durationNs);
-    }
+    for (const RunSnapshot* run : runs)
+        for (const trace::EventRow& e : run->events) {
+            if (e.category != "measure") continue;
+            auto it = std::find_if(times.begin(), times.end(),
+                                   [&](const auto& f) { return f.first == e.name; });
+            if (it == times.end()) it = times.insert(times.end(), {e.name, {}});
+            it->second.push_back(e.durationNs);
+        }
     std::vector<MeasuredCalls> out;
     for (auto& [function, ns] : times) {
         std::sort(ns.begin(), ns.end());
@@ -343,9 +376,25 @@ std::optional<MeasuredRatio> measuredRatio(const MeasuredCalls& a, const Measure
     return r;
 }
 
-RunTotals runTotals(const RunSnapshot& run) {
+bool sameConfiguration(const RunSnapshot& a, const RunSnapshot& b) {
+    auto options = [](const RunSnapshot& s) {
+        std::map<std::string, std::string> out;
+        for (const trace::ConfigRow& c : s.config)
+            out[c.key] = c.value;
+        return out;
+    };
+    const trace::RunRow &x = a.run, &y = b.run;
+    return !x.workloadHash.empty() && x.workloadHash == y.workloadHash && x.device == y.device &&
+           x.backend == y.backend && x.mode == y.mode && x.optionsJson == y.optionsJson &&
+           options(a) == options(b);
+}
+
+RunTotals runTotals(const RunSnapshot& run, const std::vector<const RunSnapshot*>& replicates) {
     RunTotals t;
-    t.measured = measuredCalls(run);
+    std::vector<const RunSnapshot*> runs{&run};
+    runs.insert(runs.end(), replicates.begin(), replicates.end());
+    t.measured = measuredCalls(runs);
+    t.runs = static_cast<int>(runs.size());
     for (const trace::EventRow& e : run.events) {
         if (e.category != "compile" || e.name != "kernel_cache") continue;
         QJsonObject detail =
@@ -368,14 +417,26 @@ RunTotals runTotals(const RunSnapshot& run) {
 }
 
 RunComparison compareRuns(const RunSnapshot& a, const RunSnapshot& b) {
+    return compareRuns(ComparedRuns{&a, {}}, ComparedRuns{&b, {}});
+}
+
+RunComparison compareRuns(const ComparedRuns& sideA, const ComparedRuns& sideB) {
+    const RunSnapshot& a = *sideA.run;
+    const RunSnapshot& b = *sideB.run;
     std::map<GraphKey, std::vector<Placed>> byGraph;
     placeKernels(a, false, byGraph);
     placeKernels(b, true, byGraph);
-    RunComparison out{runTotals(a), runTotals(b), {}};
-    Durations durationsA = durationsByKernel(a), durationsB = durationsByKernel(b);
+    RunComparison out{runTotals(a, sideA.replicates),
+                      runTotals(b, sideB.replicates),
+                      sameConfiguration(a, b),
+                      {}};
+    Durations durationsA = pooledDurations(a, sideA.replicates);
+    Durations durationsB = pooledDurations(b, sideB.replicates);
     for (const auto& [key, items] : byGraph)
-        for (ComparisonRow& row : matchGraph(key, items, a, b, durationsA, durationsB))
+        for (ComparisonRow& row : matchGraph(key, items, a, b, durationsA, durationsB)) {
+            row.sameConfiguration = out.sameConfiguration;
             out.rows.push_back(std::move(row));
+        }
     return out;
 }
 

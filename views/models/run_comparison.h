@@ -99,8 +99,10 @@ struct ComparisonRow {
     /// B/A of one call (perCallNs); empty unless both sides ran (A's time above zero).
     std::optional<double> ratio() const;
     /// The difference is larger than the noise: both sides measured and their warm ranges
-    /// (minimum to 90th percentile) apart. Only such a ratio is a result (Studio colours it).
+    /// (minimum to 90th percentile) apart, and the runs differ in what they ran (see
+    /// RunComparison::sameConfiguration). Only such a ratio is a result (Studio colours it).
     bool significant() const;
+    bool sameConfiguration = false; ///< copied from the comparison
     /// "net.0 (Linear), relu, mul", the row's short name (chart categories, table).
     QString nodesText() const;
 };
@@ -121,6 +123,9 @@ struct MeasuredRatio {
 };
 std::optional<MeasuredRatio> measuredRatio(const MeasuredCalls& a, const MeasuredCalls& b);
 
+/// The same workload (its bytes), device, backend, mode and effective options (`config`).
+bool sameConfiguration(const RunSnapshot& a, const RunSnapshot& b);
+
 /// What one run cost, end to end.
 struct RunTotals {
     std::optional<int64_t> wallNs; ///< run end − start; empty while the run has not ended
@@ -133,18 +138,25 @@ struct RunTotals {
     int64_t compiledKernels = 0, cachedKernels = 0;
     /// Max-autotune's candidates, and how many were read from the tuning cache.
     int64_t tuningCandidates = 0, tunedFromCache = 0;
-    /// The compiled functions the run measured, in the order it measured them.
+    /// The compiled functions the run measured, in the order it measured them (their calls
+    /// pooled over the run's replicates, when it has any).
     std::vector<MeasuredCalls> measured;
+    int runs = 1; ///< the run and its replicates
 };
 
 /// "3 of 3 from the cache (warm)", "0 of 3 (cold)", "1 of 3 (partly warm)"; empty for none.
 QString cacheText(int64_t cached, int64_t of);
 
-RunTotals runTotals(const RunSnapshot& run);
+/// \p run's totals; the measured calls pool those of \p replicates too (the other figures are
+/// the run's own).
+RunTotals runTotals(const RunSnapshot& run, const std::vector<const RunSnapshot*>& replicates = {});
 
 struct RunComparison {
     RunTotals a;
     RunTotals b;
+    /// Both runs ran the same script with the same effective options on the same device: any
+    /// difference between them is the machine's, never a result (not coloured).
+    bool sameConfiguration = false;
     /// By graph, then by the position of the first covered node in the graph.
     std::vector<ComparisonRow> rows;
 };
@@ -152,6 +164,19 @@ struct RunComparison {
 /// Matches \p a's kernels (the baseline) with \p b's. Every kernel of either run lands in
 /// exactly one row.
 RunComparison compareRuns(const RunSnapshot& a, const RunSnapshot& b);
+
+/// One side of a comparison: a run, and runs of the same workload and configuration recorded
+/// in turn with the other side's (Compare modes records A, B, A, B, A, B). The machine's speed
+/// drifts between runs, by far more than within one (a matrix product 1.55x slower for tens of
+/// seconds on a shared machine), so one run per side makes drift look like a result. The
+/// replicates' warm launches and measured calls are pooled with the run's: the spread then
+/// holds the drift, and a difference must be larger than it to be coloured. Rows, names and
+/// totals are the run's own.
+struct ComparedRuns {
+    const RunSnapshot* run = nullptr;
+    std::vector<const RunSnapshot*> replicates;
+};
+RunComparison compareRuns(const ComparedRuns& a, const ComparedRuns& b);
 
 /// "#2 max-autotune · inductor · ok", how Studio names a run in pickers and column headers. A
 /// run started without --backend records none: then the backend its compiles used, when

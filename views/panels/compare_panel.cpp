@@ -89,11 +89,11 @@ QString measuredText(const MeasuredCalls* m) {
 }
 
 /// A measured function's B/A, coloured as the kernel rows are: only beyond the noise.
-QString measuredRatioCell(const MeasuredCalls* a, const MeasuredCalls* b) {
+QString measuredRatioCell(const MeasuredCalls* a, const MeasuredCalls* b, bool noiseOnly) {
     std::optional<MeasuredRatio> r = a && b ? measuredRatio(*a, *b) : std::nullopt;
     if (!r) return {};
     QString text = QString("%1×").arg(r->ratio, 0, 'f', 2);
-    if (!r->significant) return text;
+    if (!r->significant || noiseOnly) return text;
     return QString("<font color=%1>%2</font>").arg(r->ratio < 1.0 ? "#1b803c" : "#c62828", text);
 }
 
@@ -104,7 +104,7 @@ const MeasuredCalls* measuredOf(const RunTotals& t, const std::string& function)
 }
 
 /// One row per function either run measured (A's order, then B's own).
-QString measuredRows(const RunTotals& a, const RunTotals& b) {
+QString measuredRows(const RunTotals& a, const RunTotals& b, bool noiseOnly) {
     std::vector<std::string> functions;
     for (const RunTotals* t : {&a, &b})
         for (const MeasuredCalls& m : t->measured)
@@ -115,7 +115,7 @@ QString measuredRows(const RunTotals& a, const RunTotals& b) {
         const MeasuredCalls* ma = measuredOf(a, f);
         const MeasuredCalls* mb = measuredOf(b, f);
         html += totalsRow(QObject::tr("%1(), one call").arg(QString::fromStdString(f)),
-                          measuredText(ma), measuredText(mb), measuredRatioCell(ma, mb));
+                          measuredText(ma), measuredText(mb), measuredRatioCell(ma, mb, noiseOnly));
     }
     return html;
 }
@@ -256,11 +256,15 @@ QWidget* ComparePanel::makeChartView() {
     return m_chartView;
 }
 
-void ComparePanel::compareRuns(qint64 runA, qint64 runB) {
+void ComparePanel::compareRuns(qint64 runA, qint64 runB, const QList<qint64>& replicatesA,
+                               const QList<qint64>& replicatesB) {
     m_tracePath = session().path();
     m_userPicked = true;
     m_runA = runA;
     m_runB = runB;
+    m_replicatesA = replicatesA;
+    m_replicatesB = replicatesB;
+    m_replicas.clear();
     syncPickers();
     readRuns();
 }
@@ -268,6 +272,7 @@ void ComparePanel::compareRuns(qint64 runA, qint64 runB) {
 void ComparePanel::swapRuns() {
     std::swap(m_runA, m_runB);
     std::swap(m_a, m_b);
+    std::swap(m_replicatesA, m_replicatesB);
     m_userPicked = true;
     syncPickers();
     recompare();
@@ -279,6 +284,9 @@ void ComparePanel::fillPickers() {
         m_userPicked = false;
         m_runA = m_runB = 0;
         m_a = m_b = nullptr;
+        m_replicatesA.clear();
+        m_replicatesB.clear();
+        m_replicas.clear();
         recompare();
     }
     if (!m_userPicked) pickDefaultRuns();
@@ -333,6 +341,8 @@ void ComparePanel::pickDefaultRuns() {
     if (baseline == m_runA && newest.id == m_runB) return;
     m_runA = baseline;
     m_runB = newest.id;
+    m_replicatesA.clear();
+    m_replicatesB.clear();
     readRuns();
 }
 
@@ -340,6 +350,8 @@ void ComparePanel::onPicked() {
     m_userPicked = true;
     m_runA = m_pickA->currentData().toLongLong();
     m_runB = m_pickB->currentData().toLongLong();
+    m_replicatesA.clear();
+    m_replicatesB.clear();
     m_swap->setEnabled(m_runA > 0 && m_runB > 0);
     readRuns();
 }
@@ -347,10 +359,15 @@ void ComparePanel::onPicked() {
 void ComparePanel::readRuns() {
     m_a = m_runA > 0 ? session().snapshot(m_runA) : nullptr;
     m_b = m_runB > 0 ? session().snapshot(m_runB) : nullptr;
+    m_replicas.clear();
+    for (qint64 id : m_replicatesA + m_replicatesB)
+        if (SnapshotPtr held = session().snapshot(id)) m_replicas[id] = held;
     recompare();
     // A run the session holds was asked for before, and the session keeps those fresh.
     for (auto [id, held] : {std::pair(m_runA, m_a), std::pair(m_runB, m_b)})
         if (id > 0 && !held) session().requestSnapshot(id);
+    for (qint64 id : m_replicatesA + m_replicatesB)
+        if (!m_replicas.count(id)) session().requestSnapshot(id);
 }
 
 void ComparePanel::adopt(qint64 runId, const SnapshotPtr& snapshot) {
@@ -361,6 +378,11 @@ void ComparePanel::adopt(qint64 runId, const SnapshotPtr& snapshot) {
             *held = snapshot;
             changed = true;
         }
+    if ((m_replicatesA.contains(runId) || m_replicatesB.contains(runId)) &&
+        m_replicas[runId] != snapshot) {
+        m_replicas[runId] = snapshot;
+        changed = true;
+    }
     if (changed) recompare();
 }
 
@@ -400,6 +422,15 @@ void ComparePanel::recompare() {
     if (!m_a || !m_b) return applyComparison({}, nullptr, nullptr);
     m_comparing = true;
     SnapshotPtr a = m_a, b = m_b;
+    // The replicates read so far (a missing one is compared without until it comes).
+    auto held = [this](const QList<qint64>& ids) {
+        std::vector<SnapshotPtr> out;
+        for (qint64 id : ids)
+            if (auto it = m_replicas.find(id); it != m_replicas.end() && it->second)
+                out.push_back(it->second);
+        return out;
+    };
+    std::vector<SnapshotPtr> moreA = held(m_replicatesA), moreB = held(m_replicatesB);
     auto* watcher = new QFutureWatcher<RunComparison>(this);
     connect(watcher, &QFutureWatcher<RunComparison>::finished, this, [this, watcher, a, b] {
         watcher->deleteLater();
@@ -412,7 +443,15 @@ void ComparePanel::recompare() {
         }
         applyComparison(watcher->result(), a, b);
     });
-    watcher->setFuture(QtConcurrent::run([a, b] { return views::compareRuns(*a, *b); }));
+    watcher->setFuture(QtConcurrent::run([a, b, moreA, moreB] {
+        auto side = [](const SnapshotPtr& run, const std::vector<SnapshotPtr>& more) {
+            ComparedRuns out{run.get(), {}};
+            for (const SnapshotPtr& s : more)
+                out.replicates.push_back(s.get());
+            return out;
+        };
+        return views::compareRuns(side(a, moreA), side(b, moreB));
+    }));
 }
 
 void ComparePanel::applyComparison(RunComparison comparison, const SnapshotPtr& a,
@@ -476,12 +515,20 @@ void ComparePanel::showTotals() {
         return nothing.isEmpty() ? ratioCell(x, y) : QString();
     };
     QString html = nothing.isEmpty() ? QString() : "<p><b>" + nothing.toHtmlEscaped() + "</b></p>";
+    const bool same = m_model->comparison().sameConfiguration;
+    if (same)
+        html += "<p><b>" +
+                tr("A and B ran the same script with the same options on the same device: "
+                   "their differences are the machine's noise, not results (no ratio is "
+                   "coloured).")
+                    .toHtmlEscaped() +
+                "</b></p>";
     html += "<table cellspacing=0 cellpadding=3>";
     html += QString("<tr><th></th><th align=right>A #%1</th><th align=right>B #%2</th>"
                     "<th align=right>B/A</th></tr>")
                 .arg(m_a->run.id)
                 .arg(m_b->run.id);
-    if (nothing.isEmpty()) html += measuredRows(a, b);
+    if (nothing.isEmpty()) html += measuredRows(a, b, same);
     html += totalsRow(tr("end to end"), seconds(a.wallNs), seconds(b.wallNs),
                       ratio(a.wallNs, b.wallNs));
     html += totalsRow(tr("kernel time"), millis(a.kernelNs), millis(b.kernelNs),
@@ -497,11 +544,23 @@ void ComparePanel::showTotals() {
                       {});
     html += totalsRow(tr("launches"), QString::number(a.launchCount),
                       QString::number(b.launchCount), {});
+    const QString pooled =
+        a.runs > 1 || b.runs > 1
+            ? tr("Calls and warm launches are pooled over %1 runs of A and %2 of B, recorded in "
+                 "turn (A, B, A, B, …), so the ranges hold what changes between runs too. ")
+                  .arg(a.runs)
+                  .arg(b.runs)
+            : (a.measured.empty() && b.measured.empty()
+                   ? QString()
+                   : tr("One run each: the ranges hold what varies within a run, not the "
+                        "machine's drift between runs (Compare modes records each mode three "
+                        "times, in turn). "));
     html += "</table><p>" +
             (a.measured.empty() && b.measured.empty()
                  ? tr("Neither run measured its compiled functions (Measure in the toolbar; "
                       "Compare modes always measures). ")
                  : QString()) +
+            pooled.toHtmlEscaped() +
             tr("A measured function's one call is its median, then min–p90. End to end, kernel "
                "time and compile time are one run each (no spread: not coloured). A B/A is "
                "coloured only when the ranges (min to p90) of calls or warm launches are apart.")

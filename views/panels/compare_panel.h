@@ -13,6 +13,7 @@
 #include "compare_model.h"
 #include "panel.h"
 
+#include <map>
 #include <optional>
 
 class QComboBox;
@@ -36,9 +37,15 @@ public:
     ComparePanel(TraceSession& session, Selection& selection, QWidget* parent = nullptr);
 
     /// Compares \p runA (the baseline) with \p runB: picks them and reads both snapshots.
-    void compareRuns(qint64 runA, qint64 runB);
+    /// \p replicatesA and \p replicatesB are runs of the same configurations recorded in turn
+    /// with them (Compare modes' A, B, A, B, ...): their launches are pooled with the picked
+    /// runs' (see ComparedRuns). Picking another run drops them.
+    void compareRuns(qint64 runA, qint64 runB, const QList<qint64>& replicatesA = {},
+                     const QList<qint64>& replicatesB = {});
     qint64 runA() const { return m_runA; }
     qint64 runB() const { return m_runB; }
+    const QList<qint64>& replicatesA() const { return m_replicatesA; }
+    const QList<qint64>& replicatesB() const { return m_replicatesB; }
     const CompareModel& model() const { return *m_model; }
     /// The chart's category labels, top to bottom.
     QStringList chartCategories() const;
@@ -92,6 +99,8 @@ private:
     qint64 m_runB = 0;
     SnapshotPtr m_a;
     SnapshotPtr m_b;
+    QList<qint64> m_replicatesA, m_replicatesB;
+    std::map<qint64, SnapshotPtr> m_replicas; ///< the replicates' snapshots read so far
     bool m_userPicked = false;       ///< the user (or compareRuns) chose: new runs do not re-pick
     bool m_following = false;        ///< the table follows the selection: do not select back
     bool m_comparing = false;        ///< a comparison is being computed on the pool
