@@ -251,6 +251,24 @@ Tensor index(const Tensor& a, const std::vector<IndexItem>& items);
 /// a[items] = value (value broadcast to the indexed shape and cast to a's dtype).
 void indexPut(const Tensor& a, const std::vector<IndexItem>& items, const Tensor& value);
 Tensor gather(const Tensor& a, int64_t dim, const Tensor& index);
+
+// Index-driven writes (scatter.cpp), out of place: the in-place forms copy the result back.
+enum class ScatterReduce { None, Sum, Prod, Mean, Amax, Amin };
+/// scatter_reduce's name ("sum", "prod", "mean", "amax", "amin"), or with `twoArgForm`
+/// scatter_'s reduce= ("add", "multiply"); RuntimeError for any other.
+ScatterReduce scatterReduceOf(const std::string& name, bool twoArgForm);
+/// scatter / scatter_add / scatter_reduce with a source tensor; `op` names it in messages.
+Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& src,
+               ScatterReduce reduce, bool includeSelf, const char* op);
+/// scatter with a scalar (cast to self's dtype), optionally reducing (add, multiply).
+Tensor scatterValue(const Tensor& self, int64_t dim, const Tensor& index, Scalar value,
+                    ScatterReduce reduce);
+Tensor indexAdd(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source,
+                Scalar alpha);
+Tensor indexCopy(const Tensor& self, int64_t dim, const Tensor& index, const Tensor& source);
+Tensor indexFill(const Tensor& self, int64_t dim, const Tensor& index, Scalar value);
+/// Counts (or sums `weights` per value) of a 1-D non-negative integral tensor.
+Tensor bincount(const Tensor& input, const Tensor* weights, int64_t minlength);
 Tensor indexSelect(const Tensor& a, int64_t dim, const Tensor& index);
 Tensor maskedSelect(const Tensor& a, const Tensor& mask);
 Tensor nonzero(const Tensor& a);

@@ -107,6 +107,7 @@ void installTernaryOps(Interpreter& interp, lang::ModuleObject& torch);
 void installReduceOps(Interpreter& interp, lang::ModuleObject& torch);
 void installShapeOps(Interpreter& interp, lang::ModuleObject& torch);
 void installIndexOps(Interpreter& interp, lang::ModuleObject& torch);
+void installScatterOps(Interpreter& interp, lang::ModuleObject& torch);
 void installLinalgOps(Interpreter& interp, lang::ModuleObject& torch);
 void installInPlaceOps(Interpreter& interp, lang::ModuleObject& torch);
 void installTorchModule(Interpreter& interp, lang::ModuleObject& torch);

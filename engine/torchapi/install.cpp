@@ -27,6 +27,7 @@ void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
     installReduceOps(interp, torch);
     installShapeOps(interp, torch);
     installIndexOps(interp, torch);
+    installScatterOps(interp, torch);
     installLinalgOps(interp, torch);
     installInPlaceOps(interp, torch);
     installTorchModule(interp, torch);

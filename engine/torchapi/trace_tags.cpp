@@ -48,6 +48,7 @@ constexpr DynamicShapeOp kDynamicShapeOps[] = {
     {"masked_select", "masked_select"},
     {"unique", "_unique2"},
     {"unique_consecutive", "unique_consecutive"},
+    {"bincount", "bincount"},
 };
 
 /// Their Python bool result needs the values. Fake tensors make PyTorch 2.3 report these as
