@@ -30,20 +30,37 @@ CaptureEngine::~CaptureEngine() {
     }
 }
 
+std::string CompileSpec::backendKey() const {
+    if (backend.kind == Backend::Kind::Custom)
+        return "custom:" +
+               std::to_string(reinterpret_cast<uintptr_t>(
+                   backend.callable.isObject() ? backend.callable.asObject() : nullptr));
+    if (backend.kind != Backend::Kind::Inductor) return backend.name;
+    std::string key = "inductor";
+    for (const OptionPatchEntry& e : inductorPatch)
+        key += "|" + std::to_string(e.index) + "=" + pythonRepr(e.value);
+    key += dynamic ? (*dynamic ? "|dynamic=True" : "|dynamic=False") : "|dynamic=None";
+    return key;
+}
+
 Value CaptureEngine::callCompiled(const CompileSpec& spec, const Value& callable,
                                   const CallArgs& args) {
     struct Context {
         CaptureEngine& e;
         bool wasActive;
+        int64_t previousBackend;
         Context(CaptureEngine& engine, const CompileSpec& s)
             : e(engine)
-            , wasActive(engine.m_interp.frameHookActive()) {
+            , wasActive(engine.m_interp.frameHookActive())
+            , previousBackend(currentBackendId()) {
             e.m_contexts.push_back(&s);
             e.m_interp.setFrameHookActive(true);
+            setCurrentBackendId(backendIdOf(s.backendKey()));
         }
         ~Context() {
             e.m_contexts.pop_back();
             e.m_interp.setFrameHookActive(wasActive);
+            setCurrentBackendId(previousBackend);
         }
     } context(*this, spec);
     return m_interp.call(callable, args);

@@ -40,6 +40,11 @@ struct CompileSpec {
     std::optional<bool> dynamic; ///< None: automatic dynamic
     std::string mode = "default";
     OptionPatch inductorPatch; ///< mode/options for the inductor backend
+
+    /// What makes two torch.compile calls the same backend for Dynamo's BACKEND_MATCH guard:
+    /// a custom backend is its callable; inductor is its options and dynamic (2.3's wrapper
+    /// compares those); any other backend is its name.
+    std::string backendKey() const;
 };
 
 /// Facts explain() collects while it runs a function.

@@ -188,7 +188,8 @@ void CaptureEngine::reportGuards(Session& s, const GuardSet& guards) {
         GuardEvent ev;
         ev.compileId = s.compile.compileId;
         ev.kind = g.kindName();
-        if (g.kind() != Guard::Kind::GlobalState) ev.source = g.source()->str();
+        if (g.kind() != Guard::Kind::GlobalState && g.kind() != Guard::Kind::BackendMatch)
+            ev.source = g.source()->str();
         ev.expression = g.expression(m_interp);
         ev.expected = g.expectedText(m_interp);
         ev.userLine = g.origin.line;

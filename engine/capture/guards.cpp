@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <mutex>
+#include <set>
 
 namespace kiln::capture {
 
@@ -134,6 +136,34 @@ Guard Guard::globalState(bool gradMode) {
     return g;
 }
 
+namespace {
+thread_local int64_t t_currentBackendId = 0;
+} // namespace
+
+int64_t currentBackendId() {
+    return t_currentBackendId;
+}
+
+void setCurrentBackendId(int64_t id) {
+    t_currentBackendId = id;
+}
+
+int64_t backendIdOf(const std::string& key) {
+    // The address of the interned key, as Python's id() is an address: stable for the process.
+    static std::mutex mutex;
+    static std::set<std::string> keys;
+    std::lock_guard lock(mutex);
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(&*keys.insert(key).first));
+}
+
+Guard Guard::backendMatch(int64_t backendId) {
+    Guard g;
+    g.m_kind = Kind::BackendMatch;
+    g.m_source = Source::global(lang::Symbol::intern("___current_backend"));
+    g.m_length = backendId;
+    return g;
+}
+
 Guard Guard::symCompare(SymExprPtr expr, lang::CompareOperator op, int64_t rhs, bool result) {
     Guard g;
     g.m_kind = Kind::SymCompare;
@@ -179,6 +209,7 @@ bool Guard::passes(lang::Interpreter& interp, const std::vector<Value>& slots,
         return v && compareInts(m_compare, *v, m_length) == m_expected.asBool();
     }
     if (m_kind == Kind::GlobalState) return tensor::gradModeEnabled() == m_expected.asBool();
+    if (m_kind == Kind::BackendMatch) return currentBackendId() == m_length;
     Value v = m_source->fetch(interp, slots, globals);
     if (m_kind == Kind::SameObject)
         return !v.isEmpty() && v.identical(m_other->fetch(interp, slots, globals));
@@ -245,6 +276,7 @@ bool Guard::check(lang::Interpreter& interp, const Value& v) const {
     case Kind::GlobalState:
     case Kind::SymCompare:
     case Kind::DimEquals:
+    case Kind::BackendMatch:
         return true; // not a check of one value: see passes()
     }
     return false;
@@ -306,6 +338,8 @@ std::string Guard::expression(lang::Interpreter& interp) const {
                std::to_string(m_minimum) + "]";
     case Kind::GlobalState:
         return "___check_global_state()";
+    case Kind::BackendMatch:
+        return "___check_current_backend(" + std::to_string(m_length) + ")";
     case Kind::SymCompare: {
         std::string test = m_expr->str() + " " + lang::compareOperatorSymbol(m_compare) + " " +
                            std::to_string(m_length);
@@ -346,6 +380,8 @@ const char* Guard::kindName() const {
         return "DUPLICATE_INPUT";
     case Kind::GlobalState:
         return "GLOBAL_STATE";
+    case Kind::BackendMatch:
+        return "BACKEND_MATCH";
     case Kind::SymCompare:
     case Kind::DimEquals:
         return "SHAPE_ENV";
@@ -374,6 +410,8 @@ std::string Guard::expectedText(lang::Interpreter& interp) const {
         return std::string("grad_mode=") + (m_expected.asBool() ? "True" : "False");
     case Kind::SymCompare:
         return m_expected.asBool() ? "True" : "False";
+    case Kind::BackendMatch:
+        return "backend " + std::to_string(m_length);
     }
     return "";
 }
@@ -382,6 +420,7 @@ std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
     // The global state has no source to fetch: it is read here.
     if (m_kind == Kind::GlobalState)
         return std::string("grad_mode=") + (tensor::gradModeEnabled() ? "True" : "False");
+    if (m_kind == Kind::BackendMatch) return "backend " + std::to_string(currentBackendId());
     if (v.isEmpty()) return "<missing>";
     switch (m_kind) {
     case Kind::TensorMatch: {

@@ -25,6 +25,15 @@ struct GuardOrigin {
     std::string code; ///< the user line that made the guard
 };
 
+/// The backend of the torch.compile whose call is running, as an id: equal for equal backends
+/// (the same name, the same custom callable, inductor with the same mode, options and dynamic),
+/// distinct otherwise, stable for the process (like Python's id() of Dynamo's backend object).
+/// 0 outside any compiled call. Set by CaptureEngine::callCompiled.
+int64_t currentBackendId();
+void setCurrentBackendId(int64_t id);
+/// The id of a backend described by `key` (see CompileSpec::backendKey).
+int64_t backendIdOf(const std::string& key);
+
 class Guard {
 public:
     enum class Kind : uint8_t {
@@ -37,7 +46,8 @@ public:
         SameObject,
         GlobalState,
         SymCompare,
-        DimEquals
+        DimEquals,
+        BackendMatch
     };
 
     static Guard tensorMatch(SourcePtr source, const tensor::Tensor& t,
@@ -50,6 +60,11 @@ public:
     static Guard sameObject(SourcePtr source, SourcePtr other);
     /// The global state the graph was traced in (grad mode), as Dynamo's GLOBAL_STATE guard.
     static Guard globalState(bool gradMode);
+    /// `___check_current_backend(id)`: the entry was compiled for the backend the calling
+    /// torch.compile uses (see currentBackendId), as Dynamo's BACKEND_MATCH guard: the same
+    /// function compiled for another backend, or for inductor with another mode or options,
+    /// compiles again.
+    static Guard backendMatch(int64_t backendId);
     /// `<expr> <op> rhs` had the value `result` when traced (a comparison on a SymInt).
     static Guard symCompare(SymExprPtr expr, lang::CompareOperator op, int64_t rhs, bool result);
     /// `minimum <= <source>.size()[dim]` for a dynamic dimension (0/1 stay specialised); with

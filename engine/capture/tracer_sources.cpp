@@ -16,6 +16,7 @@ using lang::Value;
 
 void Tracer::registerInputs(const lang::FunctionCode& code, const std::vector<Value>& slots) {
     addGuard(Guard::globalState(tensor::gradModeEnabled()));
+    addGuard(Guard::backendMatch(currentBackendId()));
     for (size_t i = 0; i < slots.size(); ++i) {
         Value v = slots[i];
         if (v.is(ObjectKind::Cell)) v = v.as<lang::CellObject>()->value;

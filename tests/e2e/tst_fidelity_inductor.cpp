@@ -13,6 +13,8 @@
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <map>
+#include <set>
 
 using kiln::testing::sourceDir;
 
@@ -25,6 +27,39 @@ int runKiln(const QStringList& args, const QString& workDir, QString* err) {
     return p.exitCode;
 }
 
+/// Compiles that only a change of backend caused (every failing guard is BACKEND_MATCH): the
+/// script compiled one function with two backends, which the forced run cannot reproduce (its
+/// calls all use inductor). They are left out, and each frame's later compiles renumbered.
+class BackendRecompiles {
+public:
+    explicit BackendRecompiles(const std::vector<kiln::trace::RecompileRow>& rows) {
+        std::map<std::string, bool> onlyBackend;
+        for (const auto& r : rows) {
+            bool backend = r.reason.find("___check_current_backend") != std::string::npos;
+            auto [it, fresh] = onlyBackend.emplace(r.compileId, backend);
+            if (!fresh) it->second = it->second && backend;
+        }
+        for (const auto& [id, backend] : onlyBackend)
+            if (backend) m_dropped.insert(id);
+    }
+    bool dropped(const std::string& compileId) const { return m_dropped.count(compileId) > 0; }
+    /// "f/c" with c counting only the kept compiles of frame f.
+    QString renumbered(const std::string& compileId) const {
+        const size_t slash = compileId.find('/');
+        if (slash == std::string::npos) return QString::fromStdString(compileId);
+        const std::string frame = compileId.substr(0, slash);
+        const int index = std::stoi(compileId.substr(slash + 1));
+        int before = 0;
+        for (const std::string& d : m_dropped)
+            if (d.substr(0, d.find('/')) == frame && std::stoi(d.substr(d.find('/') + 1)) < index)
+                ++before;
+        return QString::fromStdString(frame) + "/" + QString::number(index - before);
+    }
+
+private:
+    std::set<std::string> m_dropped;
+};
+
 /// The capture facts of the trace's last run, one line each, without times or backend names.
 QStringList facts(const QString& tracePath) {
     QStringList out;
@@ -33,31 +68,38 @@ QStringList facts(const QString& tracePath) {
     auto runs = (*reader)->listRuns();
     if (!runs || runs->empty()) return {"no run in " + tracePath};
     int64_t run = runs->back().id;
+    auto recompilesRows = (*reader)->recompiles(run);
+    const BackendRecompiles backend(recompilesRows.ok() ? recompilesRows.value()
+                                                        : std::vector<kiln::trace::RecompileRow>{});
     auto compilesRows = (*reader)->compiles(run);
     if (compilesRows.ok())
         for (const auto& c : compilesRows.value())
-            out << QString("compile %1 %2 %3")
-                       .arg(QString::fromStdString(c.compileId), QString::fromStdString(c.reason),
-                            QString::fromStdString(c.status));
+            if (!backend.dropped(c.compileId))
+                out << QString("compile %1 %2 %3")
+                           .arg(backend.renumbered(c.compileId), QString::fromStdString(c.reason),
+                                QString::fromStdString(c.status));
     auto graphsRows = (*reader)->graphs(run);
     if (graphsRows.ok())
         for (const auto& g : graphsRows.value())
-            out << QString("graph %1 nodes=%2 ops=%3")
-                       .arg(QString::fromStdString(g.compileId))
-                       .arg(g.nodeCount)
-                       .arg(g.opCount);
+            if (!backend.dropped(g.compileId))
+                out << QString("graph %1 nodes=%2 ops=%3")
+                           .arg(backend.renumbered(g.compileId))
+                           .arg(g.nodeCount)
+                           .arg(g.opCount);
     auto graphBreaksRows = (*reader)->graphBreaks(run);
     if (graphBreaksRows.ok())
         for (const auto& b : graphBreaksRows.value())
-            out << QString("break %1 line %2: %3")
-                       .arg(QString::fromStdString(b.compileId))
-                       .arg(b.line)
-                       .arg(QString::fromStdString(b.reason));
-    auto recompilesRows = (*reader)->recompiles(run);
+            if (!backend.dropped(b.compileId))
+                out << QString("break %1 line %2: %3")
+                           .arg(backend.renumbered(b.compileId))
+                           .arg(b.line)
+                           .arg(QString::fromStdString(b.reason));
     if (recompilesRows.ok())
         for (const auto& r : recompilesRows.value())
-            out << QString("recompile %1: %2")
-                       .arg(QString::fromStdString(r.compileId), QString::fromStdString(r.reason));
+            if (!backend.dropped(r.compileId) &&
+                r.reason.find("___check_current_backend") == std::string::npos)
+                out << QString("recompile %1: %2")
+                           .arg(backend.renumbered(r.compileId), QString::fromStdString(r.reason));
     // Object addresses in reasons ("<function f at 0x7f...>") differ between processes.
     out.replaceInStrings(QRegularExpression("0x[0-9a-f]+"), "0x?");
     return out;

@@ -66,7 +66,7 @@ private slots:
         QVERIFY(shape);
         QCOMPARE(shape->change, GuardChange::Kind::OnlyInB);
         QCOMPARE(diff.changes.size(), size_t(2));
-        QCOMPARE(diff.unchanged, 5); // global state, torch, tanh, scale, flag
+        QCOMPARE(diff.unchanged, 6); // global state, backend, torch, tanh, scale, flag
         // Reversed, the shape guard is only in A.
         views::GuardDiff back = views::diffGuards(s.guardsOf("4/1"), s.guardsOf("4/0"));
         QCOMPARE(find(back, "L['x']", "SHAPE_ENV")->change, GuardChange::Kind::OnlyInA);
@@ -123,7 +123,7 @@ private slots:
         selection.selectCompile("4/1");
         QCOMPARE(panel.compileId(), QString("4/1"));
         QTableView* guards = panel.guardsTable();
-        QCOMPARE(guards->model()->rowCount(), 7);
+        QCOMPARE(guards->model()->rowCount(), 8);
         QCOMPARE(rowsShowing(guards, 2, "L['scale'] == 2.0"), 1);
         QCOMPARE(rowsShowing(guards, 2, "2 <= L['x'].size()[0]"), 1);
         QVERIFY(views::toCsv(*guards->model()).contains("L['scale'] == 2.0"));
@@ -182,11 +182,11 @@ private slots:
         selection.selectCompile("0/0");
         QVERIFY(recompiles->isHidden());
         QVERIFY(panel.recompileSummary()->text().contains("first cache entry of fn"));
-        QCOMPARE(guards->model()->rowCount(), 5);
+        QCOMPARE(guards->model()->rowCount(), 6);
 
         // A click on a guard's line shows that line.
         QTest::mouseClick(guards->viewport(), Qt::LeftButton, {},
-                          guards->visualRect(guards->model()->index(3, 4)).center());
+                          guards->visualRect(guards->model()->index(4, 4)).center());
         QCOMPARE(selection.state().sourceLine, 7);
     }
 

@@ -166,6 +166,30 @@ private slots:
         QCOMPARE(s.sink.recompiles[0].guardSource, std::string("L['x']"));
     }
 
+    void anotherBackendRecompilesAnEqualOneDoesNot() {
+        // 2.3 guards every entry with ___check_current_backend: the same function compiled for
+        // another backend, or for inductor with another mode, compiles again; an equal backend
+        // (the same name, two default inductors) reuses the entry. Kiln reused the first entry
+        // whatever the backend, so a counting backend never saw the graph.
+        Session s("recompiles");
+        QCOMPARE(s.run("def f(x):\n"
+                       "    return x.sin() + 1\n"
+                       "x = torch.ones(3)\n"
+                       "torch.compile(f)(x)\n"
+                       "torch.compile(f)(x)\n"
+                       "torch.compile(f, mode='max-autotune-no-cudagraphs')(x)\n"
+                       "torch.compile(f, backend='eager')(x)\n"
+                       "torch.compile(f, backend='eager')(x)\n"
+                       "torch.compile(f)(x)\n"),
+                 std::string());
+        QCOMPARE(statuses(s.sink), QStringList({"0/0 ok", "0/1 ok", "0/2 ok"}));
+        QVERIFY2(s.sink.log.find("- ___check_current_backend(") != std::string::npos,
+                 s.sink.log.c_str());
+        QVERIFY(!s.sink.recompiles.empty());
+        QCOMPARE(s.sink.recompiles[0].compileId, std::string("0/1"));
+        QVERIFY(s.sink.recompiles[0].reason.find("___check_current_backend(") == 0);
+    }
+
     void aGuardIsPlacedWhereTheFrameReadsItsSource() {
         // Issue 14, finding 9: L['n'] was guarded at the line that reads it for the static entry
         // and at the def for the dynamic one, whose int is made a SymInt at the frame's entry.
