@@ -2,6 +2,7 @@
 #include "support/parallel.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <exception>
 #include <mutex>
@@ -9,21 +10,39 @@
 
 namespace kiln {
 
+namespace {
+
+int initialThreads() {
+    if (const char* env = std::getenv("KILN_NUM_THREADS")) {
+        int n = std::atoi(env);
+        if (n > 0) return n;
+    }
+    return std::max(1, omp_get_max_threads());
+}
+
+std::atomic<int> g_threads{0};    ///< 0 until first read or set
+std::atomic<int> g_generation{1}; ///< bumped by every set: threads apply it again
+
+} // namespace
+
 int parallelThreads() {
-    static const int threads = [] {
-        if (const char* env = std::getenv("KILN_NUM_THREADS")) {
-            int n = std::atoi(env);
-            if (n > 0) return n;
-        }
-        return std::max(1, omp_get_max_threads());
-    }();
-    return threads;
+    int n = g_threads.load(std::memory_order_relaxed);
+    if (n > 0) return n;
+    int expected = 0;
+    g_threads.compare_exchange_strong(expected, initialThreads());
+    return g_threads.load(std::memory_order_relaxed);
+}
+
+void setParallelThreads(int n) {
+    g_threads.store(std::max(1, n), std::memory_order_relaxed);
+    g_generation.fetch_add(1, std::memory_order_relaxed);
 }
 
 void configureThreadsForCaller() {
-    thread_local bool configured = false;
-    if (configured) return;
-    configured = true;
+    thread_local int applied = 0;
+    const int generation = g_generation.load(std::memory_order_relaxed);
+    if (applied == generation) return;
+    applied = generation;
     omp_set_num_threads(parallelThreads());
 }
 

@@ -12,9 +12,12 @@
 
 namespace kiln {
 
-/// Threads a parallel loop uses: KILN_NUM_THREADS when set, else OpenMP's count (OMP_NUM_THREADS,
-/// else one per core this process may run on).
+/// Threads a parallel loop uses: set by setParallelThreads (torch.set_num_threads), else
+/// KILN_NUM_THREADS when set, else OpenMP's count (OMP_NUM_THREADS, else one per core this
+/// process may run on).
 int parallelThreads();
+/// torch.set_num_threads: the loops and matrix products that start from now on use `n` (> 0).
+void setParallelThreads(int n);
 
 /// Makes the calling thread's OpenMP regions (Kiln's and the libraries') use parallelThreads().
 /// OpenMP keeps the thread count per thread; parallelFor and the matrix products call this, so

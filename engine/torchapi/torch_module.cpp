@@ -2,6 +2,7 @@
 // The rest of the torch namespace: grad-mode context managers (no_grad, enable_grad,
 // inference_mode, set_grad_enabled), torch.cuda, print options, and type checks.
 #include "support/matmul_precision.h"
+#include "support/parallel.h"
 #include "tensor/elementwise.h"
 #include "tensor/print.h"
 #include "torchapi/bindings.h"
@@ -107,6 +108,26 @@ Value gradModeFactory(Interpreter& interp, const CallArgs& args, void* data) {
 
 Value isGradEnabled(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(tensor::gradModeEnabled());
+}
+
+/// torch.set_num_threads / get_num_threads: the intra-op threads of kernels and matrix products.
+Value setNumThreads(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("set_num_threads(int)");
+    BoundArgs a = sig.bind(interp, args);
+    if (!a[0].isIntLike())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "set_num_threads expects an int, but got " + interp.typeName(a[0]));
+    if (a[0].asInt() <= 0)
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "set_num_threads expects a positive integer");
+    setParallelThreads(static_cast<int>(std::min<int64_t>(a[0].asInt(), 1 << 16)));
+    return Value::none();
+}
+
+Value getNumThreads(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("get_num_threads()");
+    sig.bind(interp, args);
+    return Value::fromInt(parallelThreads());
 }
 
 Value isTensor(Interpreter& interp, const CallArgs& args, void*) {
@@ -257,6 +278,8 @@ void installTorchModule(Interpreter& interp, ModuleObject& torch) {
                         const_cast<char*>(gradNames[3]));
     interp.defineNative(g, "is_grad_enabled", isGradEnabled);
     interp.defineNative(g, "is_tensor", isTensor);
+    interp.defineNative(g, "set_num_threads", setNumThreads);
+    interp.defineNative(g, "get_num_threads", getNumThreads);
     interp.defineNative(g, "_assert", assert_);
     interp.defineNative(g, "set_printoptions", setPrintoptions);
     interp.defineNative(g, "result_type", resultType);

@@ -101,7 +101,8 @@ constexpr std::string_view kTorchMetadata[] = {"is_tensor",       "is_floating_p
                                                "can_cast",        "get_default_dtype",
                                                "is_grad_enabled", "is_inference_mode_enabled",
                                                "finfo",           "iinfo",
-                                               "typename",        "initial_seed"};
+                                               "typename",        "initial_seed",
+                                               "get_num_threads"};
 
 constexpr BreakEntry kTorchBreaks[] = {
     {"equal", kEqualReason, TraceBreak::ScalarConvert},
@@ -115,6 +116,8 @@ constexpr BreakEntry kTorchBreaks[] = {
     {"set_printoptions", "call_function torch.set_printoptions (mutates global state)",
      TraceBreak::Unsupported, true},
     {"set_rng_state", "call_function torch.set_rng_state (mutates global state)",
+     TraceBreak::Unsupported, true},
+    {"set_num_threads", "call_function torch.set_num_threads (mutates global state)",
      TraceBreak::Unsupported, true},
 };
 
