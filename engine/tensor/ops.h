@@ -285,6 +285,12 @@ Tensor mm(const Tensor& a, const Tensor& b);
 Tensor bmm(const Tensor& a, const Tensor& b);
 /// beta * bias + alpha * (a @ b)
 Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, Scalar beta, Scalar alpha);
+// beta * input + alpha * product (linalg_add.cpp): beta == 0 ignores the input; integral dtypes
+// take beta and alpha as integers.
+Tensor baddbmm(const Tensor& input, const Tensor& b1, const Tensor& b2, Scalar beta, Scalar alpha);
+Tensor addbmm(const Tensor& input, const Tensor& b1, const Tensor& b2, Scalar beta, Scalar alpha);
+Tensor addmv(const Tensor& input, const Tensor& mat, const Tensor& vec, Scalar beta, Scalar alpha);
+Tensor addr(const Tensor& input, const Tensor& vec1, const Tensor& vec2, Scalar beta, Scalar alpha);
 /// x @ w.T + b, for any leading batch dims of x.
 Tensor linear(const Tensor& x, const Tensor& weight, const std::optional<Tensor>& bias);
 Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands);

@@ -71,6 +71,25 @@ Value addmmFn(Interpreter& interp, const CallArgs& args, void*) {
     return resultOrOut(a, 5, r);
 }
 
+/// The add*-products of two operands: baddbmm, addbmm, addmv, addr and their in-place forms.
+struct AddProductEntry {
+    Tensor (*op)(const Tensor&, const Tensor&, const Tensor&, tensor::Scalar, tensor::Scalar);
+    Signature sig;
+    bool inPlace;
+};
+
+Value addProductFn(Interpreter& interp, const CallArgs& args, void* data) {
+    const auto& e = *static_cast<const AddProductEntry*>(data);
+    BoundArgs a = e.sig.bind(interp, args);
+    Tensor x = a.toTensor(0);
+    Tensor r = e.op(x, a.toTensor(1), a.toTensor(2), scalarArg(a, 3), scalarArg(a, 4));
+    if (e.inPlace) {
+        assignInPlace(x, r);
+        return a[0];
+    }
+    return resultOrOut(a, 5, r);
+}
+
 /// einsum(equation, *operands), also with the operands as one list.
 Value einsumFn(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("einsum(equation, *operands)");
@@ -112,6 +131,24 @@ void installLinalgOps(Interpreter& interp, ModuleObject& torch) {
         {"einsum", einsumFn, true, false},
     };
     registerOps(interp, &torch.globals, ops);
+    static const AddProductEntry addProducts[] = {
+        {tensor::baddbmm, Signature("baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None)"),
+         false},
+        {tensor::baddbmm, Signature("baddbmm_(input, batch1, batch2, *, beta=1, alpha=1)"), true},
+        {tensor::addbmm, Signature("addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None)"),
+         false},
+        {tensor::addbmm, Signature("addbmm_(input, batch1, batch2, *, beta=1, alpha=1)"), true},
+        {tensor::addmv, Signature("addmv(input, mat, vec, *, beta=1, alpha=1, out=None)"), false},
+        {tensor::addmv, Signature("addmv_(input, mat, vec, *, beta=1, alpha=1)"), true},
+        {tensor::addr, Signature("addr(input, vec1, vec2, *, beta=1, alpha=1, out=None)"), false},
+        {tensor::addr, Signature("addr_(input, vec1, vec2, *, beta=1, alpha=1)"), true},
+    };
+    std::vector<OpEntry> addOps;
+    for (const AddProductEntry& e : addProducts)
+        addOps.push_back({e.sig.name().c_str(), addProductFn, !e.inPlace, true,
+                          const_cast<AddProductEntry*>(&e)});
+    static const std::vector<OpEntry> addEntries = addOps;
+    registerOps(interp, &torch.globals, addEntries);
 }
 
 } // namespace kiln::torchapi
