@@ -12,7 +12,7 @@ from torch.nn.modules.upsampling import Upsample
 from torch.nn.modules.sparse import Embedding
 from torch.nn.modules.dropout import Dropout
 from torch.nn.modules.activation import (ReLU, SiLU, LeakyReLU, GELU, Sigmoid, Tanh, Softmax,
-                                         LogSoftmax)
+                                         LogSoftmax, MultiheadAttention)
 from torch.nn.modules.flatten import Flatten, Unflatten
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict
 from torch.nn.modules.loss import BCELoss, MSELoss, NLLLoss, CrossEntropyLoss
