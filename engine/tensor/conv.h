@@ -27,6 +27,19 @@ struct ConvParams {
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
               const ConvParams& params);
 
+struct ConvTransposeParams {
+    Pair stride{1, 1};
+    Pair padding{0, 0};
+    Pair outputPadding{0, 0};
+    Pair dilation{1, 1};
+    int64_t groups = 1;
+};
+
+/// The transposed convolution of `input` (N, C_in, H, W) or (C_in, H, W) with `weight`
+/// (C_in, C_out / groups, kH, kW), plus `bias` (C_out): F.conv_transpose2d.
+Tensor convTranspose2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                       const ConvTransposeParams& params);
+
 struct PoolParams {
     Pair kernel{1, 1};
     Pair stride{1, 1};

@@ -113,6 +113,47 @@ Value conv(Interpreter& interp, const CallArgs& args, void*) {
     return tensorValue(out);
 }
 
+/// conv_transpose1d/2d(input, weight, bias=None, stride=1, padding=0, output_padding=0,
+/// groups=1, dilation=1) (groups before dilation, unlike conv); 1-d runs over one-row images.
+template <int Dims>
+Value convTranspose(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig(std::string(Dims == 1 ? "conv_transpose1d" : "conv_transpose2d") +
+                               "(input, weight, bias=None, stride=1, padding=0, "
+                               "output_padding=0, groups=1, dilation=1)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor input = a.toTensor(0), weight = a.toTensor(1);
+    if (a[4].is(ObjectKind::Str))
+        interp.raiseTypeError(sig.name() + "(): argument 'padding' must be tuple of ints, not str");
+    tensor::ConvTransposeParams p;
+    p.stride = pairArg(a, 3, Dims, "stride");
+    p.padding = pairArg(a, 4, Dims, "padding", 0);
+    p.outputPadding = pairArg(a, 5, Dims, "output_padding", 0);
+    p.groups = a.toInt(6);
+    p.dilation = pairArg(a, 7, Dims, "dilation");
+    if (Dims == 1) {
+        if (input.dim() != 2 && input.dim() != 3)
+            interp.raise(builtinTypes().runtimeError.get(),
+                         "Expected 2D (unbatched) or 3D (batched) input to conv_transpose1d, but "
+                         "got input of size: " +
+                             tensor::shapeString(input.sizes()));
+        if (weight.dim() != 3)
+            interp.raise(builtinTypes().runtimeError.get(),
+                         "weight should have 3 dimensions for conv_transpose1d, but got " +
+                             std::to_string(weight.dim()));
+        input = tensor::unsqueeze(input, -2);
+        weight = tensor::unsqueeze(weight, -2);
+    }
+    if (weight.dtype() != input.dtype())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Input type (" + std::string(legacyTypeName(input.dtype())) +
+                         ") and weight type (" + std::string(legacyTypeName(weight.dtype())) +
+                         ") should be the same or input should be a MKLDNN tensor and weight is "
+                         "a dense tensor");
+    Tensor out = tensor::convTranspose2d(input, weight, a.optTensor(2), p);
+    if (Dims == 1) out = tensor::squeeze(out, std::array<int64_t, 1>{out.dim() - 2});
+    return tensorValue(out);
+}
+
 tensor::PoolParams poolParams(const BoundArgs& a, size_t kernel, size_t stride, size_t padding) {
     tensor::PoolParams p;
     p.kernel = pairArg(a, kernel, 2, "kernel_size");
@@ -341,6 +382,8 @@ void installFunctionalConv(Interpreter& interp, AttrMap& functional) {
     static const OpEntry ops[] = {
         {"conv1d", conv<1>, true, false},
         {"conv2d", conv<2>, true, false},
+        {"conv_transpose1d", convTranspose<1>, true, false},
+        {"conv_transpose2d", convTranspose<2>, true, false},
         {"max_pool2d", maxPool2d, true, false},
         {"avg_pool2d", avgPool2d, true, false},
         {"adaptive_avg_pool2d", adaptiveAvgPool2d, true, false},

@@ -5,7 +5,7 @@ from torch.nn import functional, init
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear
 from torch.nn.modules.normalization import LayerNorm, GroupNorm
-from torch.nn.modules.conv import Conv1d, Conv2d
+from torch.nn.modules.conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d
 from torch.nn.modules.batchnorm import BatchNorm1d, BatchNorm2d
 from torch.nn.modules.pooling import MaxPool2d, AvgPool2d, AdaptiveAvgPool2d
 from torch.nn.modules.upsampling import Upsample
