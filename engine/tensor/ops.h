@@ -275,6 +275,13 @@ Tensor nonzero(const Tensor& a);
 /// (values, indices) of the k largest (or smallest) along dim, sorted.
 std::pair<Tensor, Tensor> topk(const Tensor& a, int64_t k, int64_t dim, bool largest, bool sorted);
 std::pair<Tensor, Tensor> sort(const Tensor& a, int64_t dim, bool descending);
+/// torch.unique (sorted) or torch.unique_consecutive (`consecutive`: runs, unsorted) over the
+/// elements, or over the slices along `dim`: the values, each element's (slice's) group, and
+/// each group's size.
+struct UniqueResult {
+    Tensor values, inverse, counts;
+};
+UniqueResult unique(const Tensor& a, std::optional<int64_t> dim, bool consecutive);
 
 // ---------------------------------------------------------------------------------------------
 // Linear algebra (linalg.cpp): float32/float64 through OpenBLAS; 16-bit floats compute in

@@ -71,6 +71,26 @@ Value argsortFn(Interpreter& interp, const CallArgs& args, void*) {
     return tensorValue(tensor::sort(a.toTensor(0), a.toInt(1), a.toBool(2)).second);
 }
 
+/// unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None) and
+/// unique_consecutive(input, return_inverse=False, return_counts=False, dim=None): the values,
+/// then the inverse and the counts when asked for (CPU sorts even with sorted=False).
+template <bool Consecutive>
+Value uniqueFn(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig(
+        Consecutive
+            ? "unique_consecutive(input, return_inverse=False, return_counts=False, dim=None)"
+            : "unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None)");
+    BoundArgs a = sig.bind(interp, args);
+    const size_t flags = Consecutive ? 1 : 2;
+    const bool inverse = a.toBool(flags), counts = a.toBool(flags + 1);
+    tensor::UniqueResult r = tensor::unique(a.toTensor(0), a.optInt(flags + 2), Consecutive);
+    if (!inverse && !counts) return tensorValue(r.values);
+    std::vector<Tensor> parts{r.values};
+    if (inverse) parts.push_back(r.inverse);
+    if (counts) parts.push_back(r.counts);
+    return tensorTuple(parts);
+}
+
 } // namespace
 
 void installIndexOps(Interpreter& interp, ModuleObject& torch) {
@@ -82,6 +102,8 @@ void installIndexOps(Interpreter& interp, ModuleObject& torch) {
         {"topk", topkFn, true, true},
         {"sort", sortFn, true, true},
         {"argsort", argsortFn, true, true},
+        {"unique", uniqueFn<false>, true, true},
+        {"unique_consecutive", uniqueFn<true>, true, true},
     };
     registerOps(interp, &torch.globals, ops);
 }
