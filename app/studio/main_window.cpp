@@ -88,6 +88,12 @@ MainWindow::MainWindow(QWidget* parent)
         if (QFileInfo::exists(m_tracePath)) openTrace(m_tracePath);
     });
     connect(&m_controller, &RunController::finished, this, &MainWindow::onRunFinished);
+    // Between two runs of a sequence no child is running for a moment: only the sequence's end
+    // says that Compare modes recorded everything it will.
+    connect(&m_controller, &RunController::sequenceFinished, this, [this] {
+        m_compareSequenceDone = true;
+        finishComparison();
+    });
     restoreSettings();
     updateStatus();
 }
@@ -237,6 +243,8 @@ void MainWindow::compareModes() {
     tuned.mode = QStringLiteral("max-autotune");
     m_runsBeforeCompare = m_session.runs() ? m_session.runs()->size() : 0;
     m_comparing = true;
+    m_compareSequenceDone = false;
+    m_compareStarted = 0;
     // In turn, several times: the machine's speed drifts between runs (on a shared machine a
     // matrix product ran 1.55x slower for tens of seconds), and only runs recorded in turn let
     // the comparison tell that drift from a difference between the modes.
@@ -256,6 +264,7 @@ void MainWindow::stopRun() {
 
 void MainWindow::onRunStarted(qint64 pid, const RunRequest& request) {
     m_childStarted = true;
+    if (m_comparing) ++m_compareStarted;
     followNewRun(pid);
     m_toolbar->setRunning(true);
     statusBar()->showMessage(
@@ -316,26 +325,31 @@ void MainWindow::onRunsChanged() {
         m_selection.selectRun(last.id);
     }
     if (m_selection.state().runId) m_session.requestSnapshot(m_selection.state().runId);
-    // "Compare modes" recorded its runs, A and B in turn: the newest pair is compared, the
-    // earlier ones pooled with it. A stopped or failed comparison compares the pairs it has.
-    const size_t recorded = runs->size() - std::min(runs->size(), m_runsBeforeCompare);
-    if (m_comparing && !m_controller.isRunning() && recorded >= 2) {
-        m_comparing = false;
-        const size_t pairs = std::min<size_t>(recorded / 2, kCompareRounds);
-        const size_t first = runs->size() - 2 * pairs - recorded % 2;
-        QList<qint64> moreA, moreB;
-        for (size_t p = 0; p + 1 < pairs; ++p) {
-            moreA << (*runs)[first + 2 * p].id;
-            moreB << (*runs)[first + 2 * p + 1].id;
-        }
-        const size_t newest = first + 2 * (pairs - 1);
-        m_compare->compareRuns((*runs)[newest].id, (*runs)[newest + 1].id, moreA, moreB);
-        showPanel(QStringLiteral("compare"));
-    } else if (m_comparing && !m_controller.isRunning()) {
-        m_comparing = false; // fewer than one pair: nothing to compare
-    }
+    finishComparison();
     updateStatus();
     updatePolling();
+}
+
+void MainWindow::finishComparison() {
+    const views::RunRows& runs = m_session.runs();
+    // Every run a child started must be listed (the last may not be read yet).
+    if (!m_comparing || !m_compareSequenceDone || !runs ||
+        runs->size() < m_runsBeforeCompare + m_compareStarted)
+        return;
+    // The runs it recorded, by mode; a run that failed or was stopped is not a measurement.
+    QList<qint64> a, b;
+    for (size_t i = m_runsBeforeCompare; i < runs->size(); ++i) {
+        const trace::RunRow& r = (*runs)[i];
+        if (r.status == trace::RunStatus::Running) return; // its end is not read yet
+        if (r.status != trace::RunStatus::Ok) continue;
+        if (r.mode == "default") a << r.id;
+        if (r.mode == "max-autotune") b << r.id;
+    }
+    m_comparing = false;
+    if (a.isEmpty() || b.isEmpty()) return; // the failed run's message is already shown
+    const qint64 runA = a.takeLast(), runB = b.takeLast();
+    m_compare->compareRuns(runA, runB, a, b);
+    showPanel(QStringLiteral("compare"));
 }
 
 void MainWindow::onSnapshotReady(qint64 runId, const views::SnapshotPtr& snapshot) {

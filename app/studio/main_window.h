@@ -113,6 +113,9 @@ private:
     void updatePolling();
     void openTrace(const QString& tracePath);
     void onRunsChanged();
+    /// Compare modes' last run ended and the session lists it: compares the newest default and
+    /// max-autotune runs it recorded, the earlier ones of each mode pooled in.
+    void finishComparison();
     void onSnapshotReady(qint64 runId, const views::SnapshotPtr& snapshot);
     void onRunStarted(qint64 pid, const RunRequest& request);
     void onRunFinished(const RunOutcome& outcome);
@@ -158,8 +161,10 @@ private:
     QString m_recentOnceRead; ///< a trace to add to the recent files once it proved readable ///<
                               ///< the panel the user (or --panel) raised last
     QTimer m_traceWatch;      ///< waits for a new trace file a child is creating
-    bool m_comparing = false; ///< "Compare modes" runs: compare them when both are in
-    size_t m_runsBeforeCompare = 0; ///< how many runs the trace had before
+    bool m_comparing = false; ///< "Compare modes" runs: compare them when all are in
+    bool m_compareSequenceDone = false; ///< the controller ran (or gave up on) all of them
+    size_t m_compareStarted = 0;        ///< the children it started (each records one run)
+    size_t m_runsBeforeCompare = 0;     ///< how many runs the trace had before
     views::ComparePanel* m_compare = nullptr;
     class DockTitleStyle* m_dockTitleStyle = nullptr; ///< shared by every dock (addPanel)
     bool m_awaitingTrace = false;

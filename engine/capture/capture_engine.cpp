@@ -31,12 +31,14 @@ CaptureEngine::~CaptureEngine() {
 }
 
 std::string CompileSpec::backendKey() const {
+    // 2.3 wraps every backend with its mode, options and dynamic, and compares those too.
+    std::string key;
     if (backend.kind == Backend::Kind::Custom)
-        return "custom:" +
-               std::to_string(reinterpret_cast<uintptr_t>(
-                   backend.callable.isObject() ? backend.callable.asObject() : nullptr));
-    if (backend.kind != Backend::Kind::Inductor) return backend.name;
-    std::string key = "inductor";
+        key = "custom:" + std::to_string(reinterpret_cast<uintptr_t>(
+                              backend.callable.isObject() ? backend.callable.asObject() : nullptr));
+    else
+        key = backend.name;
+    key += "|mode=" + mode;
     for (const OptionPatchEntry& e : inductorPatch)
         key += "|" + std::to_string(e.index) + "=" + pythonRepr(e.value);
     key += dynamic ? (*dynamic ? "|dynamic=True" : "|dynamic=False") : "|dynamic=None";
@@ -55,7 +57,7 @@ Value CaptureEngine::callCompiled(const CompileSpec& spec, const Value& callable
             , previousBackend(currentBackendId()) {
             e.m_contexts.push_back(&s);
             e.m_interp.setFrameHookActive(true);
-            setCurrentBackendId(backendIdOf(s.backendKey()));
+            setCurrentBackendId(backendIdOf(s.backendKey(), s.backend.callable));
         }
         ~Context() {
             e.m_contexts.pop_back();

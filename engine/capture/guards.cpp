@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <mutex>
-#include <set>
 
 namespace kiln::capture {
 
@@ -148,12 +148,14 @@ void setCurrentBackendId(int64_t id) {
     t_currentBackendId = id;
 }
 
-int64_t backendIdOf(const std::string& key) {
+int64_t backendIdOf(const std::string& key, const lang::Value& keepAlive) {
     // The address of the interned key, as Python's id() is an address: stable for the process.
+    // Never destroyed: the callables must not be released after the interpreter at exit.
     static std::mutex mutex;
-    static std::set<std::string> keys;
+    static auto* keys = new std::map<std::string, lang::Value>();
     std::lock_guard lock(mutex);
-    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(&*keys.insert(key).first));
+    auto it = keys->emplace(key, keepAlive).first;
+    return static_cast<int64_t>(reinterpret_cast<uintptr_t>(&it->first));
 }
 
 Guard Guard::backendMatch(int64_t backendId) {

@@ -31,8 +31,10 @@ struct GuardOrigin {
 /// 0 outside any compiled call. Set by CaptureEngine::callCompiled.
 int64_t currentBackendId();
 void setCurrentBackendId(int64_t id);
-/// The id of a backend described by `key` (see CompileSpec::backendKey).
-int64_t backendIdOf(const std::string& key);
+/// The id of a backend described by `key` (see CompileSpec::backendKey). A custom backend's
+/// callable (`keepAlive`) is kept for the process, as Dynamo's cached_backends keeps it, so that
+/// no later backend can take its address and with it the key of its cache entries.
+int64_t backendIdOf(const std::string& key, const lang::Value& keepAlive);
 
 class Guard {
 public:

@@ -35,12 +35,12 @@ int parallelThreads() {
 
 void setParallelThreads(int n) {
     g_threads.store(std::max(1, n), std::memory_order_relaxed);
-    g_generation.fetch_add(1, std::memory_order_relaxed);
+    g_generation.fetch_add(1, std::memory_order_release); // publishes the count with it
 }
 
 void configureThreadsForCaller() {
     thread_local int applied = 0;
-    const int generation = g_generation.load(std::memory_order_relaxed);
+    const int generation = g_generation.load(std::memory_order_acquire);
     if (applied == generation) return;
     applied = generation;
     omp_set_num_threads(parallelThreads());

@@ -31,6 +31,7 @@ T* storageBase(const Tensor& t) {
 /// nor than src.
 void checkScatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                   const Tensor* src) {
+    if (index.numel() == 0) return; // PyTorch checks nothing when nothing is written
     if (!isIntIndex(index))
         failRuntime(std::string(op) + "(): Expected dtype int32/int64 for index");
     if (src && src->dtype() != self.dtype())
@@ -40,9 +41,12 @@ void checkScatter(const char* op, const Tensor& self, int64_t dim, const Tensor&
     if (src && std::max<int64_t>(src->dim(), 1) != std::max<int64_t>(index.dim(), 1))
         failRuntime("Index tensor must have the same number of dimensions as src tensor");
     bool fits = true;
-    for (int64_t d = 0; d < index.dim(); ++d) {
-        if (d != dim && self.dim() > 0 && index.sizes()[d] > self.sizes()[d]) fits = false;
-        if (src && src->dim() > 0 && index.sizes()[d] > src->sizes()[d]) fits = false;
+    // A 0-dim tensor counts as one element along its one dimension.
+    auto sizeAt = [](const Tensor& t, int64_t d) { return t.dim() == 0 ? 1 : t.sizes()[d]; };
+    for (int64_t d = 0; d < std::max<int64_t>(index.dim(), 1); ++d) {
+        const int64_t size = sizeAt(index, d);
+        if (d != dim && size > sizeAt(self, d)) fits = false;
+        if (src && size > sizeAt(*src, d)) fits = false;
     }
     if (fits) return;
     std::string message = "Expected index " + shapeString(index.sizes()) +
@@ -66,8 +70,8 @@ void forEachIndexPosition(const Tensor& index, int64_t dim, const Tensor& self, 
         for (int64_t d = 0; d < rank; ++d) {
             const int64_t p = pos[size_t(d)];
             indexOffset += p * index.strides()[d];
-            if (d != dim) selfOffset += p * self.strides()[d];
-            if (src) srcOffset += p * src->strides()[d];
+            if (d != dim && d < self.dim()) selfOffset += p * self.strides()[d];
+            if (src && d < src->dim()) srcOffset += p * src->strides()[d];
         }
         const int64_t value = index.dtype() == DType::Int32
                                   ? storageBase<int32_t>(index)[indexOffset]
@@ -221,6 +225,17 @@ Tensor indexAdd(const Tensor& self, int64_t dim, const Tensor& index, const Tens
         failRuntime("index_add_(): self (" + std::string(dtypeLegacyName(self.dtype())) +
                     ") and source (" + std::string(dtypeLegacyName(source.dtype())) +
                     ") must have the same scalar type");
+    if (source.dim() > 0 && d >= source.dim())
+        failRuntime("index_add_(): Indexing dim " + std::to_string(d) +
+                    " is out of bounds of the source tensor with dim " +
+                    std::to_string(source.dim()));
+    bool sameShape = source.dim() == self.dim();
+    for (int64_t c = 0; sameShape && c < self.dim(); ++c)
+        sameShape = c == d || source.sizes()[c] == self.sizes()[c];
+    if (!sameShape)
+        failRuntime("source tensor shape must match self tensor shape, excluding the specified "
+                    "dimension. Got self.shape = " +
+                    shapeString(self.sizes()) + " source.shape = " + shapeString(source.sizes()));
     const int64_t n = index.numel();
     const int64_t sourceSize = source.dim() == 0 ? 1 : source.sizes()[d];
     if (n != sourceSize)
@@ -258,6 +273,22 @@ Tensor indexCopy(const Tensor& self, int64_t dim, const Tensor& index, const Ten
                     "(self) " +
                     std::string(dtypeLegacyName(self.dtype())) + " and (source) " +
                     std::string(dtypeLegacyName(source.dtype())));
+    if (source.dim() > 0 && self.dim() > 0 && source.dim() != self.dim())
+        fail(ErrorKind::IndexError,
+             "index_copy_(): When source and destination are not scalars, their dimensionality "
+             "must match. Source dimensionality (" +
+                 std::to_string(source.dim()) + "), destination dimensionality (" +
+                 std::to_string(self.dim()) + ")");
+    for (int64_t c = 0, slice = 0; source.dim() > 0 && c < self.dim(); ++c) {
+        if (c == d) continue;
+        if (source.sizes()[c] != self.sizes()[c])
+            failRuntime("index_copy_(): Source/destination tensor must have same slice shapes. "
+                        "Destination slice shape: " +
+                        std::to_string(self.sizes()[c]) + " at dimension " + std::to_string(slice) +
+                        " and source slice shape: " + std::to_string(source.sizes()[c]) +
+                        " at dimension " + std::to_string(slice) + ".");
+        ++slice;
+    }
     const int64_t n = index.numel();
     const int64_t sourceSize = source.dim() == 0 ? 1 : source.sizes()[d];
     if (n != sourceSize)
@@ -322,6 +353,10 @@ Tensor bincount(const Tensor& input, const Tensor* weights, int64_t minlength) {
         if (v < 0) failRuntime("bincount only supports 1-d non-negative integral inputs.");
         largest = std::max(largest, v);
     }
+    // The counts need largest + 1 slots (a too large count fails to allocate, cleanly).
+    if (largest == std::numeric_limits<int64_t>::max())
+        failRuntime("maximum value of input overflowed, it should be < " + std::to_string(largest) +
+                    " but got " + std::to_string(largest));
     const int64_t length = std::max(largest + 1, minlength);
     if (!weights) {
         Tensor out = zeros(DimVector{length}, TensorOptions{DType::Int64, {}, false});

@@ -43,7 +43,8 @@ Value scatterFn(Interpreter& interp, const CallArgs& args, void*) {
                      "scatter() missing 1 required positional argument: 'src'");
     tensor::ScatterReduce reduce =
         a.has(5) ? tensor::scatterReduceOf(a.toStr(5), true) : tensor::ScatterReduce::None;
-    Tensor r = a[valueAt].isTensor() && a[valueAt].asTensor().dim() > 0
+    // A tensor src, 0-dim too, is the tensor overload (its dtype and size are checked).
+    Tensor r = valueAt == 3 && a[valueAt].isTensor()
                    ? tensor::scatter(self, a.toInt(1), a.toTensor(2), a.toTensor(valueAt), reduce,
                                      true, "scatter")
                    : tensor::scatterValue(self, a.toInt(1), a.toTensor(2),

@@ -332,12 +332,19 @@ private slots:
         // shared machine a matrix product ran 1.55x slower for tens of seconds: one run of A
         // in the slow phase and one of B in the fast one looked like a 2x result (coloured).
         // Recorded in turn, A, B, A, B, A, B, the drift lands on both sides.
-        views::RunSnapshot slowA = oneKernelRun(1, {50, 17.0, 17.2, 17.1, 17.3, 17.0});
-        views::RunSnapshot slowB = oneKernelRun(2, {50, 17.1, 17.0, 17.2, 17.1, 17.3});
-        views::RunSnapshot fastA = oneKernelRun(3, {40, 11.0, 11.1, 11.2, 11.0, 11.1});
-        views::RunSnapshot fastB = oneKernelRun(4, {40, 11.2, 11.0, 11.1, 11.1, 11.0});
-        views::RunSnapshot fastA2 = oneKernelRun(5, {40, 11.1, 11.0, 11.1, 11.2, 11.0});
-        views::RunSnapshot fastB2 = oneKernelRun(6, {40, 11.0, 11.1, 11.0, 11.2, 11.1});
+        auto run = [](int64_t id, const std::string& mode, const std::vector<double>& micros) {
+            views::RunSnapshot s = oneKernelRun(id, micros);
+            s.run.workloadHash = "e712f6";
+            s.run.device = "cpu";
+            s.run.mode = mode;
+            return s;
+        };
+        views::RunSnapshot slowA = run(1, "default", {50, 17.0, 17.2, 17.1, 17.3, 17.0});
+        views::RunSnapshot slowB = run(2, "max-autotune", {50, 17.1, 17.0, 17.2, 17.1, 17.3});
+        views::RunSnapshot fastA = run(3, "default", {40, 11.0, 11.1, 11.2, 11.0, 11.1});
+        views::RunSnapshot fastB = run(4, "max-autotune", {40, 11.2, 11.0, 11.1, 11.1, 11.0});
+        views::RunSnapshot fastA2 = run(5, "default", {40, 11.1, 11.0, 11.1, 11.2, 11.0});
+        views::RunSnapshot fastB2 = run(6, "max-autotune", {40, 11.0, 11.1, 11.0, 11.2, 11.1});
         // One run each, across the drift: a "result", coloured.
         QVERIFY(views::compareRuns(slowA, fastB2).rows.at(0).significant());
         // Pooled over the three rounds: within the noise.
@@ -353,12 +360,17 @@ private slots:
         QCOMPARE(row.a.warmLowNs, int64_t(11000));
         QCOMPARE(row.a.warmHighNs, int64_t(17100));
         // A real difference larger than the drift is still a result.
-        views::RunSnapshot twiceA = oneKernelRun(7, {90, 35.0, 35.1, 35.2, 35.0, 35.1});
-        views::RunSnapshot twiceA2 = oneKernelRun(8, {90, 34.9, 35.0, 35.1, 35.2, 35.0});
+        views::RunSnapshot twiceA = run(7, "default", {90, 35.0, 35.1, 35.2, 35.0, 35.1});
+        views::RunSnapshot twiceA2 = run(8, "default", {90, 34.9, 35.0, 35.1, 35.2, 35.0});
         views::RunComparison real = views::compareRuns(views::ComparedRuns{&twiceA2, {&twiceA}},
                                                        views::ComparedRuns{&fastB2, {&slowB}});
         QVERIFY(real.rows.at(0).significant());
         QVERIFY(*real.rows.at(0).ratio() < 0.5);
+        // A "replicate" of another configuration is no sample of this one: left out.
+        views::RunComparison mixed = views::compareRuns(views::ComparedRuns{&fastA2, {&slowB}},
+                                                        views::ComparedRuns{&fastB2, {}});
+        QCOMPARE(mixed.a.runs, 1);
+        QCOMPARE(mixed.rows.at(0).a.kernels.at(0).warm.count, int64_t(5));
     }
 
     void theSameConfigurationTwiceIsNeverAResult() {

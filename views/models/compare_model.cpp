@@ -64,6 +64,11 @@ QString ratioLine(const ComparisonRow& row) {
                          .arg(us(row.b.warmMedianNs), 0, 'f', 1)
                          .arg(us(row.b.warmLowNs), 0, 'f', 1)
                          .arg(us(row.b.warmHighNs), 0, 'f', 1);
+    if (row.sameConfiguration)
+        return QString("B takes %1 of A's time: A and B ran the same configuration, so the "
+                       "difference is the machine's noise (%2)")
+            .arg(r, 0, 'f', 3)
+            .arg(ranges);
     if (!row.significant())
         return QString("B takes %1 of A's time: within the noise (%2: the ranges, min to p90, "
                        "overlap)")

@@ -57,10 +57,15 @@ void KernelTableModel::setSnapshot(SnapshotPtr snapshot) {
     beginResetModel();
     m_snapshot = std::move(snapshot);
     m_fusedLabels.clear();
-    if (m_snapshot)
-        for (const KernelRecord& k : m_snapshot->kernels)
-            m_fusedLabels.push_back(QString::fromStdString(
-                fusedNodesLabel(k.kernel.fusedNodes, m_snapshot->nodesOf(k.kernel.graphId))));
+    if (m_snapshot) {
+        std::unordered_map<int64_t, NodeLabels> byGraph; // each graph's labels, read once
+        for (const KernelRecord& k : m_snapshot->kernels) {
+            auto [labels, fresh] = byGraph.try_emplace(k.kernel.graphId);
+            if (fresh) labels->second = moduleNodeLabels(m_snapshot->nodesOf(k.kernel.graphId));
+            m_fusedLabels.push_back(
+                QString::fromStdString(fusedNodesLabel(k.kernel.fusedNodes, labels->second)));
+        }
+    }
     recompute();
     endResetModel();
 }

@@ -12,8 +12,14 @@ std::string nodeLabel(const trace::GraphNodeRow& node) {
     return path + " (" + node.moduleType + ")";
 }
 
-std::string fusedNodesLabel(const std::string& fusedNodes,
-                            std::span<const trace::GraphNodeRow> nodes) {
+NodeLabels moduleNodeLabels(std::span<const trace::GraphNodeRow> nodes) {
+    NodeLabels labels;
+    for (const trace::GraphNodeRow& n : nodes)
+        if (!n.modulePath.empty() && !n.moduleType.empty()) labels.emplace(n.name, nodeLabel(n));
+    return labels;
+}
+
+std::string fusedNodesLabel(const std::string& fusedNodes, const NodeLabels& labels) {
     std::string out;
     size_t start = 0;
     while (start <= fusedNodes.size()) {
@@ -21,10 +27,9 @@ std::string fusedNodesLabel(const std::string& fusedNodes,
         std::string name = fusedNodes.substr(start, end - start);
         start = end + 1;
         if (name.empty()) continue;
-        auto node = std::find_if(nodes.begin(), nodes.end(),
-                                 [&](const trace::GraphNodeRow& n) { return n.name == name; });
+        auto label = labels.find(name);
         if (!out.empty()) out += ", ";
-        out += node == nodes.end() ? name : nodeLabel(*node);
+        out += label == labels.end() ? name : label->second;
     }
     return out;
 }

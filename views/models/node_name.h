@@ -9,6 +9,7 @@
 
 #include <span>
 #include <string>
+#include <unordered_map>
 
 namespace kiln::views {
 
@@ -16,9 +17,13 @@ namespace kiln::views {
 /// method's own modules left out), else the node's name ("matmul", "add_1").
 std::string nodeLabel(const trace::GraphNodeRow& node);
 
-/// A kernel's `fused_nodes` ("l__self___net_5,l__self___net_6") as people read them, each
-/// node looked up among its graph's \p nodes: "net.5 (LayerNorm), net.6 (ReLU)".
-std::string fusedNodesLabel(const std::string& fusedNodes,
-                            std::span<const trace::GraphNodeRow> nodes);
+/// The nodes of a graph whose label is not their name (call_module nodes that name their
+/// module): name -> label. Built once per graph: kernels look their nodes up in it.
+using NodeLabels = std::unordered_map<std::string, std::string>;
+NodeLabels moduleNodeLabels(std::span<const trace::GraphNodeRow> nodes);
+
+/// A kernel's `fused_nodes` ("l__self___net_5,l__self___net_6") as people read them:
+/// "net.5 (LayerNorm), net.6 (ReLU)"; a node without a label keeps its name.
+std::string fusedNodesLabel(const std::string& fusedNodes, const NodeLabels& labels);
 
 } // namespace kiln::views

@@ -420,7 +420,16 @@ RunComparison compareRuns(const RunSnapshot& a, const RunSnapshot& b) {
     return compareRuns(ComparedRuns{&a, {}}, ComparedRuns{&b, {}});
 }
 
-RunComparison compareRuns(const ComparedRuns& sideA, const ComparedRuns& sideB) {
+RunComparison compareRuns(const ComparedRuns& givenA, const ComparedRuns& givenB) {
+    // A replicate that ran something else (another mode, other options) is not a sample of
+    // the same configuration: it is left out.
+    auto samples = [](const ComparedRuns& side) {
+        ComparedRuns out{side.run, {}};
+        for (const RunSnapshot* r : side.replicates)
+            if (r && sameConfiguration(*side.run, *r)) out.replicates.push_back(r);
+        return out;
+    };
+    const ComparedRuns sideA = samples(givenA), sideB = samples(givenB);
     const RunSnapshot& a = *sideA.run;
     const RunSnapshot& b = *sideB.run;
     std::map<GraphKey, std::vector<Placed>> byGraph;

@@ -5,7 +5,7 @@ from torch._kiln import Parameter
 import torch
 from torch.nn import functional as F
 from torch.nn import init
-from torch.nn.modules.linear import Linear
+from torch.nn.modules.linear import NonDynamicallyQuantizableLinear
 from torch.nn.modules.module import Module
 
 
@@ -79,11 +79,6 @@ class Softmax(Module):
 class LogSoftmax(Softmax):
     def forward(self, input):
         return F.log_softmax(input, self.dim)
-
-
-class NonDynamicallyQuantizableLinear(Linear):
-    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
-        super().__init__(in_features, out_features, bias=bias, device=device, dtype=dtype)
 
 
 def _canonical_mask(mask, mask_name, other_type, other_name, target_type, check_other=True):
