@@ -32,8 +32,9 @@ T* storageBase(const Tensor& t) {
 void checkScatter(const char* op, const Tensor& self, int64_t dim, const Tensor& index,
                   const Tensor* src) {
     if (index.numel() == 0) return; // PyTorch checks nothing when nothing is written
-    if (!isIntIndex(index))
-        failRuntime(std::string(op) + "(): Expected dtype int32/int64 for index");
+    // 2.3 takes int64 only (newer releases accept int32 too).
+    if (index.dtype() != DType::Int64)
+        failRuntime(std::string(op) + "(): Expected dtype int64 for index");
     if (src && src->dtype() != self.dtype())
         failRuntime(std::string(op) + "(): Expected self.dtype to be equal to src.dtype");
     if (std::max<int64_t>(index.dim(), 1) != std::max<int64_t>(self.dim(), 1))

@@ -1,5 +1,6 @@
 # scatter / scatter_ (src tensor, scalar value, reduce=), scatter_add, scatter_reduce with every
 # reduction and include_self, on dim 0, dim 1 and negative dims, index smaller than src; errors.
+# (An int32 index is an error in 2.3, the specification, and accepted by 2.11: not used here.)
 import torch
 
 src = torch.arange(1.0, 11.0).reshape(2, 5)
@@ -7,7 +8,7 @@ idx0 = torch.tensor([[0, 1, 2, 0, 0]])
 print(torch.zeros(3, 5).scatter(0, idx0, src), torch.scatter(torch.zeros(3, 5), 0, idx0, src))
 idx1 = torch.tensor([[0, 2], [3, 1]])
 print(torch.zeros(2, 4).scatter(1, idx1, src), torch.zeros(2, 4).scatter(-1, idx1, src).equal(torch.zeros(2, 4).scatter(1, idx1, src)))
-print(torch.zeros(2, 4).scatter(1, idx1.int(), 2.5), torch.zeros(2, 4, dtype=torch.int64).scatter(1, idx1, 7))
+print(torch.zeros(2, 4).scatter(1, idx1, 2.5), torch.zeros(2, 4, dtype=torch.int64).scatter(1, idx1, 7))
 x = torch.ones(2, 4)
 r = x.scatter_(1, idx1, src)
 print(r is x, x)
@@ -37,7 +38,7 @@ z = m2.clone()
 print(z.scatter_reduce_(1, i2, s2, "sum") is z, z)
 w = torch.zeros(3, requires_grad=True)
 print(w.scatter(0, torch.tensor([1]), torch.tensor([2.0])), w.scatter_add(0, torch.tensor([2, 2]), torch.ones(2)))
-for bad in [lambda: torch.zeros(2, 4).scatter(1, idx1.float(), src),
+for bad in [lambda: base.scatter_reduce(0, ridx, vals, "median"),
             lambda: torch.zeros(2, 4).scatter(1, torch.tensor([[4]]), src),
             lambda: torch.zeros(2, 4).scatter(1, idx1, src.double())]:
     try:
