@@ -52,6 +52,30 @@ Tensor padEnd(const Tensor& x, Pair extra) {
     return out;
 }
 
+/// The operands of a convolution (`op`, "conv1d", "conv_transpose2d"...) as 2-d ones: a 1-d
+/// op's input and weight become one-row images; checks ranks (1-d) and that the dtypes agree.
+void prepareOperands(Interpreter& interp, int dims, const std::string& op, Tensor& input,
+                     Tensor& weight) {
+    if (dims == 1) {
+        if (input.dim() != 2 && input.dim() != 3)
+            interp.raise(builtinTypes().runtimeError.get(),
+                         "Expected 2D (unbatched) or 3D (batched) input to " + op +
+                             ", but got input of size: " + tensor::shapeString(input.sizes()));
+        if (weight.dim() != 3)
+            interp.raise(builtinTypes().runtimeError.get(), "weight should have 3 dimensions for " +
+                                                                op + ", but got " +
+                                                                std::to_string(weight.dim()));
+        input = tensor::unsqueeze(input, -2);
+        weight = tensor::unsqueeze(weight, -2);
+    }
+    if (weight.dtype() != input.dtype())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Input type (" + std::string(legacyTypeName(input.dtype())) +
+                         ") and weight type (" + std::string(legacyTypeName(weight.dtype())) +
+                         ") should be the same or input should be a MKLDNN tensor and weight is "
+                         "a dense tensor");
+}
+
 /// conv1d/conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1); conv1d
 /// runs as conv2d over images one row high.
 template <int Dims>
@@ -89,25 +113,7 @@ Value conv(Interpreter& interp, const CallArgs& args, void*) {
     } else {
         p.padding = pairArg(a, 4, Dims, "padding", 0);
     }
-    if (Dims == 1) {
-        if (input.dim() != 2 && input.dim() != 3)
-            interp.raise(builtinTypes().runtimeError.get(),
-                         "Expected 2D (unbatched) or 3D (batched) input to conv1d, but got input "
-                         "of size: " +
-                             tensor::shapeString(input.sizes()));
-        if (weight.dim() != 3)
-            interp.raise(builtinTypes().runtimeError.get(),
-                         "weight should have 3 dimensions for conv1d, but got " +
-                             std::to_string(weight.dim()));
-        input = tensor::unsqueeze(input, -2);
-        weight = tensor::unsqueeze(weight, -2);
-    }
-    if (weight.dtype() != input.dtype())
-        interp.raise(builtinTypes().runtimeError.get(),
-                     "Input type (" + std::string(legacyTypeName(input.dtype())) +
-                         ") and weight type (" + std::string(legacyTypeName(weight.dtype())) +
-                         ") should be the same or input should be a MKLDNN tensor and weight is "
-                         "a dense tensor");
+    prepareOperands(interp, Dims, sig.name(), input, weight);
     Tensor out = tensor::conv2d(padEnd(input, extra), weight, a.optTensor(2), p);
     if (Dims == 1) out = tensor::squeeze(out, std::array<int64_t, 1>{out.dim() - 2});
     return tensorValue(out);
@@ -130,25 +136,7 @@ Value convTranspose(Interpreter& interp, const CallArgs& args, void*) {
     p.outputPadding = pairArg(a, 5, Dims, "output_padding", 0);
     p.groups = a.toInt(6);
     p.dilation = pairArg(a, 7, Dims, "dilation");
-    if (Dims == 1) {
-        if (input.dim() != 2 && input.dim() != 3)
-            interp.raise(builtinTypes().runtimeError.get(),
-                         "Expected 2D (unbatched) or 3D (batched) input to conv_transpose1d, but "
-                         "got input of size: " +
-                             tensor::shapeString(input.sizes()));
-        if (weight.dim() != 3)
-            interp.raise(builtinTypes().runtimeError.get(),
-                         "weight should have 3 dimensions for conv_transpose1d, but got " +
-                             std::to_string(weight.dim()));
-        input = tensor::unsqueeze(input, -2);
-        weight = tensor::unsqueeze(weight, -2);
-    }
-    if (weight.dtype() != input.dtype())
-        interp.raise(builtinTypes().runtimeError.get(),
-                     "Input type (" + std::string(legacyTypeName(input.dtype())) +
-                         ") and weight type (" + std::string(legacyTypeName(weight.dtype())) +
-                         ") should be the same or input should be a MKLDNN tensor and weight is "
-                         "a dense tensor");
+    prepareOperands(interp, Dims, sig.name(), input, weight);
     Tensor out = tensor::convTranspose2d(input, weight, a.optTensor(2), p);
     if (Dims == 1) out = tensor::squeeze(out, std::array<int64_t, 1>{out.dim() - 2});
     return tensorValue(out);
