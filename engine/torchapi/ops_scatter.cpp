@@ -109,6 +109,58 @@ Value indexFillFn(Interpreter& interp, const CallArgs& args, void*) {
     return finish(a, InPlace, self, r);
 }
 
+/// index_put(input, indices, values, accumulate=False) = input[indices] = values, the indices
+/// a tuple (or list) of index tensors or masks; accumulate sums values sent to one position.
+template <bool InPlace>
+Value indexPutFn(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig(InPlace ? "index_put_(input, indices, values, accumulate=False)"
+                                       : "index_put(input, indices, values, accumulate=False)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor self = a.toTensor(0);
+    if (!a[2].isTensor())
+        interp.raiseTypeError(sig.name() +
+                              "(): argument 'values' (position 2) must be Tensor, "
+                              "not " +
+                              interp.typeName(a[2]));
+    Tensor values = a[2].asTensor();
+    std::vector<tensor::IndexItem> items;
+    for (const Value& v : interp.toVector(a[1])) {
+        if (!v.isTensor() || tensor::isFloating(v.asTensor().dtype()))
+            interp.raise(builtinTypes().indexError.get(),
+                         "tensors used as indices must be long, int, byte or bool tensors");
+        tensor::IndexItem item;
+        item.kind = tensor::IndexItem::Kind::Tensor;
+        item.tensor = v.asTensor();
+        items.push_back(std::move(item));
+    }
+    if (values.dtype() != self.dtype())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "Index put requires the source and destination dtypes match, got " +
+                         std::string(tensor::dtypeLegacyName(self.dtype())) +
+                         " for the destination and " +
+                         std::string(tensor::dtypeLegacyName(values.dtype())) + " for the source.");
+    Tensor result = tensor::clone(self);
+    if (!a.toBool(3)) {
+        tensor::indexPut(result, items, values);
+    } else {
+        // Each indexed position's linear id, then one index_add over the flat tensor: repeated
+        // positions sum, as PyTorch's accumulate does.
+        Tensor ids =
+            tensor::reshape(tensor::arange(tensor::Scalar(int64_t(0)), tensor::Scalar(self.numel()),
+                                           tensor::Scalar(int64_t(1)), tensor::DType::Int64),
+                            self.sizes());
+        Tensor positions = tensor::index(ids, items);
+        Tensor spread = tensor::expand(values, positions.sizes());
+        Tensor flat = tensor::reshape(result, tensor::DimVector{self.numel()});
+        flat = tensor::indexAdd(
+            flat, 0, tensor::reshape(positions, tensor::DimVector{positions.numel()}),
+            tensor::reshape(tensor::contiguous(spread), tensor::DimVector{positions.numel()}),
+            tensor::Scalar(int64_t(1)));
+        result = tensor::reshape(flat, self.sizes());
+    }
+    return finish(a, InPlace, self, result);
+}
+
 Value bincountFn(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("bincount(input, weights=None, minlength=0)");
     BoundArgs a = sig.bind(interp, args);
@@ -132,6 +184,8 @@ void installScatterOps(Interpreter& interp, ModuleObject& torch) {
         {"index_copy_", indexCopyFn<true>, false, true},
         {"index_fill", indexFillFn<false>, true, true},
         {"index_fill_", indexFillFn<true>, false, true},
+        {"index_put", indexPutFn<false>, true, true},
+        {"index_put_", indexPutFn<true>, false, true},
         {"bincount", bincountFn, true, true},
     };
     registerOps(interp, &torch.globals, ops);
