@@ -48,14 +48,22 @@ bool isZero(Scalar s) {
     return s.isFloat() ? s.toDouble() == 0.0 : s.toInt() == 0;
 }
 
+/// What alpha == 0 does: the BLAS-backed products (addmv, addbmm) skip the product, so NaN or
+/// inf in it does not spread; the others (baddbmm, addr) multiply it by zero.
+enum class ZeroAlpha { SkipsProduct, ScalesProduct };
+
 /// beta * input + alpha * product, the input broadcast to the product's shape first (its
 /// message when it cannot be).
-Tensor blend(const Tensor& input, const Tensor& product, Scalar beta, Scalar alpha) {
+Tensor blend(const Tensor& input, const Tensor& product, Scalar beta, Scalar alpha,
+             ZeroAlpha zeroAlpha = ZeroAlpha::ScalesProduct) {
     const DType dtype = product.dtype();
     Tensor expanded = expand(input, product.sizes());
     beta = forDType(beta, dtype);
     alpha = forDType(alpha, dtype);
-    Tensor scaled = binary(BinaryOp::Mul, product, full(DimVector{}, alpha, {dtype, {}, false}));
+    Tensor scaled =
+        zeroAlpha == ZeroAlpha::SkipsProduct && isZero(alpha)
+            ? zeros(product.sizes(), {dtype, {}, false})
+            : binary(BinaryOp::Mul, product, full(DimVector{}, alpha, {dtype, {}, false}));
     if (isZero(beta)) return contiguous(scaled);
     Tensor kept = binary(BinaryOp::Mul, expanded, full(DimVector{}, beta, {dtype, {}, false}));
     return binary(BinaryOp::Add, kept, scaled);
@@ -99,7 +107,7 @@ Tensor addbmm(const Tensor& input, const Tensor& b1, const Tensor& b2, Scalar be
     {
         detail::NoGradGuard noGrad;
         Tensor summed = sum(bmm(b1, b2), DimVector{0}, false);
-        out = blend(input, summed, beta, alpha);
+        out = blend(input, summed, beta, alpha, ZeroAlpha::SkipsProduct);
     }
     recordGradFn(out, "AddbmmBackward0", {&input, &b1, &b2});
     return out;
@@ -120,8 +128,8 @@ Tensor addmv(const Tensor& input, const Tensor& mat, const Tensor& vec, Scalar b
     {
         detail::NoGradGuard noGrad;
         Tensor product = reshape(matmul(mat, unsqueeze(vec, 1)), DimVector{mat.sizes()[0]});
-        const DType dtype = promoteTypes(input.dtype(), product.dtype());
-        out = blend(toDType(input, dtype), toDType(product, dtype), beta, alpha);
+        // The product's dtype, not a promotion (a float64 input to float32 operands is float32).
+        out = blend(toDType(input, product.dtype()), product, beta, alpha, ZeroAlpha::SkipsProduct);
     }
     recordGradFn(out, "AddmvBackward0", {&input, &mat, &vec});
     return out;

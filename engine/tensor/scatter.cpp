@@ -11,6 +11,7 @@
 
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace kiln::tensor {
@@ -141,20 +142,25 @@ void scatterInPlace(Tensor& self, int64_t dim, const Tensor& index, const Tensor
             });
             return;
         }
-        // Accumulate in the compute type; positions no element reaches keep self.
-        std::vector<C> acc(static_cast<size_t>(self.numel()));
-        std::vector<int64_t> count(acc.size(), 0);
+        // Accumulate in the compute type, only for the positions index reaches (a few values
+        // into a large buffer cost what they touch); the others keep self.
+        struct Slot {
+            C acc;
+            int64_t count;
+        };
+        std::unordered_map<int64_t, Slot> slots;
+        slots.reserve(static_cast<size_t>(std::min(index.numel(), self.numel())));
         forEachIndexPosition(index, dim, self, src, [&](int64_t at, int64_t from) {
-            C& slot = acc[size_t(at)];
-            if (count[size_t(at)]++ == 0)
-                slot = includeSelf ? static_cast<C>(out[at]) : identityOf<C>(reduce);
-            slot = combine(reduce, slot, valueAt(from));
+            auto [it, fresh] = slots.try_emplace(at, Slot{C(0), 0});
+            Slot& slot = it->second;
+            if (fresh) slot.acc = includeSelf ? static_cast<C>(out[at]) : identityOf<C>(reduce);
+            slot.acc = combine(reduce, slot.acc, valueAt(from));
+            ++slot.count;
         });
-        for (size_t at = 0; at < acc.size(); ++at) {
-            if (count[at] == 0) continue;
-            C result = acc[at];
+        for (const auto& [at, slot] : slots) {
+            C result = slot.acc;
             if (reduce == ScatterReduce::Mean) {
-                const C n = static_cast<C>(count[at] + (includeSelf ? 1 : 0));
+                const C n = static_cast<C>(slot.count + (includeSelf ? 1 : 0));
                 if constexpr (std::is_integral_v<C>) {
                     C q = result / n;
                     result = (result % n != 0 && ((result < 0) != (n < 0))) ? q - 1 : q;
@@ -337,16 +343,16 @@ Tensor indexFill(const Tensor& self, int64_t dim, const Tensor& index, Scalar va
 }
 
 Tensor bincount(const Tensor& input, const Tensor* weights, int64_t minlength) {
-    if (isFloating(input.dtype()))
+    if (isFloating(input.dtype()) || input.dtype() == DType::Bool)
         fail(ErrorKind::NotImplementedError, "\"bincount_cpu\" not implemented for '" +
                                                  std::string(dtypeLegacyName(input.dtype())) + "'");
     if (minlength < 0) failRuntime("minlength should be >= 0");
-    if (input.dim() != 1 || input.dtype() == DType::Bool)
-        failRuntime("bincount only supports 1-d non-negative integral inputs.");
+    if (input.dim() != 1) failRuntime("bincount only supports 1-d non-negative integral inputs.");
+    const int64_t n = input.numel();
+    // An empty input is minlength zeros before the weights are looked at.
+    if (n == 0) return zeros(DimVector{minlength}, TensorOptions{DType::Int64, {}, false});
     if (weights && (weights->dim() != 1 || weights->numel() != input.numel()))
         failRuntime("weights should be 1-d and have the same length as input");
-    const int64_t n = input.numel();
-    if (n == 0) return zeros(DimVector{minlength}, TensorOptions{DType::Int64, {}, false});
     Tensor values = contiguous(toDType(input, DType::Int64));
     int64_t largest = -1;
     for (int64_t i = 0; i < n; ++i) {
