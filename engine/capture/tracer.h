@@ -283,6 +283,8 @@ private:
     /// on them become derived sizes (for getitem, the dims its symbolic slices produce; for
     /// other ops, dims equal to a SymInt's value), so that reading them reads the run's value.
     void deriveSizes(int32_t node, std::span<const lang::Value> args, bool getItem);
+    /// Ne(s, n) for each `[:s]` of a SymInt s over a static dim of size n (s != n when traced).
+    void guardPartialSlices(const tensor::Tensor& input, const lang::Value& index);
     /// The dims of x[index] that a slice holding a SymInt produces; nullopt when the index has
     /// tensors or lists in it.
     std::optional<std::vector<int64_t>> symbolicSliceDims(int64_t inputDims,

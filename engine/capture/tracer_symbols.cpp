@@ -104,6 +104,36 @@ std::optional<std::vector<int64_t>> Tracer::symbolicSliceDims(int64_t inputDims,
     return dims;
 }
 
+void Tracer::guardPartialSlices(const tensor::Tensor& input, const Value& index) {
+    // x[:s] over a dim of static size n: 2.3's slice decides whether it is the whole dim
+    // (s == n returns x itself), which guards Ne(s, n) on an entry traced with s != n. A call
+    // with s == n then compiles again (nanoGPT's bias[:, :, :T, :T] once T reaches block_size).
+    const std::vector<Value> items =
+        index.is(ObjectKind::Tuple) ? sequenceItems(index) : std::vector<Value>{index};
+    const Value ellipsis = lang::ellipsisValue();
+    int64_t consumed = 0;
+    for (const Value& i : items)
+        if (!i.isNone() && !i.identical(ellipsis)) ++consumed;
+    int64_t dim = 0;
+    for (const Value& i : items) {
+        if (i.isNone()) continue;
+        if (i.identical(ellipsis)) {
+            dim += std::max<int64_t>(0, input.dim() - consumed);
+            continue;
+        }
+        if (dim >= input.dim()) return;
+        if (i.is(ObjectKind::Slice)) {
+            const auto* slice = i.as<lang::SliceObject>();
+            auto stop = symIntOf(m_interp, slice->stop);
+            if (slice->start.isNone() && slice->step.isNone() && stop && stop->hint >= 0 &&
+                stop->hint != input.size(dim))
+                guardSymCompare(lang::CompareOperator::NotEq, slice->stop,
+                                Value::fromInt(input.size(dim)), true);
+        }
+        ++dim;
+    }
+}
+
 void Tracer::deriveSizes(int32_t node, std::span<const Value> args, bool getItem) {
     // The SymInts among the arguments: their text, value and roots.
     struct Used {
@@ -146,8 +176,10 @@ void Tracer::deriveSizes(int32_t node, std::span<const Value> args, bool getItem
         d.symbol = name;
     };
     std::optional<std::vector<int64_t>> sliced;
-    if (getItem && args.size() == 2 && args[0].isTensor())
+    if (getItem && args.size() == 2 && args[0].isTensor()) {
         sliced = symbolicSliceDims(args[0].asTensor().dim(), args[1]);
+        if (sliced) guardPartialSlices(args[0].asTensor(), args[1]);
+    }
     if (sliced) {
         // x[:pos + 1]: the size is the slice's length, which clamps to the dim; named by the
         // stop's text only when that is the length (no start, no step).
