@@ -85,7 +85,8 @@ bool isIntIndex(const Tensor& index) {
 
 Tensor gather(const Tensor& a, int64_t dim, const Tensor& index) {
     int64_t d = wrapDim(dim, a.dim());
-    if (!isIntIndex(index)) failRuntime("gather(): Expected dtype int32/int64 for index");
+    // 2.3 takes int64 only (newer releases accept int32 too).
+    if (index.dtype() != DType::Int64) failRuntime("gather(): Expected dtype int64 for index");
     checkGatherShapes(a, d, index);
     Tensor out = Tensor::empty(index.sizes(), a.dtype());
     if (out.numel() > 0) {
