@@ -143,6 +143,15 @@ Tensor addr(const Tensor& input, const Tensor& vec1, const Tensor& vec2, Scalar 
     if (vec2.dim() != 1)
         failRuntime("addr: Expected 1-D argument vec2, but got " + std::to_string(vec2.dim()) +
                     "-D");
+    // addr alone checks its scalars against the result's dtype (the others truncate them).
+    const DType result = promoteTypes(input.dtype(), promoteTypes(vec1.dtype(), vec2.dtype()));
+    for (auto [name, s] : {std::pair("beta", beta), std::pair("alpha", alpha)}) {
+        if (isIntegral(result, false) && s.isFloat())
+            failRuntime(std::string("For integral input tensors, argument ") + name +
+                        " must not be a floating point number.");
+        if (result != DType::Bool && s.isBool())
+            failRuntime(std::string("Boolean ") + name + " only supported for Boolean results.");
+    }
     Tensor out;
     {
         detail::NoGradGuard noGrad;
