@@ -89,7 +89,12 @@ struct Session {
             file, w.path.empty() ? std::string(kPrelude) + w.source : w.source));
         if (!module.ok()) throw std::runtime_error(module.error().render());
         modules.push_back(std::move(module).value());
-        guarded([&] { interp.runMain(modules.back()); });
+        // Seeded before the script runs too: a model built at module level (its weights drawn
+        // from the generator) must be the same model in every session of this process.
+        guarded([&] {
+            interp.call(torchAttr("manual_seed"), {lang::Value::fromInt(0)});
+            interp.runMain(modules.back());
+        });
         fn = global("fn", "fn(*inputs)");
         makeInputs = global("make_inputs", "make_inputs()");
     }
