@@ -50,17 +50,21 @@ Value CaptureEngine::callCompiled(const CompileSpec& spec, const Value& callable
     struct Context {
         CaptureEngine& e;
         bool wasActive;
+        bool wasEntryPending;
         int64_t previousBackend;
         Context(CaptureEngine& engine, const CompileSpec& s)
             : e(engine)
             , wasActive(engine.m_interp.frameHookActive())
+            , wasEntryPending(engine.m_entryPending)
             , previousBackend(currentBackendId()) {
             e.m_contexts.push_back(&s);
+            e.m_entryPending = true;
             e.m_interp.setFrameHookActive(true);
             setCurrentBackendId(backendIdOf(s.backendKey(), s.backend.callable));
         }
         ~Context() {
             e.m_contexts.pop_back();
+            e.m_entryPending = wasEntryPending;
             e.m_interp.setFrameHookActive(wasActive);
             setCurrentBackendId(previousBackend);
         }
@@ -138,9 +142,12 @@ std::vector<Value> frameInputs(std::vector<Value> slots, const lang::FunctionCod
 
 Value CaptureEngine::onCall(lang::FunctionObject& fn, const CallArgs& args, const Value* self) {
     if (m_session && m_session->tracing()) return onCallWhileTracing(fn, args, self);
-    // torch's own Python runs as is (the frames it calls are still seen), except a layer's
-    // forward, which Dynamo traces as any other frame: torch.compile(nn.Linear(4, 3)) compiles.
-    if ((isLibraryFunction(fn) && !isLayerForward(fn)) || m_contexts.empty()) return Value();
+    // torch's own Python runs as is (the frames it calls are still seen), except the forward
+    // of the layer torch.compile wraps: torch.compile(nn.Linear(4, 3)) compiles, but a layer
+    // called from a frame that runs eagerly (a skipped frame) does not, as in Dynamo 2.3.
+    if (isLibraryFunction(fn) && !(isLayerForward(fn) && m_entryPending)) return Value();
+    m_entryPending = false;
+    if (m_contexts.empty()) return Value();
     // Dynamo does not compile a generator function's frame: calling it makes the generator,
     // whose body runs as it is consumed (inlined when consumed inside a traced frame).
     if (fn.code->isGenerator) return Value();

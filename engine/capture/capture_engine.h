@@ -170,6 +170,10 @@ private:
     [[noreturn]] void replayContinuation(const CacheEntry& e, lang::Frame& f,
                                          const std::vector<lang::Value>& slots);
     void noteResumeExpression(lang::Frame& f, const lang::Expr& e);
+    /// Skips the frame: in place when skipInPlace ends the trace there, else by unwinding with
+    /// SkipFrame to rerun it.
+    void skipHere(const BreakReason& reason, const std::string& message);
+    /// Ends a trace unwound by SkipFrame before the frame reruns eagerly.
     void skipFrame(Session& s, const SkipFrame& skip);
     lang::Value compileGraph(Session& s, const std::shared_ptr<graph::Graph>& g,
                              const std::vector<lang::Value>& exampleInputs, bool& failed);
@@ -188,6 +192,9 @@ private:
     BackendRegistry m_backends;
     CompileOverrides m_overrides;
     std::vector<const CompileSpec*> m_contexts;
+    /// No frame has been seen since the innermost compiled call began: a torch.nn layer's
+    /// forward seen now is the module torch.compile wraps, and compiles.
+    bool m_entryPending = false;
     std::map<FrameKey, std::unique_ptr<FrameRecord>> m_frames;
     int64_t m_nextFrameId = 0;
     Session* m_session = nullptr;

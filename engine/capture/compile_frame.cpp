@@ -211,19 +211,19 @@ void CaptureEngine::breakAtTop(Tracer& tracer, const BreakReason& reason) {
     const lang::Stmt* statement = top->currentStmt;
     // Where a statement cannot be resumed in the middle, the frame goes on eagerly.
     if (reason.kind == BreakKind::DataDependent && statement->kind == lang::StmtKind::While) {
-        skipInPlace(reason, "Skipping frame because there is a graph break in a while test");
+        skipHere(reason, "Skipping frame because there is a graph break in a while test");
         return;
     }
     if (!tracer.memoReliable()) {
-        skipInPlace(reason, "Skipping frame because the breaking statement evaluates an "
-                            "expression twice");
+        skipHere(reason, "Skipping frame because the breaking statement evaluates an "
+                         "expression twice");
         return;
     }
     if (statement->kind == lang::StmtKind::AugAssign &&
         static_cast<const lang::AugAssignStmt*>(statement)->target->kind != lang::ExprKind::Name) {
         // x.v += f(...): the target's old value is held by the statement, not by a name.
-        skipInPlace(reason, "Skipping frame because the break is in an augmented assignment "
-                            "to an attribute or item");
+        skipHere(reason, "Skipping frame because the break is in an augmented assignment "
+                         "to an attribute or item");
         return;
     }
     reportBreak(s, reason);
@@ -246,6 +246,10 @@ void CaptureEngine::abandonTrace(Session& s, const std::string& status, const st
     reportCompile(s, status, why);
 }
 
+void CaptureEngine::skipHere(const BreakReason& reason, const std::string& message) {
+    if (!skipInPlace(reason, message)) throw SkipFrame{{}, reason, message};
+}
+
 void CaptureEngine::skipFrame(Session& s, const SkipFrame& skip) {
     reportBreak(s, skip.reason);
     KILN_TORCH_LOG(m_logger, LogLevel::Info, "torch._dynamo.convert_frame", s.compile.compileId,
@@ -253,6 +257,7 @@ void CaptureEngine::skipFrame(Session& s, const SkipFrame& skip) {
     s.rec->skip = true;
     s.rec->skipReason = skip.message;
     abandonTrace(s, "skipped", skip.message, true);
+    tensor::defaultGenerator() = s.rngAtStart; // the rerun draws what shadow execution drew
 }
 
 void CaptureEngine::reportSymbols(Session& s) {

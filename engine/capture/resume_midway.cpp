@@ -187,11 +187,16 @@ void CaptureEngine::onFrameExit(lang::Frame& f, Value& returnValue, bool unwindi
 }
 
 bool CaptureEngine::skipInPlace(const BreakReason& reason, const std::string& message) {
-    // The trace ends where it is and the frame goes on eagerly: shadow execution already had
-    // the eager effects, so nothing reruns (a rerun would repeat the frame's Python side
-    // effects).
     if (!m_session || m_session->done || !m_session->tracing()) return false;
     Session& s = *m_session;
+    // Dynamo runs a skipped frame again from its start, so the functions it calls before the
+    // break run (and compile) as frames of their own on this very call. Shadow execution has
+    // already run that part: it reruns only where doing so repeats nothing a program could
+    // see. In-place tensor changes are undone and the random generator rewound (skipFrame);
+    // stores into objects from before the frame (side effects replayed after a graph) would
+    // happen twice, and a continuation cannot rerun the rest of its statement, so those go
+    // on eagerly from here.
+    if (!s.frame && s.tracer->sideEffects().empty()) return false;
     reportBreak(s, reason);
     KILN_TORCH_LOG(m_logger, LogLevel::Info, "torch._dynamo.convert_frame", s.compile.compileId,
                    message + "\n" + formatUserStack(reason.stack));
