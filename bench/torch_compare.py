@@ -15,6 +15,10 @@ Needs `pip install torch`; Kiln itself never does.
 
 With --workload (repeatable), the workloads are those files (fn and make_inputs, as for `kiln
 bench`), run by `kiln bench` (--kiln-cli, default build/bin/kiln) and by PyTorch in this process.
+
+--isa avx2 runs both systems as on a CPU without AVX-512, on one that has it: oneDNN's kernels
+capped at AVX2 (ONEDNN_MAX_CPU_ISA) in both, Kiln's own kernels too (KILN_CPU_ISA), PyTorch's
+eager kernels (ATEN_CPU_CAPABILITY) and Inductor's generated C++ (cpp.simdlen = 256).
 """
 import argparse
 import json
@@ -78,6 +82,10 @@ def measure_torch(quick, calls, threads, files=()):
     import torch._dynamo
 
     torch.set_num_threads(threads)
+    if os.environ.get("ATEN_CPU_CAPABILITY") == "avx2":
+        import torch._inductor.config
+
+        torch._inductor.config.cpp.simdlen = 256
     out = []
     for name, fn, inputs in (file_workloads(files) if files else workloads(quick)):
         for mode in ("eager", "default", "max-autotune-no-cudagraphs"):
@@ -108,7 +116,12 @@ def main():
     ap.add_argument("--threads", type=int, default=len(os.sched_getaffinity(0)))
     ap.add_argument("--workload", action="append", default=[])
     ap.add_argument("--kiln-cli", default=os.path.join(here, "..", "build", "bin", "kiln"))
+    ap.add_argument("--isa", choices=["avx2"], help="run both as on a CPU without AVX-512")
     args = ap.parse_args()
+    if args.isa == "avx2":
+        # Set before torch is imported: PyTorch reads ATEN_CPU_CAPABILITY once.
+        os.environ.update(ONEDNN_MAX_CPU_ISA="AVX2", KILN_CPU_ISA="avx2",
+                          ATEN_CPU_CAPABILITY="avx2")
 
     kiln_json = args.json + ".kiln"
     cmd = [args.kiln, "--json", kiln_json] + (["--quick"] if args.quick else [])
@@ -122,7 +135,7 @@ def main():
         kiln = json.load(f)
     torch_rows = measure_torch(args.quick, args.calls, args.threads, args.workload)
 
-    print(f"\n{args.threads} threads")
+    print(f"\n{args.threads} threads" + (", as on an AVX2 CPU" if args.isa else ""))
     print(f"{'workload':16s} {'mode':27s} {'kiln ms':>9s} {'torch ms':>9s} {'kiln/torch':>10s}"
           f" {'kiln 1st':>9s} {'torch 1st':>9s} {'kiln compile':>12s} {'warm':>7s}")
     table = []
@@ -141,7 +154,7 @@ def main():
               f" {ratio:9.2f}x {k['first_call_ms']:9.1f} {t['first_call_ms']:9.1f} {compile_text}"
               f" {warm_text}")
     with open(args.json, "w") as f:
-        json.dump({"threads": args.threads, "rows": table}, f, indent=2)
+        json.dump({"threads": args.threads, "isa": args.isa, "rows": table}, f, indent=2)
     print(f"\nresults written to {args.json}")
 
 

@@ -22,6 +22,13 @@ struct ConvParams {
     int64_t groups = 1;
 };
 
+/// How conv2d computes: `Auto` picks per call from the dtype, the CPU and the shapes
+/// (docs/compiler.md has the measurements); the others force one way, for tests and
+/// benchmarks (`KILN_CONV_ALGORITHM=im2col|onednn` sets the start-up choice).
+enum class ConvAlgorithm : uint8_t { Auto, ImageToColumns, OneDnn };
+void setConvAlgorithm(ConvAlgorithm algorithm);
+ConvAlgorithm convAlgorithm();
+
 /// Cross-correlation of `input` with `weight` (out_channels, in_channels / groups, kH, kW), plus
 /// `bias` (out_channels) per output channel.
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
