@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Convolution as image-to-columns and one matrix product per group (the BLAS product does the
-// work), pooling as direct loops over the (image, channel) planes.
+// Convolution through oneDNN's convolution (conv_onednn.cpp) or as image-to-columns and one
+// matrix product per group, chosen by how often each weight is used; pooling as direct loops
+// over the (image, channel) planes.
 #include "tensor/conv.h"
 
 #include "tensor/conv_backend.h"
