@@ -361,6 +361,29 @@ int32_t AtenBuilder::addmm(int32_t bias, int32_t a, int32_t b, double beta, doub
     return emit(std::move(n));
 }
 
+int32_t AtenBuilder::convolution(int32_t x, int32_t w, std::optional<int32_t> bias,
+                                 const tensor::ConvParams& p) {
+    const std::vector<Index>& xs = sizes(x);
+    const std::vector<Index>& ws = sizes(w);
+    int64_t h = 0, wd = 0, kh = 0, kw = 0;
+    KILN_ASSERT(isConstant(xs[2], &h) && isConstant(xs[3], &wd) && isConstant(ws[2], &kh) &&
+                    isConstant(ws[3], &kw),
+                "a convolution's image and kernel have static sizes");
+    auto out = [&](int64_t in, int64_t k, int d) {
+        return (in + 2 * p.padding[d] - p.dilation[d] * (k - 1) - 1) / p.stride[d] + 1;
+    };
+    AtenNode n;
+    n.op = "convolution";
+    n.inputs = {x, w};
+    if (bias) n.inputs.push_back(*bias);
+    for (int64_t v : {p.stride[0], p.stride[1], p.padding[0], p.padding[1], p.dilation[0],
+                      p.dilation[1], p.groups})
+        n.ints.push_back(compiler::constant(v));
+    n.sizes = {xs[0], ws[0], compiler::constant(out(h, kh, 0)), compiler::constant(out(wd, kw, 1))};
+    n.dtype = dtype(x);
+    return emit(std::move(n));
+}
+
 int32_t AtenBuilder::fallback(int32_t capturedIndex, std::vector<int32_t> inputs,
                               std::vector<Index> resultSizes, DType type) {
     AtenNode n;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "compiler/aten_graph.h"
+#include "tensor/conv.h"
 
 #include <optional>
 
@@ -74,6 +75,10 @@ public:
     int32_t mm(int32_t a, int32_t b);
     int32_t bmm(int32_t a, int32_t b);
     int32_t addmm(int32_t bias, int32_t a, int32_t b, double beta, double alpha);
+    /// conv2d of an (N, C, H, W) image with (O, C / groups, kH, kW) weights and an optional
+    /// bias, as one extern kernel; ints hold stride, padding, dilation (two each) and groups.
+    int32_t convolution(int32_t x, int32_t w, std::optional<int32_t> bias,
+                        const tensor::ConvParams& p);
     /// softmax(q @ k^T * scale) @ v over the last two dims (causal: key j only for query
     /// i >= j), as one extern kernel (flash_attention; GPU graphs only, see attentionRule).
     int32_t attention(int32_t q, int32_t k, int32_t v, double scale, bool causal);

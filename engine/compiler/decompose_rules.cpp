@@ -467,6 +467,7 @@ const rules::RuleTable& table() {
         rules::addMatmulRules(t);
         rules::addModuleRules(t);
         rules::addCreationRules(t);
+        rules::addConvolutionRules(t);
         t["scaled_dot_product_attention"] = rules::attentionRule;
         t["embedding"] = rules::embeddingRule;
         t["Embedding"] = rules::embeddingModule;

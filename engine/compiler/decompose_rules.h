@@ -44,6 +44,7 @@ void addShapeRules(RuleTable& t);
 void addMatmulRules(RuleTable& t);
 void addModuleRules(RuleTable& t);
 void addCreationRules(RuleTable& t);
+void addConvolutionRules(RuleTable& t);
 void addTupleShapeRules(TupleRuleTable& t);
 void addTupleReductionRules(TupleRuleTable& t);
 

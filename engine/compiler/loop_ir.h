@@ -160,12 +160,14 @@ struct LoopNode {
     std::vector<Index> ranges;
     std::vector<Index> reductionRanges;
     ReductionKind reduction = ReductionKind::Sum;
-    Scalar body;                        ///< Pointwise / Reduction
-    std::vector<int32_t> inputs;        ///< Extern / Fallback: buffers read
-    std::vector<BufferView> operands;   ///< Extern / Fallback: how each input is read
-    std::vector<int32_t> outputs;       ///< Fallback: every buffer written
-    std::string externName;             ///< "mm", "bmm", "addmm"
-    double alpha = 1, beta = 1;         ///< Extern addmm; flash_attention: causal, scale
+    Scalar body;                      ///< Pointwise / Reduction
+    std::vector<int32_t> inputs;      ///< Extern / Fallback: buffers read
+    std::vector<BufferView> operands; ///< Extern / Fallback: how each input is read
+    std::vector<int32_t> outputs;     ///< Fallback: every buffer written
+    std::string externName;           ///< "mm", "bmm", "addmm"
+    double alpha = 1, beta = 1;       ///< Extern addmm; flash_attention: causal, scale
+    /// Extern convolution: stride, padding, dilation (two each) and groups.
+    std::vector<int64_t> externInts;
     int32_t fxNode = -1;                ///< Fallback: the graph node it runs
     std::vector<std::string> origins;   ///< the graph node names it computes ("sin", "add")
     std::vector<std::string> originOps; ///< their ops, sorted, for kernel names ("add", "sin")

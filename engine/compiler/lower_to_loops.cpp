@@ -324,7 +324,8 @@ Lazy Lowering::lower(const AtenNode& n) {
     if (n.op == "iota" || n.op == "tril" || n.op == "triu" || n.op == "cat" || n.op == "eye")
         return lowerIndexed(n);
     if (n.op == "embedding" || n.op == "gather") return lowerGather(n);
-    if (n.op == "mm" || n.op == "bmm" || n.op == "addmm" || n.op == "flash_attention")
+    if (n.op == "mm" || n.op == "bmm" || n.op == "addmm" || n.op == "flash_attention" ||
+        n.op == "convolution")
         return lowerOpaque(n, LoopNode::Kind::Extern);
     if (n.op == "fallback") return lowerOpaque(n, LoopNode::Kind::Fallback);
     if (n.op == "rand" || n.op == "randn") return lowerRandom(n);
@@ -756,6 +757,12 @@ Lazy Lowering::lowerOpaque(const AtenNode& n, LoopNode::Kind kind) {
     node.beta = n.scalar;
     node.alpha = n.scalar2;
     node.fxNode = product ? -1 : n.position;
+    if (n.op == "convolution")
+        for (const Index& i : n.ints) {
+            int64_t v = 0;
+            KILN_ASSERT(isConstant(i, &v), "a convolution's parameters are numbers");
+            node.externInts.push_back(v);
+        }
     takeOperands(n, node);
     node.output =
         newBuffer(product ? Buffer::Origin::Extern : Buffer::Origin::Fallback, n.dtype, n.sizes);

@@ -12,6 +12,7 @@
 #include "runtime/cuda_tensor.h"
 #include "support/clock.h"
 #include "support/parallel.h"
+#include "tensor/conv.h"
 #include "tensor/convert.h"
 #include "tensor/error.h"
 #include "tensor/ops.h"
@@ -324,13 +325,23 @@ private:
         Tensor out;
         if (n.externName == "flash_attention")
             tensor::failRuntime("flash_attention is an extern kernel of GPU graphs only");
-        if (n.externName == "mm")
+        if (n.externName == "convolution")
+            out = convolution(n, in);
+        else if (n.externName == "mm")
             out = tensor::mm(in[0], in[1]);
         else if (n.externName == "bmm")
             out = tensor::bmm(in[0], in[1]);
         else
             out = tensor::addmm(in[0], in[1], in[2], n.beta, n.alpha);
         m_bufs[static_cast<size_t>(n.output)] = out.isContiguous() ? out : tensor::contiguous(out);
+    }
+
+    static Tensor convolution(const LoopNode& n, const std::vector<Tensor>& in) {
+        const std::vector<int64_t>& v = n.externInts;
+        tensor::ConvParams p{{v.at(0), v.at(1)}, {v.at(2), v.at(3)}, {v.at(4), v.at(5)}, v.at(6)};
+        std::optional<Tensor> bias;
+        if (in.size() > 2) bias = in[2];
+        return tensor::conv2d(in.at(0), in.at(1), bias, p);
     }
 
     void runFallback(const LoopNode& n) {

@@ -137,6 +137,14 @@ public:
         if (op == "addmm")
             return "torch.addmm(" + in(0) + ", " + in(1) + ", " + in(2) +
                    ", beta=" + number(n.scalar) + ", alpha=" + number(n.scalar2) + ")";
+        if (op == "convolution") {
+            std::string bias = n.inputs.size() > 2 ? in(2) : "None";
+            auto pair = [&](size_t i) {
+                return "(" + index(n.ints[i]) + ", " + index(n.ints[i + 1]) + ")";
+            };
+            return "torch.nn.functional.conv2d(" + in(0) + ", " + in(1) + ", " + bias + ", " +
+                   pair(0) + ", " + pair(2) + ", " + pair(4) + ", " + index(n.ints[6]) + ")";
+        }
         if (op == "fallback") return fallbackCall(n);
         std::string args;
         for (size_t i = 0; i < n.inputs.size(); ++i)

@@ -337,6 +337,50 @@ except IndexError:
         QCOMPARE(fallbacks, 0);
     }
 
+    void convolutionsAreExternKernels() {
+        // F.conv2d and nn.Conv2d (stride, padding incl. symmetric "same" and "valid",
+        // dilation, groups, bias) compile to extern_convolution kernels whose results equal
+        // eager's on random inputs; uneven "same" padding and an unbatched image stay eager
+        // fallbacks, as the rule says.
+        testing::CompilerFixture f("convolutions.py");
+        std::string error = f.run(R"(
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+layers = nn.ModuleList([nn.Conv2d(4, 6, 3, padding=1), nn.Conv2d(6, 6, 3, stride=2, groups=3),
+                        nn.Conv2d(6, 4, (3, 1), padding="same", dilation=2, bias=False),
+                        nn.Conv2d(4, 4, 1, padding="valid")])
+def extern_only(x, w, b):
+    y = x
+    for layer in layers:
+        y = torch.relu(layer(y))
+    return y, F.conv2d(x, w, b, 1, (2, 1), (2, 1)), F.conv2d(x, w, stride=(1, 2))
+uneven = nn.Conv2d(4, 2, 2, padding="same")
+def eager_ones(x):
+    return uneven(x), F.conv2d(x[0], uneven.weight)
+for dtype in (torch.float32, torch.float64):
+    x = torch.randn(2, 4, 11, 9, dtype=dtype)
+    w = torch.randn(5, 4, 3, 3, dtype=dtype)
+    b = torch.randn(5, dtype=dtype)
+    layers.to(dtype)
+    uneven.to(dtype)
+    for fn, args in ((extern_only, (x, w, b)), (eager_ones, (x,))):
+        torch._dynamo.reset()
+        got, want = torch.compile(fn)(*args), fn(*args)
+        for g, e in zip(got, want):
+            assert g.shape == e.shape and torch.allclose(g, e, atol=1e-4), fn.__name__
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+        int convolutions = 0, fallbacks = 0;
+        for (const KernelEvent& k : f.sink.kernels) {
+            if (k.name == "extern_convolution") ++convolutions;
+            if (k.kind == "fallback") ++fallbacks;
+        }
+        QCOMPARE(convolutions, 2 * 6); // per dtype: four layers, two F.conv2d calls
+        QCOMPARE(fallbacks, 2 * 2);
+    }
+
     void welfordVarianceIsStableAndExact() {
         // Rows far from zero (where sum-of-squares formulas lose every digit), lengths around the
         // 64-stream chunk (0 to 2 whole chunks plus tails), against a float64 reference.
