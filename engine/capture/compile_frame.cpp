@@ -241,7 +241,10 @@ void CaptureEngine::abandonTrace(Session& s, const std::string& status, const st
                                  bool undo) {
     if (s.done) return;
     s.tracer->uninstall();
-    if (undo) s.tracer->undoInPlaceChanges();
+    if (undo) {
+        s.tracer->undoInPlaceChanges();
+        s.tracer->undoStores();
+    }
     s.done = true;
     reportCompile(s, status, why);
 }

@@ -155,6 +155,11 @@ public:
     lang::Value valueOfNode(int32_t node) const;
     /// Puts back the data of pre-existing tensors changed in place by shadow execution.
     void undoInPlaceChanges();
+    /// Puts back the stores into objects from before the frame that the trace made (its side
+    /// effects), newest first: the frame is about to run again from its start.
+    void undoStores();
+    /// Whether undoStores can put back every store so far (a list store by slice cannot).
+    bool storesUndoable() const { return m_storesUndoable; }
     /// Makes the graph end here (drops nodes recorded from `size` on), for an inline break.
     void truncate(size_t size);
     bool hasOps() const { return m_graph.callCount() > 0; }
@@ -333,6 +338,20 @@ private:
     std::vector<DerivedSize> m_derivedSizes;
     bool m_installed = false;
     std::vector<SideEffect> m_sideEffects;
+    /// What each side effect replaced: the attribute's, the item's or the list length's value
+    /// before it (absent: `existed` false).
+    struct StoreUndo {
+        enum class Kind : uint8_t { Attribute, DictItem, ListItem, ListLength };
+        Kind kind = Kind::Attribute;
+        lang::Value object;
+        lang::Value key;
+        int64_t index = 0; ///< ListItem: the position; ListLength: the length
+        bool existed = false;
+        lang::Value old;
+    };
+    std::vector<StoreUndo> m_storeUndo;
+    bool m_storesUndoable = true;
+    void noteStore(const lang::Value& object, const lang::Value& key, bool attribute);
     std::unordered_set<const lang::Object*> m_foreign;
     bool m_gradMode = true; ///< grad mode of the last recorded op
     uint64_t m_serial = 0;

@@ -133,6 +133,9 @@ void Tracer::containerMutation(const lang::NativeFunctionObject& fn, const CallA
     if (target && fn.name == "append" && container.is(ObjectKind::List) &&
         args.positional.size() == self + 1 && m_inlineDepth == 0) {
         // list.append on a list from before the frame: replayed after the graph.
+        m_storeUndo.push_back(StoreUndo{
+            StoreUndo::Kind::ListLength, container, Value(),
+            static_cast<int64_t>(container.as<lang::ListObject>()->items.size()), true, Value()});
         m_sideEffects.push_back(
             SideEffect{SideEffect::Kind::Append, *target, Value(), args.positional[self]});
         concretizeArgs(args);
@@ -168,12 +171,84 @@ Value Tracer::mutation(const Value& object, const char* what, const Value& key,
         if (attribute && isModuleObject(m_interp, object) &&
             !guardModuleAttribute(*target, object, key))
             return mutationBreak(object, what), stored;
+        noteStore(object, key, attribute);
         m_sideEffects.push_back(SideEffect{
             attribute ? SideEffect::Kind::Attribute : SideEffect::Kind::Item, *target, key, value});
         return stored;
     }
     mutationBreak(object, what);
     return stored;
+}
+
+void Tracer::noteStore(const Value& object, const Value& key, bool attribute) {
+    StoreUndo undo;
+    undo.object = object;
+    undo.key = key;
+    if (attribute) {
+        if (!key.is(ObjectKind::Str) || !object.is(ObjectKind::Instance)) {
+            m_storesUndoable = false;
+            return;
+        }
+        const Value* old = object.as<lang::InstanceObject>()->attrs.find(
+            lang::Symbol::intern(key.as<lang::StrObject>()->str()));
+        undo.existed = old != nullptr;
+        if (old) undo.old = *old;
+    } else if (object.is(ObjectKind::Dict)) {
+        undo.kind = StoreUndo::Kind::DictItem;
+        Value* old = object.as<lang::DictObject>()->find(m_interp, key);
+        undo.existed = old != nullptr;
+        if (old) undo.old = *old;
+    } else {
+        const auto& items = object.as<lang::ListObject>()->items;
+        const int64_t size = static_cast<int64_t>(items.size());
+        int64_t i = key.isIntLike() ? key.asInt() : size;
+        if (i < 0) i += size;
+        if (i < 0 || i >= size) {
+            m_storesUndoable = false; // a slice, or a store that raises
+            return;
+        }
+        undo.kind = StoreUndo::Kind::ListItem;
+        undo.index = i;
+        undo.existed = true;
+        undo.old = items[static_cast<size_t>(i)];
+    }
+    m_storeUndo.push_back(std::move(undo));
+}
+
+void Tracer::undoStores() {
+    for (size_t i = m_storeUndo.size(); i-- > 0;) {
+        StoreUndo& u = m_storeUndo[i];
+        switch (u.kind) {
+        case StoreUndo::Kind::Attribute: {
+            auto& attrs = u.object.as<lang::InstanceObject>()->attrs;
+            auto name = lang::Symbol::intern(u.key.as<lang::StrObject>()->str());
+            if (u.existed)
+                attrs.set(name, u.old);
+            else
+                attrs.erase(name);
+            break;
+        }
+        case StoreUndo::Kind::DictItem:
+            if (u.existed)
+                u.object.as<lang::DictObject>()->set(m_interp, u.key, u.old);
+            else
+                u.object.as<lang::DictObject>()->erase(m_interp, u.key);
+            break;
+        case StoreUndo::Kind::ListItem: {
+            auto& items = u.object.as<lang::ListObject>()->items;
+            if (u.index < static_cast<int64_t>(items.size()))
+                items[static_cast<size_t>(u.index)] = u.old;
+            break;
+        }
+        case StoreUndo::Kind::ListLength: {
+            auto& items = u.object.as<lang::ListObject>()->items;
+            if (static_cast<int64_t>(items.size()) > u.index)
+                items.resize(static_cast<size_t>(u.index));
+            break;
+        }
+        }
+    }
+    m_storeUndo.clear();
 }
 
 bool Tracer::moduleStoresPlainly(const Value& module, const Value& name, const Value& value) {

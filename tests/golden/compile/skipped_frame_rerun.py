@@ -1,7 +1,8 @@
 # A graph break in a loop skips the frame: Dynamo runs it again from its start, eagerly, so the
 # functions it called before the break run as frames of their own and compile on this very
 # call. The rerun repeats nothing the program can see: random numbers are drawn once, in-place
-# updates of inputs happen once, a module attribute counts each call once.
+# updates of inputs happen once, a module attribute counts each call once, an append to a list
+# from before the frame happens once.
 import torch
 
 graphs = []
@@ -44,11 +45,24 @@ class Counted(torch.nn.Module):
         self.proj = torch.nn.Linear(3, 3)
 
     def forward(self, x):
+        self.calls += 1
         y = helper(self.proj(x))
         for i in range(2):
             if y.sum() > 100:
                 y = y + 1
         return y
+
+
+log = []
+
+
+def with_append(x):
+    log.append(len(log))
+    y = helper(x)
+    for i in range(2):
+        if y.sum() > 100:
+            y = y + 1
+    return y
 
 
 class Router(torch.nn.Module):
@@ -98,9 +112,17 @@ report("in-place")
 m = Counted()
 c = torch.compile(m, backend=counting)
 c(x)
-print("first call graphs:", len(graphs))
+print("first call graphs:", len(graphs), "calls:", m.calls)
 c(x)
+print("calls:", m.calls)
 report("module")
+
+c = torch.compile(with_append, backend=counting)
+c(x)
+print("first call graphs:", len(graphs), "log:", log)
+c(x)
+print("log:", log)
+report("append")
 
 torch.manual_seed(0)
 router = Router()
