@@ -214,6 +214,8 @@ public:
                   const lang::Value& value) override;
     lang::Value mutation(const lang::Value& object, const char* what, const lang::Value& key,
                          const lang::Value& value) override;
+    void outerNameStore(lang::ModuleObject* module, lang::Symbol name,
+                        lang::CellObject* cell) override;
     /// An attribute or item stored into an object that existed before the trace: replayed
     /// after the graph on every call that reuses the entry (Dynamo's side effects).
     struct SideEffect {
@@ -341,10 +343,10 @@ private:
     /// What each side effect replaced: the attribute's, the item's or the list length's value
     /// before it (absent: `existed` false).
     struct StoreUndo {
-        enum class Kind : uint8_t { Attribute, DictItem, ListItem, ListLength };
+        enum class Kind : uint8_t { Attribute, DictItem, ListItem, ListLength, Global, Cell };
         Kind kind = Kind::Attribute;
         lang::Value object;
-        lang::Value key;
+        lang::Value key;   ///< Attribute, Global: the name (a str); DictItem: the key
         int64_t index = 0; ///< ListItem: the position; ListLength: the length
         bool existed = false;
         lang::Value old;

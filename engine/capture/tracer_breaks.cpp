@@ -215,6 +215,24 @@ void Tracer::noteStore(const Value& object, const Value& key, bool attribute) {
     m_storeUndo.push_back(std::move(undo));
 }
 
+void Tracer::outerNameStore(lang::ModuleObject* module, lang::Symbol name, lang::CellObject* cell) {
+    StoreUndo undo;
+    undo.existed = true;
+    if (cell) {
+        undo.kind = StoreUndo::Kind::Cell;
+        undo.object = Value(cell);
+        undo.old = cell->value;
+    } else {
+        undo.kind = StoreUndo::Kind::Global;
+        undo.object = Value(module);
+        undo.key = lang::strValue(std::string(name.str()));
+        const Value* old = module->globals.find(name);
+        undo.existed = old != nullptr;
+        if (old) undo.old = *old;
+    }
+    m_storeUndo.push_back(std::move(undo));
+}
+
 void Tracer::undoStores() {
     for (size_t i = m_storeUndo.size(); i-- > 0;) {
         StoreUndo& u = m_storeUndo[i];
@@ -240,6 +258,18 @@ void Tracer::undoStores() {
                 items[static_cast<size_t>(u.index)] = u.old;
             break;
         }
+        case StoreUndo::Kind::Global: {
+            auto& globals = u.object.as<lang::ModuleObject>()->globals;
+            auto name = lang::Symbol::intern(u.key.as<lang::StrObject>()->str());
+            if (u.existed)
+                globals.set(name, u.old);
+            else
+                globals.erase(name);
+            break;
+        }
+        case StoreUndo::Kind::Cell:
+            u.object.as<lang::CellObject>()->value = u.old;
+            break;
         case StoreUndo::Kind::ListLength: {
             auto& items = u.object.as<lang::ListObject>()->items;
             if (static_cast<int64_t>(items.size()) > u.index)

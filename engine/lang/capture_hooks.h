@@ -28,6 +28,8 @@ class Interpreter;
 struct Frame;
 class FunctionObject;
 class NativeFunctionObject;
+class ModuleObject;
+class CellObject;
 struct CallArgs;
 enum class Flow : uint8_t;
 
@@ -88,6 +90,9 @@ public:
     /// the value to store (the recorder may replace values that only exist in the trace).
     virtual Value mutation(const Value& object, const char* what, const Value& key,
                            const Value& value) = 0;
+    /// A name outside the frames being traced is about to be assigned: a global of `module`
+    /// (`cell` null) or an enclosing function's variable (its `cell`).
+    virtual void outerNameStore(ModuleObject* module, Symbol name, CellObject* cell) = 0;
     /// An expression of the frame being traced produced `value` (the recorder remembers the
     /// sub-expressions of a statement in case the statement breaks the graph).
     virtual void evaluated(const Frame& frame, const Expr& expr, const Value& value) = 0;

@@ -338,14 +338,18 @@ void Interpreter::storeName(Frame& f, const NameExpr& name, Value value) {
     case NameScope::Cell:
         f.slots[name.slot].as<CellObject>()->value = std::move(value);
         return;
-    case NameScope::Free:
-        (*f.closure)[static_cast<size_t>(name.slot)]->value = std::move(value);
+    case NameScope::Free: {
+        CellObject* cell = (*f.closure)[static_cast<size_t>(name.slot)].get();
+        if (m_recorder) m_recorder->outerNameStore(nullptr, name.id, cell);
+        cell->value = std::move(value);
         return;
+    }
     case NameScope::ClassBody:
         f.classNamespace->set(name.id, std::move(value));
         return;
     case NameScope::Global:
     case NameScope::Unresolved:
+        if (m_recorder) m_recorder->outerNameStore(f.globals, name.id, nullptr);
         f.globals->globals.set(name.id, std::move(value));
         return;
     }

@@ -2,7 +2,7 @@
 # functions it called before the break run as frames of their own and compile on this very
 # call. The rerun repeats nothing the program can see: random numbers are drawn once, in-place
 # updates of inputs happen once, a module attribute counts each call once, an append to a list
-# from before the frame happens once.
+# from before the frame, a global and an enclosing function's variable change once.
 import torch
 
 graphs = []
@@ -65,6 +65,34 @@ def with_append(x):
     return y
 
 
+calls = 0
+
+
+def with_global(x):
+    global calls
+    calls += 1
+    y = helper(x)
+    for i in range(2):
+        if y.sum() > 100:
+            y = y + 1
+    return y
+
+
+def make_counter():
+    count = 0
+
+    def counted(x):
+        nonlocal count
+        count += 1
+        y = helper(x)
+        for i in range(2):
+            if y.sum() > 100:
+                y = y + 1
+        return y, count
+
+    return counted
+
+
 class Router(torch.nn.Module):
     def __init__(self):
         super().__init__()
@@ -123,6 +151,16 @@ print("first call graphs:", len(graphs), "log:", log)
 c(x)
 print("log:", log)
 report("append")
+
+c = torch.compile(with_global, backend=counting)
+c(x)
+c(x)
+print("global:", calls)
+report("global")
+
+c = torch.compile(make_counter(), backend=counting)
+print("nonlocal:", c(x)[1], c(x)[1])
+report("nonlocal")
 
 torch.manual_seed(0)
 router = Router()
