@@ -67,6 +67,7 @@ Tracer::Tracer(lang::Interpreter& interp, BreakHandler& handler, TraceOptions op
     , m_options(std::move(options)) {
     static uint64_t traces = 0;
     m_serial = ++traces;
+    m_generatorsBefore = interp.generatorsMade();
 }
 
 void Tracer::install() {

@@ -216,6 +216,10 @@ public:
                          const lang::Value& value) override;
     void outerNameStore(lang::ModuleObject* module, lang::Symbol name,
                         lang::CellObject* cell) override;
+    /// A generator made before the trace began cannot be run back: the frame no longer reruns.
+    void resumingGenerator(uint64_t serial) override {
+        if (serial <= m_generatorsBefore) m_storesUndoable = false;
+    }
     /// An attribute or item stored into an object that existed before the trace: replayed
     /// after the graph on every call that reuses the entry (Dynamo's side effects).
     struct SideEffect {
@@ -343,17 +347,30 @@ private:
     /// What each side effect replaced: the attribute's, the item's or the list length's value
     /// before it (absent: `existed` false).
     struct StoreUndo {
-        enum class Kind : uint8_t { Attribute, DictItem, ListItem, ListLength, Global, Cell };
+        enum class Kind : uint8_t {
+            Attribute,
+            DictItem,
+            ListItem,
+            ListLength,
+            ListContents,
+            DictContents,
+            Global,
+            Cell
+        };
         Kind kind = Kind::Attribute;
         lang::Value object;
         lang::Value key;   ///< Attribute, Global: the name (a str); DictItem: the key
         int64_t index = 0; ///< ListItem: the position; ListLength: the length
         bool existed = false;
         lang::Value old;
+        std::vector<lang::Value> items; ///< ListContents: the items; DictContents: key, value, ...
     };
     std::vector<StoreUndo> m_storeUndo;
     bool m_storesUndoable = true;
+    uint64_t m_generatorsBefore = 0; ///< generators the interpreter had made when the trace began
     void noteStore(const lang::Value& object, const lang::Value& key, bool attribute);
+    /// A list or dict method is about to change `container` (`grows`: only appends to it).
+    void noteContainerChange(const lang::Value& container, bool grows);
     std::unordered_set<const lang::Object*> m_foreign;
     bool m_gradMode = true; ///< grad mode of the last recorded op
     uint64_t m_serial = 0;

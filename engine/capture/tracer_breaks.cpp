@@ -128,14 +128,12 @@ bool Tracer::isContainerMutator(const lang::NativeFunctionObject& fn, const Call
 void Tracer::containerMutation(const lang::NativeFunctionObject& fn, const CallArgs& args) {
     const Value& container = *containerOf(fn, args);
     const size_t self = fn.bound.isEmpty() ? 1 : 0; // where the method's own arguments start
+    noteContainerChange(container, fn.name == "append");
     const SourcePtr* target = sourceOf(container);
     if (!target && !isForeign(container)) return; // made by the trace
     if (target && fn.name == "append" && container.is(ObjectKind::List) &&
         args.positional.size() == self + 1 && m_inlineDepth == 0) {
         // list.append on a list from before the frame: replayed after the graph.
-        m_storeUndo.push_back(StoreUndo{
-            StoreUndo::Kind::ListLength, container, Value(),
-            static_cast<int64_t>(container.as<lang::ListObject>()->items.size()), true, Value()});
         m_sideEffects.push_back(
             SideEffect{SideEffect::Kind::Append, *target, Value(), args.positional[self]});
         concretizeArgs(args);
@@ -148,6 +146,16 @@ void Tracer::containerMutation(const lang::NativeFunctionObject& fn, const CallA
 Value Tracer::mutation(const Value& object, const char* what, const Value& key,
                        const Value& value) {
     if (object.isTensor()) return value;
+    // Every store is noted, whichever object it changes: the trace cannot tell all objects
+    // from before the frame (one reached through another module's globals), and putting back
+    // a store into an object the trace made is harmless.
+    const std::string_view change(what);
+    if (change.starts_with("attribute") || change.starts_with("item"))
+        noteStore(object, key, change.starts_with("attribute"));
+    else if (object.is(ObjectKind::List))
+        noteContainerChange(object, true); // list += other
+    else
+        m_storesUndoable = false;
     const SourcePtr* target = sourceOf(object);
     // Objects the trace created are free to change (their recipes rebuild them, SymInts
     // included); one that predates the frame but has no source (reached through a closure or
@@ -171,7 +179,6 @@ Value Tracer::mutation(const Value& object, const char* what, const Value& key,
         if (attribute && isModuleObject(m_interp, object) &&
             !guardModuleAttribute(*target, object, key))
             return mutationBreak(object, what), stored;
-        noteStore(object, key, attribute);
         m_sideEffects.push_back(SideEffect{
             attribute ? SideEffect::Kind::Attribute : SideEffect::Kind::Item, *target, key, value});
         return stored;
@@ -198,6 +205,9 @@ void Tracer::noteStore(const Value& object, const Value& key, bool attribute) {
         Value* old = object.as<lang::DictObject>()->find(m_interp, key);
         undo.existed = old != nullptr;
         if (old) undo.old = *old;
+    } else if (!object.is(ObjectKind::List)) {
+        m_storesUndoable = false; // an object with a __setitem__ of its own
+        return;
     } else {
         const auto& items = object.as<lang::ListObject>()->items;
         const int64_t size = static_cast<int64_t>(items.size());
@@ -211,6 +221,28 @@ void Tracer::noteStore(const Value& object, const Value& key, bool attribute) {
         undo.index = i;
         undo.existed = true;
         undo.old = items[static_cast<size_t>(i)];
+    }
+    m_storeUndo.push_back(std::move(undo));
+}
+
+void Tracer::noteContainerChange(const Value& container, bool grows) {
+    StoreUndo undo;
+    undo.object = container;
+    undo.existed = true;
+    if (container.is(ObjectKind::List)) {
+        const auto& items = container.as<lang::ListObject>()->items;
+        undo.kind = grows ? StoreUndo::Kind::ListLength : StoreUndo::Kind::ListContents;
+        undo.index = static_cast<int64_t>(items.size());
+        if (!grows) undo.items = items;
+    } else if (container.is(ObjectKind::Dict)) {
+        undo.kind = StoreUndo::Kind::DictContents;
+        container.as<lang::DictObject>()->forEach([&](const Value& k, const Value& v) {
+            undo.items.push_back(k);
+            undo.items.push_back(v);
+        });
+    } else {
+        m_storesUndoable = false;
+        return;
     }
     m_storeUndo.push_back(std::move(undo));
 }
@@ -256,6 +288,16 @@ void Tracer::undoStores() {
             auto& items = u.object.as<lang::ListObject>()->items;
             if (u.index < static_cast<int64_t>(items.size()))
                 items[static_cast<size_t>(u.index)] = u.old;
+            break;
+        }
+        case StoreUndo::Kind::ListContents:
+            u.object.as<lang::ListObject>()->items = u.items;
+            break;
+        case StoreUndo::Kind::DictContents: {
+            auto* dict = u.object.as<lang::DictObject>();
+            dict->clear();
+            for (size_t k = 0; k + 1 < u.items.size(); k += 2)
+                dict->set(m_interp, u.items[k], u.items[k + 1]);
             break;
         }
         case StoreUndo::Kind::Global: {

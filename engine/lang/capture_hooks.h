@@ -90,6 +90,8 @@ public:
     /// the value to store (the recorder may replace values that only exist in the trace).
     virtual Value mutation(const Value& object, const char* what, const Value& key,
                            const Value& value) = 0;
+    /// A generator is about to run on: the `serial`-th one the interpreter made.
+    virtual void resumingGenerator(uint64_t serial) = 0;
     /// A name outside the frames being traced is about to be assigned: a global of `module`
     /// (`cell` null) or an enclosing function's variable (its `cell`).
     virtual void outerNameStore(ModuleObject* module, Symbol name, CellObject* cell) = 0;

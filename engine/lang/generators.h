@@ -27,6 +27,7 @@ struct GeneratorBody {
     GeneratorBody& operator=(const GeneratorBody&) = delete;
 
     Interpreter* interp = nullptr;      ///< null once the interpreter is gone
+    uint64_t serial = 0;                ///< the interpreter's count of generators made so far
     const FunctionCode* code = nullptr; ///< the generator function's, or the expression's
     // What the frame points at, held for as long as the generator lives.
     Ref<FunctionObject> function; ///< null for a generator expression at module level

@@ -106,7 +106,7 @@ Value generatorRepr(Interpreter&, const CallArgs& args, void*) {
 
 GeneratorBody::GeneratorBody(Interpreter& owner)
     : interp(&owner) {
-    owner.generatorBodyMade(this);
+    serial = owner.generatorBodyMade(this);
 }
 
 GeneratorBody::~GeneratorBody() {
@@ -209,6 +209,7 @@ bool Interpreter::resumeGenerator(GeneratorBody& g, Value sent, Value& out) {
         return false;
     }
     checkCancel();
+    if (m_recorder) m_recorder->resumingGenerator(g.serial);
     try {
         g.coroutine->reserveStack();
     } catch (const std::bad_alloc&) {

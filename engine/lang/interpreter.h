@@ -177,6 +177,8 @@ public:
     void enterShadowExecution() { ++m_shadowDepth; }
     void leaveShadowExecution() { --m_shadowDepth; }
     TraceRecorder* recorder() const { return m_recorder; }
+    /// How many generators this interpreter has made (each has its serial).
+    uint64_t generatorsMade() const { return m_generatorsMade; }
     /// Calls a Python function without consulting the frame hook (the hook itself, eager runs).
     Value callFunctionDirect(FunctionObject& fn, const CallArgs& args, const Value* self) {
         return callFunction(fn, args, self, false);
@@ -400,9 +402,13 @@ private:
     /// Every generator body of this interpreter that has a coroutine: those a reference cycle
     /// keeps alive past the interpreter give their stacks back when it goes.
     std::set<GeneratorBody*> m_liveGenerators;
+    uint64_t m_generatorsMade = 0;
 
 public:
-    void generatorBodyMade(GeneratorBody* g) { m_liveGenerators.insert(g); }
+    uint64_t generatorBodyMade(GeneratorBody* g) {
+        m_liveGenerators.insert(g);
+        return ++m_generatorsMade;
+    }
     void generatorBodyGone(GeneratorBody* g) { m_liveGenerators.erase(g); }
 
 private:
