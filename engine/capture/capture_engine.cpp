@@ -45,6 +45,11 @@ std::string CompileSpec::backendKey() const {
     return key;
 }
 
+int64_t CompileSpec::backendId() const {
+    if (m_backendId < 0) m_backendId = backendIdOf(backendKey(), backend.callable);
+    return m_backendId;
+}
+
 Value CaptureEngine::callCompiled(const CompileSpec& spec, const Value& callable,
                                   const CallArgs& args) {
     struct Context {
@@ -60,7 +65,7 @@ Value CaptureEngine::callCompiled(const CompileSpec& spec, const Value& callable
             e.m_contexts.push_back(&s);
             e.m_entryPending = true;
             e.m_interp.setFrameHookActive(true);
-            setCurrentBackendId(backendIdOf(s.backendKey(), s.backend.callable));
+            setCurrentBackendId(s.backendId());
         }
         ~Context() {
             e.m_contexts.pop_back();

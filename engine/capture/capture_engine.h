@@ -45,6 +45,12 @@ struct CompileSpec {
     /// a custom backend is its callable; inductor is its options and dynamic (2.3's wrapper
     /// compares those); any other backend is its name.
     std::string backendKey() const;
+    /// The process-wide id of backendKey() (guards.h backendIdOf), worked out on the first
+    /// compiled call and kept: every call of a compiled function sets it as the current one.
+    int64_t backendId() const;
+
+private:
+    mutable int64_t m_backendId = -1;
 };
 
 /// Facts explain() collects while it runs a function.
