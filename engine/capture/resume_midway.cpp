@@ -192,10 +192,10 @@ bool CaptureEngine::skipInPlace(const BreakReason& reason, const std::string& me
     // Dynamo runs a skipped frame again from its start, so the functions it calls before the
     // break run (and compile) as frames of their own on this very call. Shadow execution has
     // already run that part: it reruns only where doing so repeats nothing a program could
-    // see: in-place tensor changes and stores into objects from before the frame are put back
-    // and the random generator rewound (skipFrame). A store that cannot be put back (a list
-    // slice), or a continuation, which cannot rerun the rest of its statement, go on eagerly
-    // from here.
+    // see: in-place tensor changes and every store the trace made (globals included) are put
+    // back and the random generator rewound (skipFrame, tracer_undo.cpp). What cannot be put
+    // back (an advanced generator from before the trace, a list-slice store), or a
+    // continuation, which cannot rerun the rest of its statement, goes on eagerly from here.
     if (!s.frame && s.tracer->storesUndoable()) return false;
     reportBreak(s, reason);
     KILN_TORCH_LOG(m_logger, LogLevel::Info, "torch._dynamo.convert_frame", s.compile.compileId,
