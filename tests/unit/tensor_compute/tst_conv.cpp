@@ -103,8 +103,8 @@ private slots:
         QVERIFY(allclose(toDType(out, DType::Float64), wantBatch, 1e-4, 1e-4, false));
     }
 
-    void sixteenBitFloatsTakeImageToColumns() {
-        // oneDNN's path is float32 only: a forced choice still computes bfloat16 (in float32).
+    void sixteenBitFloatsComputeInFloat32() {
+        // conv2d computes bfloat16 in float32 copies, whichever way is forced.
         AlgorithmScope scope(ConvAlgorithm::OneDnn);
         Generator gen(7);
         Tensor x = toDType(randn(DimVector{1, 2, 5, 5}, TensorOptions{}, gen), DType::BFloat16);
