@@ -373,6 +373,7 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
         items.push_back(graph::Arg::ofNode(node));
     out.args.push_back(graph::Arg::ofSequence(graph::Arg::Kind::Tuple, std::move(items)));
     g->add(std::move(out));
+    g->removeUnreadGetItems();
     g->hoistPlaceholders();
 
     bool failed = false;

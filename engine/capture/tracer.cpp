@@ -274,6 +274,9 @@ graph::Arg Tracer::argOf(const Value& v) {
         return graph::Arg::ofSequence(
             graph::Arg::Kind::Slice, {argOf(slice->start), argOf(slice->stop), argOf(slice->step)});
     }
+    if (auto size = m_sizeTuples.find(v.isObject() ? v.asObject() : nullptr);
+        size != m_sizeTuples.end())
+        return graph::Arg::ofNode(size->second.second);
     if ((v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) &&
         (containsTensor(v) || holdsSymInt(v))) {
         std::vector<graph::Arg> items;

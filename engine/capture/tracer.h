@@ -271,7 +271,15 @@ private:
     /// come back as SymInts; reads that need every size specialise them.
     lang::Value metadataRead(const lang::NativeFunctionObject& fn, const lang::CallArgs& args,
                              lang::Value result);
-    lang::Value symbolicSize(int32_t tensorNode, int64_t dim);
+    /// A SymInt for a symbolic dim of a traced tensor: a new x.size(dim) node, or with
+    /// `wholeSize` (an x.size() node) an operator.getitem of it.
+    lang::Value symbolicSize(int32_t tensorNode, int64_t dim, int32_t wholeSize);
+    /// An x.size() node (a torch.Size), or x.size(dim).
+    int32_t sizeNode(int32_t tensorNode, std::optional<int64_t> dim);
+    /// operator.getitem(size, dim) of an x.size() node.
+    int32_t sizeItemNode(int32_t wholeSize, int64_t dim, const graph::Dim& size);
+    /// The getitem node of a static item, which nothing reads (it only takes its name).
+    void staticSizeItem(int32_t wholeSize, int64_t dim, int64_t value);
     /// "2*s0", "s0 + 1": how a SymInt node's value depends on the symbols.
     std::string symbolicText(lang::BinaryOperator code, const lang::Value& a, const lang::Value& b);
     /// SymInts of this trace inside a constant argument (a slice bound) lose their symbol.
@@ -316,6 +324,9 @@ private:
     GuardSet m_guards;
     std::unordered_set<std::string> m_guarded;
     std::unordered_map<tensor::TensorImpl*, TracedTensor> m_traced;
+    /// torch.Size values with symbolic items this trace made (x.shape): passed whole to an op,
+    /// one is its x.size() node, as in Dynamo. The value keeps the tuple alive.
+    std::unordered_map<const lang::Object*, std::pair<lang::Value, int32_t>> m_sizeTuples;
     std::unordered_map<tensor::TensorImpl*, SourcePtr> m_tensorSources;
     /// Per local slot: its value at the start of the trace, guarded when first read.
     std::vector<std::pair<lang::Value, SourcePtr>> m_pendingGuards;
@@ -379,7 +390,6 @@ private:
     std::unordered_map<int32_t, std::vector<std::string>> m_symRoots;
     std::unordered_set<std::string> m_unbacked;         ///< symbols of values read from tensor data
     std::unordered_map<int32_t, SymExprPtr> m_symExprs; ///< SymInt node -> its value from inputs
-    std::map<std::pair<int32_t, int64_t>, int32_t> m_sizeNodes; ///< (tensor node, dim) -> node
 };
 
 } // namespace kiln::capture

@@ -329,8 +329,9 @@ void Tracer::truncate(size_t size) {
     }
     std::erase_if(m_placeholders,
                   [&](const PlaceholderRecord& p) { return p.node >= static_cast<int32_t>(size); });
-    std::erase_if(m_sizeNodes,
-                  [&](const auto& entry) { return entry.second >= static_cast<int32_t>(size); });
+    std::erase_if(m_sizeTuples, [&](const auto& entry) {
+        return entry.second.second >= static_cast<int32_t>(size);
+    });
     std::erase_if(m_symRoots,
                   [&](const auto& entry) { return entry.first >= static_cast<int32_t>(size); });
 }

@@ -291,12 +291,20 @@ Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs&
     if (!symbolic) return result;
     if ((fn.name == "size" && args.positional.size() == 1 && args.keywordNames.empty()) ||
         fn.name == "shape") {
-        // A torch.Size whose symbolic dims are SymInts.
+        // A torch.Size whose symbolic dims are SymInts: Dynamo records x.size() (x.shape
+        // too) and an operator.getitem of it per dim, static ones included (they take names,
+        // size[1] is getitem_1); it drops the getitems nobody reads before it compiles.
         if (!result.is(ObjectKind::Tuple)) return result;
         std::vector<Value> items = result.as<lang::TupleObject>()->items;
+        const int32_t whole = sizeNode(node, std::nullopt);
         for (size_t d = 0; d < items.size() && d < meta.sizes.size(); ++d)
-            if (meta.sizes[d].isSymbolic()) items[d] = symbolicSize(node, static_cast<int64_t>(d));
-        return Value(makeRef<lang::TupleObject>(std::move(items), result.asObject()->type()));
+            if (meta.sizes[d].isSymbolic())
+                items[d] = symbolicSize(node, static_cast<int64_t>(d), whole);
+            else
+                staticSizeItem(whole, static_cast<int64_t>(d), meta.sizes[d].value);
+        Value size(makeRef<lang::TupleObject>(std::move(items), result.asObject()->type()));
+        m_sizeTuples[size.asObject()] = {size, whole};
+        return size;
     }
     if (fn.name == "size" && result.isIntLike()) {
         int64_t dim =
@@ -304,7 +312,7 @@ Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs&
         if (dim < 0) dim += static_cast<int64_t>(meta.sizes.size());
         if (dim >= 0 && dim < static_cast<int64_t>(meta.sizes.size()) &&
             meta.sizes[static_cast<size_t>(dim)].isSymbolic())
-            return symbolicSize(node, dim);
+            return symbolicSize(node, dim, -1);
         return result;
     }
     // What does not depend on the sizes (x.dtype, x.device for torch.arange(t, device=...),
@@ -328,25 +336,45 @@ Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs&
     return result;
 }
 
-Value Tracer::symbolicSize(int32_t tensorNode, int64_t dim) {
+int32_t Tracer::sizeNode(int32_t tensorNode, std::optional<int64_t> dim) {
+    graph::Node n;
+    n.op = graph::NodeOp::CallMethod;
+    n.target = "size";
+    n.name = "size";
+    n.args = {graph::Arg::ofNode(tensorNode)};
+    if (dim) n.args.push_back(graph::Arg::ofConstant(Value::fromInt(*dim)));
+    n.meta.kind = dim ? graph::ValueMeta::Kind::SymInt : graph::ValueMeta::Kind::Other;
+    return addNode(std::move(n));
+}
+
+int32_t Tracer::sizeItemNode(int32_t wholeSize, int64_t dim, const graph::Dim& size) {
+    graph::Node n;
+    n.op = graph::NodeOp::CallFunction;
+    n.operatorKind = graph::OperatorKind::GetItem;
+    n.target = "operator.getitem";
+    n.name = "getitem";
+    n.args = {graph::Arg::ofNode(wholeSize), graph::Arg::ofConstant(Value::fromInt(dim))};
+    n.meta.kind = graph::ValueMeta::Kind::SymInt;
+    n.meta.sizes = {size};
+    return addNode(std::move(n));
+}
+
+void Tracer::staticSizeItem(int32_t wholeSize, int64_t dim, int64_t value) {
+    sizeItemNode(wholeSize, dim, graph::Dim{value, {}}); // the script reads the int instead
+}
+
+Value Tracer::symbolicSize(int32_t tensorNode, int64_t dim, int32_t wholeSize) {
     const graph::Dim size =
         m_graph.nodes[static_cast<size_t>(tensorNode)].meta.sizes.at(static_cast<size_t>(dim));
-    int32_t& node = m_sizeNodes[{tensorNode, dim}];
-    if (node == 0) {
-        graph::Node n;
-        n.op = graph::NodeOp::CallMethod;
-        n.target = "size";
-        n.name = "size";
-        n.args = {graph::Arg::ofNode(tensorNode), graph::Arg::ofConstant(Value::fromInt(dim))};
-        n.meta.kind = graph::ValueMeta::Kind::SymInt;
-        n.meta.sizes = {size};
-        node = addNode(std::move(n));
-        const DerivedSize* derived = derivedSize(size.symbol);
-        m_symRoots[node] = derived ? derived->roots : std::vector<std::string>{size.symbol};
-        for (const SymbolInfo& s : m_symbols)
-            if (s.name == size.symbol && s.dim >= 0 && !s.duck)
-                m_symExprs[node] = SymExpr::size(s.source, s.dim);
-    }
+    // A node per read, as Dynamo records one per x.size(d) call.
+    const int32_t node =
+        wholeSize < 0 ? sizeNode(tensorNode, dim) : sizeItemNode(wholeSize, dim, size);
+    m_graph.nodes[static_cast<size_t>(node)].meta.sizes = {size};
+    const DerivedSize* derived = derivedSize(size.symbol);
+    m_symRoots[node] = derived ? derived->roots : std::vector<std::string>{size.symbol};
+    for (const SymbolInfo& s : m_symbols)
+        if (s.name == size.symbol && s.dim >= 0 && !s.duck)
+            m_symExprs[node] = SymExpr::size(s.source, s.dim);
     return makeSymInt(m_interp, m_serial, node, size.value);
 }
 

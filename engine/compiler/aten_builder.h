@@ -101,6 +101,14 @@ public:
     /// (Inductor's fallback_random, bit-exact with eager).
     bool compilesRandom() const { return m_compilesRandom; }
     void setCompilesRandom(bool on) { m_compilesRandom = on; }
+    /// Inductor's freezing: parameters are constants of the compiled graph, so what is
+    /// computed from them alone may be computed once, at compile time (fold_batch_norm.h).
+    bool freezing() const { return m_freezing; }
+    void setFreezing(bool on) { m_freezing = on; }
+    /// A node a later one stands for (a convolution whose batch norm was folded into a copy of
+    /// it): dropped at the end of decomposition if nothing else reads it.
+    void markReplaced(int32_t node) { m_replaced.push_back(node); }
+    const std::vector<int32_t>& replaced() const { return m_replaced; }
 
     /// Broadcast sizes of two shapes (PyTorch's rules, size 1 stretches).
     static std::vector<Index> broadcastSizes(const std::vector<Index>& a,
@@ -112,6 +120,8 @@ private:
     AtenGraph& m_graph;
     std::string m_origin, m_originOp;
     bool m_compilesRandom = true;
+    bool m_freezing = false;
+    std::vector<int32_t> m_replaced;
 };
 
 /// Normalises a possibly negative dim for a rank; nullopt when out of range.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "compiler/aten_graph.h"
 
+#include "support/assert.h"
+
 #include <cstdio>
 
 namespace kiln::compiler {
@@ -18,6 +20,41 @@ std::vector<int32_t> AtenGraph::userCounts() const {
     for (int32_t o : outputs)
         if (o >= 0) ++users[static_cast<size_t>(o)];
     return users;
+}
+
+void AtenGraph::removeUnread(const std::vector<int32_t>& candidates) {
+    std::vector<int32_t> users = userCounts();
+    std::vector<bool> removed(nodes.size(), false);
+    bool any = false;
+    for (int32_t c : candidates) {
+        if (removed[static_cast<size_t>(c)] || users[static_cast<size_t>(c)] != 0) continue;
+        removed[static_cast<size_t>(c)] = any = true;
+        for (int32_t in : nodes[static_cast<size_t>(c)].inputs)
+            if (--users[static_cast<size_t>(in)] == 0 &&
+                nodes[static_cast<size_t>(in)].op == "constant_tensor")
+                removed[static_cast<size_t>(in)] = true;
+    }
+    if (!any) return;
+    std::vector<int32_t> renumbered(nodes.size(), -1);
+    std::vector<AtenNode> kept;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        if (removed[i]) continue;
+        renumbered[i] = static_cast<int32_t>(kept.size());
+        kept.push_back(std::move(nodes[i]));
+    }
+    auto map = [&](int32_t& i) {
+        if (i >= 0) i = renumbered[static_cast<size_t>(i)];
+    };
+    for (AtenNode& n : kept)
+        for (int32_t& in : n.inputs) {
+            map(in);
+            KILN_ASSERT(in >= 0, "a removed node is still read");
+        }
+    for (int32_t& o : outputs)
+        map(o);
+    for (int32_t& c : nodeOfCaptured)
+        map(c);
+    nodes = std::move(kept);
 }
 
 std::string toString(const AtenGraph& g) {

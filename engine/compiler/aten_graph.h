@@ -69,6 +69,9 @@ struct AtenGraph {
 
     int32_t add(AtenNode node);
     std::vector<int32_t> userCounts() const;
+    /// Removes those of `candidates` that nothing reads, and the constant_tensor nodes only
+    /// they read; later nodes are renumbered (nodeOfCaptured of a removed node becomes -1).
+    void removeUnread(const std::vector<int32_t>& candidates);
 };
 
 /// The value of a seed symbol for one call of a graph: 63 random bits drawn from the eager

@@ -61,6 +61,11 @@ public:
     /// A tensor attribute of the module (a parameter) as a constant-tensor node; nullopt if None.
     std::optional<int32_t> moduleTensor(const char* name);
 
+    /// The captured node an argument is, or null when it is no node.
+    const graph::Node* argNode(const std::string& name) const;
+    /// How many captured nodes read the argument's node (0 when it is no node).
+    size_t readersOf(const std::string& name) const;
+
     /// The value a constant argument holds, or an int list/size from symbolic nodes.
     const graph::Arg* arg(const std::string& name) const;
     /// Per captured node: the node holding its tensor (-1: none).
@@ -68,6 +73,8 @@ public:
 
 private:
     std::optional<Index> indexOf(const graph::Arg& a) const;
+    /// The sizes of x when the argument is an x.size() node.
+    std::optional<std::vector<Index>> wholeSizeOf(const graph::Arg& a) const;
     std::optional<int32_t> tensorOfArg(const graph::Arg& a, tensor::DType numberType);
 
     lang::Interpreter& m_interp;
@@ -90,6 +97,9 @@ const DecompositionRule* findDecomposition(const std::string& opName);
 /// holding its items, or nullopt.
 using TupleDecompositionRule = std::function<std::optional<std::vector<int32_t>>(OpCall&)>;
 const TupleDecompositionRule* findTupleDecomposition(const std::string& opName);
+
+/// Whether a captured node is x.size() (a torch.Size; its items are read through getitem).
+bool wholeSize(const graph::Node& n);
 
 /// The registry of module tensors already turned into constant nodes (one node per tensor).
 int32_t constantTensorNode(AtenBuilder& b, const tensor::Tensor& t);

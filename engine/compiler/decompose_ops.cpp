@@ -62,6 +62,17 @@ const Arg* OpCall::arg(const std::string& name) const {
     return it == m_bound.end() ? nullptr : &it->second;
 }
 
+const graph::Node* OpCall::argNode(const std::string& name) const {
+    const Arg* a = arg(name);
+    if (!a || a->kind != Arg::Kind::Node) return nullptr;
+    return &m_captured.nodes.at(static_cast<size_t>(a->node));
+}
+
+size_t OpCall::readersOf(const std::string& name) const {
+    const Arg* a = arg(name);
+    return a && a->kind == Arg::Kind::Node ? m_captured.users(a->node).size() : 0;
+}
+
 bool OpCall::isNone(const std::string& name) const {
     const Arg* a = arg(name);
     return !a || (a->kind == Arg::Kind::Constant && a->constant.isNone());
@@ -157,9 +168,28 @@ std::optional<std::vector<int64_t>> OpCall::dims(const std::string& name, int64_
     return out;
 }
 
+/// x.size() as a captured node: a torch.Size, passed whole (x.reshape(y.shape)) or read item
+/// by item through getitem nodes.
+bool wholeSize(const graph::Node& n) {
+    return n.op == NodeOp::CallMethod && n.target == "size" && n.args.size() == 1 &&
+           n.args[0].kind == Arg::Kind::Node && n.meta.kind == graph::ValueMeta::Kind::Other;
+}
+
+std::optional<std::vector<Index>> OpCall::wholeSizeOf(const Arg& a) const {
+    if (a.kind != Arg::Kind::Node) return std::nullopt;
+    const graph::Node& n = m_captured.nodes.at(static_cast<size_t>(a.node));
+    if (!wholeSize(n)) return std::nullopt;
+    int32_t t = m_tensorOf.at(static_cast<size_t>(n.args[0].node));
+    if (t < 0) return std::nullopt;
+    return m_b.sizes(t);
+}
+
 std::optional<std::vector<Index>> OpCall::sizes(const std::string& name) {
     const Arg* a = arg(name);
     if (!a) return std::nullopt;
+    if (auto whole = wholeSizeOf(*a)) return whole;
+    if ((a->kind == Arg::Kind::Tuple || a->kind == Arg::Kind::List) && a->items.size() == 1)
+        if (auto whole = wholeSizeOf(a->items[0])) return whole; // view(*x.shape) bound to *size
     std::vector<Index> out;
     auto addValue = [&](const Value& v) {
         if (!v.isIntLike()) return false;
@@ -324,6 +354,7 @@ public:
         , m_tupleOf(captured.nodes.size())
         , m_attentionOf(captured.nodes.size(), -1) {
         m_b.setCompilesRandom(!options.fallbackRandom);
+        m_b.setFreezing(options.freezing);
         if (options.matchAttention) m_attention = findWrittenAttention(interp, captured);
         for (size_t i = 0; i < m_attention.size(); ++i)
             for (int32_t replaced : m_attention[i].replaced)
@@ -338,6 +369,7 @@ public:
             if (!why.empty()) return {std::nullopt, why};
         }
         m_graph.nodeOfCaptured = m_tensorOf;
+        m_graph.removeUnread(m_b.replaced());
         return {std::move(m_graph), {}};
     }
 
@@ -486,6 +518,7 @@ private:
                 }
                 m_graph.nodes.resize(mark);
             }
+        if (wholeSize(n)) return {}; // only its items are read, through getitem nodes
         if (n.meta.kind != graph::ValueMeta::Kind::Tensor)
             return "node " + n.name + " produces a " +
                    std::string(n.meta.kind == graph::ValueMeta::Kind::None ? "None"
@@ -576,13 +609,22 @@ private:
             if (a.kind == Arg::Kind::Node) return m_symOf[static_cast<size_t>(a.node)];
             return std::nullopt;
         };
-        std::optional<Index> result;
-        if (op == "size" && n.args.size() == 2 && n.args[0].kind == Arg::Kind::Node) {
-            int32_t t = m_tensorOf[static_cast<size_t>(n.args[0].node)];
-            auto dim = n.args[1].kind == Arg::Kind::Constant && n.args[1].constant.isIntLike()
-                           ? normaliseDim(n.args[1].constant.asInt(), t >= 0 ? m_b.rank(t) : 0)
+        // x.size(d), or x.size()[d] (Dynamo's getitem of a torch.Size node).
+        auto sizeOf = [&](const Arg& tensor, const Arg& d) -> std::optional<Index> {
+            if (tensor.kind != Arg::Kind::Node) return std::nullopt;
+            int32_t t = m_tensorOf[static_cast<size_t>(tensor.node)];
+            auto dim = d.kind == Arg::Kind::Constant && d.constant.isIntLike() && t >= 0
+                           ? normaliseDim(d.constant.asInt(), m_b.rank(t))
                            : std::nullopt;
-            if (t >= 0 && dim) result = m_b.sizes(t)[static_cast<size_t>(*dim)];
+            if (!dim) return std::nullopt;
+            return m_b.sizes(t)[static_cast<size_t>(*dim)];
+        };
+        std::optional<Index> result;
+        if (op == "size" && n.args.size() == 2) {
+            result = sizeOf(n.args[0], n.args[1]);
+        } else if (op == "getitem" && n.args.size() == 2 && n.args[0].kind == Arg::Kind::Node) {
+            const graph::Node& whole = m_captured.nodes[static_cast<size_t>(n.args[0].node)];
+            if (wholeSize(whole)) result = sizeOf(whole.args[0], n.args[1]);
         } else if (auto a = symArg(0), b = symArg(1); a && b) {
             if (op == "add") result = *a + *b;
             if (op == "sub") result = *a + constant(-1) * *b;

@@ -31,6 +31,9 @@ struct DecomposeOptions {
     /// Inductor's pattern_matcher: attention written out by hand becomes one flash_attention
     /// node where it fits (match_attention.h). Off, the graph keeps its products and softmax.
     bool matchAttention = true;
+    /// Inductor's freezing in inference (no grad): parameters are constants, and a
+    /// convolution's batch norm in eval mode is folded into its weights (fold_batch_norm.h).
+    bool freezing = false;
 };
 
 /// The name a captured node's op goes by for the decomposition rules: a method's name, a

@@ -2,6 +2,7 @@
 // Decompositions of reductions and normalisations: sum/mean/amax/..., var/std (two
 // passes), softmax/log_softmax, layer_norm.
 #include "compiler/decompose_rules.h"
+#include "compiler/fold_batch_norm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -233,13 +234,15 @@ R normRule(OpCall& c) {
 
 /// batch_norm from running statistics (eval mode): per channel (dim 1),
 /// (x - mean) * rsqrt(var + eps) * weight + bias. Pointwise, so it fuses with the ReLU or the
-/// residual add around it (Inductor's default decomposition too; freezing would fold it into
-/// the convolution's weights instead).
+/// residual add around it (Inductor's default decomposition too); under freezing, folded into
+/// the convolution before it where it can be (fold_batch_norm.h).
 R batchNormEvalOf(OpCall& c, int32_t x, int32_t mean, int32_t var, std::optional<int32_t> weight,
                   std::optional<int32_t> bias, double eps) {
     AtenBuilder& b = c.b();
     int64_t rank = b.rank(x);
     if (rank < 2 || !tensor::isFloating(b.dtype(x))) return {};
+    if (auto folded = foldBatchNormIntoConvolution(c, {x, mean, var, weight, bias, eps}))
+        return folded;
     DType t = b.dtype(x) == DType::Float64 ? DType::Float64 : DType::Float32;
     std::vector<Index> channel(static_cast<size_t>(rank), constant(1));
     channel[1] = b.sizes(x)[1];

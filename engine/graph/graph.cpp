@@ -209,6 +209,46 @@ bool argUses(const Arg& a, int32_t index) {
 
 } // namespace
 
+void Graph::removeUnreadGetItems() {
+    std::vector<int32_t> readers(nodes.size(), 0);
+    auto count = [&](const Arg& a, int32_t delta, auto& self) -> void {
+        if (a.kind == Arg::Kind::Node) readers[static_cast<size_t>(a.node)] += delta;
+        for (const Arg& item : a.items)
+            self(item, delta, self);
+    };
+    auto countAll = [&](const Node& n, int32_t delta) {
+        for (const Arg& a : n.args)
+            count(a, delta, count);
+        for (const auto& kw : n.kwargs)
+            count(kw.second, delta, count);
+    };
+    for (const Node& n : nodes)
+        countAll(n, 1);
+    std::vector<bool> removed(nodes.size(), false);
+    for (size_t i = nodes.size(); i-- > 0;) {
+        const Node& n = nodes[i];
+        if (readers[i] != 0 || n.op != NodeOp::CallFunction ||
+            n.operatorKind != OperatorKind::GetItem)
+            continue;
+        removed[i] = true;
+        countAll(n, -1);
+    }
+    std::vector<int32_t> newIndex(nodes.size(), -1);
+    std::vector<Node> kept;
+    for (size_t i = 0; i < nodes.size(); ++i) {
+        if (removed[i]) continue;
+        newIndex[i] = static_cast<int32_t>(kept.size());
+        kept.push_back(std::move(nodes[i]));
+    }
+    for (Node& n : kept) {
+        for (Arg& a : n.args)
+            remapArg(a, newIndex);
+        for (auto& kw : n.kwargs)
+            remapArg(kw.second, newIndex);
+    }
+    nodes = std::move(kept);
+}
+
 std::vector<int32_t> Graph::users(int32_t index) const {
     std::vector<int32_t> out;
     for (size_t i = 0; i < nodes.size(); ++i) {

@@ -100,6 +100,9 @@ public:
     void truncate(size_t size);
     /// Moves placeholders to the front, keeping their order, as fx graphs list them.
     void hoistPlaceholders();
+    /// Drops operator.getitem nodes nothing reads, last first (so one that only such a
+    /// getitem read goes too), as Dynamo's output graph does before it compiles.
+    void removeUnreadGetItems();
     /// Nodes that call something (call_function, call_method, call_module).
     int32_t callCount() const;
     /// call_function nodes only: what torch._dynamo.explain counts as ops.

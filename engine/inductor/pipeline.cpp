@@ -265,7 +265,8 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     PassTimer decompose(result, "decompose");
     compiler::DecomposeResult d = compiler::decomposeGraph(
         c.interp, *captured,
-        {c.options.flag("fallback_random"), c.options.flag("pattern_matcher")});
+        {c.options.flag("fallback_random"), c.options.flag("pattern_matcher"),
+         c.options.flag("freezing") && !tensor::gradModeEnabled()});
     if (!d.graph) {
         result.refusal = d.refusal;
         return result;

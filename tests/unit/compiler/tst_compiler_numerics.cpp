@@ -381,6 +381,73 @@ for dtype in (torch.float32, torch.float64):
         QCOMPARE(fallbacks, 2 * 2);
     }
 
+    void batchNormFoldsIntoConvolutionUnderFreezing() {
+        // Under freezing and no_grad, an eval batch norm (affine or not, module or
+        // F.batch_norm) that alone reads a convolution (with or without bias, grouped) is
+        // folded into the convolution's weights; one whose convolution is read twice stays a
+        // pointwise step. Results equal eager's; without freezing nothing folds.
+        testing::CompilerFixture f("fold_batch_norm.py");
+        std::string error = f.run(R"(
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(8)
+        self.conv2 = nn.Conv2d(8, 8, 3, stride=2, groups=2, bias=False)
+        self.bn2 = nn.BatchNorm2d(8, affine=False)
+        self.conv3 = nn.Conv2d(8, 4, 1)
+        self.bn3 = nn.BatchNorm2d(4)
+        self.w = nn.Parameter(torch.randn(4, 4, 3, 3) * 0.3)
+    def forward(self, x):
+        x = torch.relu(self.bn1(self.conv1(x)))
+        x = self.bn2(self.conv2(x))
+        y = self.conv3(x)
+        z = self.bn3(y)
+        c = F.conv2d(z, self.w, padding=1)
+        n = self.bn3
+        return z + y, F.batch_norm(c, n.running_mean, n.running_var, n.weight, n.bias, False, 0.1, 1e-3)
+net = Net()
+with torch.no_grad():
+    for bn in (net.bn1, net.bn2, net.bn3):
+        bn.running_mean.uniform_(-1, 1)
+        bn.running_var.uniform_(0.5, 2)
+        if bn.affine:
+            bn.weight.uniform_(0.5, 1.5)
+            bn.bias.uniform_(-1, 1)
+net.eval()
+for freezing in (True, False):
+    torch._inductor.config.freezing = freezing
+    for dtype in (torch.float32, torch.float64):
+        net.to(dtype)
+        x = torch.randn(2, 3, 10, 12, dtype=dtype)
+        torch._dynamo.reset()
+        with torch.no_grad():
+            got, want = torch.compile(net)(x), net(x)
+        for g, e in zip(got, want):
+            assert g.shape == e.shape and torch.allclose(g, e, rtol=1e-4, atol=1e-4), (freezing, dtype)
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+        int convolutions = 0, folded = 0, normsInPointwise = 0;
+        for (const KernelEvent& k : f.sink.kernels) {
+            bool norm = k.fusedNodes.find("bn1") != std::string::npos ||
+                        k.fusedNodes.find("bn2") != std::string::npos ||
+                        k.fusedNodes.find("batch_norm") != std::string::npos;
+            if (k.name == "extern_convolution") {
+                ++convolutions;
+                if (norm) ++folded;
+            } else if (norm) {
+                ++normsInPointwise;
+            }
+        }
+        QCOMPARE(convolutions, 2 * 2 * 4); // two modes, two dtypes, four convolutions
+        QCOMPARE(folded, 2 * 3);           // freezing: all but conv3 (its output is read twice)
+        QCOMPARE(normsInPointwise, 2 * 3); // without freezing: the norms are pointwise steps
+    }
+
     void welfordVarianceIsStableAndExact() {
         // Rows far from zero (where sum-of-squares formulas lose every digit), lengths around the
         // 64-stream chunk (0 to 2 whole chunks plus tails), against a float64 reference.
