@@ -252,6 +252,7 @@ int32_t Tracer::nodeOf(const Value& tensor) {
     node.args = {graph::Arg::ofNode(tt.tupleNode),
                  graph::Arg::ofConstant(Value::fromInt(tt.tupleIndex))};
     node.meta = metaOf(tensor);
+    deriveUnknownSizes(node.meta, m_graph.nodes[static_cast<size_t>(tt.tupleNode)]);
     int32_t index = addNode(std::move(node));
     m_traced[tensor.tensorImpl()].node = index;
     return index;
@@ -307,7 +308,9 @@ bool inplaceKeyword(const CallArgs& args) {
 } // namespace
 
 void Tracer::registerResult(const Value& result, int32_t node) {
-    m_graph.nodes[static_cast<size_t>(node)].meta = metaOf(result);
+    graph::Node& n = m_graph.nodes[static_cast<size_t>(node)];
+    n.meta = metaOf(result);
+    deriveUnknownSizes(n.meta, n);
     if (result.isTensor()) {
         tensor::TensorImpl* impl = result.tensorImpl();
         if (m_traced.count(impl) || m_tensorSources.count(impl))

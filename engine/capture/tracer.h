@@ -89,6 +89,10 @@ struct DerivedSize {
     std::string name; ///< the SymInt's text when the size is one ("s0 + 1"), else "d<k>"
     int64_t hint = 0;
     std::vector<std::string> roots; ///< the size symbols it is computed from
+    /// Later results with a dim of this value take this name (symbolise): for sizes from
+    /// SymInt arguments (x[:pos + 1]), not for the sizes deriveUnknownSizes marks, whose
+    /// values are too common (32, 64) to tell them apart from static dims.
+    bool matchByValue = true;
 };
 
 struct TracedTensor {
@@ -302,6 +306,13 @@ private:
     /// on them become derived sizes (for getitem, the dims its symbolic slices produce; for
     /// other ops, dims equal to a SymInt's value), so that reading them reads the run's value.
     void deriveSizes(int32_t node, std::span<const lang::Value> args, bool getItem);
+    /// `meta` is the result of `producer` (its own, or an item of its tuple): a size that
+    /// did not symbolise, of an op that reads symbolic sizes, and that is neither a size of
+    /// the op's inputs, nor a number among its arguments, nor at a position where the first
+    /// input (of the same rank) is static (max_pool2d's (s0 - 2)//2 + 1, x.view(-1)'s 2*s0)
+    /// depends on symbols in a way the trace cannot write: a derived size, read at run time,
+    /// never a constant of the graph.
+    void deriveUnknownSizes(graph::ValueMeta& meta, const graph::Node& producer);
     /// Ne(s, n) for each `[:s]` of a SymInt s over a static dim of size n (s != n when traced).
     void guardPartialSlices(const tensor::Tensor& input, const lang::Value& index);
     /// The dims of x[index] that a slice holding a SymInt produces; nullopt when the index has

@@ -8,6 +8,8 @@
 #include "lang/types.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace kiln::capture {
 
@@ -64,7 +66,7 @@ void Tracer::symbolise(graph::ValueMeta& meta) const {
                 ++matches;
             }
         for (const DerivedSize& s : m_derivedSizes)
-            if (s.hint == d.value && (!match || *match != s.name)) {
+            if (s.matchByValue && s.hint == d.value && (!match || *match != s.name)) {
                 match = &s.name;
                 ++matches;
             }
@@ -202,6 +204,93 @@ void Tracer::deriveSizes(int32_t node, std::span<const Value> args, bool getItem
                 derive(d, u.text, u.roots);
                 break;
             }
+    }
+}
+
+void Tracer::deriveUnknownSizes(graph::ValueMeta& meta, const graph::Node& producer) {
+    if (meta.kind != graph::ValueMeta::Kind::Tensor || m_symbols.empty()) return;
+    std::set<int64_t> known; // sizes the result may have taken from its inputs or arguments
+    std::vector<std::string> roots;
+    const graph::ValueMeta* first = nullptr; // the first tensor input
+    std::map<int64_t, std::string> symbolic; // an input's symbolic size by value ("" if two)
+    auto addTensorSizes = [&](const graph::ValueMeta& m) {
+        if (!first) first = &m;
+        for (const graph::Dim& d : m.sizes) {
+            if (!d.isSymbolic()) {
+                known.insert(d.value);
+                continue;
+            }
+            auto [it, added] = symbolic.emplace(d.value, d.symbol);
+            if (!added && it->second != d.symbol) it->second.clear();
+            const DerivedSize* derived = derivedSize(d.symbol);
+            if (derived)
+                roots.insert(roots.end(), derived->roots.begin(), derived->roots.end());
+            else
+                roots.push_back(d.symbol);
+        }
+    };
+    auto addValue = [&](const Value& v) {
+        if (v.isTensor()) {
+            for (int64_t size : v.asTensor().sizes())
+                known.insert(size);
+        } else if (v.isIntLike()) {
+            known.insert(v.asInt());
+        }
+    };
+    auto scan = [&](const graph::Arg& a, int depth, auto& self) -> void {
+        if (depth > 4) return;
+        if (a.kind == graph::Arg::Kind::Node) {
+            const graph::Node& n = m_graph.nodes[static_cast<size_t>(a.node)];
+            if (n.meta.kind == graph::ValueMeta::Kind::Tensor) addTensorSizes(n.meta);
+            // x.size() passed whole (y.reshape(x.shape)): x's sizes.
+            if (n.meta.kind == graph::ValueMeta::Kind::Other && n.target == "size" &&
+                n.args.size() == 1)
+                self(n.args[0], depth + 1, self);
+        } else if (a.kind == graph::Arg::Kind::Constant) {
+            addValue(a.constant);
+            if (a.constant.is(ObjectKind::Tuple) || a.constant.is(ObjectKind::List))
+                for (const Value& item : sequenceItems(a.constant))
+                    addValue(item);
+        }
+        for (const graph::Arg& item : a.items)
+            self(item, depth + 1, self);
+    };
+    for (const graph::Arg& a : producer.args)
+        scan(a, 0, scan);
+    for (const auto& kw : producer.kwargs)
+        scan(kw.second, 0, scan);
+    if (roots.empty()) return; // no symbolic input: every size is what it was traced with
+    if (producer.op == graph::NodeOp::CallModule && !producer.callable.isEmpty()) {
+        // A module's own numbers: its parameters' and buffers' sizes, its int settings
+        // (nn.Linear's out_features, nn.Upsample's size).
+        Value dict = m_interp.tryGetAttr(producer.callable, lang::Symbol::intern("__dict__"));
+        if (dict.is(ObjectKind::Dict))
+            dict.as<lang::DictObject>()->forEach([&](const Value&, const Value& v) {
+                addValue(v);
+                if (v.is(ObjectKind::Tuple) || v.is(ObjectKind::List))
+                    for (const Value& item : sequenceItems(v))
+                        addValue(item);
+                if (v.is(ObjectKind::Dict)) // _parameters, _buffers
+                    v.as<lang::DictObject>()->forEach(
+                        [&](const Value&, const Value& t) { addValue(t); });
+            });
+    }
+    for (size_t i = 0; i < meta.sizes.size(); ++i) {
+        graph::Dim& d = meta.sizes[i];
+        if (d.isSymbolic() || d.value <= 1) continue;
+        // An input's symbolic size moved (x.transpose(1, 2) of [s0, 24, d9]): its name.
+        if (auto it = symbolic.find(d.value); it != symbolic.end() && !it->second.empty()) {
+            d.symbol = it->second;
+            continue;
+        }
+        if (known.count(d.value)) continue;
+        // Where the first input has the result's rank, a dim that is static there stays
+        // static (x.chunk(2, -1) of a static last dim, a strided conv over a static width).
+        if (first && first->sizes.size() == meta.sizes.size() && !first->sizes[i].isSymbolic() &&
+            !symbolic.count(d.value))
+            continue;
+        d.symbol = "d" + std::to_string(m_derivedSizes.size());
+        m_derivedSizes.push_back(DerivedSize{d.symbol, d.value, roots, false});
     }
 }
 

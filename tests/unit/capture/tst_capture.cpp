@@ -544,6 +544,31 @@ private slots:
         QVERIFY(dynamicGraph.find("mul: \"Sym(2*s0)\" = 2 * getitem_1") != std::string::npos);
     }
 
+    void sizesOpsComputeFromSymbolsAreReadWhenTheGraphRuns() {
+        // max_pool2d's output size and x.view(-1)'s length depend on the symbols in ways the
+        // trace cannot write: the dynamic graph reads them when it runs (they were constants
+        // of the graph, the first dynamic call's values, wrong for every later size). A chunk
+        // of a static dim stays static. One dynamic graph serves every size.
+        Session s;
+        QCOMPARE(s.run("import torch.nn.functional as F\n"
+                       "def f(x):\n"
+                       "    y = F.max_pool2d(x, 2)\n"
+                       "    return y.size(2), x.view(-1).shape[0], x.chunk(2, 1)[0].size(1)\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "for n in (8, 10, 12, 14, 15):\n"
+                       "    x = torch.ones(1, 4, n, n)\n"
+                       "    assert cf(x) == f(x), (n, cf(x), f(x))\n"),
+                 std::string());
+        QStringList ids;
+        for (const CompileEvent& c : s.sink.compiles)
+            ids << QString::fromStdString(c.compileId);
+        QCOMPARE(ids, QStringList({"0/0", "0/1"}));
+        std::string dynamicGraph;
+        for (const GraphEvent& g : s.sink.graphs)
+            if (g.compileId == "0/1") dynamicGraph = g.readableCode;
+        QVERIFY2(dynamicGraph.find("max_pool2d.size(2)") != std::string::npos, dynamicGraph.c_str());
+    }
+
     void comparisonsAndRangesOnSizes() {
         Session s;
         QCOMPARE(s.run("def f(x):\n"
