@@ -590,12 +590,21 @@ Value Tracer::runOnValues(lang::NativeFunctionObject& fn, const CallArgs& args) 
     if (std::none_of(args.positional.begin(), args.positional.end(), holds) &&
         std::none_of(args.keywordValues.begin(), args.keywordValues.end(), holds))
         return fn.fn(m_interp, args, fn.data);
-    // The op computes on the SymInts' values; the graph node refers to their nodes.
+    // The op computes on the SymInts' values; the graph node refers to their nodes, so a
+    // list argument (F.pad(x, [0, 0, d // 2, d - d // 2])) is copied, not changed in place as
+    // concreteValue changes a frame's own list: the node is recorded from it afterwards.
+    auto values = [&](const Value& v) {
+        if (!v.is(ObjectKind::List) || !holdsSymInt(v)) return concreteValue(m_interp, v);
+        std::vector<Value> items;
+        for (const Value& item : v.as<lang::ListObject>()->items)
+            items.push_back(concreteValue(m_interp, item));
+        return Value(makeRef<lang::ListObject>(std::move(items)));
+    };
     std::vector<Value> positional, keywords;
     for (const Value& v : args.positional)
-        positional.push_back(concreteValue(m_interp, v));
+        positional.push_back(values(v));
     for (const Value& v : args.keywordValues)
-        keywords.push_back(concreteValue(m_interp, v));
+        keywords.push_back(values(v));
     return fn.fn(m_interp, CallArgs{positional, args.keywordNames, keywords}, fn.data);
 }
 

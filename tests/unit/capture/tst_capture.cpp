@@ -548,25 +548,38 @@ private slots:
         // max_pool2d's output size and x.view(-1)'s length depend on the symbols in ways the
         // trace cannot write: the dynamic graph reads them when it runs (they were constants
         // of the graph, the first dynamic call's values, wrong for every later size). A chunk
-        // of a static dim stays static. One dynamic graph serves every size.
+        // of a static dim stays static. F.pad's amounts computed from a size are the SymInts'
+        // nodes. One dynamic graph serves every size.
         Session s;
         QCOMPARE(s.run("import torch.nn.functional as F\n"
                        "def f(x):\n"
                        "    y = F.max_pool2d(x, 2)\n"
                        "    return y.size(2), x.view(-1).shape[0], x.chunk(2, 1)[0].size(1)\n"
+                       "def g(x):\n"
+                       "    d = x.size(2) - 6\n"
+                       "    return F.pad(x, [0, 0, d // 2, d - d // 2])\n"
                        "cf = torch.compile(f, backend='eager')\n"
+                       "cg = torch.compile(g, backend='eager')\n"
                        "for n in (8, 10, 12, 14, 15):\n"
                        "    x = torch.ones(1, 4, n, n)\n"
-                       "    assert cf(x) == f(x), (n, cf(x), f(x))\n"),
+                       "    assert cf(x) == f(x), (n, cf(x), f(x))\n"
+                       "    assert cg(x).shape == g(x).shape, (n, cg(x).shape)\n"),
                  std::string());
         QStringList ids;
         for (const CompileEvent& c : s.sink.compiles)
             ids << QString::fromStdString(c.compileId);
-        QCOMPARE(ids, QStringList({"0/0", "0/1"}));
-        std::string dynamicGraph;
-        for (const GraphEvent& g : s.sink.graphs)
+        ids.sort();
+        QCOMPARE(ids, QStringList({"0/0", "0/1", "1/0", "1/1"}));
+        std::string dynamicGraph, padGraph;
+        for (const GraphEvent& g : s.sink.graphs) {
             if (g.compileId == "0/1") dynamicGraph = g.readableCode;
-        QVERIFY2(dynamicGraph.find("max_pool2d.size(2)") != std::string::npos, dynamicGraph.c_str());
+            if (g.compileId == "1/1") padGraph = g.readableCode;
+        }
+        QVERIFY2(dynamicGraph.find("max_pool2d.size(2)") != std::string::npos,
+                 dynamicGraph.c_str());
+        // The pad amounts are the SymInts' nodes, not the traced call's numbers.
+        QVERIFY2(padGraph.find("pad(l_x_, [0, 0, floordiv, sub_1])") != std::string::npos,
+                 padGraph.c_str());
     }
 
     void comparisonsAndRangesOnSizes() {
