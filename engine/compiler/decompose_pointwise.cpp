@@ -182,6 +182,18 @@ R castRule(OpCall& c, DType dtype) {
     return x ? R(c.b().toDtype(*x, dtype)) : R();
 }
 
+/// addcmul / addcdiv: input + value * tensor1 * tensor2 (or / tensor2), in eager's order.
+R addcRule(OpCall& c, const char* op) {
+    if (!c.bind({"input", "tensor1", "tensor2", "value"})) return {};
+    auto x = c.tensor("input"), t1 = c.tensor("tensor1"), t2 = c.tensor("tensor2");
+    auto value = c.has("value") ? c.number("value") : std::optional<double>(1.0);
+    DType t = c.resultDtype();
+    if (!x || !t1 || !t2 || !value || !tensor::isFloating(t)) return {};
+    AtenBuilder& b = c.b();
+    int32_t scaled = b.binary("mul", b.constant(*value, t), *t1, t);
+    return b.binary("add", *x, b.binary(op, scaled, *t2, t), t);
+}
+
 R identityRule(OpCall& c) {
     if (!c.bind({"input", "memory_format"})) return {};
     return c.tensor("input");
@@ -208,6 +220,8 @@ void addPointwiseRules(RuleTable& t) {
     for (const char* op : {"eq", "ne", "lt", "le", "gt", "ge"})
         t[op] = [op](OpCall& c) { return compareRule(c, op); };
     t["pow"] = powRule;
+    t["addcmul"] = [](OpCall& c) { return addcRule(c, "mul"); };
+    t["addcdiv"] = [](OpCall& c) { return addcRule(c, "truediv"); };
     t["mod"] = remainderRule;
     t["remainder"] = remainderRule;
     // On bools & and | are logical; on integers they are bitwise, which has no scalar op.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Pointwise ops with more than two operands or a mask: where, clamp/clip (and clamp_min,
-// clamp_max), masked_fill, lerp, and the closeness tests isclose, allclose and equal.
+// clamp_max), masked_fill, lerp, addcmul/addcdiv, and the closeness tests isclose, allclose and
+// equal.
 #include "tensor/elementwise.h"
+#include "tensor/error.h"
 #include "torchapi/bindings.h"
 
 namespace kiln::torchapi {
@@ -136,6 +138,36 @@ Value lerpFn(Interpreter& interp, const CallArgs& args, void*) {
     return resultOrOut(a, 3, r);
 }
 
+/// addcmul/addcdiv: input + value * tensor1 * tensor2 (or / tensor2), as PyTorch's kernel
+/// computes it: the value times tensor1 first, then tensor2, then the sum.
+template <tensor::BinaryOp Op, bool InPlace>
+Value addcFn(Interpreter& interp, const CallArgs& args, void*) {
+    constexpr bool divides = Op == tensor::BinaryOp::Div;
+    static const Signature sig(
+        divides ? (InPlace ? "addcdiv_(input, tensor1, tensor2, *, value=1)"
+                           : "addcdiv(input, tensor1, tensor2, *, value=1, out=None)")
+                : (InPlace ? "addcmul_(input, tensor1, tensor2, *, value=1)"
+                           : "addcmul(input, tensor1, tensor2, *, value=1, out=None)"));
+    BoundArgs a = sig.bind(interp, args);
+    Tensor x = a.toTensor(0), t1 = a.toTensor(1), t2 = a.toTensor(2);
+    if (divides && !tensor::isFloating(t1.dtype()) && !tensor::isFloating(t2.dtype()))
+        tensor::failRuntime("Integer division with addcdiv is no longer supported, and in a "
+                            "future release addcdiv will perform a true division of tensor1 and "
+                            "tensor2. The historic addcdiv behavior can be implemented as "
+                            "(input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for "
+                            "integer inputs and as (input + value * tensor1 / tensor2) for float "
+                            "inputs. The future addcdiv behavior is just the latter "
+                            "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
+    using tensor::BinaryOp;
+    Tensor scaled = tensor::binary(BinaryOp::Mul, tensor::wrapNumber(scalarArg(a, 3)), t1);
+    Tensor r = tensor::binary(BinaryOp::Add, x, tensor::binary(Op, scaled, t2));
+    if (InPlace) {
+        assignInPlace(x, r);
+        return a[0];
+    }
+    return resultOrOut(a, 4, r);
+}
+
 Value iscloseFn(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False)");
     BoundArgs a = sig.bind(interp, args);
@@ -171,6 +203,10 @@ void installTernaryOps(Interpreter& interp, ModuleObject& torch) {
         {"masked_fill_", maskedFillFn<true>, false, true},
         {"lerp", lerpFn<false>, true, true},
         {"lerp_", lerpFn<true>, false, true},
+        {"addcmul", addcFn<tensor::BinaryOp::Mul, false>, true, true},
+        {"addcmul_", addcFn<tensor::BinaryOp::Mul, true>, false, true},
+        {"addcdiv", addcFn<tensor::BinaryOp::Div, false>, true, true},
+        {"addcdiv_", addcFn<tensor::BinaryOp::Div, true>, false, true},
         {"isclose", iscloseFn, true, true},
         {"allclose", allcloseFn, true, true},
         {"equal", equalFn, true, true},

@@ -87,7 +87,8 @@ def squared_error(x):
     return F.mse_loss(x, x * 0.5), F.mse_loss(x, x * 0.5, reduction="sum"), F.mse_loss(x, x * 0.5, reduction="none")
 def arithmetic(x):
     y = x * 2 - 1
-    return torch.add(x, y, alpha=2) - y / (x.abs() + 1) + x ** 2 + x.abs() ** 0.5 + torch.maximum(x, y) - torch.minimum(x, 0.5 * y) + 3 - x
+    return (torch.add(x, y, alpha=2) - y / (x.abs() + 1) + x ** 2 + x.abs() ** 0.5 + torch.maximum(x, y) - torch.minimum(x, 0.5 * y) + 3 - x
+            + torch.addcmul(x, y, x, value=0.3) + x.addcdiv(y, x.abs() + 1, value=-2))
 def comparisons(x):
     m = (x > 0) & (x < 1) | (x == 0)
     return torch.where(m, x, -x).masked_fill(x < -1, 7.0), (x >= 0.5), x.clamp(-0.5, 0.5) + x.clamp_min(0)
