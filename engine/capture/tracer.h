@@ -313,6 +313,8 @@ private:
     /// depends on symbols in a way the trace cannot write: a derived size, read at run time,
     /// never a constant of the graph.
     void deriveUnknownSizes(graph::ValueMeta& meta, const graph::Node& producer);
+    /// Whether a size symbol (or a symbol a derived size came from) is specialised.
+    bool specializedSymbol(const std::string& symbol) const;
     /// Ne(s, n) for each `[:s]` of a SymInt s over a static dim of size n (s != n when traced).
     void guardPartialSlices(const tensor::Tensor& input, const lang::Value& index);
     /// The dims of x[index] that a slice holding a SymInt produces; nullopt when the index has

@@ -216,7 +216,7 @@ void Tracer::deriveUnknownSizes(graph::ValueMeta& meta, const graph::Node& produ
     auto addTensorSizes = [&](const graph::ValueMeta& m) {
         if (!first) first = &m;
         for (const graph::Dim& d : m.sizes) {
-            if (!d.isSymbolic()) {
+            if (!d.isSymbolic() || specializedSymbol(d.symbol)) {
                 known.insert(d.value);
                 continue;
             }
@@ -292,6 +292,16 @@ void Tracer::deriveUnknownSizes(graph::ValueMeta& meta, const graph::Node& produ
         d.symbol = "d" + std::to_string(m_derivedSizes.size());
         m_derivedSizes.push_back(DerivedSize{d.symbol, d.value, roots, false});
     }
+}
+
+bool Tracer::specializedSymbol(const std::string& symbol) const {
+    const DerivedSize* derived = derivedSize(symbol);
+    for (const SymbolInfo& s : m_symbols)
+        if (s.specialized &&
+            (s.name == symbol ||
+             (derived && std::count(derived->roots.begin(), derived->roots.end(), s.name))))
+            return true;
+    return false;
 }
 
 void Tracer::applySpecializations() {
