@@ -142,6 +142,25 @@ void remapArg(Arg& a, const std::vector<int32_t>& newIndex) {
         remapArg(item, newIndex);
 }
 
+/// The nodes at `order` (indices into `nodes`), in that order, with the nodes they read
+/// renumbered; a node left out is read by none of those kept.
+std::vector<Node> takeInOrder(std::vector<Node>& nodes, const std::vector<size_t>& order) {
+    std::vector<int32_t> newIndex(nodes.size(), -1);
+    for (size_t k = 0; k < order.size(); ++k)
+        newIndex[order[k]] = static_cast<int32_t>(k);
+    std::vector<Node> taken;
+    taken.reserve(order.size());
+    for (size_t k : order)
+        taken.push_back(std::move(nodes[k]));
+    for (Node& n : taken) {
+        for (Arg& a : n.args)
+            remapArg(a, newIndex);
+        for (auto& kw : n.kwargs)
+            remapArg(kw.second, newIndex);
+    }
+    return taken;
+}
+
 } // namespace
 
 void Graph::hoistPlaceholders() {
@@ -150,20 +169,7 @@ void Graph::hoistPlaceholders() {
         if (nodes[i].op == NodeOp::Placeholder) order.push_back(i);
     for (size_t i = 0; i < nodes.size(); ++i)
         if (nodes[i].op != NodeOp::Placeholder) order.push_back(i);
-    std::vector<int32_t> newIndex(nodes.size());
-    for (size_t k = 0; k < order.size(); ++k)
-        newIndex[order[k]] = static_cast<int32_t>(k);
-    std::vector<Node> reordered;
-    reordered.reserve(nodes.size());
-    for (size_t k : order)
-        reordered.push_back(std::move(nodes[k]));
-    for (Node& n : reordered) {
-        for (Arg& a : n.args)
-            remapArg(a, newIndex);
-        for (auto& kw : n.kwargs)
-            remapArg(kw.second, newIndex);
-    }
-    nodes = std::move(reordered);
+    nodes = takeInOrder(nodes, order);
 }
 
 size_t Graph::outputCount() const {
@@ -233,20 +239,10 @@ void Graph::removeUnreadGetItems() {
         removed[i] = true;
         countAll(n, -1);
     }
-    std::vector<int32_t> newIndex(nodes.size(), -1);
-    std::vector<Node> kept;
-    for (size_t i = 0; i < nodes.size(); ++i) {
-        if (removed[i]) continue;
-        newIndex[i] = static_cast<int32_t>(kept.size());
-        kept.push_back(std::move(nodes[i]));
-    }
-    for (Node& n : kept) {
-        for (Arg& a : n.args)
-            remapArg(a, newIndex);
-        for (auto& kw : n.kwargs)
-            remapArg(kw.second, newIndex);
-    }
-    nodes = std::move(kept);
+    std::vector<size_t> kept;
+    for (size_t i = 0; i < nodes.size(); ++i)
+        if (!removed[i]) kept.push_back(i);
+    nodes = takeInOrder(nodes, kept);
 }
 
 std::vector<int32_t> Graph::users(int32_t index) const {
