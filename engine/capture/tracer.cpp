@@ -258,6 +258,23 @@ int32_t Tracer::nodeOf(const Value& tensor) {
     return index;
 }
 
+int32_t Tracer::sizeConstruction(const Value& size) {
+    // Dynamo passes a torch.Size it has no node for (x.shape[-2:]) as torch.Size([...]).
+    std::vector<graph::Arg> items;
+    for (const Value& item : sequenceItems(size))
+        items.push_back(argOf(item));
+    graph::Node n;
+    n.op = graph::NodeOp::CallFunction;
+    n.target = "torch.Size";
+    n.name = "size";
+    n.callable = Value(m_interp.typeOf(size));
+    n.args = {graph::Arg::ofSequence(graph::Arg::Kind::List, std::move(items))};
+    n.meta.kind = graph::ValueMeta::Kind::Other;
+    const int32_t node = addNode(std::move(n));
+    m_sizeTuples[size.asObject()] = {size, node};
+    return node;
+}
+
 graph::Arg Tracer::argOf(const Value& v) {
     if (v.isTensor()) {
         int32_t node = nodeOf(v);
@@ -278,6 +295,8 @@ graph::Arg Tracer::argOf(const Value& v) {
     if (auto size = m_sizeTuples.find(v.isObject() ? v.asObject() : nullptr);
         size != m_sizeTuples.end())
         return graph::Arg::ofNode(size->second.second);
+    if (v.is(ObjectKind::Tuple) && holdsSymInt(v) && m_interp.typeName(v) == "Size")
+        return graph::Arg::ofNode(sizeConstruction(v));
     if ((v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) &&
         (containsTensor(v) || holdsSymInt(v))) {
         std::vector<graph::Arg> items;

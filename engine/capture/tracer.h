@@ -280,6 +280,8 @@ private:
     lang::Value symbolicSize(int32_t tensorNode, int64_t dim, int32_t wholeSize);
     /// An x.size() node (a torch.Size), or x.size(dim).
     int32_t sizeNode(int32_t tensorNode, std::optional<int64_t> dim);
+    /// A torch.Size([...]) node for a torch.Size with SymInts that has none (x.shape[-2:]).
+    int32_t sizeConstruction(const lang::Value& size);
     /// operator.getitem(size, dim) of an x.size() node.
     int32_t sizeItemNode(int32_t wholeSize, int64_t dim, const graph::Dim& size);
     /// The getitem node of a static item, which nothing reads (it only takes its name).

@@ -100,6 +100,8 @@ const TupleDecompositionRule* findTupleDecomposition(const std::string& opName);
 
 /// Whether a captured node is x.size() (a torch.Size; its items are read through getitem).
 bool wholeSize(const graph::Node& n);
+/// Whether a captured node is torch.Size([...]) of SymInts and ints (x.shape[-2:] passed on).
+bool sizeConstruction(const graph::Node& n);
 
 /// The registry of module tensors already turned into constant nodes (one node per tensor).
 int32_t constantTensorNode(AtenBuilder& b, const tensor::Tensor& t);

@@ -175,9 +175,23 @@ bool wholeSize(const graph::Node& n) {
            n.args[0].kind == Arg::Kind::Node && n.meta.kind == graph::ValueMeta::Kind::Other;
 }
 
+bool sizeConstruction(const graph::Node& n) {
+    return n.op == NodeOp::CallFunction && n.target == "torch.Size" && n.args.size() == 1 &&
+           n.args[0].kind == Arg::Kind::List;
+}
+
 std::optional<std::vector<Index>> OpCall::wholeSizeOf(const Arg& a) const {
     if (a.kind != Arg::Kind::Node) return std::nullopt;
     const graph::Node& n = m_captured.nodes.at(static_cast<size_t>(a.node));
+    if (sizeConstruction(n)) {
+        std::vector<Index> out;
+        for (const Arg& item : n.args[0].items) {
+            auto i = indexOf(item);
+            if (!i) return std::nullopt;
+            out.push_back(*i);
+        }
+        return out;
+    }
     if (!wholeSize(n)) return std::nullopt;
     int32_t t = m_tensorOf.at(static_cast<size_t>(n.args[0].node));
     if (t < 0) return std::nullopt;
@@ -518,7 +532,8 @@ private:
                 }
                 m_graph.nodes.resize(mark);
             }
-        if (wholeSize(n)) return {}; // only its items are read, through getitem nodes
+        // A torch.Size: its items are read through getitem nodes, or it is passed whole.
+        if (wholeSize(n) || sizeConstruction(n)) return {};
         if (n.meta.kind != graph::ValueMeta::Kind::Tensor)
             return "node " + n.name + " produces a " +
                    std::string(n.meta.kind == graph::ValueMeta::Kind::None ? "None"

@@ -582,6 +582,26 @@ private slots:
                  padGraph.c_str());
     }
 
+    void slicedShapesPassedOnAreTorchSizeNodes() {
+        // y.shape[-2:] with symbolic items passed to an op: Dynamo 2.3 builds it in the graph
+        // as torch.Size([getitem_2, getitem_3]) from the getitems of y.size().
+        Session s;
+        QCOMPARE(s.run("import torch.nn.functional as F\n"
+                       "def f(x, y):\n"
+                       "    return F.interpolate(x, size=y.shape[-2:], mode='nearest')\n"
+                       "cf = torch.compile(f, backend='eager')\n"
+                       "for n in (4, 5, 6):\n"
+                       "    x, y = torch.ones(1, 1, n, n), torch.ones(1, 1, 2 * n, 2 * n + 1)\n"
+                       "    assert cf(x, y).shape == f(x, y).shape\n"),
+                 std::string());
+        std::string dynamicGraph;
+        for (const GraphEvent& g : s.sink.graphs)
+            if (g.compileId == "0/1") dynamicGraph = g.readableCode;
+        QVERIFY2(dynamicGraph.find("size_1 = torch.Size([getitem_2, getitem_3])") !=
+                     std::string::npos,
+                 dynamicGraph.c_str());
+    }
+
     void comparisonsAndRangesOnSizes() {
         Session s;
         QCOMPARE(s.run("def f(x):\n"
