@@ -28,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <set>
+#include <unordered_set>
 
 namespace kiln::capture {
 
@@ -215,6 +216,8 @@ private:
     std::set<std::pair<std::string, int32_t>> m_loggedBreaks; ///< (file, line) shown in the log
     std::map<tensor::TensorImpl*, std::pair<Ref<tensor::TensorImpl>, std::vector<int64_t>>>
         m_markedDynamic;
+    /// nn.Module classes a compiled frame stored into an instance of (TraceOptions).
+    std::unordered_set<const lang::TypeObject*> m_dynamicModuleClasses;
 };
 
 } // namespace kiln::capture

@@ -93,6 +93,8 @@ TraceOptions CaptureEngine::traceOptions(FrameRecord& rec) {
     const OptionValues& config = m_config.dynamo();
     o.fullgraph = spec.fullgraph;
     o.captureScalarOutputs = config.flag("capture_scalar_outputs");
+    o.guardNnModules = config.flag("guard_nn_modules");
+    o.dynamicModuleClasses = &m_dynamicModuleClasses;
     const bool automatic = config.flag("automatic_dynamic_shapes");
     const bool allDynamic = spec.dynamic == true ||
                             (!spec.dynamic.has_value() && !config.flag("assume_static_by_default"));
@@ -403,6 +405,7 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
         return;
     }
     entry->compileId = s.compile.compileId;
+    t.settleModuleGuards();
     entry->guards = t.guards();
     entry->inputs = t.inputSources();
     entry->compiled = compiled;

@@ -82,6 +82,11 @@ public:
     /// DimAtLeast and DimEquals: the symbol it bounds or ties ("s0").
     const std::string& symbol() const { return m_symbol; }
     GuardOrigin origin;
+    /// The nn.Module objects whose attributes lead to what the guard checks (`L['self'].sub.k`:
+    /// self and self.sub; a module's own ID_MATCH and training guard: the modules above it).
+    /// Identities only, set while tracing: the tracer decides from them whether the guard is
+    /// installed (guard_nn_modules) and then clears them.
+    std::vector<const void*> readThroughModules;
 
     /// Fetches what the guard looks at from a frame's slots and globals and checks it.
     bool passes(lang::Interpreter& interp, const std::vector<lang::Value>& slots,

@@ -44,6 +44,8 @@ public:
                       lang::ModuleObject& globals) const;
 
     int32_t slot() const { return m_slot; }
+    /// What an attribute or item is read from; null for locals and globals.
+    const SourcePtr& base() const { return m_base; }
 
 private:
     Kind m_kind = Kind::Local;

@@ -64,6 +64,14 @@ public:
 struct TraceOptions {
     bool fullgraph = false;
     bool captureScalarOutputs = false;
+    /// torch._dynamo.config.guard_nn_modules: guard what is read from nn.Modules' attributes.
+    /// False (2.3's default): only a module reached from a local or global is guarded (identity
+    /// and `training`); its attributes, submodules and what hangs from them are not.
+    bool guardNnModules = false;
+    /// Module classes whose instances are "unspecialized" (a compiled frame stored into an
+    /// instance's attribute: Dynamo marks the class dynamic and then guards what is read from
+    /// any instance as from a plain object). Owned by the capture engine, lives for the process.
+    std::unordered_set<const lang::TypeObject*>* dynamicModuleClasses = nullptr;
     /// Which dims of an input tensor are dynamic (by source); empty: all static.
     std::function<std::vector<bool>(const Source&, const tensor::Tensor&)> dynamicDims;
     /// Whether an int input is a SymInt graph input in this trace (it changed between calls).
@@ -142,6 +150,16 @@ public:
     void applySpecializations();
     graph::Graph& graph() { return m_graph; }
     GuardSet& guards() { return m_guards; }
+    /// Settles which guards the entry installs: under guard_nn_modules=False, those on what was
+    /// read through a specialized nn.Module move out of guards() into unguardedModuleReads().
+    /// Call once, when the trace is complete.
+    void settleModuleGuards();
+    /// The guards 2.3 does not install (guard_nn_modules=False): a change to one of these
+    /// values after compiling reuses the entry, as in PyTorch 2.3.
+    const std::vector<Guard>& unguardedModuleReads() const { return m_unguardedModuleReads; }
+    /// A compiled frame stores into an attribute of `module`: Dynamo restarts the trace with the
+    /// module (and its class, outside __init__) unspecialized, so reads through it are guarded.
+    void markModuleDynamic(const lang::Value& module);
     /// The tensors the rest of the frame may still use: traced values referenced from outside
     /// the tracer, in node order, plus those the memo holds.
     std::vector<int32_t> liveOutputs();
@@ -244,10 +262,8 @@ public:
     /// An attribute store on an nn.Module that its __setattr__ handles as a plain store.
     bool moduleStoresPlainly(const lang::Value& module, const lang::Value& name,
                              const lang::Value& value);
-    /// Guards the entry value of a module attribute the frame stores into; false when it has
-    /// none that can be guarded.
-    bool guardModuleAttribute(const SourcePtr& module, const lang::Value& object,
-                              const lang::Value& name);
+    /// Whether a store into a module attribute is replayed after the graph (false: it breaks).
+    bool replaysModuleStore(const lang::Value& object, const lang::Value& name) const;
     bool isContainerMutator(const lang::NativeFunctionObject& fn, const lang::CallArgs& args) const;
     void containerMutation(const lang::NativeFunctionObject& fn, const lang::CallArgs& args);
     /// Replaces SymInts among the arguments of a call that runs eagerly by their values.
@@ -262,7 +278,12 @@ private:
     /// A dynamic int input: a SymInt placeholder, guarded by its type and `2 <= value`.
     lang::Value intPlaceholder(const lang::Value& v, const SourcePtr& source);
     void guardValue(const lang::Value& v, const SourcePtr& source);
-    void addGuard(Guard guard);
+    /// `subject`: the source whose path decides readThroughModules (the guarded source unless
+    /// the guard is part of a module's own guard, as `training` is).
+    void addGuard(Guard guard, const SourcePtr& subject = nullptr);
+    /// The modules among the values `source` is read through (its bases, not itself).
+    std::vector<const void*> modulesAbove(const SourcePtr& source) const;
+    bool isSpecializedModule(const void* module) const;
     graph::Arg argOf(const lang::Value& v);
     int32_t placeholderFor(const lang::Value& tensor, const SourcePtr& source);
     int32_t constantTensorNode(const lang::Value& tensor);
@@ -352,6 +373,10 @@ private:
     std::unordered_map<tensor::TensorImpl*, std::vector<SourcePtr>> m_tensorAliases;
     std::unordered_map<const lang::Object*, SourcePtr> m_objectSources;
     std::vector<lang::Value> m_sourcedObjects; ///< keeps sourced objects' addresses unique
+    /// The object at each source registered for one (modulesAbove walks a source's bases).
+    std::unordered_map<const Source*, std::pair<SourcePtr, lang::Value>> m_sourceValues;
+    std::unordered_set<const void*> m_dynamicModules; ///< stored into by this frame
+    std::vector<Guard> m_unguardedModuleReads;
     std::unordered_map<tensor::TensorImpl*, std::vector<bool>> m_dynamicDims;
     std::vector<std::pair<tensor::Tensor, tensor::Tensor>> m_undo; ///< (tensor, saved data)
     std::unordered_set<tensor::TensorImpl*> m_undoSaved;

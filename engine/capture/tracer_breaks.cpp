@@ -157,6 +157,7 @@ Value Tracer::mutation(const Value& object, const char* what, const Value& key,
     else
         m_storesUndoable = false;
     const SourcePtr* target = sourceOf(object);
+    if (std::string_view(what) == "attribute assignment") markModuleDynamic(object);
     // Objects the trace created are free to change (their recipes rebuild them, SymInts
     // included); one that predates the frame but has no source (reached through a closure or
     // another module's globals) cannot be replayed.
@@ -176,8 +177,7 @@ Value Tracer::mutation(const Value& object, const char* what, const Value& key,
                                                   moduleStoresPlainly(object, key, stored))
             : item && (object.is(ObjectKind::Dict) || object.is(ObjectKind::List));
     if (target && plain && !key.isTensor() && m_inlineDepth == 0) {
-        if (attribute && isModuleObject(m_interp, object) &&
-            !guardModuleAttribute(*target, object, key))
+        if (attribute && isModuleObject(m_interp, object) && !replaysModuleStore(object, key))
             return mutationBreak(object, what), stored;
         m_sideEffects.push_back(SideEffect{
             attribute ? SideEffect::Kind::Attribute : SideEffect::Kind::Item, *target, key, value});
@@ -204,21 +204,20 @@ bool Tracer::moduleStoresPlainly(const Value& module, const Value& name, const V
     return true;
 }
 
-bool Tracer::guardModuleAttribute(const SourcePtr& module, const Value& object, const Value& name) {
-    // The replay stores the value this trace computed (`self.calls + 1` with calls as it was):
-    // the entry holds only while the attribute has the value it had then, as Dynamo guards it.
+bool Tracer::replaysModuleStore(const Value& object, const Value& name) const {
+    // Replayed as a plain store only into an attribute the module has, holding a number, string
+    // or None: a new attribute, or one holding an object, breaks. Nothing is guarded for the
+    // store itself: a value the trace read (`self.calls` of `self.calls += 1`) is guarded as a
+    // read through an unspecialized module (markModuleDynamic), as Dynamo guards it.
     lang::Symbol attr = lang::Symbol::intern(name.as<lang::StrObject>()->str());
     for (const SideEffect& e : m_sideEffects)
         if (e.kind == SideEffect::Kind::Attribute && e.key.is(ObjectKind::Str) &&
-            e.key.as<lang::StrObject>()->str() == attr.str() && e.target->str() == module->str())
-            return true; // stored before in this frame: its entry value is guarded already
+            e.key.as<lang::StrObject>()->str() == attr.str() && sourceOf(object) &&
+            e.target->str() == (*sourceOf(object))->str())
+            return true; // stored before in this frame
     const Value* current = object.as<lang::InstanceObject>()->attrs.find(attr);
-    if (!current) return false; // a new attribute: no value to guard
-    if (!(current->isNone() || current->isBool() || current->isInt() || current->isFloat() ||
-          current->is(ObjectKind::Str)))
-        return false;
-    addGuard(Guard::equalsMatch(Source::attribute(module, attr), *current));
-    return true;
+    return current && (current->isNone() || current->isBool() || current->isInt() ||
+                       current->isFloat() || current->is(ObjectKind::Str));
 }
 
 void Tracer::guardForwardHooks(const Value& module, const SourcePtr& source, bool includeEmpty) {

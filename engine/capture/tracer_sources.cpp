@@ -76,6 +76,7 @@ void Tracer::registerSource(const Value& v, const SourcePtr& source, int depth) 
         return;
     }
     if (!v.isObject() || depth > 4) return;
+    m_sourceValues.emplace(source.get(), std::make_pair(source, v));
     if (!m_objectSources.emplace(v.asObject(), source).second) return;
     m_sourcedObjects.push_back(v);
     if (v.is(ObjectKind::List) || v.is(ObjectKind::Tuple)) {
@@ -121,7 +122,7 @@ const SourcePtr* Tracer::sourceOf(const Value& v) const {
     return it == m_objectSources.end() ? nullptr : &it->second;
 }
 
-void Tracer::addGuard(Guard guard) {
+void Tracer::addGuard(Guard guard, const SourcePtr& subject) {
     // One guard of a kind per source, except the kinds that may hold several (dims, aliases).
     const bool several =
         guard.kind() == Guard::Kind::DimAtLeast || guard.kind() == Guard::Kind::SameObject ||
@@ -129,6 +130,8 @@ void Tracer::addGuard(Guard guard) {
     std::string key = std::to_string(static_cast<int>(guard.kind())) +
                       (several ? guard.expression(m_interp) : guard.source()->str());
     if (!m_guarded.insert(key).second) return;
+    if (const SourcePtr& path = subject ? subject : guard.source())
+        guard.readThroughModules = modulesAbove(path);
     if (m_top) {
         UserStack stack = userStackOf(m_interp.currentFrame(), m_top);
         if (!stack.empty()) {
@@ -164,7 +167,8 @@ void Tracer::guardValue(const Value& v, const SourcePtr& source) {
         if (Value training = m_interp.tryGetAttr(v, lang::Symbol::intern("training"));
             !training.isEmpty())
             addGuard(Guard::idMatch(Source::attribute(source, lang::Symbol::intern("training")),
-                                    training));
+                                    training),
+                     source);
         return;
     case ValueKind::Object:
         addGuard(Guard::typeMatch(source, m_interp.typeOf(v)));

@@ -315,6 +315,7 @@ void Interpreter::execAugAssign(Frame& f, const AugAssignStmt& s) {
         Value object = eval(f, *a.value);
         f.mark(a.span);
         Value current = getAttr(object, a.attr);
+        if (m_recorder) m_recorder->readAttribute(object, a.attr, current); // guarded as a read
         Value rhs = eval(f, *s.value);
         f.mark(s.span);
         setAttr(object, a.attr, inplaceOp(s.op, current, rhs));
@@ -325,6 +326,7 @@ void Interpreter::execAugAssign(Frame& f, const AugAssignStmt& s) {
     Value key = eval(f, *sub.index); // a slice or a tuple with slices evaluates to slice objects
     f.mark(sub.span);
     Value current = getItem(object, key);
+    if (m_recorder) m_recorder->readItem(object, key, current);
     Value rhs = eval(f, *s.value);
     f.mark(s.span);
     setItem(object, key, inplaceOp(s.op, current, rhs));

@@ -35,11 +35,19 @@ def torch_version() -> str:
     return proc.stdout.strip()
 
 
+SPEC_MARK = "# Recorded with torch==2.3.1"
+
+
+def needs_spec_torch(script: pathlib.Path) -> bool:
+    # The model corpus, and scripts marked so in their header, record the specification's
+    # PyTorch (2.3): its capture records each torch.nn layer as a call_module node and guards
+    # nothing read through an nn.Module (guard_nn_modules=False); newer releases differ.
+    return script.parent.name == "models" or SPEC_MARK in script.read_text()
+
+
 def record(script: pathlib.Path) -> None:
-    # The model corpus records the specification's PyTorch (2.3), whose capture records each
-    # torch.nn layer as a call_module node; newer releases inline them.
-    if script.parent.name == "models" and not torch_version().startswith("2.3"):
-        print(f"skipped {script.name}: models/ is recorded with torch==2.3.1 "
+    if needs_spec_torch(script) and not torch_version().startswith("2.3"):
+        print(f"skipped {script.name}: recorded with torch==2.3.1 "
               f"(this Python has torch {torch_version() or 'none'}); see README.md")
         return
     env = dict(os.environ, PYTHONHASHSEED="0", PYTHONDONTWRITEBYTECODE="1")

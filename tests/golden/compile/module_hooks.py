@@ -1,8 +1,13 @@
 # Forward hooks and pre-hooks (nn.Module.register_forward_hook / register_forward_pre_hook):
 # eager semantics (argument and result replacement, with_kwargs, prepend, always_call, handles
 # as context managers) and under torch.compile, where a submodule's hooks are traced into the
-# caller's graph and removing one recompiles (the hook dict is guarded), and a hook on the
-# compiled module itself runs around the compiled forward as a frame of its own.
+# caller's graph, and a hook on the compiled module itself runs around the compiled forward as a
+# frame of its own.
+# Recorded with torch==2.3.1: with guard_nn_modules=False, 2.3 guards nothing read through the
+# compiled module (a submodule's hook dicts included), so removing a hook after compiling keeps
+# running the cached graph with the hook in it ("removed False [5]"), and the outer hook then
+# wraps that graph's result. PyTorch 2.11 guards the hook dicts and recompiles (True [5, 4],
+# True [5, 4, 3], and "outer hook" prints the unhooked values).
 # Weights are set from arange, so every printed value is independent of the random generator.
 import torch
 import torch.nn as nn
