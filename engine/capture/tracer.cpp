@@ -330,6 +330,7 @@ void Tracer::registerResult(const Value& result, int32_t node) {
     graph::Node& n = m_graph.nodes[static_cast<size_t>(node)];
     n.meta = metaOf(result);
     deriveUnknownSizes(n.meta, n);
+    specializeBroadcastSymbols(n);
     if (result.isTensor()) {
         tensor::TensorImpl* impl = result.tensorImpl();
         if (m_traced.count(impl) || m_tensorSources.count(impl))

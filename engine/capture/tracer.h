@@ -284,6 +284,10 @@ private:
     /// The modules among the values `source` is read through (its bases, not itself).
     std::vector<const void*> modulesAbove(const SourcePtr& source) const;
     bool isSpecializedModule(const void* module) const;
+    /// Specializes a size symbol that `op` broadcasts against a static size (Dynamo's Eq guard).
+    void specializeBroadcastSymbols(const graph::Node& op);
+    /// Whether no size symbol reaches the node (its sizes are static in Dynamo too).
+    bool symbolFree(int32_t node);
     graph::Arg argOf(const lang::Value& v);
     int32_t placeholderFor(const lang::Value& tensor, const SourcePtr& source);
     int32_t constantTensorNode(const lang::Value& tensor);
@@ -377,6 +381,7 @@ private:
     std::unordered_map<const Source*, std::pair<SourcePtr, lang::Value>> m_sourceValues;
     std::unordered_set<const void*> m_dynamicModules; ///< stored into by this frame
     std::vector<Guard> m_unguardedModuleReads;
+    std::unordered_map<int32_t, bool> m_symbolFree; ///< symbolFree's answers
     std::unordered_map<tensor::TensorImpl*, std::vector<bool>> m_dynamicDims;
     std::vector<std::pair<tensor::Tensor, tensor::Tensor>> m_undo; ///< (tensor, saved data)
     std::unordered_set<tensor::TensorImpl*> m_undoSaved;

@@ -240,4 +240,92 @@ bool Tracer::specializedSymbol(const std::string& symbol) const {
     return false;
 }
 
+namespace {
+
+/// Ops whose tensor inputs broadcast against each other (by the target's name: operator.mul,
+/// torch.mul, Tensor.mul_, operator.imul, torch.where, Tensor.masked_fill, ...).
+bool broadcastsInputs(std::string_view target) {
+    static const std::set<std::string_view> names = {
+        "add",         "sub",         "mul",          "div",         "truediv",    "floordiv",
+        "mod",         "pow",         "and_",         "or_",         "xor",        "eq",
+        "ne",          "lt",          "le",           "gt",          "ge",         "where",
+        "maximum",     "minimum",     "masked_fill",  "remainder",   "fmod",       "atan2",
+        "rsub",        "true_divide", "floor_divide", "bitwise_and", "bitwise_or", "bitwise_xor",
+        "logical_and", "logical_or",  "logical_xor",  "hypot",       "lerp",       "addcmul",
+        "addcdiv",     "fmax",        "fmin",         "copysign"};
+    for (std::string_view prefix : {"torch.", "operator."})
+        if (target.starts_with(prefix)) target.remove_prefix(prefix.size());
+    if (target.starts_with("<built-in function ")) {
+        target.remove_prefix(19);
+        if (target.ends_with(">")) target.remove_suffix(1);
+    }
+    if (target.starts_with("__") && target.ends_with("__") && target.size() > 4)
+        target = target.substr(2, target.size() - 4);
+    if (target.size() > 1 && target.back() == '_' && target != "and_" && target != "or_")
+        target.remove_suffix(1);
+    if (target.starts_with("i") && names.count(target.substr(1))) target.remove_prefix(1);
+    return names.count(target) > 0;
+}
+
+} // namespace
+
+bool Tracer::symbolFree(int32_t node) {
+    // Decided by the graph's structure, not by the sizes in node metadata: those name a static
+    // dim after a symbol of equal value (a static mask's [4, 12] as [s0, s1]).
+    if (auto it = m_symbolFree.find(node); it != m_symbolFree.end()) return it->second;
+    const graph::Node& n = m_graph.nodes[static_cast<size_t>(node)];
+    bool free = n.meta.kind != graph::ValueMeta::Kind::SymInt;
+    if (n.op == graph::NodeOp::Placeholder)
+        for (const graph::Dim& d : n.meta.sizes)
+            free = free && !d.isSymbolic();
+    // x.type_as(h) and x.to(h) take only h's dtype and device: their sizes are x's.
+    const bool dtypeOnly = n.target == "type_as" || n.target == "to";
+    auto scan = [&](const graph::Arg& a, auto& self) -> void {
+        if (!free) return;
+        if (a.kind == graph::Arg::Kind::Node) free = symbolFree(a.node);
+        for (const graph::Arg& item : a.items)
+            self(item, self);
+    };
+    for (size_t i = 0; i < n.args.size() && (i == 0 || !dtypeOnly); ++i)
+        scan(n.args[i], scan);
+    for (const auto& kw : n.kwargs)
+        scan(kw.second, scan);
+    m_symbolFree[node] = free;
+    return free;
+}
+
+void Tracer::specializeBroadcastSymbols(const graph::Node& op) {
+    // Broadcasting a size symbol against a static size of 2 or more makes them equal; Dynamo's
+    // shape env records Eq(s0, n) and specializes s0 (x[s0, 1] * m[2, 1] compiles a static
+    // graph). Only sizes that no symbol reaches count as static: a size Kiln knows only by its
+    // value (a slice, a derived size) may be a symbol in Dynamo.
+    // Answered for every node as it is recorded, so that later answers never recurse deeply.
+    const int32_t self = static_cast<int32_t>(&op - m_graph.nodes.data());
+    symbolFree(self);
+    if (m_symbols.empty() || !broadcastsInputs(op.target)) return;
+    std::vector<int32_t> inputs;
+    auto collect = [&](const graph::Arg& a) {
+        if (a.kind == graph::Arg::Kind::Node &&
+            m_graph.nodes[static_cast<size_t>(a.node)].meta.kind == graph::ValueMeta::Kind::Tensor)
+            inputs.push_back(a.node);
+    };
+    for (const graph::Arg& a : op.args)
+        collect(a);
+    for (const auto& kw : op.kwargs)
+        collect(kw.second);
+    for (int32_t a : inputs) {
+        const auto& sizes = m_graph.nodes[static_cast<size_t>(a)].meta.sizes;
+        for (int32_t b : inputs) {
+            if (a == b || !symbolFree(b)) continue;
+            const auto& fixed = m_graph.nodes[static_cast<size_t>(b)].meta.sizes;
+            for (size_t k = 1; k <= std::min(sizes.size(), fixed.size()); ++k) {
+                const graph::Dim& d = sizes[sizes.size() - k];
+                if (fixed[fixed.size() - k].value < 2 || !d.isSymbolic()) continue;
+                for (SymbolInfo& s : m_symbols)
+                    if (s.name == d.symbol) s.specialized = true;
+            }
+        }
+    }
+}
+
 } // namespace kiln::capture

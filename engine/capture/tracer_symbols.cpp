@@ -159,8 +159,10 @@ Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs&
     }
     // A copy: symbolicSize() adds nodes, which may move the graph's node storage.
     const graph::ValueMeta meta = m_graph.nodes[static_cast<size_t>(node)].meta;
-    const bool symbolic = std::any_of(meta.sizes.begin(), meta.sizes.end(),
-                                      [](const graph::Dim& d) { return d.isSymbolic(); });
+    // A symbol specialised earlier in the trace (broadcast against a static size, read as an
+    // int) is a static size from then on, as in Dynamo's shape env.
+    auto live = [&](const graph::Dim& d) { return d.isSymbolic() && !specializedSymbol(d.symbol); };
+    const bool symbolic = std::any_of(meta.sizes.begin(), meta.sizes.end(), live);
     if (!symbolic) return result;
     if ((fn.name == "size" && args.positional.size() == 1 && args.keywordNames.empty()) ||
         fn.name == "shape") {
@@ -171,7 +173,7 @@ Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs&
         std::vector<Value> items = result.as<lang::TupleObject>()->items;
         const int32_t whole = sizeNode(node, std::nullopt);
         for (size_t d = 0; d < items.size() && d < meta.sizes.size(); ++d)
-            if (meta.sizes[d].isSymbolic())
+            if (live(meta.sizes[d]))
                 items[d] = symbolicSize(node, static_cast<int64_t>(d), whole);
             else
                 staticSizeItem(whole, static_cast<int64_t>(d), meta.sizes[d].value);
@@ -184,7 +186,7 @@ Value Tracer::metadataRead(const lang::NativeFunctionObject& fn, const CallArgs&
             args.positional.size() > 1 ? args.positional[1].asInt() : args.keywordValues[0].asInt();
         if (dim < 0) dim += static_cast<int64_t>(meta.sizes.size());
         if (dim >= 0 && dim < static_cast<int64_t>(meta.sizes.size()) &&
-            meta.sizes[static_cast<size_t>(dim)].isSymbolic())
+            live(meta.sizes[static_cast<size_t>(dim)]))
             return symbolicSize(node, dim, -1);
         return result;
     }
