@@ -107,8 +107,20 @@ int showGraph(const std::string& tracePath, const std::string& compileId,
     }
     if (!found) std::printf("(compile %s produced no graph)\n", compileId.c_str());
     std::printf("GUARDS:\n");
-    for (const auto& g : guards)
+    size_t notInstalled = 0;
+    for (const auto& g : guards) {
+        if (!g.installed) {
+            ++notInstalled;
+            continue;
+        }
         std::printf("  %-12s %s\n", g.kind.c_str(), g.expression.c_str());
+    }
+    if (notInstalled == 0) return 0;
+    // What the entry read but does not check: a change there reuses it (PyTorch 2.3's default).
+    std::printf("NOT GUARDED (read through an nn.Module; torch._dynamo.config.guard_nn_modules "
+                "= False):\n");
+    for (const auto& g : guards)
+        if (!g.installed) std::printf("  %-12s %s\n", g.kind.c_str(), g.expression.c_str());
     return 0;
 }
 

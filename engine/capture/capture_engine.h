@@ -186,7 +186,9 @@ private:
                              const std::vector<lang::Value>& exampleInputs, bool& failed);
     void reportCompile(Session& s, const std::string& status, const std::string& failure);
     void reportGraph(Session& s, const graph::Graph& g);
-    void reportGuards(Session& s, const GuardSet& guards);
+    GuardEvent guardEvent(Session& s, const Guard& g);
+    /// The entry's guards, and the reads it does not guard (guard_nn_modules=False).
+    void reportGuards(Session& s, const GuardSet& guards, const std::vector<Guard>& notInstalled);
     /// The effective dynamo (and, for inductor, inductor) options, when they changed.
     void reportConfig(Session& s);
     void reportBreak(Session& s, const BreakReason& reason);

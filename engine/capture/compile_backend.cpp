@@ -182,20 +182,32 @@ void CaptureEngine::reportConfig(Session& s) {
         m_sink.config(e);
 }
 
-void CaptureEngine::reportGuards(Session& s, const GuardSet& guards) {
+GuardEvent CaptureEngine::guardEvent(Session& s, const Guard& g) {
+    GuardEvent ev;
+    ev.compileId = s.compile.compileId;
+    ev.kind = g.kindName();
+    if (g.kind() != Guard::Kind::GlobalState && g.kind() != Guard::Kind::BackendMatch)
+        ev.source = g.source()->str();
+    ev.expression = g.expression(m_interp);
+    ev.expected = g.expectedText(m_interp);
+    ev.userLine = g.origin.line;
+    return ev;
+}
+
+void CaptureEngine::reportGuards(Session& s, const GuardSet& guards,
+                                 const std::vector<Guard>& notInstalled) {
     std::string dump = "GUARDS:";
     for (const Guard& g : guards.guards) {
-        GuardEvent ev;
-        ev.compileId = s.compile.compileId;
-        ev.kind = g.kindName();
-        if (g.kind() != Guard::Kind::GlobalState && g.kind() != Guard::Kind::BackendMatch)
-            ev.source = g.source()->str();
-        ev.expression = g.expression(m_interp);
-        ev.expected = g.expectedText(m_interp);
-        ev.userLine = g.origin.line;
+        GuardEvent ev = guardEvent(s, g);
         m_sink.guard(ev);
         dump += "\n" + ev.expression;
         if (m_explain) m_explain->guards.push_back(ev);
+    }
+    // Recorded for the views, left out of the guard dump and explain(), as PyTorch leaves them.
+    for (const Guard& g : notInstalled) {
+        GuardEvent ev = guardEvent(s, g);
+        ev.installed = false;
+        m_sink.guard(ev);
     }
     KILN_TORCH_ARTIFACT(m_logger, Artifact::Guards, s.compile.compileId, dump);
 }

@@ -410,7 +410,7 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
     entry->inputs = t.inputSources();
     entry->compiled = compiled;
     entry->graph = t.hasOps() ? g : nullptr;
-    reportGuards(s, entry->guards);
+    reportGuards(s, entry->guards, t.unguardedModuleReads());
     if (entry->graph) reportGraph(s, *entry->graph);
     s.rec->entries.insert(s.rec->entries.begin(), std::move(entry));
     reportCompile(s, end == End::Break ? "break" : "ok", "");

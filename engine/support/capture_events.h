@@ -49,6 +49,9 @@ struct GuardEvent {
     std::string expression; ///< the check as PyTorch prints it
     std::string expected;   ///< expected value, readable
     int32_t userLine = 0;   ///< line of the user code that made the guard (0 when none)
+    /// False for a read the entry does not check: PyTorch 2.3 (guard_nn_modules=False) installs
+    /// no guard on what is read through an nn.Module. Shown, never checked.
+    bool installed = true;
 };
 
 /// A recompile: for each older cache entry, its first failing guard.

@@ -2,6 +2,7 @@
 #include "trace/capture_inserter.h"
 
 #include "trace/json_text.h"
+#include "trace/schema.h"
 
 #include <sqlite3.h>
 
@@ -31,6 +32,9 @@ constexpr const char* kUpsertCompile =
     "phases_json = coalesce(excluded.phases_json, phases_json)";
 
 constexpr const char* kInsertGuard =
+    "INSERT INTO guards(run_id, compile_id, kind, source, expression, expected, user_line, "
+    "installed) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)";
+constexpr const char* kInsertGuardWithoutInstalled =
     "INSERT INTO guards(run_id, compile_id, kind, source, expression, expected, user_line) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)";
 
@@ -81,10 +85,12 @@ size_t captureRowCount(const CaptureEvent& event) {
 }
 
 Expected<CaptureInserter> CaptureInserter::prepare(const Connection& connection,
-                                                   bool moduleColumns) {
+                                                   int schemaVersion) {
     CaptureInserter inserter;
     inserter.m_db = &connection;
+    const bool moduleColumns = schemaVersion >= kModuleSchemaVersion;
     inserter.m_moduleColumns = moduleColumns;
+    inserter.m_installedColumn = schemaVersion >= kGuardInstalledSchemaVersion;
     struct Target {
         Statement* stmt;
         const char* sql;
@@ -92,7 +98,8 @@ Expected<CaptureInserter> CaptureInserter::prepare(const Connection& connection,
     const Target targets[] = {
         {&inserter.m_frame, kInsertFrame},
         {&inserter.m_compile, kUpsertCompile},
-        {&inserter.m_guard, kInsertGuard},
+        {&inserter.m_guard,
+         inserter.m_installedColumn ? kInsertGuard : kInsertGuardWithoutInstalled},
         {&inserter.m_recompile, kInsertRecompile},
         {&inserter.m_graphBreak, kInsertGraphBreak},
         {&inserter.m_graph, kInsertGraph},
@@ -155,6 +162,10 @@ Status CaptureInserter::insertRows(int64_t runId, const GuardEvent& event) {
     m_guard.bindText(5, event.expression);
     m_guard.bindTextOrNull(6, event.expected);
     bindLineOrNull(m_guard, 7, event.userLine);
+    if (m_installedColumn)
+        m_guard.bindInt(8, event.installed ? 1 : 0);
+    else if (!event.installed)
+        return Status::success(); // an older history has no way to say it is not checked
     return m_guard.run(kWhat);
 }
 

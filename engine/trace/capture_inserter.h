@@ -28,9 +28,10 @@ size_t captureRowCount(const CaptureEvent& event);
 class CaptureInserter {
 public:
     CaptureInserter() = default;
-    /// Prepares every statement against \p connection, which must be at schema version 2 or
-    /// later; \p moduleColumns: it has graph_nodes' module columns (version 6).
-    static Expected<CaptureInserter> prepare(const Connection& connection, bool moduleColumns);
+    /// Prepares every statement against \p connection, whose schema version (2 or later) is
+    /// \p schemaVersion: an older history's tables lack later columns (graph_nodes' module
+    /// columns, version 6; guards.installed, version 7), which are then left out.
+    static Expected<CaptureInserter> prepare(const Connection& connection, int schemaVersion);
 
     /// Writes \p event's rows for run \p runId; the caller holds the transaction.
     Status insert(int64_t runId, const CaptureEvent& event);
@@ -54,6 +55,7 @@ private:
     Statement m_graph;
     Statement m_graphNode;
     bool m_moduleColumns = true;
+    bool m_installedColumn = true; ///< guards.installed exists (schema version 7)
     Statement m_config;
     Statement m_event;
 };

@@ -267,6 +267,14 @@ ALTER TABLE graph_nodes ADD COLUMN module_path TEXT;
 ALTER TABLE graph_nodes ADD COLUMN module_type TEXT;
 )sql";
 
+// Version 7 (2026-12-07): whether the compiled entry checks a guard. PyTorch 2.3 installs no
+// guard on what is read through an nn.Module (guard_nn_modules=False); those reads are kept
+// with installed = 0, so a view can show why changing such a value did not recompile. Older
+// rows read NULL: installed.
+constexpr const char* kCreateVersion7 = R"sql(
+ALTER TABLE guards ADD COLUMN installed INTEGER;
+)sql";
+
 std::string hex32(int64_t value) {
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "0x%08llx", (unsigned long long)(uint32_t)value);
@@ -312,6 +320,7 @@ const SchemaHistory& currentSchema() {
         {3, "how autotuning times were measured; the machine each run ran on", kCreateVersion4},
         {4, "records of imported PyTorch logs that have no table of their own", kCreateVersion5},
         {5, "the module each call_module graph node calls", kCreateVersion6},
+        {6, "whether each guard is installed (reads through nn.Modules are not)", kCreateVersion7},
     });
     return history;
 }

@@ -57,6 +57,9 @@ inline constexpr int kImportSchemaVersion = 5;
 /// The first schema version that names the module of a call_module graph node
 /// (graph_nodes.module_path, module_type); a writer of an older history leaves them out.
 inline constexpr int kModuleSchemaVersion = 6;
+/// The first schema version that says whether a guard is installed (guards.installed); a writer
+/// of an older history writes only installed guards, as an older Kiln did.
+inline constexpr int kGuardInstalledSchemaVersion = 7;
 
 /// The schema this Kiln writes and reads.
 const SchemaHistory& currentSchema();

@@ -62,6 +62,7 @@ GuardRow guardRow(const Statement& stmt) {
     row.expression = stmt.columnText(5);
     row.expected = stmt.columnText(6);
     row.userLine = lineOrZero(stmt, 7);
+    row.installed = stmt.columnOptionalInt(8).value_or(1) != 0;
     return row;
 }
 
@@ -199,7 +200,7 @@ Expected<std::vector<CompileRow>> TraceReader::compiles(int64_t runId, int64_t a
 Expected<std::vector<GuardRow>> TraceReader::guards(int64_t runId, std::string_view compileId,
                                                     int64_t afterId, int limit) const {
     constexpr const char* kSelect = "SELECT id, run_id, compile_id, kind, source, expression, "
-                                    "expected, user_line FROM guards WHERE run_id = ?1";
+                                    "expected, user_line, installed FROM guards WHERE run_id = ?1";
     if (compileId.empty())
         return collectRows<GuardRow>(preparePage(m_db, kSelect, runId, afterId, limit), guardRow);
     // Bound before stepping, and compileId outlives the statement: bindText does not copy.

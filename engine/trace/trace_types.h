@@ -153,7 +153,8 @@ struct GuardRow {
     std::string source;
     std::string expression;
     std::string expected;
-    int32_t userLine = 0; ///< 0 when none (column NULL)
+    int32_t userLine = 0;  ///< 0 when none (column NULL)
+    bool installed = true; ///< false: a read through an nn.Module that the entry does not check
 };
 
 /// One row of `recompiles`: for the new compile, the first failing guard of one older entry.

@@ -112,7 +112,7 @@ Status TraceWriter::prepareStatements(const SchemaHistory& history) {
     m_rollback = std::move(rollback).value();
     m_insertOutput = std::move(insert).value();
     if (version < kCaptureSchemaVersion) return Status::success();
-    auto capture = CaptureInserter::prepare(m_db, version >= kModuleSchemaVersion);
+    auto capture = CaptureInserter::prepare(m_db, version);
     if (!capture) return capture.error();
     m_capture = std::move(capture).value();
     m_hasCaptureTables = true;

@@ -248,6 +248,43 @@ private slots:
         selection.selectFrame(4);
         QCOMPARE(panel.compileId(), QString("4/4"));
     }
+
+    void readsThroughModulesShowGreyAfterTheGuards() {
+        // PyTorch 2.3 guards nothing read through an nn.Module: the panel lists those reads
+        // after the entry's guards, greyed and marked, so a stale result has its explanation.
+        const QString trace = testing::scriptTrace(m_dir.path(), "module_reads.py",
+                                                   "import torch\n"
+                                                   "class M(torch.nn.Module):\n"
+                                                   "    def __init__(self):\n"
+                                                   "        super().__init__()\n"
+                                                   "        self.scale = 2.0\n"
+                                                   "        self.flag = True\n"
+                                                   "    def forward(self, x):\n"
+                                                   "        y = x * self.scale\n"
+                                                   "        return y + 1 if self.flag else y\n"
+                                                   "m = M()\n"
+                                                   "torch.compile(m)(torch.ones(2))\n");
+        QVERIFY(!trace.isEmpty());
+        views::TraceSession session;
+        views::Selection selection;
+        selection.selectRun(1);
+        selection.setSnapshot(testing::readSnapshot(trace, 1));
+        views::GuardsPanel panel(session, selection);
+        panel.resize(1000, 500);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        selection.selectCompile("0/0");
+        QAbstractItemModel* rows = panel.guardsTable()->model();
+        const int n = rows->rowCount();
+        QVERIFY(n >= 4);
+        QCOMPARE(rows->index(n - 2, 2).data().toString(), QString("L['self'].scale == 2.0"));
+        QCOMPARE(rows->index(n - 1, 2).data().toString(), QString("L['self'].flag == True"));
+        QCOMPARE(rows->index(n - 1, 1).data().toString(), QString("ID_MATCH · not guarded"));
+        QVERIFY(panel.isNotGuarded(n - 1) && panel.isNotGuarded(n - 2));
+        QVERIFY(!panel.isNotGuarded(n - 3));
+        QCOMPARE(rowsShowing(panel.guardsTable(), 2, "L['self'].training == True"), 1);
+        QVERIFY(panel.grab().save("/tmp/guards-not-guarded.png"));
+    }
 };
 
 QTEST_MAIN(GuardsPanelTest)

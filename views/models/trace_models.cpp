@@ -122,7 +122,9 @@ GuardsModel::GuardsModel(QObject* parent)
     using G = trace::GuardRow;
     setColumns({
         {"compile", [](const G& g) { return text(g.compileId); }, {}},
-        {"kind", [](const G& g) { return text(g.kind); }, {}},
+        {"kind",
+         [](const G& g) { return g.installed ? text(g.kind) : text(g.kind) + " · not guarded"; },
+         {}},
         {"guard", [](const G& g) { return text(g.expression); }, {}},
         {"expected", [](const G& g) { return text(g.expected); }, {}},
         {"line", [](const G& g) { return g.userLine > 0 ? QVariant(g.userLine) : QVariant(); }, {}},

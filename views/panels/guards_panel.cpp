@@ -65,13 +65,20 @@ protected:
 /// what they saw instead in a tooltip: the check that made the cache miss.
 class FailedLaterDelegate final : public QStyledItemDelegate {
 public:
-    FailedLaterDelegate(const QHash<int, QString>& notes, QObject* parent)
+    FailedLaterDelegate(const QHash<int, QString>& notes, const QSet<int>& notGuarded,
+                        QObject* parent)
         : QStyledItemDelegate(parent)
-        , m_notes(notes) {}
+        , m_notes(notes)
+        , m_notGuarded(notGuarded) {}
 
 protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override {
         QStyledItemDelegate::initStyleOption(option, index);
+        if (m_notGuarded.contains(index.row())) {
+            option->font.setItalic(true);
+            option->palette.setColor(QPalette::Text, QColor(0x75, 0x75, 0x75));
+            return;
+        }
         if (!m_notes.contains(index.row())) return;
         option->backgroundBrush = QColor(0xfd, 0xe7, 0xe9);
         option->palette.setColor(QPalette::Text, QColor(0xb7, 0x1c, 0x1c));
@@ -84,6 +91,10 @@ protected:
         const QString expected = index.siblingAtColumn(kGuardExpectedColumn).data().toString();
         if (!expected.isEmpty()) tip += "\n" + QObject::tr("expected: %1").arg(expected);
         if (m_notes.contains(index.row())) tip += "\n" + m_notes.value(index.row());
+        if (m_notGuarded.contains(index.row()))
+            tip += "\n" + QObject::tr("Not guarded: read through an nn.Module, which PyTorch 2.3 "
+                                      "does not guard (guard_nn_modules=False). Changing this "
+                                      "value reuses the entry; its graph keeps the old value.");
         if (tip.isEmpty()) return QStyledItemDelegate::helpEvent(event, view, option, index);
         QToolTip::showText(event->globalPos(), tip, view);
         return true;
@@ -91,6 +102,7 @@ protected:
 
 private:
     const QHash<int, QString>& m_notes;
+    const QSet<int>& m_notGuarded;
 };
 
 QTableView* makeTable(QAbstractItemModel* model, QWidget* parent) {
@@ -160,7 +172,8 @@ QWidget* GuardsPanel::makeGuardsBox() {
     m_guardsBox = box(tr("Guards"), this);
     m_guardsTable = makeTable(m_guards, m_guardsBox);
     m_guardsTable->setColumnHidden(kGuardCompileColumn, true);
-    m_guardsTable->setItemDelegate(new FailedLaterDelegate(m_failedLater, m_guardsTable));
+    m_guardsTable->setItemDelegate(
+        new FailedLaterDelegate(m_failedLater, m_notGuarded, m_guardsTable));
     // The check and its expected value share what the short columns leave (elided, whole in the
     // tooltip): sized to contents, a module's repr pushed the check out of sight.
     QHeaderView* h = m_guardsTable->horizontalHeader();
@@ -269,7 +282,7 @@ void GuardsPanel::arrange(Arrangement wanted) {
 
 void GuardsPanel::updateTabLabels() {
     if (m_arrangement != Arrangement::Tabbed) return;
-    const int guards = m_guards->rowCount();
+    const int guards = m_guards->rowCount() - static_cast<int>(m_notGuarded.size());
     const int failed = m_recompiles->rowCount();
     const int changes = m_diff->rowCount();
     m_tabs->setTabText(0, guards ? tr("Guards (%1)").arg(guards) : tr("Guards"));
@@ -343,9 +356,17 @@ void GuardsPanel::showEntry(const QString& compileId) {
 }
 
 void GuardsPanel::showGuards(const RunSnapshot& s, const trace::CompileRow& c) {
+    // The checks first, then the reads the entry does not check.
     auto rows = std::make_shared<std::vector<trace::GuardRow>>();
     for (const trace::GuardRow* g : s.guardsOf(c.compileId))
-        rows->push_back(*g);
+        if (g->installed) rows->push_back(*g);
+    const size_t installed = rows->size();
+    m_notGuarded.clear();
+    for (const trace::GuardRow* g : s.guardsOf(c.compileId))
+        if (!g->installed) {
+            m_notGuarded.insert(static_cast<int>(rows->size()));
+            rows->push_back(*g);
+        }
     m_failedLater.clear();
     for (const trace::RecompileRow& r : s.recompiles) {
         if (r.failedCompileId != c.compileId) continue;
@@ -358,7 +379,10 @@ void GuardsPanel::showGuards(const RunSnapshot& s, const trace::CompileRow& c) {
                         .arg(text(r.compileId), text(r.expected), text(r.actual));
         }
     }
-    QString title = tr("Guards of %1 (%2)").arg(text(c.compileId)).arg(rows->size());
+    QString title = tr("Guards of %1 (%2)").arg(text(c.compileId)).arg(installed);
+    if (!m_notGuarded.isEmpty())
+        title += tr(" · grey: %1 reads through nn.Modules not guarded (guard_nn_modules=False)")
+                     .arg(m_notGuarded.size());
     if (!m_failedLater.isEmpty())
         title += tr(" · red: failed for a later entry (hover for the values)");
     m_guardsBox->setTitle(title);
@@ -432,6 +456,7 @@ void GuardsPanel::clear(const QString& why) {
     m_title->setText(why);
     m_guardsBox->setTitle(tr("Guards"));
     m_failedLater.clear();
+    m_notGuarded.clear();
     m_guards->setRows({});
     m_recompiles->setRows({});
     m_recompileSummary->clear();

@@ -10,6 +10,7 @@
 #include "panel.h"
 
 #include <QHash>
+#include <QSet>
 
 class QComboBox;
 class QGroupBox;
@@ -42,6 +43,8 @@ public:
     /// Why guard row \p row of the shown entry is marked: the newer entries it failed for;
     /// empty when it never failed.
     QString laterFailure(int row) const { return m_failedLater.value(row); }
+    /// Whether a row is a read the entry does not check (shown greyed after the guards).
+    bool isNotGuarded(int row) const { return m_notGuarded.contains(row); }
 
     /// How the three tables share the panel: side by side in a wide, low dock (each then has
     /// the dock's height), one above the other in a tall one, and one at a time in tabs when
@@ -93,6 +96,7 @@ private:
     QString m_compileId;
     QString m_shownContents;           ///< contentsOf() when the entry was last drawn
     QHash<int, QString> m_failedLater; ///< guard row → the later compiles it failed for
+    QSet<int> m_notGuarded;            ///< guard rows the entry does not check (nn.Module reads)
     QStackedWidget* m_stack = nullptr; ///< the splitter or the tabs
     QSplitter* m_splitter = nullptr;
     QTabWidget* m_tabs = nullptr;

@@ -781,6 +781,28 @@ private slots:
             "requires_grad=False, size=[2], stride=[1])"));
         QVERIFY(s.sink.log.find("GUARDS:") != std::string::npos);
     }
+
+    void readsThroughModulesAreReportedNotGuarded() {
+        // guard_nn_modules=False: the module keeps ID_MATCH and training; what is read through
+        // it is reported with installed = false, and left out of the guard dump.
+        Session s("guards");
+        QCOMPARE(s.run("class M(torch.nn.Module):\n"
+                       "    def __init__(self):\n"
+                       "        super().__init__()\n"
+                       "        self.scale = 2.0\n"
+                       "    def forward(self, x):\n"
+                       "        return x * self.scale\n"
+                       "m = M()\n"
+                       "torch.compile(m, backend='eager')(torch.ones(2))\n"),
+                 std::string());
+        QStringList installed, notInstalled;
+        for (const GuardEvent& g : s.sink.guards)
+            (g.installed ? installed : notInstalled) << QString::fromStdString(g.expression);
+        QVERIFY2(installed.contains("L['self'].training == True"),
+                 qPrintable(installed.join('\n')));
+        QCOMPARE(notInstalled, QStringList({"L['self'].scale == 2.0"}));
+        QVERIFY(s.sink.log.find("L['self'].scale") == std::string::npos);
+    }
 };
 
 QTEST_GUILESS_MAIN(CaptureTest)

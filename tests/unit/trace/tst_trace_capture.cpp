@@ -235,12 +235,20 @@ private slots:
             global.kind = "GRAD_MODE";
             global.expression = "___check_global_state()";
             writer->guard(global); // no source, expected value or user line
+            GuardEvent unguarded = sampleGuard("0/1", 7);
+            unguarded.installed = false; // a read through an nn.Module (guard_nn_modules=False)
+            writer->guard(unguarded);
             QVERIFY(writer->finishRun(RunStatus::Ok, 0).ok());
         }
         auto reader = openReader(file);
         auto all = reader->guards(1);
         QVERIFY(all.ok());
-        QCOMPARE(all->size(), size_t(4));
+        QCOMPARE(all->size(), size_t(5));
+        QVERIFY(all->at(3).installed);
+        QVERIFY(!all->at(4).installed);
+        QCOMPARE(all->at(4).source, sampleGuard("0/1", 7).source);
+        QCOMPARE(queryTexts(file, "SELECT installed FROM guards ORDER BY id"),
+                 (std::vector<std::string>{"1", "1", "1", "1", "0"}));
         GuardEvent expected = sampleGuard("0/0", 2);
         const GuardRow& third = all->at(2);
         QCOMPARE(third.runId, int64_t(1));
@@ -261,7 +269,7 @@ private slots:
                  std::vector<std::string>{"NULL,NULL,NULL"});
 
         auto ofSecond = reader->guards(1, "0/1");
-        QCOMPARE(ofSecond->size(), size_t(1));
+        QCOMPARE(ofSecond->size(), size_t(2));
         QCOMPARE(ofSecond->front().id, last.id);
         auto ofFirst = reader->guards(1, "0/0", all->at(0).id, 1);
         QCOMPARE(ofFirst->size(), size_t(1));

@@ -3,7 +3,7 @@
 // index of the current schema), which files are refused (and that refusing leaves them byte for
 // byte as they were), the real upgrade of a version-1 file to the current version by the writer
 // (in place) and by the reader (in memory), and the migration mechanism driven by an injected
-// schema history with a test-only version 7. The upgrade of a version-2 file, with compiler
+// schema history with a test-only version 8. The upgrade of a version-2 file, with compiler
 // events written after it, is in tst_trace_compiler.cpp; that of a version-3 file, with
 // autotuning measurements and machines after it, in tst_trace_measurement.cpp.
 #include "support/clock.h"
@@ -20,14 +20,14 @@ using namespace kiln::testing;
 
 namespace {
 
-// Version 6 as shipped plus a version 7 that only these tests know.
-SchemaHistory historyWithVersion7(const char* version7Sql) {
+// Version 7 as shipped plus a version 8 that only these tests know.
+SchemaHistory historyWithVersion8(const char* version8Sql) {
     std::vector<Migration> steps = currentSchema().steps();
-    steps.push_back({6, "test-only: notes on runs", version7Sql});
+    steps.push_back({7, "test-only: notes on runs", version8Sql});
     return SchemaHistory(std::move(steps));
 }
 
-constexpr const char* kVersion7 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
+constexpr const char* kVersion8 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
                                   "ALTER TABLE runs ADD COLUMN note TEXT;"
                                   "UPDATE runs SET note = 'migrated';";
 
@@ -81,14 +81,15 @@ private slots:
         auto writer = TraceWriter::open(file);
         QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(0x4B494C4E));
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(6));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
         QCOMPARE(queryTexts(file, "PRAGMA journal_mode"), std::vector<std::string>{"wal"});
-        QCOMPARE(currentSchemaVersion(), 6);
+        QCOMPARE(currentSchemaVersion(), 7);
         QCOMPARE(kCaptureSchemaVersion, 2);
         QCOMPARE(kCompilerSchemaVersion, 3);
         QCOMPARE(kMeasurementSchemaVersion, 4);
         QCOMPARE(kImportSchemaVersion, 5);
         QCOMPARE(kModuleSchemaVersion, 6);
+        QCOMPARE(kGuardInstalledSchemaVersion, 7);
         QCOMPARE(kApplicationId, int32_t(0x4B494C4E));
     }
 
@@ -157,8 +158,9 @@ private slots:
             columnsOf(file, "compiles"),
             (Names{"id", "run_id", "compile_id", "frame_id", "compile_index", "reason", "start_ns",
                    "duration_ns", "status", "failure", "backend", "mode", "phases_json"}));
-        QCOMPARE(columnsOf(file, "guards"), (Names{"id", "run_id", "compile_id", "kind", "source",
-                                                   "expression", "expected", "user_line"}));
+        QCOMPARE(columnsOf(file, "guards"),
+                 (Names{"id", "run_id", "compile_id", "kind", "source", "expression", "expected",
+                        "user_line", "installed"}));
         QCOMPARE(columnsOf(file, "recompiles"),
                  (Names{"id", "run_id", "compile_id", "failed_compile_id", "guard_source",
                         "expected", "actual", "reason"}));
@@ -271,7 +273,7 @@ private slots:
         QVERIFY(reader.ok());
         auto meta = (*reader)->meta();
         QVERIFY(meta.ok());
-        QCOMPARE(meta->at("schema_version"), std::string("6"));
+        QCOMPARE(meta->at("schema_version"), std::string("7"));
         QCOMPARE(meta->at("engine_version"), std::string("0.1.0"));
         QCOMPARE(meta->at("device"), std::string("cpu"));
         QCOMPARE(meta->at("cuda_driver"), std::string("none"));
@@ -284,7 +286,7 @@ private slots:
         int64_t createdAt = std::stoll(meta->at("created_at_ns"));
         QVERIFY(createdAt > int64_t(1'700'000'000) * 1'000'000'000);
         QCOMPARE(meta->size(), size_t(10));
-        QCOMPARE((*reader)->schemaVersion(), 6);
+        QCOMPARE((*reader)->schemaVersion(), 7);
         QVERIFY(!(*reader)->isUpgradedSnapshot());
     }
 
@@ -295,7 +297,7 @@ private slots:
         QVERIFY(!reader.ok());
         QCOMPARE(reader.error().message, "'" + file + "' is not a Kiln trace (an empty database)");
         QVERIFY(TraceWriter::open(file).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(6));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
     }
 
     void refusesANegativeVersionUntouched() {
@@ -317,11 +319,11 @@ private slots:
 
     void refusesNewerVersionUntouched() {
         std::string file = makeCurrentTrace("newer.kiln");
-        QCOMPARE(execSql(file, "PRAGMA user_version = 7"), std::string());
+        QCOMPARE(execSql(file, "PRAGMA user_version = 8"), std::string());
         std::string before = readFileBytes(file);
         std::string expected = "trace '" + file +
-                               "' was written by a newer Kiln (schema version 7); this Kiln "
-                               "reads up to version 6";
+                               "' was written by a newer Kiln (schema version 8); this Kiln "
+                               "reads up to version 7";
         auto writer = TraceWriter::open(file);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message, expected);
@@ -404,7 +406,7 @@ private slots:
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
         QCOMPARE((*reader)->schemaVersion(), 1);
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("6"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("7"));
         auto runs = (*reader)->listRuns();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
@@ -452,16 +454,16 @@ private slots:
             (*writer)->output(kiln::OutputStream::Stdout, "new line\n");
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(6));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"6"});
+                 std::vector<std::string>{"7"});
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"),
                  int64_t(17));
         auto reader = TraceReader::open(file);
         QVERIFY(reader.ok());
         QVERIFY(!(*reader)->isUpgradedSnapshot());
-        QCOMPARE((*reader)->schemaVersion(), 6);
+        QCOMPARE((*reader)->schemaVersion(), 7);
         // The old run kept its rows; the new one has its capture facts.
         QCOMPARE((*reader)->listRuns()->size(), size_t(2));
         QCOMPARE((*reader)->outputLines(1)->size(), size_t(2));
@@ -480,11 +482,11 @@ private slots:
     void readerUpgradesOlderFileInMemoryOnly() {
         std::string file = makeCurrentTrace("reader_upgrade.kiln");
         std::string before = readFileBytes(file);
-        SchemaHistory history = historyWithVersion7(kVersion7);
+        SchemaHistory history = historyWithVersion8(kVersion8);
         auto reader = TraceReader::open(file, history);
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
-        QCOMPARE((*reader)->schemaVersion(), 6);
+        QCOMPARE((*reader)->schemaVersion(), 7);
         auto runs = (*reader)->listRuns();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
@@ -493,14 +495,14 @@ private slots:
         QVERIFY(lines.ok());
         QCOMPARE(lines->size(), size_t(1));
         QCOMPARE(lines->front().text, std::string("hello"));
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("7"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("8"));
         QVERIFY(readFileBytes(file) == before);
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(6));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
     }
 
     void writerUpgradesOlderFileInPlace() {
         std::string file = makeCurrentTrace("writer_upgrade.kiln");
-        SchemaHistory history = historyWithVersion7(kVersion7);
+        SchemaHistory history = historyWithVersion8(kVersion8);
         {
             auto writer = TraceWriter::open(file, history);
             QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
@@ -510,19 +512,19 @@ private slots:
             (*writer)->frame(sampleFrame(0)); // a later history keeps the capture tables
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(8));
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
         QCOMPARE(queryTexts(file, "SELECT note FROM runs ORDER BY id"),
                  (std::vector<std::string>{"migrated", "<null>"}));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM extra"), int64_t(0));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM frames WHERE run_id = 2"), int64_t(1));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"7"});
-        // This build only knows version 6, so the upgraded file is now "newer".
+                 std::vector<std::string>{"8"});
+        // This build only knows version 7, so the upgraded file is now "newer".
         auto reader = TraceReader::open(file);
         QVERIFY(!reader.ok());
         QVERIFY(reader.error().message.find(
-                    "(schema version 7); this Kiln reads up to version 6") != std::string::npos);
+                    "(schema version 8); this Kiln reads up to version 7") != std::string::npos);
         auto upgradedReader = TraceReader::open(file, history);
         QVERIFY(upgradedReader.ok());
         QVERIFY(!(*upgradedReader)->isUpgradedSnapshot());
@@ -530,16 +532,16 @@ private slots:
     }
 
     void failedMigrationRollsBackEveryStep() {
-        // From version 1, so that good steps (1 -> 2 -> 3 -> 4 -> 5 -> 6) are rolled back with the
-        // failing one.
+        // From version 1, so that good steps (1 -> 2 -> 3 -> 4 -> 5 -> 6 -> 7) are rolled back with
+        // the failing one.
         std::string file = makeVersion1Trace("failed_upgrade.kiln");
-        SchemaHistory history = historyWithVersion7("CREATE TABLE half_done(x);"
+        SchemaHistory history = historyWithVersion8("CREATE TABLE half_done(x);"
                                                     "CREATE TABLE runs(x);");
         auto writer = TraceWriter::open(file, history);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message,
                  "cannot upgrade trace '" + file +
-                     "': from schema version 6 to 7: table runs already exists");
+                     "': from schema version 7 to 8: table runs already exists");
         QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name IN "
                                 "('half_done', 'frames', 'compiles', 'kernels')"),
@@ -552,14 +554,14 @@ private slots:
         QVERIFY(reader.ok());
         QCOMPARE((*reader)->listRuns()->size(), size_t(1));
         QVERIFY(TraceWriter::open(file).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(6));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
     }
 
     void newFileIsBuiltByTheSameSteps() {
         // A file created against the five-step history gets every step, in order.
-        std::string file = path("fresh_v6.kiln");
-        QVERIFY(TraceWriter::open(file, historyWithVersion7(kVersion7)).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
+        std::string file = path("fresh_v8.kiln");
+        QVERIFY(TraceWriter::open(file, historyWithVersion8(kVersion8)).ok());
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(8));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'note'"),
                  int64_t(1));
