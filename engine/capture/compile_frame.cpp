@@ -360,6 +360,7 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
     // Recipes may specialise sizes (a SymInt that leaves the graph), so symbols settle here.
     reportSymbols(s);
     t.applySpecializations();
+    t.liftSizeSymbols();
     std::vector<Value> shadows;
     for (int32_t node : outputs)
         shadows.push_back(t.valueOfNode(node));
@@ -375,12 +376,12 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
         items.push_back(graph::Arg::ofNode(node));
     out.args.push_back(graph::Arg::ofSequence(graph::Arg::Kind::Tuple, std::move(items)));
     g->add(std::move(out));
+    g->hoistPlaceholders(t.placeholderOrder()); // node indices of the trace: before removals
     g->removeUnreadGetItems();
-    g->hoistPlaceholders();
 
     bool failed = false;
     const int64_t backendStart = monotonicNs();
-    Value compiled = t.hasOps() ? compileGraph(s, g, t.exampleInputs(), failed) : Value();
+    Value compiled = t.hasOps() ? compileGraph(s, g, t.backendExampleInputs(), failed) : Value();
     s.compile.phases.emplace_back("backend_compile", monotonicNs() - backendStart);
     if (failed) {
         // suppress_errors: the frame's eager results stand (shadow execution computed them).

@@ -30,6 +30,14 @@ SourcePtr Source::attribute(SourcePtr base, lang::Symbol name) {
     return s;
 }
 
+SourcePtr Source::size(SourcePtr tensor, int64_t dim) {
+    auto s = std::make_shared<Source>();
+    s->m_kind = Kind::Size;
+    s->m_base = std::move(tensor);
+    s->m_dim = dim;
+    return s;
+}
+
 SourcePtr Source::item(SourcePtr base, Value key) {
     auto s = std::make_shared<Source>();
     s->m_kind = Kind::Item;
@@ -65,8 +73,15 @@ std::string Source::str() const {
         return m_base->str() + "." + m_name.str();
     case Kind::Item:
         return m_base->str() + "[" + keyText(m_key) + "]";
+    case Kind::Size:
+        return m_base->str() + ".size()[" + std::to_string(m_dim) + "]";
     }
     return "?";
+}
+
+std::string Source::rootName() const {
+    if (m_base) return m_base->rootName();
+    return m_kind == Kind::Local ? "L:" + m_localName : "G:" + m_name.str();
 }
 
 std::string Source::shortStr() const {
@@ -80,6 +95,8 @@ std::string Source::shortStr() const {
         return m_base->shortStr() + "." + m_name.str();
     case Kind::Item:
         return m_base->shortStr() + "[" + keyText(m_key) + "]";
+    case Kind::Size:
+        return m_base->shortStr() + ".size()[" + std::to_string(m_dim) + "]";
     }
     return "?";
 }
@@ -102,6 +119,8 @@ std::string Source::identifier() const {
             if (std::isalnum(static_cast<unsigned char>(c)) || c == '_') clean += c;
         return m_base->identifier() + clean + "_";
     }
+    case Kind::Size:
+        return m_base->identifier() + "size_" + std::to_string(m_dim) + "_";
     }
     return "unknown_";
 }
@@ -155,6 +174,11 @@ Value Source::fetch(lang::Interpreter& interp, const std::vector<Value>& slots,
             if (!interp.isInstance(e.exception, lang::builtinTypes().exception.get())) throw;
             return Value();
         }
+    }
+    case Kind::Size: {
+        Value base = m_base->fetch(interp, slots, globals);
+        if (!base.isTensor() || m_dim >= base.asTensor().dim()) return Value();
+        return Value::fromInt(base.asTensor().sizes()[static_cast<size_t>(m_dim)]);
     }
     }
     return Value();

@@ -19,12 +19,15 @@ using SourcePtr = std::shared_ptr<const Source>;
 
 class Source {
 public:
-    enum class Kind : uint8_t { Local, Global, Attribute, Item };
+    enum class Kind : uint8_t { Local, Global, Attribute, Item, Size };
 
     static SourcePtr local(int32_t slot, std::string name);
     static SourcePtr global(lang::Symbol name);
     static SourcePtr attribute(SourcePtr base, lang::Symbol name);
     static SourcePtr item(SourcePtr base, lang::Value key);
+    /// A tensor's size at `dim`: a dynamic graph's size symbol as a graph input (`s0`), which
+    /// PyTorch 2.3 passes before the tensor it belongs to. Spelled `L['x'].size()[0]`.
+    static SourcePtr size(SourcePtr tensor, int64_t dim);
 
     Kind kind() const { return m_kind; }
     /// Dynamo's spelling: L['x'], G['W'], L['self'].fc, L['xs'][0].
@@ -44,6 +47,8 @@ public:
                       lang::ModuleObject& globals) const;
 
     int32_t slot() const { return m_slot; }
+    /// The local or global the source starts from, as "L:x" or "G:x".
+    std::string rootName() const;
     /// What an attribute or item is read from; null for locals and globals.
     const SourcePtr& base() const { return m_base; }
 
@@ -54,6 +59,7 @@ private:
     lang::Symbol m_name;
     lang::Value m_key;
     SourcePtr m_base;
+    int64_t m_dim = 0; ///< Size
     /// An item of an nn.Module's _modules/_parameters/_buffers table: named as the attribute
     /// the user wrote (L['self'].fc, not L['self']._modules['fc']), fetched from the table.
     SourcePtr m_named;

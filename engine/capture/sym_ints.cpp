@@ -103,8 +103,8 @@ Value symCompare(lang::Interpreter& interp, const lang::CallArgs& args, void* da
 std::optional<SymIntView> symIntOf(lang::Interpreter& interp, const Value& v) {
     if (!v.is(lang::ObjectKind::Instance)) return std::nullopt;
     const lang::TypeObject* type = interp.typeOf(v);
-    if ((type->name != "SymInt" && type->name != "SymFloat") ||
-        type->moduleName != "torch._dynamo.sym_int")
+    if (type->moduleName != "torch._dynamo.sym_int" ||
+        (type->name != "SymInt" && type->name != "SymFloat" && type->name != "GraphInputSymInt"))
         return std::nullopt;
     const auto& attrs = v.as<lang::InstanceObject>()->attrs;
     const Value* trace = attrs.find(sym("_kiln_trace"));
@@ -117,6 +117,11 @@ std::optional<SymIntView> symIntOf(lang::Interpreter& interp, const Value& v) {
 
 Value makeSymInt(lang::Interpreter& interp, uint64_t trace, int32_t node, int64_t hint) {
     return makeSymNumber(interp, trace, node, Value::fromInt(hint));
+}
+
+Value makeGraphInputSymInt(lang::Interpreter& interp, int32_t node, int64_t value) {
+    return interp.call(Value(symClass(interp, "GraphInputSymInt")),
+                       {Value::fromInt(0), Value::fromInt(node), Value::fromInt(value)});
 }
 
 Value makeSymNumber(lang::Interpreter& interp, uint64_t trace, int32_t node, const Value& value) {

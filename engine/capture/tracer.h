@@ -148,6 +148,11 @@ public:
     const std::vector<SymbolInfo>& symbols() const { return m_symbols; }
     /// Turns specialised symbols back into static sizes (guards and graph metadata).
     void applySpecializations();
+    /// Adds a placeholder per free size symbol before its tensor's (call after
+    /// applySpecializations); inputSources() and exampleInputs() include them.
+    void liftSizeSymbols();
+    /// The placeholder nodes in input order (Graph::hoistPlaceholders).
+    std::vector<int32_t> placeholderOrder() const;
     graph::Graph& graph() { return m_graph; }
     GuardSet& guards() { return m_guards; }
     /// Settles which guards the entry installs: under guard_nn_modules=False, those on what was
@@ -187,6 +192,8 @@ public:
     bool hasOps() const { return m_graph.callCount() > 0; }
     /// The graph's example inputs (the placeholders' values).
     std::vector<lang::Value> exampleInputs() const;
+    /// exampleInputs() as a backend sees them: a SymInt input's example is a torch.SymInt.
+    std::vector<lang::Value> backendExampleInputs();
     // --- symbolic ints (sym_ints.h)
     /// Identifies this trace among all traces (SymInts remember the trace that made them).
     uint64_t serial() const { return m_serial; }
@@ -395,6 +402,8 @@ private:
         SourcePtr source;
     };
     std::vector<PlaceholderRecord> m_placeholders;
+    /// The order in which the traced frame first read each local and global ("L:x", "G:W").
+    std::unordered_map<std::string, size_t> m_firstRead;
     std::unordered_set<tensor::TensorImpl*> m_moduleTensors; ///< parameters/buffers read
     std::vector<SymbolInfo> m_symbols;
     std::vector<DerivedSize> m_derivedSizes;

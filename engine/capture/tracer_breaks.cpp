@@ -251,6 +251,9 @@ void Tracer::evaluated(const lang::Frame& frame, const lang::Expr& expr, const V
     if (&frame != m_top) return;
     if (expr.kind == lang::ExprKind::Name) {
         const auto& name = static_cast<const lang::NameExpr&>(expr);
+        // Dynamo makes a graph input when the frame first loads the name: inputs are ordered so.
+        const bool global = name.scope == lang::NameScope::Global;
+        m_firstRead.emplace((global ? "G:" : "L:") + name.id.str(), m_firstRead.size());
         // Closure values follow the local slots among the frame's inputs.
         const bool free = name.scope == lang::NameScope::Free;
         const auto slot =
@@ -374,6 +377,18 @@ std::vector<Value> Tracer::exampleInputs() const {
     std::vector<Value> out;
     for (const PlaceholderRecord& p : m_placeholders)
         out.push_back(p.value);
+    return out;
+}
+
+std::vector<Value> Tracer::backendExampleInputs() {
+    // Of no trace (serial 0): a backend computing with one gets ints, records nothing.
+    std::vector<Value> out;
+    for (const PlaceholderRecord& p : m_placeholders) {
+        const graph::Node& n = m_graph.nodes[static_cast<size_t>(p.node)];
+        out.push_back(n.meta.kind == graph::ValueMeta::Kind::SymInt && p.value.isInt()
+                          ? makeGraphInputSymInt(m_interp, p.node, p.value.asInt())
+                          : p.value);
+    }
     return out;
 }
 

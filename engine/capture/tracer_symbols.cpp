@@ -122,6 +122,49 @@ void Tracer::applySpecializations() {
             if (specialized.count(d.symbol)) d.symbol.clear();
 }
 
+void Tracer::liftSizeSymbols() {
+    // Dynamo 2.3 passes each free size symbol as a graph input of its own (`s0: Sym(s0)`, its
+    // example a SymInt), just before the input tensor that introduced it; a duck-sized dim
+    // shares the earlier one's. The graph still reads sizes from its tensors (x.size(0) nodes).
+    // Inputs come in the order the frame first read them (Dynamo wraps an input when it is
+    // loaded; Kiln makes a tensor's placeholder when an op first uses it, a SymInt's at entry).
+    // A resume point's stack values are not read by name; its code loads them first.
+    auto readOrder = [&](const PlaceholderRecord& p) {
+        auto it = m_firstRead.find(p.source->rootName());
+        return it == m_firstRead.end() ? size_t(0) : it->second + 1;
+    };
+    std::stable_sort(m_placeholders.begin(), m_placeholders.end(),
+                     [&](const PlaceholderRecord& a, const PlaceholderRecord& b) {
+                         return readOrder(a) < readOrder(b);
+                     });
+    std::vector<PlaceholderRecord> ordered;
+    for (const PlaceholderRecord& p : m_placeholders) {
+        if (p.value.isTensor())
+            for (const SymbolInfo& s : m_symbols) {
+                if (s.specialized || s.duck || s.dim < 0 || s.source->str() != p.source->str())
+                    continue;
+                graph::Node n;
+                n.op = graph::NodeOp::Placeholder;
+                n.target = s.name;
+                n.name = s.name;
+                n.sourceName = Source::size(p.source, s.dim)->str();
+                n.meta.kind = graph::ValueMeta::Kind::SymInt;
+                n.meta.sizes = {graph::Dim{s.hint, s.name}};
+                ordered.push_back(
+                    {addNode(std::move(n)), Value::fromInt(s.hint), Source::size(p.source, s.dim)});
+            }
+        ordered.push_back(p);
+    }
+    m_placeholders = std::move(ordered);
+}
+
+std::vector<int32_t> Tracer::placeholderOrder() const {
+    std::vector<int32_t> nodes;
+    for (const PlaceholderRecord& p : m_placeholders)
+        nodes.push_back(p.node);
+    return nodes;
+}
+
 // --- SymInts
 
 Value Tracer::intPlaceholder(const Value& v, const SourcePtr& source) {

@@ -133,7 +133,8 @@ struct Printer {
         for (size_t i = 0; i < graph.nodes.size(); ++i) {
             const Node& n = graph.nodes[i];
             if (n.op == NodeOp::Placeholder) {
-                out += indent + n.name + " = " + n.target + "\n";
+                // fx prints no rebinding where the name is the input's own (a size symbol, s0).
+                if (n.name != n.target) out += indent + n.name + " = " + n.target + "\n";
                 continue;
             }
             if (n.op == NodeOp::Output) {

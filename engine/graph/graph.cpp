@@ -163,10 +163,16 @@ std::vector<Node> takeInOrder(std::vector<Node>& nodes, const std::vector<size_t
 
 } // namespace
 
-void Graph::hoistPlaceholders() {
+void Graph::hoistPlaceholders(std::span<const int32_t> inputOrder) {
     std::vector<size_t> order;
+    std::vector<bool> placed(nodes.size(), false);
+    for (int32_t i : inputOrder)
+        if (i >= 0 && static_cast<size_t>(i) < nodes.size() && !placed[static_cast<size_t>(i)]) {
+            order.push_back(static_cast<size_t>(i));
+            placed[static_cast<size_t>(i)] = true;
+        }
     for (size_t i = 0; i < nodes.size(); ++i)
-        if (nodes[i].op == NodeOp::Placeholder) order.push_back(i);
+        if (nodes[i].op == NodeOp::Placeholder && !placed[i]) order.push_back(i);
     for (size_t i = 0; i < nodes.size(); ++i)
         if (nodes[i].op != NodeOp::Placeholder) order.push_back(i);
     nodes = takeInOrder(nodes, order);

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -98,8 +99,9 @@ public:
     size_t outputCount() const;
     /// Drops the nodes from `size` on (a trace rewound to an earlier point).
     void truncate(size_t size);
-    /// Moves placeholders to the front, keeping their order, as fx graphs list them.
-    void hoistPlaceholders();
+    /// Moves placeholders to the front, as fx graphs list them: those named in `inputOrder`
+    /// (node indices) first in that order, then the others in graph order.
+    void hoistPlaceholders(std::span<const int32_t> inputOrder = {});
     /// Drops operator.getitem nodes nothing reads, last first (so one that only such a
     /// getitem read goes too), as Dynamo's output graph does before it compiles.
     void removeUnreadGetItems();

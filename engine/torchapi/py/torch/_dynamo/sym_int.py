@@ -116,3 +116,12 @@ class SymFloat(SymInt):
 
     def __int__(self):
         return int(self._value("int"))
+
+
+class GraphInputSymInt(SymInt):
+    # A backend's example for a SymInt graph input (a size symbol, a dynamic int): type() calls
+    # it SymInt, as PyTorch's example_inputs do. Made of no trace, it computes as its value.
+    __kiln_type__ = None
+
+
+GraphInputSymInt.__name__ = "SymInt"
