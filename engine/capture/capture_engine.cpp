@@ -57,23 +57,25 @@ Value CaptureEngine::callCompiled(const CompileSpec& spec, const Value& callable
         bool wasActive;
         bool wasEntryPending;
         int64_t previousBackend;
-        Context(CaptureEngine& engine, const CompileSpec& s)
+        Context(CaptureEngine& engine, const CompileSpec& s, const Value& target)
             : e(engine)
             , wasActive(engine.m_interp.frameHookActive())
             , wasEntryPending(engine.m_entryPending)
             , previousBackend(currentBackendId()) {
             e.m_contexts.push_back(&s);
+            e.m_targets.push_back(target);
             e.m_entryPending = true;
             e.m_interp.setFrameHookActive(true);
             setCurrentBackendId(s.backendId());
         }
         ~Context() {
             e.m_contexts.pop_back();
+            e.m_targets.pop_back();
             e.m_entryPending = wasEntryPending;
             e.m_interp.setFrameHookActive(wasActive);
             setCurrentBackendId(previousBackend);
         }
-    } context(*this, spec);
+    } context(*this, spec, callable);
     return m_interp.call(callable, args);
 }
 
@@ -150,7 +152,12 @@ Value CaptureEngine::onCall(lang::FunctionObject& fn, const CallArgs& args, cons
     // torch's own Python runs as is (the frames it calls are still seen), except the forward
     // of the layer torch.compile wraps: torch.compile(nn.Linear(4, 3)) compiles, but a layer
     // called from a frame that runs eagerly (a skipped frame) does not, as in Dynamo 2.3.
-    if (isLibraryFunction(fn) && !(isLayerForward(fn) && m_entryPending)) return Value();
+    // The wrapped layer's own forward compiles even after its hooks ran as frames of their own.
+    const Value* module = self ? self : (args.positional.empty() ? nullptr : &args.positional[0]);
+    const bool wrappedForward =
+        isLayerForward(fn) && module && !m_targets.empty() && module->identical(m_targets.back());
+    if (isLibraryFunction(fn) && !(isLayerForward(fn) && (m_entryPending || wrappedForward)))
+        return Value();
     m_entryPending = false;
     if (m_contexts.empty()) return Value();
     // Dynamo does not compile a generator function's frame: calling it makes the generator,

@@ -201,6 +201,8 @@ private:
     BackendRegistry m_backends;
     CompileOverrides m_overrides;
     std::vector<const CompileSpec*> m_contexts;
+    /// What each active torch.compile call calls (a function, or the module it wraps).
+    std::vector<lang::Value> m_targets;
     /// No frame has been seen since the innermost compiled call began: a torch.nn layer's
     /// forward seen now is the module torch.compile wraps, and compiles.
     bool m_entryPending = false;

@@ -378,6 +378,24 @@ private slots:
                                      "output output"}));
     }
 
+    void aHookedTorchNnModuleStillCompilesItsForward() {
+        // The hooks of a compiled torch.nn module run as frames of their own; its forward,
+        // library code, compiles as the wrapped layer's forward (it ran eagerly before).
+        Session s;
+        QCOMPARE(s.run("import torch.nn as nn\n"
+                       "seq = nn.Sequential(nn.Linear(2, 2), nn.ReLU())\n"
+                       "seq.register_forward_pre_hook(lambda m, args: (args[0] + 1,))\n"
+                       "seq.register_forward_hook(lambda m, args, out: out * 2)\n"
+                       "torch.compile(seq, backend='eager')(torch.ones(1, 2))\n"),
+                 std::string());
+        QStringList modules;
+        for (const GraphEvent& g : s.sink.graphs)
+            for (const GraphNodeInfo& n : g.nodes)
+                if (n.op == "call_module") modules << QString::fromStdString(n.target);
+        QCOMPARE(s.sink.graphs.size(), size_t(3));
+        QCOMPARE(modules, QStringList({"L__self___0", "L__self___1"}));
+    }
+
     void aSliceBySymbolicIntHasTheSizeOfEachCall() {
         // cache[:pos + 1] of a static tensor: its size is read from the run's slice (the
         // example's size was baked in, so pos 7 saw 7 elements).
