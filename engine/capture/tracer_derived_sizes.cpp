@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Derived sizes: the sizes of op results that depend on the trace's size symbols in ways the
 // trace cannot write in them (a slice by a SymInt, max_pool2d of a dynamic image), read from
-// the tensor when the graph runs; and the guards 2.3's slicing adds.
+// the tensor when the graph runs; the guards 2.3's slicing adds; and the specialization of a
+// symbol broadcast against a static size.
 #include "capture/sym_ints.h"
 #include "capture/tracer.h"
 #include "capture/value_kinds.h"
