@@ -336,6 +336,9 @@ void Tracer::truncate(size_t size) {
     });
     std::erase_if(m_symRoots,
                   [&](const auto& entry) { return entry.first >= static_cast<int32_t>(size); });
+    // Later nodes reuse these indices: symbolFree must not answer for the dropped ones.
+    std::erase_if(m_symbolFree,
+                  [&](const auto& entry) { return entry.first >= static_cast<int32_t>(size); });
 }
 
 std::vector<int32_t> Tracer::liveOutputs() {
