@@ -158,6 +158,7 @@ Value CaptureEngine::onCall(lang::FunctionObject& fn, const CallArgs& args, cons
         isLayerForward(fn) && module && !m_targets.empty() && module->identical(m_targets.back());
     if (isLibraryFunction(fn) && !(isLayerForward(fn) && (m_entryPending || wrappedForward)))
         return Value();
+    if (isSkippedStdlibFunction(fn)) return Value();
     m_entryPending = false;
     if (m_contexts.empty()) return Value();
     // Dynamo does not compile a generator function's frame: calling it makes the generator,

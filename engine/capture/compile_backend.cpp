@@ -213,6 +213,7 @@ void CaptureEngine::reportGuards(Session& s, const GuardSet& guards,
 }
 
 void CaptureEngine::reportGraph(Session& s, const graph::Graph& g) {
+    lang::Interpreter::FrameHookPause pause(m_interp); // constants' reprs are not frames
     auto printConstant = [this](const Value& v) { return m_interp.repr(v); };
     GraphEvent ev;
     ev.compileId = s.compile.compileId;

@@ -257,6 +257,8 @@ bool Guard::check(lang::Interpreter& interp, const Value& v) const {
         if (v.tag() != m_expected.tag() && !(v.isNumber() && m_expected.isNumber())) return false;
         if (v.isBool() != m_expected.isBool() || v.isFloat() != m_expected.isFloat())
             return false; // 1 == True == 1.0 in Python, but they trace differently
+        // Dynamo's EQUALS_MATCH checks the type first: a str subclass is not its characters.
+        if (v.isObject() && interp.typeOf(v) != interp.typeOf(m_expected)) return false;
         return v.identical(m_expected) || interp.equals(v, m_expected);
     case Kind::IdMatch:
         return v.identical(m_expected);
@@ -314,6 +316,7 @@ std::string Guard::tensorFailure(const Value& v) const {
 }
 
 std::string Guard::expression(lang::Interpreter& interp) const {
+    lang::Interpreter::FrameHookPause pause(interp);
     const std::string s = m_source->str();
     switch (m_kind) {
     case Kind::TensorMatch:
@@ -392,6 +395,7 @@ const char* Guard::kindName() const {
 }
 
 std::string Guard::expectedText(lang::Interpreter& interp) const {
+    lang::Interpreter::FrameHookPause pause(interp);
     switch (m_kind) {
     case Kind::TensorMatch:
         return "torch." + std::string(tensor::dtypeName(m_dtype)) + " " + intList(m_sizes);
@@ -419,6 +423,7 @@ std::string Guard::expectedText(lang::Interpreter& interp) const {
 }
 
 std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
+    lang::Interpreter::FrameHookPause pause(interp);
     // The global state has no source to fetch: it is read here.
     if (m_kind == Kind::GlobalState)
         return std::string("grad_mode=") + (tensor::gradModeEnabled() ? "True" : "False");
@@ -455,6 +460,7 @@ std::string Guard::actualText(lang::Interpreter& interp, const Value& v) const {
 
 int32_t GuardSet::firstFailure(lang::Interpreter& interp, const std::vector<Value>& slots,
                                lang::ModuleObject& globals) const {
+    lang::Interpreter::FrameHookPause pause(interp); // a guard's source may run a property
     for (size_t i = 0; i < guards.size(); ++i) {
         const Guard& g = guards[i];
         if (!g.passes(interp, slots, globals)) return static_cast<int32_t>(i);
@@ -465,6 +471,7 @@ int32_t GuardSet::firstFailure(lang::Interpreter& interp, const std::vector<Valu
 std::vector<int32_t> GuardSet::allFailures(lang::Interpreter& interp,
                                            const std::vector<Value>& slots,
                                            lang::ModuleObject& globals) const {
+    lang::Interpreter::FrameHookPause pause(interp);
     std::vector<int32_t> out;
     for (size_t i = 0; i < guards.size(); ++i) {
         const Guard& g = guards[i];

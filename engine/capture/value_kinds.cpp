@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "capture/value_kinds.h"
 
+#include <set>
+
 namespace kiln::capture {
 
 using lang::ObjectKind;
@@ -33,6 +35,13 @@ bool isModuleObject(lang::Interpreter& interp, const Value& v) {
     return module && v.asObject()->type()->isSubtypeOf(module);
 }
 
+bool isEnumMember(const Value& v) {
+    if (!v.is(ObjectKind::Instance) && !lang::isStrSubclassInstance(v)) return false;
+    for (const lang::TypeObject* t : v.asObject()->type()->mro)
+        if (t->isUserClass && t->name == "Enum" && t->moduleName == "enum") return true;
+    return false;
+}
+
 bool hasForwardHooks(const Value& module) {
     if (!module.is(ObjectKind::Instance)) return false;
     const auto& attrs = module.as<lang::InstanceObject>()->attrs;
@@ -52,6 +61,13 @@ bool isLibraryFunction(const lang::FunctionObject& fn) {
     return fn.globals && startsWith(fn.globals->name, "torch") &&
            (fn.globals->name == "torch" || startsWith(fn.globals->name, "torch.") ||
             startsWith(fn.globals->name, "torch_"));
+}
+
+bool isSkippedStdlibFunction(const lang::FunctionObject& fn) {
+    static const std::set<std::string> skipped = {
+        "abc",     "collections", "contextlib", "copy",   "dataclasses", "enum",  "functools",
+        "inspect", "os",          "posixpath",  "random", "re",          "types", "typing"};
+    return fn.globals && skipped.contains(fn.globals->name);
 }
 
 bool isLayerForward(const lang::FunctionObject& fn) {
@@ -74,6 +90,7 @@ ValueKind valueKind(lang::Interpreter& interp, const Value& v) {
     case Value::Tag::Object:
         break;
     }
+    if (isEnumMember(v)) return ValueKind::Identity;
     switch (v.asObject()->kind()) {
     case ObjectKind::Str:
         return ValueKind::Constant;

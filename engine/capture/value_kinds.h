@@ -13,8 +13,8 @@ namespace kiln::capture {
 
 enum class ValueKind : uint8_t {
     Tensor,    ///< TENSOR_MATCH when first used
-    Identity,  ///< ID_MATCH: None, bool, functions, classes, Python modules
-    Constant,  ///< EQUALS_MATCH: int, float, str
+    Identity,  ///< ID_MATCH: None, bool, functions, classes, Python modules, enum members
+    Constant,  ///< EQUALS_MATCH: int, float, str (a str subclass's type checked too)
     Sequence,  ///< list/tuple: TYPE_MATCH + LENGTH_CHECK + the items
     Module,    ///< nn.Module instance: ID_MATCH + its `training` flag
     Object,    ///< other instances: TYPE_MATCH
@@ -22,6 +22,10 @@ enum class ValueKind : uint8_t {
 };
 
 ValueKind valueKind(lang::Interpreter& interp, const lang::Value& v);
+
+/// A member of an enum.Enum class (an instance or a str mixin's): one object per value, so
+/// guarded by identity, as Dynamo's EnumVariable is.
+bool isEnumMember(const lang::Value& v);
 
 /// The items of a list or tuple; empty for anything else.
 const std::vector<lang::Value>& sequenceItems(const lang::Value& v);
@@ -36,6 +40,10 @@ bool hasForwardHooks(const lang::Value& module);
 bool isLibraryModule(lang::Interpreter& interp, const lang::Value& v);
 /// A Python function defined in one of Kiln's bundled torch modules.
 bool isLibraryFunction(const lang::FunctionObject& fn);
+/// A Python function of a bundled standard-library module that Dynamo 2.3 skips
+/// (trace_rules.BUILTIN_SKIPLIST: enum, functools, dataclasses, typing, ...): its frame runs
+/// as is and is never compiled; the user functions it calls are still seen.
+bool isSkippedStdlibFunction(const lang::FunctionObject& fn);
 /// The forward of one of torch.nn's layers (torch.nn.modules.*): library code that is still
 /// compiled as a frame of its own, as Dynamo does.
 bool isLayerForward(const lang::FunctionObject& fn);

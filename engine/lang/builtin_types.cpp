@@ -298,20 +298,19 @@ Value objectCtor(Interpreter& interp, const CallArgs& args, void*) {
 Value objectSetattr(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("object.__setattr__(self, name, value, /)");
     BoundArgs a = sig.bind(interp, args);
-    if (!a[0].is(ObjectKind::Instance))
-        interp.raiseTypeError("object.__setattr__ requires an instance");
+    AttrMap* attrs = instanceNamespace(a[0]);
+    if (!attrs) interp.raiseTypeError("object.__setattr__ requires an instance");
     Symbol name = Symbol::intern(a.toStr(1));
-    auto* inst = a[0].as<InstanceObject>();
-    const Value* desc = inst->type()->lookup(name);
+    TypeObject* type = interp.typeOf(a[0]);
+    const Value* desc = type->lookup(name);
     if (desc && desc->is(ObjectKind::Property) && !desc->as<PropertyObject>()->setter.isEmpty()) {
         interp.call(desc->as<PropertyObject>()->setter, {a[0], a[2]});
         return Value::none();
     }
-    if (!inst->type()->acceptsInstanceAttribute(name)) // __slots__ leave it out
-        interp.raiseAttributeError(a[0], name,
-                                   "'" + inst->type()->name + "' object has no attribute '" +
-                                       name.str() + "'");
-    inst->attrs.set(name, a[2]);
+    if (!type->acceptsInstanceAttribute(name)) // __slots__ leave it out
+        interp.raiseAttributeError(
+            a[0], name, "'" + type->name + "' object has no attribute '" + name.str() + "'");
+    attrs->set(name, a[2]);
     return Value::none();
 }
 
@@ -319,8 +318,8 @@ Value objectGetattribute(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("object.__getattribute__(self, name, /)");
     BoundArgs a = sig.bind(interp, args);
     Symbol name = Symbol::intern(a.toStr(1));
-    if (a[0].is(ObjectKind::Instance))
-        if (const Value* v = a[0].as<InstanceObject>()->attrs.find(name)) return *v;
+    if (const AttrMap* attrs = instanceNamespace(a[0]))
+        if (const Value* v = attrs->find(name)) return *v;
     return interp.getAttr(a[0], name);
 }
 
@@ -328,7 +327,8 @@ Value objectDelattr(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("object.__delattr__(self, name, /)");
     BoundArgs a = sig.bind(interp, args);
     Symbol name = Symbol::intern(a.toStr(1));
-    if (!a[0].is(ObjectKind::Instance) || !a[0].as<InstanceObject>()->attrs.erase(name))
+    AttrMap* attrs = instanceNamespace(a[0]);
+    if (!attrs || !attrs->erase(name))
         interp.raise(builtinTypes().attributeError.get(), "'" + interp.typeName(a[0]) +
                                                               "' object has no attribute '" +
                                                               name.str() + "'");
@@ -342,7 +342,64 @@ Value objectInit(Interpreter&, const CallArgs&, void*) {
 Value objectNew(Interpreter& interp, const CallArgs& args, void*) {
     if (args.positional.empty() || !args.positional[0].is(ObjectKind::Type))
         interp.raiseTypeError("object.__new__(X): X is not a type object");
-    return Value(makeRef<InstanceObject>(args.positional[0].as<TypeObject>()));
+    TypeObject* type = args.positional[0].as<TypeObject>();
+    if (type->isSubtypeOf(builtinTypes().str.get())) {
+        // CPython names the nearest class whose __new__ is not written in Python.
+        const TypeObject* safe = type;
+        for (const TypeObject* t : type->mro) {
+            safe = t;
+            if (!t->isUserClass || !t->dict.contains(sym("__new__"))) break;
+        }
+        interp.raiseTypeError("object.__new__(" + type->name + ") is not safe, use " + safe->name +
+                              ".__new__()");
+    }
+    return Value(makeRef<InstanceObject>(type));
+}
+
+// str.__new__(cls, object=''): the str of `object`, as an instance of cls (a subclass of str).
+Value strNew(Interpreter& interp, const CallArgs& args, void*) {
+    if (args.positional.empty()) interp.raiseTypeError("str.__new__(): not enough arguments");
+    const Value& cls = args.positional[0];
+    if (!cls.is(ObjectKind::Type))
+        interp.raiseTypeError("str.__new__(X): X is not a type object (" + interp.typeName(cls) +
+                              ")");
+    TypeObject* type = cls.as<TypeObject>();
+    if (!type->isSubtypeOf(builtinTypes().str.get()))
+        interp.raiseTypeError("str.__new__(" + type->name + "): " + type->name +
+                              " is not a subtype of str");
+    CallArgs rest{{args.positional.begin() + 1, args.positional.end()},
+                  args.keywordNames,
+                  args.keywordValues};
+    Value s = strCtor(interp, rest, nullptr);
+    if (type == builtinTypes().str.get()) return s;
+    return strSubclassValue(type, s.as<StrObject>()->str());
+}
+
+// str's own __str__/__repr__/__format__, for `str.__repr__(self)` in a subclass's override.
+const std::string& strSelf(Interpreter& interp, const CallArgs& args, const char* method) {
+    if (args.positional.empty() || !args.positional[0].is(ObjectKind::Str))
+        interp.raiseTypeError(
+            std::string("descriptor '") + method + "' requires a 'str' object but received '" +
+            (args.positional.empty() ? "nothing" : interp.typeName(args.positional[0])) + "'");
+    return args.positional[0].as<StrObject>()->str();
+}
+
+Value strStr(Interpreter& interp, const CallArgs& args, void*) {
+    return strValue(strSelf(interp, args, "__str__"));
+}
+
+Value strRepr(Interpreter& interp, const CallArgs& args, void*) {
+    return strValue(pyStringRepr(strSelf(interp, args, "__repr__")));
+}
+
+Value strFormat(Interpreter& interp, const CallArgs& args, void*) {
+    const std::string& self = strSelf(interp, args, "__format__");
+    if (args.positional.size() != 2 || !args.positional[1].is(ObjectKind::Str))
+        interp.raiseTypeError("str.__format__() takes exactly one str argument");
+    const std::string& spec = args.positional[1].as<StrObject>()->str();
+    // An empty spec is str(self), a subclass's __str__ included, as in CPython.
+    if (spec.empty()) return strValue(interp.str(args.positional[0]));
+    return strValue(formatValue(interp, strValue(self), spec));
 }
 
 Value floatIsInteger(Interpreter& interp, const CallArgs& args, void*) {
@@ -421,6 +478,11 @@ void installTypeConstructors(Interpreter& interp, ModuleObject& builtins) {
     interp.defineNative(od, "__init__", objectInit);
     od.set(sym("__new__"),
            Value(makeRef<StaticMethodObject>(interp.newNative("__new__", objectNew))));
+    AttrMap& sd = t.str->dict;
+    sd.set(sym("__new__"), Value(makeRef<StaticMethodObject>(interp.newNative("__new__", strNew))));
+    interp.defineNative(sd, "__str__", strStr);
+    interp.defineNative(sd, "__repr__", strRepr);
+    interp.defineNative(sd, "__format__", strFormat);
     interp.defineNative(t.floatType->dict, "is_integer", floatIsInteger);
     interp.defineNative(t.intType->dict, "bit_length", intBitLength);
     interp.defineNative(t.type->dict, "mro", typeMro);

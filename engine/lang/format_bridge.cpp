@@ -166,10 +166,13 @@ std::string formatValue(Interpreter& interp, const Value& value, const std::stri
     default:
         break;
     }
-    if (value.is(ObjectKind::Str))
+    const Value* strOverride = strSubclassOverride(value, Symbol::intern("__format__"));
+    // str.__format__ with an empty spec is str(value): a subclass's __str__ shows.
+    if (value.is(ObjectKind::Str) && !strOverride && spec.empty()) return interp.str(value);
+    if (value.is(ObjectKind::Str) && !strOverride)
         return orRaise(interp, formatString(value.as<StrObject>()->str(),
                                             orRaise(interp, parseFormatSpec(spec, typeName))));
-    if (value.is(ObjectKind::Instance)) {
+    if (value.is(ObjectKind::Instance) || strOverride) {
         Value method = interp.tryGetAttr(value, Symbol::intern("__format__"));
         if (!method.isEmpty()) {
             Value r = interp.call(method, {strValue(spec)});

@@ -139,22 +139,27 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
     if (object.isObject()) {
         Object* obj = object.asObject();
         switch (obj->kind()) {
-        case ObjectKind::Instance: {
-            auto* inst = static_cast<InstanceObject*>(obj);
-            TypeObject* type = inst->type();
+        case ObjectKind::Instance:
+        case ObjectKind::Str: {
+            const AttrMap* attrs = instanceNamespace(object);
+            if (!attrs) break; // a plain str
+            TypeObject* type = obj->type();
             const Value* desc = type->lookup(name);
             if (desc && desc->is(ObjectKind::Property)) return bindDescriptor(*desc, object, type);
-            if (const Value* v = inst->attrs.find(name)) return *v;
+            if (const Value* v = attrs->find(name)) return *v;
             if (desc) return bindMethods ? bindDescriptor(*desc, object, type) : *desc;
-            if (inst->exception || type->isSubtypeOf(builtinTypes().baseException.get())) {
+            auto* inst =
+                obj->kind() == ObjectKind::Instance ? static_cast<InstanceObject*>(obj) : nullptr;
+            if (inst &&
+                (inst->exception || type->isSubtypeOf(builtinTypes().baseException.get()))) {
                 ExceptionState& st = inst->exceptionState();
                 if (name == n.cause) return st.cause.isEmpty() ? Value::none() : st.cause;
                 if (name == n.context) return st.context.isEmpty() ? Value::none() : st.context;
                 if (name == n.suppressContext) return Value::fromBool(st.suppressContext);
                 if (name == n.traceback) return Value::none();
             }
-            if (name == n.dict && inst->type()->instancesHaveDict)
-                return namespaceDict(*this, inst->attrs, inst->type()->slots);
+            if (name == n.dict && type->instancesHaveDict)
+                return namespaceDict(*this, *attrs, type->slots);
             if (const Value* ga = type->lookup(n.getattr))
                 return call(*ga, {object, strValue(name.str())});
             return Value();
@@ -214,9 +219,9 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
 
 Value Interpreter::lookupMethod(const Value& object, Symbol name, bool& isUnbound) {
     isUnbound = false;
+    const AttrMap* attrs = instanceNamespace(object);
+    if (attrs && attrs->contains(name)) return getAttr(object, name);
     bool plainInstance = object.is(ObjectKind::Instance);
-    if (plainInstance && object.as<InstanceObject>()->attrs.contains(name))
-        return getAttr(object, name);
     if (plainInstance || object.isTensor() || object.is(ObjectKind::Str) ||
         object.is(ObjectKind::List) || object.is(ObjectKind::Dict) ||
         object.is(ObjectKind::Tuple)) {
@@ -284,9 +289,8 @@ void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
     if (m_recorder) [[unlikely]]
         value = m_recorder->mutation(object, "attribute assignment", strValue(name.str()), value);
     const Names& n = names();
-    if (object.is(ObjectKind::Instance)) {
-        auto* inst = object.as<InstanceObject>();
-        TypeObject* type = inst->type();
+    if (AttrMap* attrs = instanceNamespace(object)) {
+        TypeObject* type = object.asObject()->type();
         const Value* custom = type->lookup(n.setattr);
         if (isUserOverride(custom)) {
             call(*custom, {object, strValue(name.str()), value});
@@ -304,7 +308,7 @@ void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
         if (!type->acceptsInstanceAttribute(name)) // __slots__ leave it out
             raiseAttributeError(
                 object, name, "'" + type->name + "' object has no attribute '" + name.str() + "'");
-        inst->attrs.set(name, std::move(value));
+        attrs->set(name, std::move(value));
         return;
     }
     if (object.is(ObjectKind::Type)) {
@@ -337,24 +341,24 @@ void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
 void Interpreter::delAttr(const Value& object, Symbol name) {
     if (m_recorder) [[unlikely]]
         m_recorder->mutation(object, "attribute deletion", strValue(name.str()), Value());
-    if (object.is(ObjectKind::Instance)) {
-        auto* inst = object.as<InstanceObject>();
-        const Value* custom = inst->type()->lookup(names().delattr);
+    if (AttrMap* attrs = instanceNamespace(object)) {
+        TypeObject* type = object.asObject()->type();
+        const Value* custom = type->lookup(names().delattr);
         if (isUserOverride(custom)) {
             call(*custom, {object, strValue(name.str())});
             return;
         }
-        const Value* desc = inst->type()->lookup(name);
+        const Value* desc = type->lookup(name);
         if (desc && desc->is(ObjectKind::Property)) {
             const Value& deleter = desc->as<PropertyObject>()->deleter;
             if (deleter.isEmpty() || deleter.isNone())
                 raise(builtinTypes().attributeError.get(), "property '" + name.str() + "' of '" +
-                                                               inst->type()->name +
+                                                               type->name +
                                                                "' object has no deleter");
             call(deleter, {object});
             return;
         }
-        if (inst->attrs.erase(name)) return;
+        if (attrs->erase(name)) return;
     } else if (object.is(ObjectKind::Module)) {
         if (object.as<ModuleObject>()->globals.erase(name)) return;
     } else if (object.is(ObjectKind::Type)) {

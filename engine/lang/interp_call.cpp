@@ -4,6 +4,7 @@
 #include "lang/interpreter.h"
 #include "lang/scope.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace kiln::lang {
@@ -408,6 +409,7 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
     if (!type.isUserClass && !type.constructor.isEmpty()) return call(type.constructor, args);
     const auto& types = builtinTypes();
     bool isException = type.isSubtypeOf(types.baseException.get());
+    bool isStr = type.isSubtypeOf(types.str.get());
     if (!type.isUserClass && !isException && &type != types.object.get())
         raiseTypeError("cannot create '" + type.name + "' instances");
     Value instance;
@@ -421,6 +423,12 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
         withCls.insert(withCls.end(), args.positional.begin(), args.positional.end());
         instance = call(*newFn, CallArgs{withCls, args.keywordNames, args.keywordValues});
         if (!isInstance(instance, &type)) return instance;
+    } else if (isStr) { // str.__new__(type, *args)
+        std::vector<Value> withCls{Value(&type)};
+        withCls.insert(withCls.end(), args.positional.begin(), args.positional.end());
+        const Value* strNew = types.str->dict.find(Symbol::intern("__new__"));
+        instance = call(strNew->as<StaticMethodObject>()->function,
+                        CallArgs{withCls, args.keywordNames, args.keywordValues});
     } else {
         auto obj = makeRef<InstanceObject>(&type);
         if (isException)
@@ -442,7 +450,8 @@ Value Interpreter::callType(TypeObject& type, const CallArgs& args) {
         Value result = callFunction(*init->as<FunctionObject>(), args, &instance);
         if (!result.isNone())
             raiseTypeError("__init__() should return None, not '" + typeName(result) + "'");
-    } else if (!isException && !newFn && (!args.positional.empty() || !args.keywordNames.empty())) {
+    } else if (!isException && !isStr && !newFn &&
+               (!args.positional.empty() || !args.keywordNames.empty())) {
         raiseTypeError(type.name + "() takes no arguments");
     } else if (isException && !args.keywordNames.empty()) {
         raiseTypeError(type.name + "() takes no keyword arguments");
@@ -511,11 +520,19 @@ Value Interpreter::createClass(const std::string& name, std::vector<Ref<TypeObje
     if (bases.empty()) bases.push_back(types.object);
     for (const auto& base : bases) {
         bool subclassable = base->isUserClass || base.get() == types.object.get() ||
+                            base.get() == types.str.get() ||
                             base->isSubtypeOf(types.baseException.get());
         if (!subclassable)
             raiseTypeError("subclassing built-in type '" + base->name +
                            "' is not supported by Kiln");
     }
+    // An instance is a str or an exception, not both (CPython: their layouts conflict).
+    auto anyBase = [&](const TypeObject* root) {
+        return std::any_of(bases.begin(), bases.end(),
+                           [&](const auto& b) { return b->isSubtypeOf(root); });
+    };
+    if (anyBase(types.str.get()) && anyBase(types.baseException.get()))
+        raiseTypeError("multiple bases have instance lay-out conflict");
     // Every class has its own __doc__ (None without a docstring), so it is not inherited.
     if (!ns.contains(Symbol::intern("__doc__"))) ns.set(Symbol::intern("__doc__"), Value::none());
     // A class that defines __eq__ but not __hash__ gets unhashable instances.

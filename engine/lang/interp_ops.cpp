@@ -277,7 +277,7 @@ std::optional<Value> sequenceBinary(Interpreter& interp, BinaryOperator op, cons
 // Objects whose type may define operator dunders: user classes, and native types such as
 // torch.dtype that install __eq__ and friends in their type dict.
 bool mayDefineDunders(const Value& v) {
-    return v.is(ObjectKind::Instance) || v.is(ObjectKind::Native);
+    return v.is(ObjectKind::Instance) || v.is(ObjectKind::Native) || isStrSubclassInstance(v);
 }
 
 Value callDunder(Interpreter& interp, const Value& self, const char* name, const Value& other) {
@@ -306,10 +306,10 @@ Value tryBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Va
         if (!r.isEmpty()) return r;
     }
     Dunders d = dundersFor(op);
-    bool userLeft = a.is(ObjectKind::Instance);
+    bool userLeft = a.is(ObjectKind::Instance) || isStrSubclassInstance(a);
     Value r = userLeft ? callDunder(interp, a, d.forward, b) : Value();
     if (r.isEmpty()) r = callDunder(interp, b, d.reflected, a);
-    if (r.isEmpty() && !userLeft && !a.isTensor() && !b.isTensor())
+    if (r.isEmpty() && !a.is(ObjectKind::Instance) && !a.isTensor() && !b.isTensor())
         if (auto s = sequenceBinary(interp, op, a, b)) return *s;
     if (r.isEmpty() && op == BinaryOperator::BitOr && isUnionOperand(a) && isUnionOperand(b) &&
         (a.is(ObjectKind::Type) || b.is(ObjectKind::Type)))
@@ -466,12 +466,17 @@ Value Interpreter::compare(CompareOperator op, const Value& a, const Value& b) {
     if (r.isEmpty()) r = callDunder(*this, b, d.reflected, a);
     if (!r.isEmpty()) return r;
     if (op == CompareOperator::Eq || op == CompareOperator::NotEq) {
-        if (op == CompareOperator::NotEq && mayDefineDunders(a)) {
+        // != falls back on __eq__ where object.__ne__ would answer: not for a str subclass,
+        // whose inherited str.__ne__ compares the characters.
+        if (op == CompareOperator::NotEq && mayDefineDunders(a) && !a.is(ObjectKind::Str)) {
             Value eq = callDunder(*this, a, "__eq__", b);
             if (!eq.isEmpty()) return Value::fromBool(!truthy(eq));
         }
-        bool same =
-            a.identical(b) || (!mayDefineDunders(a) && !mayDefineDunders(b) && equals(a, b));
+        // Two strs left here compare as str.__eq__ does, by characters, whatever their class.
+        bool bothStr = a.is(ObjectKind::Str) && b.is(ObjectKind::Str);
+        bool same = a.identical(b) ||
+                    (bothStr ? a.as<StrObject>()->str() == b.as<StrObject>()->str()
+                             : !mayDefineDunders(a) && !mayDefineDunders(b) && equals(a, b));
         return Value::fromBool(op == CompareOperator::Eq ? same : !same);
     }
     if (a.is(ObjectKind::Str) && b.is(ObjectKind::Str)) {

@@ -244,8 +244,10 @@ bool Interpreter::dictViewsEqual(const DictViewObject& x, const DictViewObject& 
 bool Interpreter::equals(const Value& a, const Value& b) {
     if (a.isNumber() && b.isNumber()) return compareNumbers(a, b) == 0;
     if (a.isNone() || b.isNone()) return a.isNone() && b.isNone();
+    static const Symbol eq = sym("__eq__");
     if (a.isTensor() || b.isTensor() || a.is(ObjectKind::Instance) || b.is(ObjectKind::Instance) ||
-        a.is(ObjectKind::Native) || b.is(ObjectKind::Native))
+        a.is(ObjectKind::Native) || b.is(ObjectKind::Native) || strSubclassOverride(a, eq) ||
+        strSubclassOverride(b, eq))
         return truthy(compare(CompareOperator::Eq, a, b));
     if (!a.isObject() || !b.isObject()) return false;
     Object* x = a.asObject();
@@ -302,6 +304,14 @@ bool Interpreter::equals(const Value& a, const Value& b) {
     return false;
 }
 
+std::optional<size_t> Interpreter::userHash(const Value& v, const Value& hashAttr) {
+    if (hashAttr.isNone()) raiseTypeError("unhashable type: '" + typeName(v) + "'");
+    if (!hashAttr.is(ObjectKind::Function)) return std::nullopt;
+    Value r = callMethod(v, sym("__hash__"), {});
+    if (!r.isIntLike()) raiseTypeError("__hash__ method should return an integer");
+    return static_cast<size_t>(pyHashFinal(r.asInt())); // kept as returned, -1 aside
+}
+
 size_t Interpreter::hash(const Value& v) {
     // Numbers and tuples hash as in CPython (py_hash.h); the int64 value travels as size_t.
     auto bits = [](int64_t h) { return static_cast<size_t>(h); };
@@ -325,6 +335,8 @@ size_t Interpreter::hash(const Value& v) {
     Object* o = v.asObject();
     switch (o->kind()) {
     case ObjectKind::Str:
+        if (const Value* h = strSubclassOverride(v, sym("__hash__")))
+            if (auto custom = userHash(v, *h)) return *custom;
         return static_cast<StrObject*>(o)->hash();
     case ObjectKind::Tuple: {
         PyTupleHash h;
@@ -336,13 +348,8 @@ size_t Interpreter::hash(const Value& v) {
     case ObjectKind::Dict:
         raiseTypeError("unhashable type: '" + typeName(v) + "'");
     case ObjectKind::Instance: {
-        const Value* h = o->type()->lookup(sym("__hash__"));
-        if (h && h->isNone()) raiseTypeError("unhashable type: '" + typeName(v) + "'");
-        if (h && h->is(ObjectKind::Function)) {
-            Value r = callMethod(v, sym("__hash__"), {});
-            if (!r.isIntLike()) raiseTypeError("__hash__ method should return an integer");
-            return bits(pyHashFinal(r.asInt())); // kept as returned, -1 aside
-        }
+        if (const Value* h = o->type()->lookup(sym("__hash__")))
+            if (auto custom = userHash(v, *h)) return *custom;
         return std::hash<const void*>()(o);
     }
     default:
@@ -376,9 +383,11 @@ std::string Interpreter::repr(const Value& v) {
         break;
     }
     Object* o = v.asObject();
-    // Types may define __repr__ (user classes, torch.Size, torch.dtype, ...).
+    // Types may define __repr__ (user classes, torch.Size, torch.dtype, ...); a subclass of str
+    // only where it overrides str's.
     if (o->kind() != ObjectKind::Type) {
-        const Value* custom = o->type()->lookup(sym("__repr__"));
+        const Value* custom = o->kind() == ObjectKind::Str ? strSubclassOverride(v, sym("__repr__"))
+                                                           : o->type()->lookup(sym("__repr__"));
         if (custom &&
             (custom->is(ObjectKind::Function) || custom->is(ObjectKind::NativeFunction))) {
             // No "..." guard here: like CPython, a __repr__ that recurses into itself ends in
@@ -432,6 +441,11 @@ std::string Interpreter::repr(const Value& v) {
     }
     case ObjectKind::Type: {
         auto* t = static_cast<TypeObject*>(o);
+        // An Enum class: Kiln's stand-in for the metaclass __repr__ (`<enum 'Color'>`).
+        if (const Value* hook = t->lookup(sym("__kiln_class_repr__"))) {
+            Value r = call(*hook, {v});
+            if (r.is(ObjectKind::Str)) return r.as<StrObject>()->str();
+        }
         return "<class '" + t->qualifiedName() + "'>";
     }
     case ObjectKind::Function: {
@@ -486,7 +500,15 @@ std::string Interpreter::repr(const Value& v) {
 }
 
 std::string Interpreter::str(const Value& v) {
-    if (v.is(ObjectKind::Str)) return v.as<StrObject>()->str();
+    if (v.is(ObjectKind::Str)) {
+        const Value* custom = strSubclassOverride(v, sym("__str__"));
+        if (!custom || !custom->is(ObjectKind::Function)) return v.as<StrObject>()->str();
+        NestedCall nested(*this, kInStr);
+        Value r = callMethod(v, sym("__str__"), {});
+        if (!r.is(ObjectKind::Str))
+            raiseTypeError("__str__ returned non-string (type " + typeName(r) + ")");
+        return r.as<StrObject>()->str();
+    }
     if (v.isObject()) {
         Object* o = v.asObject();
         if (o->kind() != ObjectKind::Type) {

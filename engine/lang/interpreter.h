@@ -122,6 +122,9 @@ public:
     bool equals(const Value& a, const Value& b);
     bool dictViewsEqual(const DictViewObject& x, const DictViewObject& y);
     size_t hash(const Value& v);
+    /// hash(v) by the class attribute `__hash__` the user's class set: None is unhashable, a
+    /// function is called; nullopt leaves the built-in hash.
+    std::optional<size_t> userHash(const Value& v, const Value& hashAttr);
     Value binaryOp(BinaryOperator op, const Value& a, const Value& b);
     /// Like binaryOp, but Empty instead of a TypeError when no operand supports `op`.
     Value tryBinaryOp(BinaryOperator op, const Value& a, const Value& b);
@@ -170,6 +173,24 @@ public:
     /// A compiled region is active: Python calls go through the frame hook.
     void setFrameHookActive(bool active) { m_frameHookActive = active; }
     bool frameHookActive() const { return m_frameHookActive; }
+    /// The frame hook off for a scope: Python the compiler itself runs (guard checks, the
+    /// reprs in guard text) is not a frame to compile, as Dynamo's own code runs outside its
+    /// eval-frame callback.
+    class FrameHookPause {
+    public:
+        explicit FrameHookPause(Interpreter& interp)
+            : m_interp(interp)
+            , m_wasActive(interp.m_frameHookActive) {
+            interp.m_frameHookActive = false;
+        }
+        ~FrameHookPause() { m_interp.m_frameHookActive = m_wasActive; }
+        FrameHookPause(const FrameHookPause&) = delete;
+        FrameHookPause& operator=(const FrameHookPause&) = delete;
+
+    private:
+        Interpreter& m_interp;
+        bool m_wasActive;
+    };
     void setRecorder(TraceRecorder* recorder) { m_recorder = recorder; }
     /// Capture's shadow execution is computing values (natives and eager operators run with
     /// no recorder then): what they compute may be replaced by the compiled graph's results.

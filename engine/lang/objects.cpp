@@ -187,6 +187,14 @@ const Value* TypeObject::lookup(Symbol attr) const {
     return nullptr;
 }
 
+const Value* TypeObject::lookupBefore(Symbol attr, const TypeObject* stop) const {
+    for (TypeObject* t : mro) {
+        if (t == stop) break;
+        if (const Value* v = t->dict.find(attr)) return v;
+    }
+    return nullptr;
+}
+
 bool TypeObject::isSubtypeOf(const TypeObject* other) const {
     return std::find(mro.begin(), mro.end(), other) != mro.end();
 }
@@ -310,6 +318,29 @@ Ref<StrObject> makeStr(std::string s) {
 
 Value strValue(std::string s) {
     return Value(makeStr(std::move(s)));
+}
+
+Value strSubclassValue(TypeObject* type, std::string s) {
+    auto str = makeRef<StrObject>(std::move(s));
+    str->setType(type);
+    str->subclass = std::make_unique<StrObject::SubclassState>();
+    str->subclass->classRef = Ref<TypeObject>(type);
+    return Value(str);
+}
+
+bool isStrSubclassInstance(const Value& v) {
+    return v.is(ObjectKind::Str) && v.as<StrObject>()->subclass != nullptr;
+}
+
+const Value* strSubclassOverride(const Value& v, Symbol name) {
+    if (!isStrSubclassInstance(v)) return nullptr;
+    return v.asObject()->type()->lookupBefore(name, builtinTypes().str.get());
+}
+
+AttrMap* instanceNamespace(const Value& v) {
+    if (v.is(ObjectKind::Instance)) return &v.as<InstanceObject>()->attrs;
+    if (isStrSubclassInstance(v)) return &v.as<StrObject>()->subclass->attrs;
+    return nullptr;
 }
 
 Value tupleValue(std::vector<Value> items) {

@@ -29,6 +29,15 @@ public:
     /// Length in characters (code points).
     int64_t length() const;
 
+    /// What an instance of a user subclass of str has beyond its characters: its namespace,
+    /// and its class, kept alive by the instance as an InstanceObject keeps its own.
+    struct SubclassState {
+        AttrMap attrs;
+        Ref<TypeObject> classRef;
+    };
+    /// Null for plain strings; set (with the type) by makeStrSubclassInstance.
+    std::unique_ptr<SubclassState> subclass;
+
 private:
     std::string m_str;
     mutable size_t m_hash = 0;
@@ -177,6 +186,9 @@ public:
 
     /// Attribute lookup along the MRO (no descriptor binding).
     const Value* lookup(Symbol name) const;
+    /// Lookup along the MRO up to, not including, `stop`: what a subclass of a built-in type
+    /// defines over the built-in's own behaviour (Enum's __hash__ after str in the MRO is not).
+    const Value* lookupBefore(Symbol name, const TypeObject* stop) const;
     bool isSubtypeOf(const TypeObject* other) const;
     void computeMro();
     /// "torch.nn.modules.linear.Linear", "__main__.A.B": module and qualified name, for reprs.
@@ -281,6 +293,16 @@ public:
 
 Ref<StrObject> makeStr(std::string s);
 Value strValue(std::string s);
+/// An instance of `type`, a user subclass of str, holding the characters `s`.
+Value strSubclassValue(TypeObject* type, std::string s);
+/// A str whose type is a user subclass of str (`class Task(str, Enum)`).
+bool isStrSubclassInstance(const Value& v);
+/// What the user subclass of a str instance `v` defines for `name` over str's own behaviour
+/// (found in its MRO before str); null for plain strings and for what str itself decides.
+const Value* strSubclassOverride(const Value& v, Symbol name);
+/// The namespace of an instance of a user class (an Instance, or a str of a user subclass of
+/// str); null for every other value.
+AttrMap* instanceNamespace(const Value& v);
 Value tupleValue(std::vector<Value> items);
 Value listValue(std::vector<Value> items);
 

@@ -73,4 +73,4 @@ try:
         A = 1
         B = 1
 except ValueError as e:
-    print("ValueError:", str(e).split(":")[-1])  # CPython names the class as <enum 'Dup'>
+    print("ValueError:", e)

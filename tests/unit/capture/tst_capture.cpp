@@ -396,6 +396,32 @@ private slots:
         QCOMPARE(modules, QStringList({"L__self___0", "L__self___1"}));
     }
 
+    void enumMembersAreGuardedByIdentityAndTheirMethodsAreNotFrames() {
+        // Each member is its own entry (a TYPE_MATCH reused TRAIN's graph for EVAL); enum.py's
+        // `value` property, run by the output and the guards, and the members' __repr__ in the
+        // recompile reason are never frames to compile, as Dynamo skips the stdlib.
+        Session s;
+        QCOMPARE(s.run("from enum import Enum\n"
+                       "class Mode(str, Enum):\n"
+                       "    TRAIN = 'train'\n"
+                       "    EVAL = 'eval'\n"
+                       "@torch.compile(backend='eager')\n"
+                       "def f(x, mode):\n"
+                       "    y = x + 1 if mode == Mode.TRAIN else x * 3\n"
+                       "    return y, mode.value\n"
+                       "print([f(torch.ones(1), m)[0].item() for m in (Mode.TRAIN, Mode.EVAL)])\n"),
+                 std::string());
+        QCOMPARE(s.sink.out, std::string("[2.0, 3.0]\n"));
+        QStringList frames;
+        for (const FrameEvent& frame : s.sink.frames)
+            frames << QString::fromStdString(frame.function);
+        QCOMPARE(frames, QStringList({"f"}));
+        QCOMPARE(s.sink.graphs.size(), size_t(2));
+        QVERIFY(std::any_of(s.sink.guards.begin(), s.sink.guards.end(), [](const GuardEvent& g) {
+            return g.kind == "ID_MATCH" && g.source == "L['mode']";
+        }));
+    }
+
     void aSliceBySymbolicIntHasTheSizeOfEachCall() {
         // cache[:pos + 1] of a static tensor: its size is read from the run's slice (the
         // example's size was baked in, so pos 7 saw 7 elements).

@@ -1,8 +1,9 @@
-# enum for Kiln workloads: Enum, IntEnum, StrEnum-style mixins are not possible (Kiln cannot
-# subclass int or str), so IntEnum members compare, hash, index and compute as their int
-# values instead. Kiln has no metaclasses: the members are made by __init_subclass__, Class(v)
-# finds a member through __new__, Class["NAME"] through __class_getitem__, and iteration and
-# len() of the class go through Kiln's class-level hooks __kiln_class_iter__/__kiln_class_len__.
+# enum for Kiln workloads: Enum, IntEnum, and str mixins (`class Task(str, Enum)`), whose
+# members are str instances as in CPython. Kiln cannot subclass int, so IntEnum members compare,
+# hash, index and compute as their int values instead. Kiln has no metaclasses: the members are
+# made by __init_subclass__, Class(v) finds a member through __new__, Class["NAME"] through
+# __class_getitem__, and iteration and len() of the class go through Kiln's class-level hooks
+# __kiln_class_iter__/__kiln_class_len__.
 
 
 class auto:
@@ -26,6 +27,29 @@ def _is_member_candidate(name, value):
     return type(value).__name__ not in ("property", "staticmethod", "classmethod")
 
 
+def _new_member(cls, value):
+    # A member of a str mixin is made by str.__new__ and its value is str(value), as EnumType
+    # does with the mixed-in data type.
+    if issubclass(cls, str):
+        args = value if isinstance(value, tuple) else (value,)
+        member = str.__new__(cls, *args)
+        object.__setattr__(member, "_value_", str(*args))
+    else:
+        member = object.__new__(cls)
+        object.__setattr__(member, "_value_", value)
+    return member
+
+
+def _adopt_enum_methods(cls):
+    # EnumType puts the enum's repr, str and format on a mixed-in class where the data type's
+    # would win by the MRO, and makes Class(value) look members up.
+    first_enum = cls.__bases__[-1]
+    for name in ("__repr__", "__str__", "__format__"):
+        if name not in cls.__dict__ and getattr(cls, name) is getattr(str, name):
+            setattr(cls, name, getattr(first_enum, name))
+    cls.__new__ = Enum.__new__
+
+
 class Enum:
     def __init_subclass__(cls, **kwargs):
         members = {}
@@ -41,12 +65,12 @@ class Enum:
                 value = cls._generate_next_value_(name, 1, len(members), [last] if members else [])
             if name in members:
                 raise TypeError(f"Attempted to reuse key: {name!r}")
-            member = values.get(value)
-            if member is None:
-                member = object.__new__(cls)
+            member = _new_member(cls, value)
+            if member._value_ in values:  # an alias
+                member = values[member._value_]
+            else:
                 object.__setattr__(member, "_name_", name)
-                object.__setattr__(member, "_value_", value)
-                values[value] = member
+                values[member._value_] = member
             members[name] = member
             setattr(cls, name, member)
             last = value
@@ -54,6 +78,8 @@ class Enum:
         cls._value2member_map_ = values
         cls._member_names_ = [n for n, m in members.items() if m._name_ == n]
         cls.__members__ = dict(members)
+        if issubclass(cls, str):
+            _adopt_enum_methods(cls)
 
     def _generate_next_value_(name, start, count, last_values):
         for last in reversed(last_values):
@@ -79,6 +105,9 @@ class Enum:
 
     def __kiln_class_iter__(cls):
         return iter([cls._member_map_[n] for n in cls._member_names_])
+
+    def __kiln_class_repr__(cls):
+        return f"<enum {cls.__name__!r}>"
 
     def __kiln_class_len__(cls):
         return len(cls._member_names_)
