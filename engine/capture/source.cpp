@@ -126,6 +126,9 @@ std::string Source::identifier() const {
 }
 
 std::string Source::moduleAttributeName() const {
+    // Dynamo's module_key_name strips the L[...]/G[...] of a root: G['head'] is `head`.
+    if (m_kind == Kind::Local) return m_localName;
+    if (m_kind == Kind::Global) return m_name.str();
     std::string out = str();
     for (char& c : out)
         if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';

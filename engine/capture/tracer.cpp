@@ -223,6 +223,7 @@ int32_t Tracer::placeholderFor(const Value& tensor, const SourcePtr& source) {
     if (!parameter) m_placeholders.push_back(PlaceholderRecord{index, tensor, source});
     m_traced[tensor.tensorImpl()] =
         TracedTensor{index, -1, 0, Ref<tensor::TensorImpl>(tensor.tensorImpl())};
+    applyPendingNames(tensor.tensorImpl(), index);
     return index;
 }
 

@@ -245,6 +245,17 @@ public:
                          const lang::Value& value) override;
     void outerNameStore(lang::ModuleObject* module, lang::Symbol name,
                         lang::CellObject* cell) override;
+    /// Dynamo 2.3's STORE_FAST: a tensor stored to a local names its node after it.
+    void localStore(lang::Symbol name, const lang::Value& value) override;
+    /// The renames made so far, to take back those an aborted inline call made.
+    struct NameMark {
+        size_t renames = 0;
+        size_t pending = 0;
+    };
+    NameMark nameMark() const { return {m_graph.renameMark(), m_pendingNames.size()}; }
+    void undoNamesSince(const NameMark& mark);
+    /// A placeholder just made for `impl` takes the locals it was stored to before.
+    void applyPendingNames(tensor::TensorImpl* impl, int32_t node);
     /// A generator made before the trace began cannot be run back: the frame no longer reruns.
     void resumingGenerator(uint64_t serial) override {
         if (serial <= m_generatorsBefore) m_storesUndoable = false;
@@ -382,6 +393,9 @@ private:
     std::map<size_t, std::vector<size_t>> m_entryGuards;
     /// Further sources of an input tensor seen at more than one (guarded when it is used).
     std::unordered_map<tensor::TensorImpl*, std::vector<SourcePtr>> m_tensorAliases;
+    /// Locals an input was stored to before it became a placeholder: its node takes each
+    /// name in turn when it is made (placeholderFor), as if it had been renamed then.
+    std::vector<std::pair<tensor::TensorImpl*, std::string>> m_pendingNames;
     std::unordered_map<const lang::Object*, SourcePtr> m_objectSources;
     std::vector<lang::Value> m_sourcedObjects; ///< keeps sourced objects' addresses unique
     /// The object at each source registered for one (modulesAbove walks a source's bases).

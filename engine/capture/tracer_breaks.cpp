@@ -294,6 +294,7 @@ void Tracer::evaluated(const lang::Frame& frame, const lang::Expr& expr, const V
 
 Value Tracer::inlineCall(lang::FunctionObject& fn, const CallArgs& args, const Value* self) {
     size_t snapshot = m_graph.nodes.size();
+    NameMark names = nameMark();
     auto memo = m_memo;
     ++m_inlineDepth;
     try {
@@ -304,6 +305,7 @@ Value Tracer::inlineCall(lang::FunctionObject& fn, const CallArgs& args, const V
         --m_inlineDepth;
         if (m_inlineDepth > 0) throw;
         // The caller's graph ends before this call; the callee then runs as its own frame.
+        undoNamesSince(names);
         truncate(snapshot);
         m_memo = std::move(memo);
         if (m_interp.currentFrame() != m_top || m_top->loopDepth > 0 || m_top->blockDepth > 0) {

@@ -151,7 +151,11 @@ struct Printer {
             }
             std::string lhs = n.name;
             if (annotated && !n.meta.shortType().empty()) lhs += ": \"" + n.meta.shortType() + "\"";
-            out += indent + lhs + " = " + expression(n);
+            if (n.op == NodeOp::CallFunction && n.operatorKind == OperatorKind::InplaceBinary)
+                // fx spells an in-place operator as the statement, then binds its result.
+                out += indent + operatorExpression(n) + ";  " + lhs + " = " + arg(n.args.at(0));
+            else
+                out += indent + lhs + " = " + expression(n);
             if (!freed[i].empty()) {
                 out += ";  ";
                 for (const std::string& name : freed[i])

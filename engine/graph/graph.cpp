@@ -115,22 +115,61 @@ bool illegalName(const std::string& name) {
 
 } // namespace
 
-std::string Graph::uniqueName(const std::string& base) {
+std::string Graph::uniqueName(const std::string& candidate) {
     // torch.fx appends _1, _2, ... to repeated names (add, add_1) and to names that would
-    // shadow a builtin (sum_1).
-    std::string name = base;
-    for (int n = 1; illegalName(name) ||
-                    std::find(m_usedNames.begin(), m_usedNames.end(), name) != m_usedNames.end();
-         ++n)
-        name = base + "_" + std::to_string(n);
+    // shadow a builtin (sum_1); a trailing _N is a count to go on from.
+    std::string base = candidate;
+    int64_t n = 0;
+    bool numbered = false;
+    const size_t underscore = candidate.rfind('_');
+    if (underscore != std::string::npos && underscore > 0 && underscore + 1 < candidate.size() &&
+        candidate.size() - underscore <= 10 &&
+        std::all_of(candidate.begin() + static_cast<std::ptrdiff_t>(underscore) + 1,
+                    candidate.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        base = candidate.substr(0, underscore);
+        n = std::stoll(candidate.substr(underscore + 1));
+        numbered = true;
+    }
+    auto taken = [&](const std::string& name) {
+        return illegalName(name) ||
+               std::find(m_usedNames.begin(), m_usedNames.end(), name) != m_usedNames.end();
+    };
+    std::string name = numbered ? base + "_" + std::to_string(n) : base;
+    while (taken(name))
+        name = base + "_" + std::to_string(++n);
     m_usedNames.push_back(name);
     return name;
+}
+
+void Graph::renameNode(int32_t index, const std::string& candidate) {
+    Node& node = nodes.at(static_cast<size_t>(index));
+    if (node.name == candidate) return;
+    m_renames.push_back({index, node.name});
+    node.name = uniqueName(candidate);
+}
+
+void Graph::undoRenames(size_t mark) {
+    while (m_renames.size() > mark) {
+        const Rename& r = m_renames.back();
+        if (static_cast<size_t>(r.node) < nodes.size()) {
+            std::string& name = nodes[static_cast<size_t>(r.node)].name;
+            std::erase(m_usedNames, name);
+            name = r.oldName;
+        }
+        m_renames.pop_back();
+    }
 }
 
 void Graph::truncate(size_t size) {
     if (size >= nodes.size()) return;
     for (size_t i = size; i < nodes.size(); ++i)
         std::erase(m_usedNames, nodes[i].name);
+    // A dropped node's earlier names are free again too.
+    std::erase_if(m_renames, [&](const Rename& r) {
+        if (static_cast<size_t>(r.node) < size) return false;
+        std::erase(m_usedNames, r.oldName);
+        return true;
+    });
     nodes.resize(size);
 }
 
@@ -164,6 +203,7 @@ std::vector<Node> takeInOrder(std::vector<Node>& nodes, const std::vector<size_t
 } // namespace
 
 void Graph::hoistPlaceholders(std::span<const int32_t> inputOrder) {
+    m_renames.clear(); // the trace is over: nothing will be taken back, and indices move
     std::vector<size_t> order;
     std::vector<bool> placed(nodes.size(), false);
     for (int32_t i : inputOrder)
@@ -222,6 +262,7 @@ bool argUses(const Arg& a, int32_t index) {
 } // namespace
 
 void Graph::removeUnreadGetItems() {
+    m_renames.clear();
     std::vector<int32_t> readers(nodes.size(), 0);
     auto count = [&](const Arg& a, int32_t delta, auto& self) -> void {
         if (a.kind == Arg::Kind::Node) readers[static_cast<size_t>(a.node)] += delta;

@@ -92,8 +92,16 @@ public:
     std::vector<Node> nodes;
 
     int32_t add(Node node);
-    /// A fresh node name derived from `base` ("add" -> "add", then "add_1", ...).
-    std::string uniqueName(const std::string& base);
+    /// A fresh node name derived from `candidate` as torch.fx's namespace makes one: "add",
+    /// then "add_1", ...; a candidate ending in _N counts on from N ("x_1" -> "x_2").
+    std::string uniqueName(const std::string& candidate);
+    /// Renames node `index` after the local it was stored to, as Dynamo 2.3's STORE_FAST
+    /// renames a tensor's node (`y = torch.relu(x)` prints as `y = ...`). Its old name stays
+    /// taken, as in fx.
+    void renameNode(int32_t index, const std::string& candidate);
+    /// How many renames have been made: undoRenames(mark) takes back those after it.
+    size_t renameMark() const { return m_renames.size(); }
+    void undoRenames(size_t mark);
     const Node* outputNode() const;
     /// The number of values the output node returns (the items of its tuple).
     size_t outputCount() const;
@@ -114,7 +122,12 @@ public:
     std::vector<int32_t> users(int32_t index) const;
 
 private:
+    struct Rename {
+        int32_t node;
+        std::string oldName;
+    };
     std::vector<std::string> m_usedNames;
+    std::vector<Rename> m_renames;
 };
 
 } // namespace kiln::graph

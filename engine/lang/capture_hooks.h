@@ -95,6 +95,8 @@ public:
     /// A name outside the frames being traced is about to be assigned: a global of `module`
     /// (`cell` null) or an enclosing function's variable (its `cell`).
     virtual void outerNameStore(ModuleObject* module, Symbol name, CellObject* cell) = 0;
+    /// A traced frame's own variable (CPython's STORE_FAST) is about to be assigned `value`.
+    virtual void localStore(Symbol name, const Value& value) = 0;
     /// An expression of the frame being traced produced `value` (the recorder remembers the
     /// sub-expressions of a statement in case the statement breaks the graph).
     virtual void evaluated(const Frame& frame, const Expr& expr, const Value& value) = 0;

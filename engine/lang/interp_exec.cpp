@@ -335,6 +335,8 @@ void Interpreter::execAugAssign(Frame& f, const AugAssignStmt& s) {
 void Interpreter::storeName(Frame& f, const NameExpr& name, Value value) {
     switch (name.scope) {
     case NameScope::Local:
+        if (m_recorder) [[unlikely]]
+            m_recorder->localStore(name.id, value);
         f.slots[name.slot] = std::move(value);
         return;
     case NameScope::Cell:

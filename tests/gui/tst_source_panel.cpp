@@ -248,7 +248,7 @@ private slots:
              "generic_jump TensorVariable()", graph("1/0", 2), graph("2/0", 2), "l_a_.sum()",
              "-l_a_"},
             {13, "Graph break 3 of 3 · item · graph_breaks.py:13:9", "Tensor.item", graph("2/0", 2),
-             graph("3/0", 3), "neg.mean()", "torch.cos(l_y_)"},
+             graph("3/0", 3), "b.mean()", "torch.cos(l_y_)"},
         };
         for (int i = 0; i < 3; ++i) {
             const Expected& e = expected[size_t(i)];

@@ -405,7 +405,7 @@ class Net(nn.Module):
         self.w = nn.Parameter(torch.randn(4, 4, 3, 3) * 0.3)
     def forward(self, x):
         x = torch.relu(self.bn1(self.conv1(x)))
-        x = self.bn2(self.conv2(x))
+        x = torch.relu(self.bn2(self.conv2(x)))  # bn2's node keeps its name (x is the relu)
         y = self.conv3(x)
         z = self.bn3(y)
         c = F.conv2d(z, self.w, padding=1)
