@@ -351,7 +351,8 @@ std::vector<int32_t> Tracer::liveOutputs() {
     std::vector<tensor::TensorImpl*> live;
     for (const auto& [impl, tt] : m_traced) {
         auto memo = memoRefs.find(impl);
-        int32_t held = 1 + (memo == memoRefs.end() ? 0 : memo->second);
+        // Autograd's saved tensors (the shadow execution's backward graph) are not users.
+        int32_t held = 1 + (memo == memoRefs.end() ? 0 : memo->second) + impl->autogradRefs;
         if (impl->refCount() > held || memo != memoRefs.end()) live.push_back(impl);
     }
     std::vector<int32_t> nodes;

@@ -15,6 +15,7 @@
 #include "tensor/conv.h"
 #include "tensor/convert.h"
 #include "tensor/error.h"
+#include "tensor/grad_node.h"
 #include "tensor/ops.h"
 
 #include <cstring>
@@ -381,8 +382,9 @@ private:
             const compiler::AtenNode& node =
                 m_a.aten.nodes[static_cast<size_t>(m_a.aten.outputs[i])];
             if (node.requiresGrad && tensor::gradModeEnabled()) {
-                t.impl()->requiresGrad = true;
-                t.impl()->gradFn = "CompiledFunctionBackward";
+                // Until AOT autograd: backward through a compiled graph raises, saying so.
+                tensor::setGradNode(
+                    t, makeRef<tensor::UnimplementedBackward>("CompiledFunctionBackward"));
             }
             items.push_back(Value(t));
         }

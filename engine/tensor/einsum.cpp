@@ -429,9 +429,9 @@ Tensor einsum(const std::string& equation, const std::vector<Tensor>& operands) 
     Tensor result = contractAll(ops, inOutput, lastSummed);
     Tensor out = toOutput(result, e.output, layout);
     // The node torch's einsum ends with for this shape of computation.
-    detail::renameGradFn(out, ops.size() > 1 ? (lastSummed ? "ViewBackward0" : "MulBackward0")
-                              : summed       ? "SumBackward1"
-                                             : "PermuteBackward0");
+    renameGradFn(out, ops.size() > 1 ? (lastSummed ? "ViewBackward0" : "MulBackward0")
+                      : summed       ? "SumBackward1"
+                                     : "PermuteBackward0");
     return out;
 }
 

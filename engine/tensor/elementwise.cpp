@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "tensor/elementwise.h"
 
+#include "tensor/autograd.h"
 #include "tensor/error.h"
 #include "tensor/shape.h"
 
@@ -51,6 +52,7 @@ void checkInPlaceTarget(const Tensor& out, IntList resultShape) {
     if (!(DimVector(resultShape) == out.sizes()))
         failRuntime("output with shape " + shapeString(out.sizes()) +
                     " doesn't match the broadcast shape " + shapeString(resultShape));
+    bumpVersion(out); // every in-place op checks its target here, just before it writes
 }
 
 std::string_view typeMetaName(DType dtype) {

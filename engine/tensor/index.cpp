@@ -7,6 +7,7 @@
 // (index_advanced.cpp) moves the indexed elements between the view and a contiguous buffer: the
 // result for a[items], the value for a[items] = value.
 #include "tensor/error.h"
+#include "tensor/grad_node.h"
 #include "tensor/index_advanced.h"
 #include "tensor/op_support.h"
 #include "tensor/ops.h"
@@ -217,9 +218,8 @@ void checkLeafInPlace(const Tensor& a, const BasicResult& basic) {
 
 /// After a[items] = value, `a` shows the node torch's in-place op leaves on it.
 void markWritten(const Tensor& a, const Tensor& value, std::string_view gradFn) {
-    if (!gradModeEnabled() || !(a.requiresGrad() || value.requiresGrad())) return;
-    a.impl()->requiresGrad = true;
-    a.impl()->gradFn = gradFn;
+    Tensor written = a;
+    recordGradFn(written, gradFn, {&a, &value});
 }
 
 std::string_view basicWriteGradFn(const BasicResult& basic, const Tensor& value) {

@@ -2,6 +2,7 @@
 // Matrix products with torch's argument checks (in torch's order, so the first failing check
 // gives the same message) and torch's decomposition of matmul into dot/mv/mm/bmm, which also
 // decides the grad_fn name a script sees.
+#include "tensor/autograd.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/gemm.h"
@@ -14,8 +15,6 @@
 namespace kiln::tensor {
 
 namespace {
-
-using detail::renameGradFn;
 
 std::string legacy(DType d) {
     return std::string(dtypeLegacyName(d));
@@ -88,6 +87,8 @@ Tensor mv(const Tensor& mat, const Tensor& vec) {
     Tensor out = product2d(mat, unsqueeze(vec, 1), nullptr, Scalar(), Scalar(int64_t(1)));
     out = Tensor::view(out.storage(), 0, DimVector{mat.sizes()[0]}, DimVector{1}, out.dtype());
     recordGradFn(out, "MvBackward0", {&mat, &vec});
+    attachProductDerivative(out, "MvBackward0", ProductKind::Mv, nullptr, mat, vec, Scalar(),
+                            Scalar(int64_t(1)));
     return out;
 }
 
@@ -103,6 +104,8 @@ Tensor mm(const Tensor& a, const Tensor& b) {
     rejectBool(a, "addmm_impl_cpu_");
     Tensor out = product2d(a, b, nullptr, Scalar(), Scalar(int64_t(1)));
     recordGradFn(out, "MmBackward0", {&a, &b});
+    attachProductDerivative(out, "MmBackward0", ProductKind::Mm, nullptr, a, b, Scalar(),
+                            Scalar(int64_t(1)));
     return out;
 }
 
@@ -121,6 +124,8 @@ Tensor bmm(const Tensor& a, const Tensor& b) {
     Tensor out = Tensor::empty(DimVector{a.sizes()[0], a.sizes()[1], b.sizes()[2]}, a.dtype());
     detail::batchedGemm(a, b, out, Scalar(int64_t(1)), Scalar(int64_t(0)));
     recordGradFn(out, "BmmBackward0", {&a, &b});
+    attachProductDerivative(out, "BmmBackward0", ProductKind::Bmm, nullptr, a, b, Scalar(),
+                            Scalar(int64_t(1)));
     return out;
 }
 
@@ -138,6 +143,7 @@ Tensor addmm(const Tensor& bias, const Tensor& a, const Tensor& b, Scalar beta, 
     rejectBool(a, "addmm_impl_cpu_");
     Tensor out = product2d(a, b, &bias, beta, alpha);
     recordGradFn(out, "AddmmBackward0", {&bias, &a, &b});
+    attachProductDerivative(out, "AddmmBackward0", ProductKind::Addmm, &bias, a, b, beta, alpha);
     return out;
 }
 
@@ -156,6 +162,8 @@ Tensor dot(const Tensor& a, const Tensor& b) {
     rejectBool(a, "dot");
     Tensor out = detail::dotProduct(a, b);
     recordGradFn(out, "DotBackward0", {&a, &b});
+    attachProductDerivative(out, "DotBackward0", ProductKind::Dot, nullptr, a, b, Scalar(),
+                            Scalar(int64_t(1)));
     return out;
 }
 
@@ -205,6 +213,7 @@ Tensor foldedMatmul(const Tensor& a, const Tensor& b) {
     if (back.isContiguous()) return back;
     Tensor copy = clone(back);
     recordGradFn(copy, "CloneBackward0", {&back});
+    attachCopyDerivative(copy, back);
     return copy;
 }
 

@@ -185,7 +185,7 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int6
     DimVector shape = indices.sizes();
     shape.push_back(weight.sizes()[1]);
     Tensor out = reshape(indexSelect(weight, 0, flat), shape);
-    detail::renameGradFn(out, "EmbeddingBackward0");
+    renameGradFn(out, "EmbeddingBackward0");
     return out;
 }
 

@@ -5,6 +5,7 @@
 /// operator API in ops.h.
 #pragma once
 
+#include "tensor/grad_node.h"
 #include "tensor/tensor.h"
 
 #include <string_view>
@@ -15,15 +16,15 @@ namespace kiln::tensor::detail {
 /// recordGradFn over a list of inputs (cat, stack, einsum take any number of tensors).
 inline void recordGradFnAny(Tensor& out, std::string_view gradFn,
                             const std::vector<Tensor>& inputs) {
+    std::vector<const Tensor*> pointers;
     for (const Tensor& t : inputs)
-        recordGradFn(out, gradFn, {&t});
+        pointers.push_back(&t);
+    recordGradFn(out, gradFn, pointers);
 }
 
-/// A composite op built from other ops shows the node torch would show for it, not the node
-/// of its last building block (stack is cat of unsqueezes, but torch prints StackBackward0).
-inline void renameGradFn(Tensor& out, std::string_view gradFn) {
-    if (out.requiresGrad() && !out.gradFn().empty()) out.impl()->gradFn = gradFn;
-}
+// A composite op built from other ops shows the node torch would show for it, not the node of
+// its last building block (stack is cat of unsqueezes, but torch prints StackBackward0):
+// tensor::renameGradFn (grad_node.h).
 
 /// Turns grad mode off for a scope, so an op built from other ops records only its own node.
 class NoGradGuard {

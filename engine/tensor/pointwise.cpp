@@ -3,6 +3,7 @@
 // Each op has a scalar function over the compute type; one kernel per op, instantiated per
 // supported dtype, is picked from a table indexed by the op.
 #include "support/assert.h"
+#include "tensor/autograd.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/ops.h"
@@ -376,7 +377,9 @@ void runBinaryOp(BinaryOp op, const Tensor& out, const Tensor& a, const Tensor& 
 
 void recordBinaryGrad(Tensor& out, BinaryOp op, const Tensor& a, const Tensor& b) {
     std::string_view name = binaryGradName(op, a, b);
-    if (!name.empty()) recordGradFn(out, name, {&a, &b});
+    if (name.empty()) return;
+    recordGradFn(out, name, {&a, &b});
+    attachDerivative(out, binaryBackward(op, name, a, b, out));
 }
 
 bool isCommutativeArith(BinaryOp op) {
@@ -417,6 +420,17 @@ Tensor binary(BinaryOp op, const Tensor& a, const Tensor& b) {
 void binaryInPlace(BinaryOp op, const Tensor& a, const Tensor& b) {
     BinaryPlan plan = planBinary(op, a, b);
     detail::checkCanCastResult(plan.result, a.dtype());
+    // The node keeps a copy of `a` as it was (PyTorch's original self) and leads to its old
+    // history: made before the write.
+    std::string_view name = binaryGradName(op, a, b);
+    const bool recorded =
+        gradModeEnabled() && !name.empty() && (a.requiresGrad() || b.requiresGrad());
+    Tensor original;
+    if (recorded) {
+        setGradModeEnabled(false);
+        original = clone(a);
+        setGradModeEnabled(true);
+    }
     detail::checkInPlaceTarget(a, broadcastShapes(a.sizes(), b.sizes()));
     if (plan.result == a.dtype()) {
         runBinaryOp(op, a, a, b, plan.compute);
@@ -425,8 +439,12 @@ void binaryInPlace(BinaryOp op, const Tensor& a, const Tensor& b) {
         runBinaryOp(op, result, a, b, plan.compute);
         copyInto(a, result);
     }
+    if (!recorded) return;
+    Ref<GradNode> node = binaryBackward(op, name, original, b, a);
+    if (!node) node = makeRef<UnimplementedBackward>(name);
+    node->next = {gradEdgeOf(a), gradEdgeOf(b)};
     Tensor target = a;
-    recordBinaryGrad(target, op, a, b);
+    setGradNode(target, std::move(node));
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // scalar function over the compute type; one kernel per op, instantiated per supported dtype,
 // is picked from a table indexed by the op.
 #include "support/assert.h"
+#include "tensor/autograd.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/fast_math.h"
@@ -260,7 +261,9 @@ void runUnaryOp(UnaryOp op, const Tensor& out, const Tensor& a, DType compute) {
 
 void recordUnaryGrad(Tensor& out, UnaryOp op, const Tensor& a) {
     const char* name = unaryInfo(op).gradName;
-    if (*name) recordGradFn(out, name, {&a});
+    if (!*name) return;
+    recordGradFn(out, name, {&a});
+    attachDerivative(out, unaryBackward(op, name, a, out));
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The basic reductions over a set of dims: sum, mean, prod, amax/amin, max/min of all elements,
 // all/any. Floating sums accumulate in double, integer ones in 64 bits with wrap-around.
+#include "tensor/autograd.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/ops.h"
@@ -170,6 +171,7 @@ Tensor sum(const Tensor& a, IntList dims, bool keepdim, std::optional<DType> dty
     Tensor out =
         keepRequestedDType(reduceAnyType<SumOp>(x, reductionMask(dims, x.dim()), keepdim), dtype);
     recordReduction(out, a, !dims.empty(), "SumBackward0", "SumBackward1");
+    attachReductionDerivative(out, out.gradFn(), a, dims, keepdim, false);
     return out;
 }
 
@@ -200,6 +202,7 @@ Tensor mean(const Tensor& a, IntList dims, bool keepdim, std::optional<DType> dt
         return reduceWith<T>(x, mask, keepdim, MeanOp<T>{count});
     });
     recordReduction(out, a, !dims.empty(), "MeanBackward0", "MeanBackward1");
+    attachReductionDerivative(out, out.gradFn(), a, dims, keepdim, true);
     return out;
 }
 

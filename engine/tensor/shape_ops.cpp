@@ -12,7 +12,6 @@
 namespace kiln::tensor {
 
 using detail::recordGradFnAny;
-using detail::renameGradFn;
 
 namespace {
 

@@ -64,6 +64,9 @@ public:
     /// Kept here rather than asked of the allocator: Tensor::rawData checks it on every access.
     Device device() const { return m_device; }
     Allocator& allocator() const { return *m_allocator; }
+    /// In-place writes so far (autograd's version counter, shared by every view).
+    uint32_t version() const { return m_version; }
+    void bumpVersion() { ++m_version; }
 
 private:
     void runPendingFill() const;
@@ -73,6 +76,7 @@ private:
     int64_t m_bytes = 0;
     Allocator* m_allocator = nullptr;
     Device m_device;
+    uint32_t m_version = 0;
 };
 
 } // namespace kiln::tensor

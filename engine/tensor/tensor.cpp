@@ -3,6 +3,7 @@
 
 #include "support/assert.h"
 #include "tensor/error.h"
+#include "tensor/grad_node.h"
 
 #include <algorithm>
 #include <limits>
@@ -135,14 +136,85 @@ void setGradModeEnabled(bool enabled) {
 
 void recordGradFn(Tensor& out, std::string_view gradFnName,
                   std::initializer_list<const Tensor*> inputs) {
+    recordGradFn(out, gradFnName, std::span<const Tensor* const>(inputs.begin(), inputs.size()));
+}
+
+void recordGradFn(Tensor& out, std::string_view gradFnName, std::span<const Tensor* const> inputs) {
     if (!t_gradMode) return;
-    for (const Tensor* input : inputs) {
-        if (input && input->defined() && input->requiresGrad()) {
-            out.impl()->requiresGrad = true;
-            out.impl()->gradFn = gradFnName;
-            return;
-        }
+    bool any = false;
+    for (const Tensor* input : inputs)
+        any = any || (input && input->defined() && input->requiresGrad());
+    if (!any) return;
+    auto node = makeRef<UnimplementedBackward>(gradFnName);
+    for (const Tensor* input : inputs)
+        node->next.push_back(input && input->defined() ? gradEdgeOf(*input) : GradEdge{});
+    setGradNode(out, std::move(node));
+}
+
+TensorImpl::TensorImpl() = default;
+TensorImpl::~TensorImpl() {
+    releaseGradNode(std::move(gradFn));
+}
+
+namespace {
+thread_local std::vector<Ref<GradNode>> t_dyingNodes;
+thread_local bool t_freeingNodes = false;
+} // namespace
+
+void releaseGradNode(Ref<GradNode>&& node) {
+    if (!node) return;
+    if (node->refCount() > 1) { // not the last reference: nothing is freed
+        node = {};
+        return;
     }
+    t_dyingNodes.push_back(std::move(node));
+    if (t_freeingNodes) return; // the loop below frees it
+    t_freeingNodes = true;
+    while (!t_dyingNodes.empty()) {
+        Ref<GradNode> dying = std::move(t_dyingNodes.back());
+        t_dyingNodes.pop_back();
+        dying = {}; // its destructor queues its own edges here
+    }
+    t_freeingNodes = false;
+}
+
+GradNode::~GradNode() {
+    for (GradEdge& e : next)
+        releaseGradNode(std::move(e.node));
+}
+
+std::string_view Tensor::gradFn() const {
+    return m_impl->gradFn ? m_impl->gradFn->name() : std::string_view();
+}
+
+GradEdge gradEdgeOf(const Tensor& input) {
+    if (!input.requiresGrad()) return {};
+    if (input.gradNode()) return {input.gradNode(), input.impl()->gradOutputNr};
+    return {makeRef<AccumulateGrad>(input.implRef()), 0};
+}
+
+void setGradNode(Tensor& out, Ref<GradNode> node, uint32_t outputNr) {
+    out.impl()->requiresGrad = true;
+    out.impl()->gradFn = std::move(node);
+    out.impl()->gradOutputNr = outputNr;
+}
+
+void renameGradFn(Tensor& t, std::string_view name) {
+    if (t.gradNode()) t.gradNode()->setName(name);
+}
+
+void clearGradFn(Tensor& t) {
+    t.impl()->gradFn = {};
+    t.impl()->gradOutputNr = 0;
+}
+
+std::vector<Tensor> AccumulateGrad::apply(std::vector<Tensor>) {
+    KILN_UNREACHABLE("the autograd engine accumulates leaf gradients itself");
+}
+
+std::vector<Tensor> UnimplementedBackward::apply(std::vector<Tensor>) {
+    fail(ErrorKind::NotImplementedError, "the derivative of the op behind " + std::string(name()) +
+                                             " is not implemented in Kiln yet");
 }
 
 } // namespace kiln::tensor

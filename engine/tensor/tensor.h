@@ -6,9 +6,8 @@
 /// base's storage, so writing through either is visible through both; a 0-dim tensor holds one
 /// element. Tensor is a cheap handle (one pointer); copying it shares the same TensorImpl.
 ///
-/// Kiln runs inference only. It does not compute gradients, but it tracks what PyTorch shows of
-/// autograd (`requires_grad`, the name of the grad_fn that made a tensor) because tensors print
-/// those and scripts read them.
+/// Autograd state rides on the TensorImpl (requires_grad, grad_fn, .grad); the graph's nodes
+/// are declared in grad_node.h and computed by the autograd layer.
 #pragma once
 
 #include "support/ref_counted.h"
@@ -17,6 +16,8 @@
 #include "tensor/dtype.h"
 #include "tensor/storage.h"
 
+#include <atomic>
+#include <span>
 #include <string_view>
 
 namespace kiln::tensor {
@@ -27,8 +28,13 @@ struct TensorOptions {
     bool requiresGrad = false;
 };
 
+class GradNode;
+
 class TensorImpl final : public AtomicRefCounted {
 public:
+    TensorImpl();
+    ~TensorImpl() override; // out of line: GradNode is complete only in the files that use it
+
     Ref<Storage> storage;
     int64_t offset = 0;
     DimVector sizes;
@@ -38,8 +44,17 @@ public:
     /// A Python number wrapped for an op (`x + 1`): takes part in type promotion as a number.
     bool wrappedNumber = false;
     bool isParameter = false;
-    /// Name of the autograd node that produced this tensor ("AddBackward0"); empty for leaves.
-    std::string_view gradFn;
+    /// The autograd node that produced this tensor (PyTorch's grad_fn); null for leaves.
+    Ref<GradNode> gradFn;
+    /// Which of gradFn's outputs this tensor is.
+    uint32_t gradOutputNr = 0;
+    /// `.grad` of a leaf that requires grad (or of a tensor that retains it); null until a
+    /// backward reaches it.
+    Ref<TensorImpl> grad;
+    bool retainsGrad = false;
+    /// References autograd nodes hold to keep this tensor for backward (SavedTensor): capture's
+    /// liveness test counts who else holds a tensor, and these do not make it a live value.
+    std::atomic<int32_t> autogradRefs{0};
 };
 
 class Tensor {
@@ -91,7 +106,9 @@ public:
     }
 
     bool requiresGrad() const { return m_impl->requiresGrad; }
-    std::string_view gradFn() const { return m_impl->gradFn; }
+    /// The grad_fn's name ("AddBackward0"); empty for leaves.
+    std::string_view gradFn() const;
+    const Ref<GradNode>& gradNode() const { return m_impl->gradFn; }
     bool isWrappedNumber() const { return m_impl->wrappedNumber; }
     bool isParameter() const { return m_impl->isParameter; }
 
@@ -120,5 +137,6 @@ void setGradModeEnabled(bool enabled);
 /// requires grad. Every op calls this so printed tensors show `grad_fn=<...>` as PyTorch does.
 void recordGradFn(Tensor& out, std::string_view gradFnName,
                   std::initializer_list<const Tensor*> inputs);
+void recordGradFn(Tensor& out, std::string_view gradFnName, std::span<const Tensor* const> inputs);
 
 } // namespace kiln::tensor

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Views: new geometry over the same storage. Nothing here copies elements except reshape (and
 // flatten through it) when the requested shape cannot be expressed with strides.
+#include "tensor/autograd.h"
 #include "tensor/error.h"
 #include "tensor/ops.h"
 #include "tensor/shape.h"
@@ -17,6 +18,7 @@ Tensor makeView(const Tensor& a, DimVector sizes, DimVector strides, int64_t off
                 std::string_view gradFn) {
     Tensor out = Tensor::view(a.storage(), offset, std::move(sizes), std::move(strides), a.dtype());
     recordGradFn(out, gradFn, {&a});
+    attachViewDerivative(out, gradFn, a);
     return out;
 }
 
@@ -120,6 +122,7 @@ Tensor reshape(const Tensor& a, IntList sizes) {
     Tensor copy = clone(a);
     Tensor out = Tensor::view(copy.storage(), 0, shape, contiguousStrides(shape), a.dtype());
     recordGradFn(out, "UnsafeViewBackward0", {&a});
+    attachViewDerivative(out, "UnsafeViewBackward0", a);
     return out;
 }
 

@@ -5,6 +5,7 @@
 #include "tensor/device_check.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
+#include "tensor/grad_node.h"
 #include "tensor/shape.h"
 
 #include <algorithm>
@@ -157,8 +158,10 @@ void assignInPlace(const Tensor& self, const Tensor& result) {
     tensor::detail::checkInPlaceTarget(self, tensor::broadcastShapes(self.sizes(), result.sizes()));
     tensor::copyInto(self, result);
     if (result.requiresGrad()) {
-        self.impl()->requiresGrad = true;
-        self.impl()->gradFn = result.gradFn();
+        // self now holds the op's result: it takes the op's node (whose edges lead to what
+        // self was before), as PyTorch's in-place ops rebase self's history.
+        Tensor written = self;
+        tensor::setGradNode(written, result.gradNode(), result.impl()->gradOutputNr);
     }
 }
 

@@ -102,6 +102,10 @@ private:
 /// Registration entry points, one per binding file.
 void installTensorCreation(Interpreter& interp, lang::ModuleObject& torch);
 void installTensorAttributes(Interpreter& interp, lang::ModuleObject& torch);
+/// Tensor.backward() and `.grad` (autograd_bindings.cpp).
+void installAutograd(Interpreter& interp, lang::ModuleObject& torch);
+/// The engine entry points torch.autograd calls, in torch._kiln.
+void installAutogradInternals(Interpreter& interp, lang::ModuleObject& kiln);
 void installPointwiseOps(Interpreter& interp, lang::ModuleObject& torch);
 void installTernaryOps(Interpreter& interp, lang::ModuleObject& torch);
 void installReduceOps(Interpreter& interp, lang::ModuleObject& torch);

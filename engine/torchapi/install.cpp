@@ -21,6 +21,7 @@ namespace {
 void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
     installTorchTypes(interp, torch);
     installTensorAttributes(interp, torch);
+    installAutograd(interp, torch);
     installTensorCreation(interp, torch);
     installPointwiseOps(interp, torch);
     installTernaryOps(interp, torch);
@@ -33,7 +34,8 @@ void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
     installTorchModule(interp, torch);
     installDTypeInfo(interp, torch);
     // Like torch/__init__.py: the submodules are attributes of torch right after `import torch`.
-    for (const char* sub : {"torch.nn", "torch.nn.functional", "torch.cuda", "torch._logging"})
+    for (const char* sub :
+         {"torch.nn", "torch.nn.functional", "torch.cuda", "torch._logging", "torch.autograd"})
         interp.importModule(sub);
     installConfigModules(interp);
     // Last, so every native of torch, its submodules and Tensor exists to be tagged.

@@ -4,6 +4,7 @@
 // their out-of-place ops.
 #include "tensor/convert.h"
 #include "tensor/elementwise.h"
+#include "tensor/grad_node.h"
 #include "tensor/ops.h"
 #include "tensor/random.h"
 #include "torchapi/bindings.h"
@@ -23,10 +24,8 @@ void checkWritable(const Tensor& self) {
 
 /// After the write: a tensor that is part of a graph (or written from one) shows the node.
 void markWritten(const Tensor& self, std::string_view node, const Tensor* source = nullptr) {
-    bool fromGraph = source && source->requiresGrad();
-    if (!tensor::gradModeEnabled() || !(self.requiresGrad() || fromGraph)) return;
-    self.impl()->requiresGrad = true;
-    self.impl()->gradFn = node;
+    Tensor written = self;
+    tensor::recordGradFn(written, node, {&self, source});
 }
 
 Value fillFn(Interpreter& interp, const CallArgs& args, void*) {

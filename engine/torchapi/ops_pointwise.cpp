@@ -4,6 +4,7 @@
 // form of each (x.exp_(), x.add_(y, alpha=2)). Each family is a table of entries sharing one
 // NativeFn; the entry arrives as the `data` pointer.
 #include "tensor/error.h"
+#include "tensor/grad_node.h"
 #include "torchapi/bindings.h"
 
 #include <cmath>
@@ -111,7 +112,7 @@ Tensor scaledAdd(const BinaryEntry& e, const Tensor& self, const Tensor& other,
                  tensor::Scalar alpha) {
     bool sub = e.op == BinaryOp::Sub;
     Tensor r = tensor::addScaled(self, other, sub ? negated(alpha) : alpha);
-    if (sub && r.requiresGrad()) r.impl()->gradFn = "SubBackward0";
+    if (sub) tensor::renameGradFn(r, "SubBackward0");
     return r;
 }
 
@@ -125,7 +126,7 @@ Value binaryFn(Interpreter& interp, const CallArgs& args, void* data) {
         r = scaledAdd(e, self, other, scalarArg(a, 2));
     } else if (e.extra == Extra::RoundingMode && a.has(2)) {
         r = tensor::binary(roundingOp(interp, a[2]), self, other);
-        if (r.requiresGrad()) r.impl()->gradFn = "DivBackward2";
+        tensor::renameGradFn(r, "DivBackward2");
     } else if (e.inPlace) {
         tensor::binaryInPlace(e.op, self, other);
         return a[0];

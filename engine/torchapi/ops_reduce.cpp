@@ -2,6 +2,7 @@
 // Reductions as torch functions and Tensor methods: sum, mean, prod, amax/amin, the three
 // forms of max/min, argmax/argmin, var/std (unbiased= and correction=), all/any,
 // count_nonzero, softmax/log_softmax, logsumexp, cumsum/cumprod and norm.
+#include "tensor/grad_node.h"
 #include "torchapi/bindings.h"
 
 #include <algorithm>
@@ -154,7 +155,7 @@ Value varMeanFn(Interpreter& interp, const CallArgs& args, void*) {
     Tensor mean = tensor::mean(x, s.dims, s.keepdim);
     std::string_view node = Std ? "StdMeanBackward0" : "VarMeanBackward0";
     for (Tensor* t : {&spread, &mean})
-        if (t->requiresGrad()) t->impl()->gradFn = node;
+        tensor::renameGradFn(*t, node);
     return tupleValue({tensorValue(spread), tensorValue(mean)});
 }
 

@@ -2,6 +2,7 @@
 // Views and shape ops: view (sizes or dtype), reshape, permute, transpose/swapaxes, t,
 // unsqueeze/squeeze, expand, flatten/unflatten, the *_as forms, cat/stack, split/chunk,
 // narrow, unbind, repeat, flip, roll, movedim and diagonal.
+#include "tensor/grad_node.h"
 #include "torchapi/bindings.h"
 
 #include <algorithm>
@@ -105,7 +106,7 @@ Value squeezeFn(Interpreter& interp, const CallArgs& args, void*) {
     // squeeze(dims) with a sequence is a separate overload with its own autograd node.
     if ((a[1].is(ObjectKind::Tuple) || a[1].is(ObjectKind::List)) && r.requiresGrad() &&
         !r.gradFn().empty())
-        r.impl()->gradFn = "SqueezeBackward2";
+        tensor::renameGradFn(r, "SqueezeBackward2");
     return tensorValue(r);
 }
 

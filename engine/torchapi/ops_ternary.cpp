@@ -4,6 +4,7 @@
 // equal.
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
+#include "tensor/grad_node.h"
 #include "torchapi/bindings.h"
 
 namespace kiln::torchapi {
@@ -48,7 +49,7 @@ std::optional<Tensor> bound(const BoundArgs& a, size_t i) {
 /// bound: ...1).
 void renameClampNode(Tensor& r, const char* scalarName, const char* tensorName, bool tensorBound) {
     if (r.requiresGrad() && !r.gradFn().empty())
-        r.impl()->gradFn = tensorBound ? tensorName : scalarName;
+        tensor::renameGradFn(r, tensorBound ? tensorName : scalarName);
 }
 
 enum class ClampKind : uint8_t { Both, Min, Max };

@@ -3,7 +3,9 @@
 // requires_grad, grad_fn, size(), dim(), item(), tolist(), to(), float(), contiguous(), ...
 #include "lang/device_ops.h"
 #include "runtime/cuda_tensor.h"
+#include "tensor/autograd.h"
 #include "tensor/device_transfer.h"
+#include "tensor/grad_node.h"
 #include "torchapi/bindings.h"
 #include "torchapi/cuda_support.h"
 
@@ -56,10 +58,6 @@ Value propGradFn(Interpreter& interp, const CallArgs& args, void*) {
 Value propIsLeaf(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(self(interp, args).gradFn().empty());
 }
-Value propGrad(Interpreter& interp, const CallArgs& args, void*) {
-    self(interp, args);
-    return Value::none(); // Kiln runs inference only: gradients are never computed
-}
 Value propGetDevice(Interpreter& interp, const CallArgs& args, void*) {
     tensor::Device d = self(interp, args).device();
     return Value::fromInt(d.isCpu() ? -1 : std::max(d.index, 0));
@@ -71,7 +69,7 @@ Value propIsCuda(Interpreter& interp, const CallArgs& args, void*) {
 Value propData(Interpreter& interp, const CallArgs& args, void*) {
     Tensor data = tensor::alias(self(interp, args));
     data.impl()->requiresGrad = false;
-    data.impl()->gradFn = {};
+    tensor::clearGradFn(data);
     return tensorValue(data);
 }
 Value setData(Interpreter& interp, const CallArgs& args, void*) {
@@ -181,7 +179,10 @@ Value convertTo(Interpreter& interp, const Tensor& t, tensor::DType dtype, bool 
         if (dtype != t.dtype()) host = tensor::toDType(host, dtype);
         out = runtime::toDevice(host, target);
     }
-    if (!out.sameImpl(t)) tensor::recordGradFn(out, "ToCopyBackward0", {&t});
+    if (!out.sameImpl(t)) {
+        tensor::recordGradFn(out, "ToCopyBackward0", {&t});
+        tensor::attachCopyDerivative(out, t);
+    }
     return tensorValue(out);
 }
 
@@ -259,7 +260,10 @@ Tensor contiguousCopy(Interpreter& interp, const Tensor& t) {
 Value methodContiguous(Interpreter& interp, const CallArgs& args, void*) {
     Tensor t = self(interp, args);
     Tensor out = t.isContiguous() ? t : contiguousCopy(interp, t);
-    if (!out.sameImpl(t)) tensor::recordGradFn(out, "CloneBackward0", {&t});
+    if (!out.sameImpl(t)) {
+        tensor::recordGradFn(out, "CloneBackward0", {&t});
+        tensor::attachCopyDerivative(out, t);
+    }
     return tensorValue(out);
 }
 
@@ -274,13 +278,14 @@ Value methodClone(Interpreter& interp, const CallArgs& args, void*) {
         out = contiguousCopy(interp, t); // a device copy kernel (contiguous, not preserve_format)
     }
     tensor::recordGradFn(out, "CloneBackward0", {&t});
+    tensor::attachCopyDerivative(out, t);
     return tensorValue(out);
 }
 
 Value methodDetach(Interpreter& interp, const CallArgs& args, void*) {
     Tensor out = tensor::alias(self(interp, args));
     out.impl()->requiresGrad = false;
-    out.impl()->gradFn = {};
+    tensor::clearGradFn(out);
     return tensorValue(out);
 }
 
@@ -311,7 +316,6 @@ void installTensorAttributes(Interpreter& interp, ModuleObject& torch) {
     defineTensorProperty(interp, "requires_grad", propRequiresGrad, setRequiresGrad);
     defineTensorProperty(interp, "grad_fn", propGradFn);
     defineTensorProperty(interp, "is_leaf", propIsLeaf);
-    defineTensorProperty(interp, "grad", propGrad);
     defineTensorProperty(interp, "is_cuda", propIsCuda);
     defineTensorProperty(interp, "data", propData, setData);
     defineTensorProperty(interp, "T", propT);

@@ -5,6 +5,8 @@
 // element at each depth, and leaves are converted as int(x)/float(x) would convert them.
 #include "torchapi/tensor_data.h"
 
+#include "tensor/grad_node.h"
+
 namespace kiln::torchapi {
 
 using namespace kiln::lang;
@@ -131,7 +133,7 @@ Tensor tensorFromData(Interpreter& interp, const Value& data, std::optional<DTyp
     if (data.isTensor()) {
         Tensor src = data.asTensor();
         Tensor copy = tensor::toDType(src, dtype.value_or(src.dtype()), true);
-        copy.impl()->gradFn = {};
+        tensor::clearGradFn(copy);
         copy.impl()->requiresGrad = false;
         return copy;
     }

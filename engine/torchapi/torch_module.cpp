@@ -4,6 +4,7 @@
 #include "support/matmul_precision.h"
 #include "support/parallel.h"
 #include "tensor/elementwise.h"
+#include "tensor/grad_node.h"
 #include "tensor/print.h"
 #include "torchapi/bindings.h"
 #include "torchapi/cuda_support.h"
@@ -214,7 +215,7 @@ Value parameterCtor(Interpreter& interp, const CallArgs& args, void*) {
                            : Tensor::empty(std::vector<int64_t>{0}, tensor::defaultFloatDType());
     Tensor p = tensor::alias(data);
     p.impl()->isParameter = true;
-    p.impl()->gradFn = {};
+    tensor::clearGradFn(p);
     p.impl()->requiresGrad = a.toBool(1);
     if (p.requiresGrad() && !tensor::isFloating(p.dtype()))
         interp.raise(builtinTypes().runtimeError.get(),
@@ -262,6 +263,7 @@ Value getFloat32MatmulPrecision(Interpreter& interp, const CallArgs& args, void*
 void installKilnInternals(Interpreter& interp, ModuleObject& kiln) {
     builtinTypes().parameter->constructor = interp.newNative("Parameter", parameterCtor);
     kiln.globals.set(Symbol::intern("Parameter"), Value(builtinTypes().parameter));
+    installAutogradInternals(interp, kiln);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include "lang/native_types.h"
 #include "lang/signature.h"
 #include "lang/tensor_bridge.h"
+#include "tensor/grad_node.h"
 
 #include <cstdio>
 #include <map>
@@ -24,11 +25,16 @@ public:
 
 class GradFnObject final : public NativeObject {
 public:
-    GradFnObject(TypeObject* type, std::string n)
+    GradFnObject(TypeObject* type, Ref<tensor::GradNode> n)
         : NativeObject(type)
-        , name(std::move(n)) {}
-    std::string name;
+        , node(std::move(n)) {}
+    Ref<tensor::GradNode> node;
 };
+
+Value nodeValue(const Ref<tensor::GradNode>& node) {
+    if (!node) return Value::none();
+    return Value(makeRef<GradFnObject>(torchTypes().gradFn.get(), node));
+}
 
 TorchTypes createTorchTypes() {
     TorchTypes t;
@@ -125,12 +131,41 @@ Value gradFnRepr(Interpreter& interp, const CallArgs& args, void*) {
     auto* g = args.positional[0].as<GradFnObject>();
     char buf[32];
     std::snprintf(buf, sizeof buf, "%012llx",
-                  static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(g)));
-    return strValue("<" + g->name + " object at 0x" + buf + ">");
+                  static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(g->node.get())));
+    return strValue("<" + std::string(g->node->name()) + " object at 0x" + buf + ">");
 }
 
 Value gradFnName(Interpreter& interp, const CallArgs& args, void*) {
-    return strValue(args.positional[0].as<GradFnObject>()->name);
+    return strValue(std::string(args.positional[0].as<GradFnObject>()->node->name()));
+}
+
+/// ((next node or None, input number), ...), as torch's Node.next_functions.
+Value gradFnNextFunctions(Interpreter& interp, const CallArgs& args, void*) {
+    std::vector<Value> items;
+    for (const tensor::GradEdge& e : args.positional[0].as<GradFnObject>()->node->next)
+        items.push_back(
+            tupleValue({nodeValue(e.node), Value::fromInt(static_cast<int64_t>(e.inputNr))}));
+    return tupleValue(std::move(items));
+}
+
+/// AccumulateGrad.variable: the leaf it accumulates into.
+Value gradFnVariable(Interpreter& interp, const CallArgs& args, void*) {
+    auto* acc =
+        dynamic_cast<tensor::AccumulateGrad*>(args.positional[0].as<GradFnObject>()->node.get());
+    if (!acc)
+        interp.raise(builtinTypes().attributeError.get(),
+                     "'" + std::string(args.positional[0].as<GradFnObject>()->node->name()) +
+                         "' object has no attribute 'variable'");
+    return Value(tensor::Tensor(acc->leaf()));
+}
+
+/// Node == Node: the same autograd node (each access makes a new wrapper).
+Value gradFnEq(Interpreter& interp, const CallArgs& args, void*) {
+    const Value& other = args.positional[1];
+    if (!other.is(ObjectKind::Native) || other.asObject()->type() != torchTypes().gradFn.get())
+        return Value::fromBool(false);
+    return Value::fromBool(args.positional[0].as<GradFnObject>()->node ==
+                           other.as<GradFnObject>()->node);
 }
 
 Value returnTypeRepr(Interpreter& interp, const CallArgs& args, void*) {
@@ -256,8 +291,7 @@ Value ReturnType::make(std::vector<Value> items) const {
 }
 
 Value gradFnValue(const tensor::Tensor& t) {
-    if (t.gradFn().empty()) return Value::none();
-    return Value(makeRef<GradFnObject>(torchTypes().gradFn.get(), std::string(t.gradFn())));
+    return nodeValue(t.gradNode());
 }
 
 std::vector<int64_t> sizesFromArgs(Interpreter& interp, const std::vector<Value>& args,
@@ -296,6 +330,10 @@ void installTorchTypes(Interpreter& interp, ModuleObject& torch) {
     t.size->constructor = interp.newNative("Size", sizeCtor);
     interp.defineNative(t.gradFn->dict, "__repr__", gradFnRepr);
     interp.defineNative(t.gradFn->dict, "name", gradFnName);
+    interp.defineNative(t.gradFn->dict, "__eq__", gradFnEq);
+    t.gradFn->dict.set(Symbol::intern("next_functions"),
+                       property(interp, "next_functions", gradFnNextFunctions));
+    t.gradFn->dict.set(Symbol::intern("variable"), property(interp, "variable", gradFnVariable));
     AttrMap& g = torch.globals;
     for (int i = 0; i < tensor::kDTypeCount; ++i) {
         auto d = static_cast<tensor::DType>(i);

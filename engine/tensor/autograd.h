@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// Reverse-mode automatic differentiation over the graph of GradNodes the eager ops record
+/// (grad_node.h): `backward()` and `torch.autograd.grad`, the saved tensors of nodes with their
+/// version checks, and the helpers derivative formulas share. PyTorch's semantics: gradients of
+/// leaves accumulate into `.grad`; a graph is freed after its backward unless retain_graph;
+/// with create_graph the formulas themselves are recorded, so gradients can be differentiated
+/// again.
+#pragma once
+
+#include "tensor/grad_node.h"
+#include "tensor/ops.h"
+#include "tensor/tensor.h"
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace kiln::tensor {
+
+/// backward() of `outputs` seeded with `grads` (an undefined seed: ones, allowed only for a
+/// scalar output, PyTorch's "grad can be implicitly created only for scalar outputs").
+void backward(std::span<const Tensor> outputs, std::span<const Tensor> grads, bool retainGraph,
+              bool createGraph);
+
+/// torch.autograd.grad: the gradients of `outputs` with respect to `inputs`, nothing
+/// accumulated into `.grad`. An input the outputs do not depend on is an error unless
+/// `allowUnused` (then its gradient is undefined).
+std::vector<Tensor> grad(std::span<const Tensor> outputs, std::span<const Tensor> inputs,
+                         std::span<const Tensor> grads, bool retainGraph, bool createGraph,
+                         bool allowUnused);
+
+/// A tensor a node keeps for backward, with the storage version it had then: using it after
+/// an in-place write is PyTorch's "modified by an inplace operation" error.
+class SavedTensor {
+public:
+    SavedTensor() = default;
+    /// `isOutput`: the tensor is the node's own output (named so in the error).
+    SavedTensor(const Tensor& t, bool isOutput = false);
+    ~SavedTensor() { release(); }
+    SavedTensor(SavedTensor&& other) noexcept;
+    SavedTensor& operator=(SavedTensor&& other) noexcept;
+    SavedTensor(const SavedTensor&) = delete;
+    SavedTensor& operator=(const SavedTensor&) = delete;
+    /// The saved tensor; raises if it was written since, or the graph was freed.
+    Tensor unpack(const GradNode& owner) const;
+    void release();
+    bool defined() const { return m_tensor.defined() || m_wasDefined; }
+
+private:
+    Tensor m_tensor;
+    uint32_t m_version = 0;
+    bool m_isOutput = false;
+    bool m_wasDefined = false;
+};
+
+/// The number of in-place writes to `t`'s storage so far (shared by its views).
+uint32_t storageVersion(const Tensor& t);
+/// Counts an in-place write to `t` (every in-place op calls it before writing).
+void bumpVersion(const Tensor& t);
+
+/// `grad` summed down to `sizes` (the shape of an input that was broadcast).
+Tensor sumToSize(const Tensor& grad, IntList sizes);
+
+/// After recordGradFn named `out`'s node: replaces it with `node` (the op's derivative), the
+/// edges kept. No-op when `out` got no node (grad mode off, no input requires grad) or `node`
+/// is null (no derivative yet: the named node stays and raises in backward).
+void attachDerivative(Tensor& out, Ref<GradNode> node);
+
+/// The node named `name` for `op` of `a` (and `b`) giving `out`; null where Kiln has no
+/// derivative for it yet (derivatives_pointwise.cpp).
+Ref<GradNode> unaryBackward(UnaryOp op, std::string_view name, const Tensor& a, const Tensor& out);
+Ref<GradNode> binaryBackward(BinaryOp op, std::string_view name, const Tensor& a, const Tensor& b,
+                             const Tensor& out);
+
+/// Derivatives of the structural ops (derivatives_structural.cpp), attached after the op's
+/// recordGradFn like attachDerivative: a view (or reshape's copy) of `input`; sum or mean of
+/// `input` over `dims` (all when empty); a matrix product.
+void attachViewDerivative(Tensor& view, std::string_view name, const Tensor& input);
+void attachReductionDerivative(Tensor& out, std::string_view name, const Tensor& input,
+                               IntList dims, bool keepdim, bool mean);
+/// clone, contiguous, a dtype conversion: the gradient passes through, cast back.
+void attachCopyDerivative(Tensor& out, const Tensor& input);
+enum class ProductKind { Mm, Bmm, Mv, Dot, Addmm };
+/// out = beta * bias + alpha * (a @ b); `bias` only for Addmm.
+void attachProductDerivative(Tensor& out, std::string_view name, ProductKind kind,
+                             const Tensor* bias, const Tensor& a, const Tensor& b, Scalar beta,
+                             Scalar alpha);
+
+} // namespace kiln::tensor

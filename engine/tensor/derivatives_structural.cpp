@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+// Derivatives of views, sum and mean, and the matrix products.
+//
+// A view's gradient is scattered back through the view's own geometry: a zero buffer laid out
+// like the storage the input and the view share, the gradient written at the view's places,
+// read back at the input's. One formula serves every view that does not repeat elements
+// (view, reshape, permute, transpose, squeeze, unsqueeze, select, slice, narrow, diagonal);
+// expand repeats elements, so its gradient is summed instead. Only the geometry is kept.
+#include "tensor/autograd.h"
+#include "tensor/convert.h"
+#include "tensor/ops.h"
+
+#include <algorithm>
+
+namespace kiln::tensor {
+
+namespace {
+
+struct Geometry {
+    DimVector sizes;
+    DimVector strides;
+    int64_t offset = 0;
+
+    explicit Geometry(const Tensor& t)
+        : sizes(t.sizes())
+        , strides(t.strides())
+        , offset(t.offset()) {}
+    /// One past the last storage element it reaches (strides are non-negative for views).
+    int64_t end() const {
+        int64_t last = offset;
+        for (size_t d = 0; d < sizes.size(); ++d) {
+            if (sizes[d] == 0) return offset;
+            last += (sizes[d] - 1) * strides[d];
+        }
+        return last + 1;
+    }
+};
+
+class ViewBackward final : public GradNode {
+public:
+    /// Scatter: through the shared storage; Expand: summed over the repeats; Reshape: the
+    /// result is a copy in another shape (reshape of a non-viewable input).
+    enum class Mode { Scatter, Expand, Reshape };
+
+    ViewBackward(std::string_view name, Mode mode, const Tensor& input, const Tensor& view)
+        : GradNode(name)
+        , m_mode(mode)
+        , m_input(input)
+        , m_view(view)
+        , m_dtype(input.dtype())
+        , m_device(input.device()) {}
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        const Tensor& g = grads[0];
+        if (m_mode == Mode::Expand) return {toDType(sumToSize(g, m_input.sizes), m_dtype)};
+        if (m_mode == Mode::Reshape) return {toDType(reshape(g, m_input.sizes), m_dtype)};
+        const int64_t base = std::min(m_input.offset, m_view.offset);
+        const int64_t extent = std::max(m_input.end(), m_view.end()) - base;
+        Tensor buffer = zeros(DimVector{extent}, TensorOptions{g.dtype(), m_device, false});
+        auto at = [&](const Geometry& geo) {
+            return Tensor::view(buffer.storage(), geo.offset - base, geo.sizes, geo.strides,
+                                g.dtype());
+        };
+        copyInto(at(m_view), g);
+        return {toDType(contiguous(at(m_input)), m_dtype)};
+    }
+
+private:
+    Mode m_mode;
+    Geometry m_input;
+    Geometry m_view;
+    DType m_dtype;
+    Device m_device;
+};
+
+class ReductionBackward final : public GradNode {
+public:
+    ReductionBackward(std::string_view name, const Tensor& input, IntList dims, bool keepdim,
+                      bool mean)
+        : GradNode(name)
+        , m_sizes(input.sizes())
+        , m_dtype(input.dtype())
+        , m_keepdim(keepdim)
+        , m_mean(mean) {
+        for (int64_t d : dims)
+            m_dims.push_back(wrapDim(d, input.dim()));
+        if (m_dims.empty())
+            for (int64_t d = 0; d < input.dim(); ++d)
+                m_dims.push_back(d);
+        std::sort(m_dims.begin(), m_dims.end());
+        m_dims.erase(std::unique(m_dims.begin(), m_dims.end()), m_dims.end());
+    }
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        Tensor g = grads[0];
+        if (!m_keepdim)
+            for (int64_t d : m_dims)
+                g = unsqueeze(g, d);
+        g = expand(g, m_sizes);
+        if (m_mean) {
+            int64_t count = 1;
+            for (int64_t d : m_dims)
+                count *= m_sizes[static_cast<size_t>(d)];
+            g = binary(BinaryOp::Div, g, wrapNumber(Scalar(double(count))));
+        }
+        return {toDType(contiguous(g), m_dtype)};
+    }
+
+private:
+    DimVector m_sizes;
+    DType m_dtype;
+    std::vector<int64_t> m_dims;
+    bool m_keepdim;
+    bool m_mean;
+};
+
+/// The transpose of a matrix or of each matrix of a batch.
+Tensor mT(const Tensor& t) {
+    return transpose(t, -2, -1);
+}
+
+Tensor scaled(const Tensor& t, Scalar s) {
+    if (s.toDouble() == 1.0) return t;
+    return binary(BinaryOp::Mul, t, wrapNumber(s));
+}
+
+/// mm, bmm, mv, dot and addmm: out = beta * bias + alpha * (a @ b).
+class ProductBackward final : public GradNode {
+public:
+    enum class Kind { Mm, Bmm, Mv, Dot, Addmm };
+
+    ProductBackward(std::string_view name, Kind kind, const Tensor* bias, const Tensor& a,
+                    const Tensor& b, Scalar beta, Scalar alpha)
+        : GradNode(name)
+        , m_kind(kind)
+        , m_biasSizes(bias ? bias->sizes() : DimVector())
+        , m_a(a)
+        , m_b(b)
+        , m_beta(beta)
+        , m_alpha(alpha) {}
+
+    void releaseSaved() override {
+        m_a.release();
+        m_b.release();
+    }
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        const Tensor g = scaled(grads[0], m_alpha);
+        const size_t first = m_kind == Kind::Addmm ? 1 : 0;
+        std::vector<Tensor> out(first + 2);
+        if (m_kind == Kind::Addmm && wants(0))
+            out[0] = sumToSize(scaled(grads[0], m_beta), m_biasSizes);
+        Tensor a = m_a.unpack(*this), b = m_b.unpack(*this);
+        if (wants(first)) out[first] = toDType(gradA(g, b), a.dtype());
+        if (wants(first + 1)) out[first + 1] = toDType(gradB(g, a), b.dtype());
+        return out;
+    }
+
+private:
+    bool wants(size_t i) const { return i < next.size() && next[i].node; }
+
+    Tensor gradA(const Tensor& g, const Tensor& b) const {
+        switch (m_kind) {
+        case Kind::Mv:
+            return outer(g, b);
+        case Kind::Dot:
+            return binary(BinaryOp::Mul, b, g);
+        default:
+            return matmul(g, mT(b));
+        }
+    }
+    Tensor gradB(const Tensor& g, const Tensor& a) const {
+        switch (m_kind) {
+        case Kind::Mv:
+            return matmul(t(a), g);
+        case Kind::Dot:
+            return binary(BinaryOp::Mul, a, g);
+        default:
+            return matmul(mT(a), g);
+        }
+    }
+
+    Kind m_kind;
+    DimVector m_biasSizes;
+    SavedTensor m_a;
+    SavedTensor m_b;
+    Scalar m_beta;
+    Scalar m_alpha;
+};
+
+/// clone, contiguous, .to(dtype): the gradient itself, in the input's dtype.
+class CopyBackward final : public GradNode {
+public:
+    CopyBackward(std::string_view name, DType inputDType)
+        : GradNode(name)
+        , m_dtype(inputDType) {}
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        return {toDType(grads[0], m_dtype)};
+    }
+
+private:
+    DType m_dtype;
+};
+
+} // namespace
+
+void attachCopyDerivative(Tensor& out, const Tensor& input) {
+    // A copy to another device needs its gradient moved back: not yet (it stays unimplemented).
+    if (!out.gradNode() || !(out.device() == input.device())) return;
+    attachDerivative(out, makeRef<CopyBackward>(out.gradFn(), input.dtype()));
+}
+
+void attachViewDerivative(Tensor& view, std::string_view name, const Tensor& input) {
+    if (!view.gradNode()) return;
+    auto mode = name == "ExpandBackward0"           ? ViewBackward::Mode::Expand
+                : view.storage() == input.storage() ? ViewBackward::Mode::Scatter
+                                                    : ViewBackward::Mode::Reshape;
+    attachDerivative(view, makeRef<ViewBackward>(name, mode, input, view));
+}
+
+void attachReductionDerivative(Tensor& out, std::string_view name, const Tensor& input,
+                               IntList dims, bool keepdim, bool mean) {
+    if (!out.gradNode()) return;
+    attachDerivative(out, makeRef<ReductionBackward>(name, input, dims, keepdim, mean));
+}
+
+void attachProductDerivative(Tensor& out, std::string_view name, ProductKind kind,
+                             const Tensor* bias, const Tensor& a, const Tensor& b, Scalar beta,
+                             Scalar alpha) {
+    if (!out.gradNode()) return;
+    using K = ProductBackward::Kind;
+    K k = kind == ProductKind::Mm    ? K::Mm
+          : kind == ProductKind::Bmm ? K::Bmm
+          : kind == ProductKind::Mv  ? K::Mv
+          : kind == ProductKind::Dot ? K::Dot
+                                     : K::Addmm;
+    attachDerivative(out, makeRef<ProductBackward>(name, k, bias, a, b, beta, alpha));
+}
+
+} // namespace kiln::tensor

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+// Autograd for scripts: Tensor.backward(), the `.grad` property, and the engine entry points
+// torch.autograd (py/torch/autograd/__init__.py) calls: torch._kiln._run_backward and _grad.
+#include "tensor/autograd.h"
+#include "torchapi/bindings.h"
+#include "torchapi/torch_types.h"
+
+namespace kiln::torchapi {
+
+using lang::BoundArgs;
+using lang::builtinTypes;
+using lang::CallArgs;
+using lang::Interpreter;
+using lang::ObjectKind;
+using lang::Signature;
+using lang::Value;
+
+namespace {
+
+/// A tensor, a sequence of tensors (None allowed where `noneAllowed`), as a vector.
+std::vector<Tensor> tensorList(Interpreter& interp, const Value& v, const char* what,
+                               bool noneAllowed) {
+    std::vector<Value> items =
+        v.isTensor() || v.isNone() ? std::vector<Value>{v} : interp.toVector(v);
+    std::vector<Tensor> out;
+    for (const Value& item : items) {
+        if (item.isNone() && noneAllowed) {
+            out.emplace_back();
+            continue;
+        }
+        if (!item.isTensor())
+            interp.raiseTypeError(std::string(what) +
+                                  " must be a Tensor or a sequence of "
+                                  "Tensors, got " +
+                                  interp.typeName(item));
+        out.push_back(item.asTensor());
+    }
+    return out;
+}
+
+/// retain_graph=None means create_graph's value, as in PyTorch.
+bool retainOf(Interpreter& interp, const Value& retain, bool create) {
+    return retain.isNone() ? create : interp.truthy(retain);
+}
+
+Value methodBackward(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig(
+        "backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None)");
+    BoundArgs a = sig.bind(interp, args);
+    if (!a[4].isNone())
+        interp.raise(builtinTypes().notImplementedError.get(),
+                     "backward(inputs=...) is not supported by Kiln yet");
+    Tensor self = a.toTensor(0);
+    std::vector<Tensor> grads = tensorList(interp, a[1], "gradient", true);
+    bool create = a.toBool(3);
+    tensor::backward({&self, 1}, grads, retainOf(interp, a[2], create), create);
+    return Value::none();
+}
+
+Value runBackward(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("_run_backward(tensors, grad_tensors, retain_graph, create_graph)");
+    BoundArgs a = sig.bind(interp, args);
+    std::vector<Tensor> outputs = tensorList(interp, a[0], "tensors", false);
+    std::vector<Tensor> grads =
+        a[1].isNone() ? std::vector<Tensor>() : tensorList(interp, a[1], "grad_tensors", true);
+    bool create = a.toBool(3);
+    tensor::backward(outputs, grads, retainOf(interp, a[2], create), create);
+    return Value::none();
+}
+
+Value autogradGrad(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig(
+        "_grad(outputs, inputs, grad_outputs, retain_graph, create_graph, allow_unused)");
+    BoundArgs a = sig.bind(interp, args);
+    std::vector<Tensor> outputs = tensorList(interp, a[0], "outputs", false);
+    std::vector<Tensor> inputs = tensorList(interp, a[1], "inputs", false);
+    std::vector<Tensor> grads =
+        a[2].isNone() ? std::vector<Tensor>() : tensorList(interp, a[2], "grad_outputs", true);
+    bool create = a.toBool(4);
+    std::vector<Tensor> result =
+        tensor::grad(outputs, inputs, grads, retainOf(interp, a[3], create), create, a.toBool(5));
+    std::vector<Value> items;
+    for (const Tensor& g : result)
+        items.push_back(g.defined() ? tensorValue(g) : Value::none());
+    return lang::tupleValue(std::move(items));
+}
+
+Value propGrad(Interpreter& interp, const CallArgs& args, void*) {
+    Tensor self = args.positional[0].asTensor();
+    if (!self.impl()->grad) return Value::none();
+    return tensorValue(Tensor(self.impl()->grad));
+}
+
+Value setGrad(Interpreter& interp, const CallArgs& args, void*) {
+    Tensor self = args.positional[0].asTensor();
+    const Value& v = args.positional[1];
+    if (v.isNone()) {
+        self.impl()->grad = {};
+        return Value::none();
+    }
+    if (!v.isTensor())
+        interp.raiseTypeError("assigned grad expected to be a Tensor or None but got grad of "
+                              "type " +
+                              interp.typeName(v));
+    Tensor g = v.asTensor();
+    if (!(g.sizes() == self.sizes()))
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "assigned grad has data of a different size");
+    if (g.dtype() != self.dtype())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "assigned grad has data of a different type");
+    self.impl()->grad = g.implRef();
+    return Value::none();
+}
+
+} // namespace
+
+void installAutograd(Interpreter& interp, lang::ModuleObject& torch) {
+    defineTensorProperty(interp, "grad", propGrad, setGrad);
+    static const OpEntry ops[] = {{"backward", methodBackward, false, true}};
+    registerOps(interp, &torch.globals, ops);
+}
+
+void installAutogradInternals(Interpreter& interp, lang::ModuleObject& kiln) {
+    interp.defineNative(kiln.globals, "_run_backward", runBackward);
+    interp.defineNative(kiln.globals, "_grad", autogradGrad);
+}
+
+} // namespace kiln::torchapi
