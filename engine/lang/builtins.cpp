@@ -116,6 +116,10 @@ Value builtinIsinstance(Interpreter& interp, const CallArgs& args, void*) {
                 "isinstance() arg 2 must be a type, a tuple of types, or a union");
         TypeObject* type = cls.as<TypeObject>();
         if (interp.isInstance(a[0], type)) return true;
+        // A class's own instance test, Kiln's stand-in for a metaclass __instancecheck__
+        // (torch.FloatTensor accepts float32 CPU tensors).
+        if (const Value* hook = type->dict.find(Symbol::intern("__kiln_instancecheck__")))
+            return interp.truthy(interp.call(*hook, {cls, a[0]}));
         // torch.SymInt stands in for int (its class's __kiln_type__).
         const Value* standIn = a[0].is(ObjectKind::Instance)
                                    ? interp.typeOf(a[0])->lookup(Symbol::intern("__kiln_type__"))

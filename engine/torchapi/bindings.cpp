@@ -23,9 +23,9 @@ namespace {
 bool deviceNeutral(std::string_view name) {
     static const std::set<std::string_view> names = {
         "size", "stride", "dim", "ndimension", "numel", "nelement", "is_contiguous",
-        "is_floating_point", "storage_offset", "element_size", "item", "tolist", "to", "float",
-        "double", "half", "bfloat16", "long", "int", "bool", "type", "type_as", "cpu", "cuda",
-        "contiguous", "detach", "requires_grad_", "__len__", "view", "view_as", "permute",
+        "is_floating_point", "storage_offset", "element_size", "data_ptr", "item", "tolist", "to",
+        "float", "double", "half", "bfloat16", "long", "int", "bool", "type", "type_as", "cpu",
+        "cuda", "contiguous", "detach", "requires_grad_", "__len__", "view", "view_as", "permute",
         "transpose", "swapaxes", "swapdims", "t", "unsqueeze", "squeeze", "expand", "expand_as",
         "flatten", "unflatten", "narrow", "select", "movedim", "moveaxis", "split", "chunk",
         "unbind", "diagonal", "alias", "get_device", "zeros_like", "ones_like", "empty_like",

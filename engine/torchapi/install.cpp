@@ -34,8 +34,8 @@ void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
     installTorchModule(interp, torch);
     installDTypeInfo(interp, torch);
     // Like torch/__init__.py: the submodules are attributes of torch right after `import torch`.
-    for (const char* sub :
-         {"torch.nn", "torch.nn.functional", "torch.cuda", "torch._logging", "torch.autograd"})
+    for (const char* sub : {"torch.nn", "torch.nn.functional", "torch.cuda", "torch._logging",
+                            "torch.autograd", "torch.jit"})
         interp.importModule(sub);
     installConfigModules(interp);
     // Last, so every native of torch, its submodules and Tensor exists to be tagged.

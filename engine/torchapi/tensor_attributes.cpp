@@ -135,6 +135,12 @@ Value methodIsFloatingPoint(Interpreter& interp, const CallArgs& args, void*) {
 Value methodStorageOffset(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromInt(self(interp, args).offset());
 }
+/// The address of the first element (the storage's on its device plus the offset): equal
+/// for tensors that share it, as scripts use it to test aliasing.
+Value methodDataPtr(Interpreter& interp, const CallArgs& args, void*) {
+    Tensor t = self(interp, args);
+    return Value::fromInt(static_cast<int64_t>(reinterpret_cast<intptr_t>(t.devicePointer())));
+}
 Value methodElementSize(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromInt(tensor::itemSize(self(interp, args).dtype()));
 }
@@ -333,6 +339,7 @@ void installTensorAttributes(Interpreter& interp, ModuleObject& torch) {
         {"is_floating_point", methodIsFloatingPoint, true, true},
         {"storage_offset", methodStorageOffset, false, true},
         {"element_size", methodElementSize, false, true},
+        {"data_ptr", methodDataPtr, false, true},
         {"item", methodItem, false, true},
         {"tolist", methodTolist, false, true},
         {"to", methodTo, false, true},

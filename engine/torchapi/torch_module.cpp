@@ -208,6 +208,39 @@ Value tensorCtor(Interpreter& interp, const CallArgs& args, void*) {
     return tensorValue(tensorFromData(interp, items[0], dtype));
 }
 
+/// torch.FloatTensor(...), torch.LongTensor(...), ...: torch.Tensor(...) of the type's dtype.
+Value legacyTensorCtor(Interpreter& interp, const CallArgs& args, void* data) {
+    auto dtype = static_cast<tensor::DType>(reinterpret_cast<intptr_t>(data));
+    Value made = tensorCtor(interp, args, nullptr);
+    return tensorValue(tensor::toDType(made.asTensor(), dtype));
+}
+
+/// isinstance(t, torch.FloatTensor): a CPU tensor of that dtype, as PyTorch's legacy types.
+Value legacyInstanceCheck(Interpreter& interp, const CallArgs& args, void* data) {
+    auto dtype = static_cast<tensor::DType>(reinterpret_cast<intptr_t>(data));
+    if (args.positional.size() != 2)
+        interp.raiseTypeError("__kiln_instancecheck__ takes a class and an object");
+    const Value& v = args.positional[1];
+    return Value::fromBool(v.isTensor() && v.asTensor().dtype() == dtype &&
+                           v.asTensor().device().isCpu());
+}
+
+void installLegacyTensorTypes(Interpreter& interp, AttrMap& torch) {
+    for (int i = 0; i < tensor::kDTypeCount; ++i) {
+        auto dtype = static_cast<tensor::DType>(i);
+        std::string_view full = legacyTypeName(dtype); // "torch.FloatTensor"
+        std::string name(full.substr(full.find('.') + 1));
+        void* data = reinterpret_cast<void*>(static_cast<intptr_t>(i));
+        Ref<TypeObject> type = makeNativeType(name, "torch");
+        type->constructor = interp.newNative(name, legacyTensorCtor, data);
+        type->dict.set(
+            Symbol::intern("__kiln_instancecheck__"),
+            Value(interp.newNative("__kiln_instancecheck__", legacyInstanceCheck, data)));
+        type->dict.set(Symbol::intern("dtype"), dtypeValue(dtype));
+        torch.set(Symbol::intern(name), Value(type));
+    }
+}
+
 Value parameterCtor(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("Parameter(data=None, requires_grad=True)");
     BoundArgs a = sig.bind(interp, args);
@@ -293,6 +326,7 @@ void installTorchModule(Interpreter& interp, ModuleObject& torch) {
     g.set(Symbol::intern("OutOfMemoryError"), Value(builtinTypes().outOfMemoryError));
     builtinTypes().tensor->constructor = interp.newNative("Tensor", tensorCtor);
     g.set(Symbol::intern("__version__"), strValue("2.3.0+kiln"));
+    installLegacyTensorTypes(interp, g);
     interp.defineNative(g, "typename", typename_);
     interp.registerNativeModule("torch.cuda", installCudaModule);
     interp.registerNativeModule("torch._kiln", installKilnInternals);
