@@ -161,10 +161,19 @@ Value Interpreter::evalExpr(Frame& f, const Expr& e) {
         f.mark(e.span);
         raise(builtinTypes().syntaxError.get(), "can't use starred expression here");
     case ExprKind::Set:
-    case ExprKind::SetComp:
-        break;
+    case ExprKind::SetComp: {
+        // A set display builds the list of its items, then set(list): the set type is the
+        // bundled Python class torchapi installs as builtins.set.
+        Value items = e.kind == ExprKind::Set
+                          ? evalSequence(f, static_cast<const SequenceExpr&>(e))
+                          : evalComprehension(f, static_cast<const ComprehensionExpr&>(e));
+        if (m_setType.isEmpty())
+            raise(builtinTypes().notImplementedError.get(), "sets are not available here");
+        f.mark(e.span);
+        return call(m_setType, {items});
     }
-    KILN_UNREACHABLE("the parser does not produce set displays");
+    }
+    KILN_UNREACHABLE("unknown expression kind");
 }
 
 void Interpreter::raiseNameError(Symbol name, const std::string& message) {
@@ -368,7 +377,7 @@ Value Interpreter::evalSequence(Frame& f, const SequenceExpr& e) {
             items.push_back(eval(f, *el));
         }
     }
-    if (e.kind == ExprKind::List) return listValue(std::move(items));
+    if (e.kind == ExprKind::List || e.kind == ExprKind::Set) return listValue(std::move(items));
     return tupleValue(std::move(items));
 }
 

@@ -167,6 +167,9 @@ public:
         Interpreter& m_interp;
     };
 
+    /// The class `{a, b}` and set comprehensions build (builtins.set, a bundled Python class).
+    void setSetType(Value type) { m_setType = std::move(type); }
+
     // --- torch.compile capture (see capture_hooks.h)
     void setFrameHook(FrameHook* hook) { m_frameHook = hook; }
     FrameHook* frameHook() const { return m_frameHook; }
@@ -413,6 +416,7 @@ private:
     std::atomic<bool> m_cancelRequested{false};
     std::atomic<bool> m_interruptPending{false};
     std::vector<Value> m_handledExceptions; ///< exceptions being handled (for bare raise)
+    Value m_setType;
     FrameHook* m_frameHook = nullptr;
     bool m_frameHookActive = false;
     TraceRecorder* m_recorder = nullptr;

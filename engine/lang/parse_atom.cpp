@@ -165,12 +165,11 @@ ExprPtr Parser::parseBraceDisplay() {
             dict->keys.push_back(nullptr);
             dict->values.push_back(parseBinary(0));
         } else {
-            ExprPtr key = parseExpression();
-            if (!atOp(":"))
-                fail("set displays and set comprehensions are not supported by Kiln; use a "
-                     "list or a dict",
-                     {begin, key->span.end});
-            next();
+            ExprPtr key = atOp("*") ? parseStarredItem() : parseNamedExpression();
+            if (dict->keys.empty() && !atOp(":")) return parseSetRest(std::move(key), begin);
+            if (key->kind == ExprKind::Starred || key->kind == ExprKind::NamedExpr)
+                fail("invalid syntax", key->span);
+            expectOp(":");
             ExprPtr value = parseExpression();
             if (dict->keys.empty() && atKeyword("for")) {
                 ExprPtr comp =
@@ -189,6 +188,38 @@ ExprPtr Parser::parseBraceDisplay() {
     leaveNesting();
     finishSpan(*dict, begin);
     return dict;
+}
+
+/// `*expr` in a display.
+ExprPtr Parser::parseStarredItem() {
+    SourcePos b = next().span.begin;
+    auto s = std::make_unique<StarredExpr>();
+    s->value = parseBinary(0);
+    finishSpan(*s, b);
+    return s;
+}
+
+/// `{a, b, *c}` or `{x for ...}` after its first element.
+ExprPtr Parser::parseSetRest(ExprPtr first, SourcePos begin) {
+    if (atKeyword("for")) {
+        if (first->kind == ExprKind::Starred)
+            fail("iterable unpacking cannot be used in comprehension", first->span);
+        ExprPtr comp = parseComprehension(ExprKind::SetComp, std::move(first), nullptr, begin);
+        expectOp("}");
+        leaveNesting();
+        finishSpan(*comp, begin);
+        return comp;
+    }
+    auto set = std::make_unique<SequenceExpr>(ExprKind::Set);
+    set->elements.push_back(std::move(first));
+    while (acceptOp(",") && !atOp("}"))
+        set->elements.push_back(atOp("*") ? parseStarredItem() : parseNamedExpression());
+    for (const ExprPtr& e : set->elements)
+        set->hasStarred = set->hasStarred || e->kind == ExprKind::Starred;
+    expectOp("}");
+    leaveNesting();
+    finishSpan(*set, begin);
+    return set;
 }
 
 ExprPtr Parser::parseComprehension(ExprKind kind, ExprPtr element, ExprPtr value, SourcePos begin) {

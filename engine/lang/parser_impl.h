@@ -68,6 +68,8 @@ public:
     ExprPtr parseParenthesized();
     ExprPtr parseListDisplay();
     ExprPtr parseBraceDisplay();
+    ExprPtr parseSetRest(ExprPtr first, SourcePos begin);
+    ExprPtr parseStarredItem();
     ExprPtr parseStrings();
     ExprPtr parseSubscriptIndex();
     ExprPtr parseSliceItem();

@@ -2,6 +2,7 @@
 #include "torchapi/install.h"
 
 #include "graph/graph_module.h"
+#include "support/assert.h"
 #include "torchapi/bindings.h"
 #include "torchapi/config_modules.h"
 #include "torchapi/cuda_support.h"
@@ -44,6 +45,20 @@ void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
 
 } // namespace
 
+/// builtins.set and frozenset: the bundled Python classes (_kiln_set.py), named as CPython's.
+static void installSetTypes(lang::Interpreter& interp) {
+    Ref<lang::ModuleObject> module = interp.importModule("_kiln_set");
+    for (const char* name : {"frozenset", "set"}) {
+        const lang::Value* type = module->globals.find(lang::Symbol::intern(name));
+        KILN_ASSERT(type && type->is(lang::ObjectKind::Type), "_kiln_set lacks its classes");
+        type->as<lang::TypeObject>()->moduleName = "builtins";
+        type->as<lang::TypeObject>()->dict.set(lang::Symbol::intern("__module__"),
+                                               lang::strValue("builtins"));
+        interp.builtinsModule().globals.set(lang::Symbol::intern(name), *type);
+    }
+    interp.setSetType(*module->globals.find(lang::Symbol::intern("set")));
+}
+
 void installTorch(lang::Interpreter& interp, const TorchOptions& options) {
     // The run's device for factories that name none (kiln run --device cuda); runWorkload
     // has checked that a GPU is there before it asks for one.
@@ -64,6 +79,7 @@ void installTorch(lang::Interpreter& interp, const TorchOptions& options) {
     graph::installOperatorModule(interp); // the targets of operator nodes in captured graphs
     for (const EmbeddedModule& m : embeddedModules())
         interp.registerSourceModule(m.name, m.path, m.source);
+    installSetTypes(interp);
 }
 
 } // namespace kiln::torchapi

@@ -67,10 +67,6 @@ private slots:
                                    << "'async'" << 2 << 5;
         QTest::newRow("match") << "x = 1\nmatch x:\n    case 1:\n        pass\n"
                                << "'match' statement" << 2 << 1;
-        QTest::newRow("set display") << "s = {1, 2}\n"
-                                     << "set displays" << 1 << 5;
-        QTest::newRow("set comprehension") << "s = {x for x in range(3)}\n"
-                                           << "set displays" << 1 << 5;
         QTest::newRow("bytes literal") << "x = 1\ndata = b'abc'\n"
                                        << "bytes literals" << 2 << 8;
         QTest::newRow("complex literal") << "z = 1 + 2j\n"
