@@ -81,6 +81,11 @@ void attachReductionDerivative(Tensor& out, std::string_view name, const Tensor&
                                IntList dims, bool keepdim, bool mean);
 /// clone, contiguous, a dtype conversion: the gradient passes through, cast back.
 void attachCopyDerivative(Tensor& out, const Tensor& input);
+/// softmax or log_softmax of `input` over `dim` (wrapped) giving `out`.
+void attachSoftmaxDerivative(Tensor& out, bool log, const Tensor& input, int64_t dim);
+/// mse_loss reduced by 'sum' or 'mean'.
+void attachMseLossDerivative(Tensor& out, const Tensor& input, const Tensor& target, bool sum,
+                             bool mean);
 enum class ProductKind { Mm, Bmm, Mv, Dot, Addmm };
 /// out = beta * bias + alpha * (a @ b); `bias` only for Addmm.
 void attachProductDerivative(Tensor& out, std::string_view name, ProductKind kind,

@@ -202,7 +202,80 @@ private:
     DType m_dtype;
 };
 
+/// softmax: g_x = y * (g - sum(g * y)); log_softmax: g_x = g - exp(y) * sum(g), over `dim`.
+class SoftmaxBackward final : public GradNode {
+public:
+    SoftmaxBackward(std::string_view name, bool log, const Tensor& input, const Tensor& out,
+                    int64_t dim)
+        : GradNode(name)
+        , m_log(log)
+        , m_dim(dim)
+        , m_dtype(input.dtype())
+        , m_out(out, true) {}
+    void releaseSaved() override { m_out.release(); }
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        const Tensor& g = grads[0];
+        Tensor y = m_out.unpack(*this);
+        const int64_t dims[] = {m_dim};
+        Tensor gx =
+            m_log ? binary(BinaryOp::Sub, g,
+                           binary(BinaryOp::Mul, unary(UnaryOp::Exp, y), sum(g, dims, true)))
+                  : binary(BinaryOp::Mul, y,
+                           binary(BinaryOp::Sub, g, sum(binary(BinaryOp::Mul, g, y), dims, true)));
+        return {toDType(gx, m_dtype)};
+    }
+
+private:
+    bool m_log;
+    int64_t m_dim;
+    DType m_dtype;
+    SavedTensor m_out;
+};
+
+/// mse_loss: 2 (input - target) g, divided by the count for 'mean'; -that for the target.
+class MseLossBackward final : public GradNode {
+public:
+    MseLossBackward(std::string_view name, const Tensor& input, const Tensor& target, bool mean)
+        : GradNode(name)
+        , m_input(input)
+        , m_target(target)
+        , m_mean(mean) {}
+    void releaseSaved() override {
+        m_input.release();
+        m_target.release();
+    }
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        Tensor x = m_input.unpack(*this), t = m_target.unpack(*this);
+        Tensor diff = binary(BinaryOp::Sub, x, t);
+        double scale = 2.0 / (m_mean ? double(std::max<int64_t>(diff.numel(), 1)) : 1.0);
+        Tensor gx =
+            binary(BinaryOp::Mul, binary(BinaryOp::Mul, diff, grads[0]), wrapNumber(Scalar(scale)));
+        std::vector<Tensor> out(2);
+        if (next.size() > 0 && next[0].node) out[0] = toDType(sumToSize(gx, x.sizes()), x.dtype());
+        if (next.size() > 1 && next[1].node)
+            out[1] = toDType(sumToSize(unary(UnaryOp::Neg, gx), t.sizes()), t.dtype());
+        return out;
+    }
+
+private:
+    SavedTensor m_input;
+    SavedTensor m_target;
+    bool m_mean;
+};
+
 } // namespace
+
+void attachSoftmaxDerivative(Tensor& out, bool log, const Tensor& input, int64_t dim) {
+    if (!out.gradNode()) return;
+    attachDerivative(out, makeRef<SoftmaxBackward>(out.gradFn(), log, input, out, dim));
+}
+
+void attachMseLossDerivative(Tensor& out, const Tensor& input, const Tensor& target, bool sum,
+                             bool mean) {
+    // 'none' (sum and mean both false) keeps the elementwise node: not yet.
+    if (!out.gradNode() || !(sum || mean)) return;
+    attachDerivative(out, makeRef<MseLossBackward>(out.gradFn(), input, target, mean));
+}
 
 void attachCopyDerivative(Tensor& out, const Tensor& input) {
     // A copy to another device needs its gradient moved back: not yet (it stays unimplemented).

@@ -3,6 +3,7 @@
 // or class probabilities) and mse_loss. Scores are read in an (N, C, S) view: N batch rows, C
 // classes, S positions per row (the trailing dims of (N, C, d1, ...) inputs). Every sum is
 // accumulated in double and rounded once to the input's dtype.
+#include "tensor/autograd.h"
 #include "tensor/error.h"
 #include "tensor/iterate.h"
 #include "tensor/ops.h"
@@ -296,6 +297,7 @@ Tensor mseLoss(const Tensor& input, const Tensor& target, const std::string& red
         }
     });
     recordGradFn(out, "MseLossBackward0", {&input, &target});
+    attachMseLossDerivative(out, input, target, r == Reduction::Sum, r == Reduction::Mean);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // log_softmax, cumsum and cumprod. Each makes its input contiguous and sees it as lines along
 // the dimension (outer x size x inner); when the dimension is not innermost the loops run
 // across `inner` so consecutive iterations touch consecutive memory.
+#include "tensor/autograd.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/fast_math.h"
@@ -270,6 +271,7 @@ Tensor softmaxOf(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
         softmaxLines<Log>(x.data<T>(), out.data<T>(), lines);
     });
     recordGradFn(out, Log ? "LogSoftmaxBackward0" : "SoftmaxBackward0", {&a});
+    attachSoftmaxDerivative(out, Log, a, x.dim() == 0 ? 0 : d);
     return out;
 }
 

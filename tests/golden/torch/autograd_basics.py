@@ -47,6 +47,8 @@ checks = {
     "views": lambda p, q: p.t().reshape(2, 6).permute(1, 0)[::2].unsqueeze(1).expand(3, 2, 2) * 1,
     "reduce": lambda p, q: p.sum(0) * p.mean(1, keepdim=True) + p.sum(),
     "matmul": lambda p, q: (p @ q, p @ m, torch.mm(p.t(), p), p.unsqueeze(0).bmm(m.unsqueeze(0))),
+    "softmax": lambda p, q: (torch.softmax(p, 1) * q, torch.log_softmax(p * q, 0), p.softmax(-1).log_softmax(0)),
+    "mse": lambda p, q: (torch.nn.functional.mse_loss(p, q.expand(3, 4)), torch.nn.functional.mse_loss(p, p * q, reduction="sum")),
 }
 for name, fn in checks.items():
     print("gradcheck", name, torch.autograd.gradcheck(fn, (p, q)))
@@ -104,3 +106,21 @@ for step in range(200):
     losses.append(loss.item())
 print("loss falls", losses[0] > losses[50] > losses[199], round(losses[199], 5))
 print("fit", r(W, 3), r(B, 3))
+
+# A two-layer classifier on fixed points, softmax cross-entropy written out, hand-written SGD.
+pts = torch.stack([torch.linspace(-2, 2, 16), torch.linspace(-2, 2, 16).flip(0) * 0.5], 1)
+labels = (pts[:, 0] > 0).long() + (pts[:, 1] > 0.5).long()
+onehot = torch.nn.functional.one_hot(labels, 3).float()
+W1 = (torch.arange(16.0).reshape(2, 8).sin() * 0.5).requires_grad_()
+W2 = (torch.arange(24.0).reshape(8, 3).cos() * 0.5).requires_grad_()
+for step in range(300):
+    logits = torch.tanh(pts @ W1) @ W2
+    loss = -(torch.log_softmax(logits, 1) * onehot).sum(1).mean()
+    loss.backward()
+    with torch.no_grad():
+        for p_ in (W1, W2):
+            p_ -= 0.5 * p_.grad
+            p_.grad = None
+    if step in (0, 299):
+        print("classifier loss", step, round(loss.item(), 4))
+print("accuracy", (logits.argmax(1) == labels).float().mean().item())
