@@ -31,20 +31,6 @@ constexpr const char* kFreedGraph =
     "backward through the graph a second time or if you need to access saved tensors after "
     "calling backward.";
 
-class GradModeScope {
-public:
-    explicit GradModeScope(bool enabled)
-        : m_previous(gradModeEnabled()) {
-        setGradModeEnabled(enabled);
-    }
-    ~GradModeScope() { setGradModeEnabled(m_previous); }
-    GradModeScope(const GradModeScope&) = delete;
-    GradModeScope& operator=(const GradModeScope&) = delete;
-
-private:
-    bool m_previous;
-};
-
 /// a + b where either may be undefined (no gradient reached that way).
 Tensor addGrads(const Tensor& a, const Tensor& b) {
     if (!a.defined()) return b;
@@ -92,7 +78,7 @@ public:
             if (m_dependencies[root] == 0 &&
                 std::find(ready.begin(), ready.end(), root) == ready.end())
                 ready.push_back(root);
-        GradModeScope mode(m_create);
+        GradModeGuard mode(m_create);
         while (!ready.empty()) {
             GradNode* node = ready.back();
             ready.pop_back();

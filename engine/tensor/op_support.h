@@ -27,18 +27,10 @@ inline void recordGradFnAny(Tensor& out, std::string_view gradFn,
 // tensor::renameGradFn (grad_node.h).
 
 /// Turns grad mode off for a scope, so an op built from other ops records only its own node.
-class NoGradGuard {
+class NoGradGuard : public GradModeGuard {
 public:
     NoGradGuard()
-        : m_previous(gradModeEnabled()) {
-        setGradModeEnabled(false);
-    }
-    ~NoGradGuard() { setGradModeEnabled(m_previous); }
-    NoGradGuard(const NoGradGuard&) = delete;
-    NoGradGuard& operator=(const NoGradGuard&) = delete;
-
-private:
-    bool m_previous;
+        : GradModeGuard(false) {}
 };
 
 } // namespace kiln::tensor::detail

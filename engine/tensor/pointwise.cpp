@@ -427,9 +427,8 @@ void binaryInPlace(BinaryOp op, const Tensor& a, const Tensor& b) {
         gradModeEnabled() && !name.empty() && (a.requiresGrad() || b.requiresGrad());
     Tensor original;
     if (recorded) {
-        setGradModeEnabled(false);
+        GradModeGuard noGrad(false);
         original = clone(a);
-        setGradModeEnabled(true);
     }
     detail::checkInPlaceTarget(a, broadcastShapes(a.sizes(), b.sizes()));
     if (plan.result == a.dtype()) {

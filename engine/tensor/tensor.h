@@ -133,6 +133,21 @@ void setDefaultFloatDType(DType dtype);
 bool gradModeEnabled();
 void setGradModeEnabled(bool enabled);
 
+/// Sets grad mode for a scope and restores it after.
+class GradModeGuard {
+public:
+    explicit GradModeGuard(bool enabled)
+        : m_previous(gradModeEnabled()) {
+        setGradModeEnabled(enabled);
+    }
+    ~GradModeGuard() { setGradModeEnabled(m_previous); }
+    GradModeGuard(const GradModeGuard&) = delete;
+    GradModeGuard& operator=(const GradModeGuard&) = delete;
+
+private:
+    bool m_previous;
+};
+
 /// Marks `out` as produced by autograd node `gradFnName` when grad mode is on and any input
 /// requires grad. Every op calls this so printed tensors show `grad_fn=<...>` as PyTorch does.
 void recordGradFn(Tensor& out, std::string_view gradFnName,
