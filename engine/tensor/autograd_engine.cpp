@@ -17,13 +17,6 @@ namespace kiln::tensor {
 
 namespace {
 
-std::string_view legacyName(DType dtype) {
-    static constexpr std::string_view names[] = {
-        "torch.BoolTensor",     "torch.IntTensor",   "torch.LongTensor",  "torch.HalfTensor",
-        "torch.BFloat16Tensor", "torch.FloatTensor", "torch.DoubleTensor"};
-    return names[static_cast<size_t>(dtype)];
-}
-
 constexpr const char* kFreedGraph =
     "Trying to backward through the graph a second time (or directly access saved tensors "
     "after they have already been freed). Saved intermediate values of the graph are freed "
@@ -269,7 +262,7 @@ Tensor SavedTensor::unpack(const GradNode& owner) const {
     if (!m_tensor.defined()) failRuntime(kFreedGraph);
     uint32_t now = storageVersion(m_tensor);
     if (now != m_version) {
-        std::string which = "[" + std::string(legacyName(m_tensor.dtype())) + " " +
+        std::string which = "[torch." + std::string(dtypeLegacyName(m_tensor.dtype())) + "Tensor " +
                             shapeString(m_tensor.sizes()) + "]";
         std::string_view producer = m_isOutput ? owner.name() : m_tensor.gradFn();
         if (!producer.empty())
