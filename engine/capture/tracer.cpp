@@ -71,7 +71,12 @@ Tracer::Tracer(lang::Interpreter& interp, BreakHandler& handler, TraceOptions op
 }
 
 void Tracer::install() {
-    if (!m_installed && m_graph.nodes.empty()) m_gradMode = tensor::gradModeEnabled();
+    // The frame's grad mode before its first op: placeholders (a SymInt's is made at entry) run
+    // in no mode.
+    const bool opsRecorded =
+        std::any_of(m_graph.nodes.begin(), m_graph.nodes.end(),
+                    [](const graph::Node& n) { return n.op != graph::NodeOp::Placeholder; });
+    if (!m_installed && !opsRecorded) m_gradMode = tensor::gradModeEnabled();
     m_interp.setRecorder(this);
     m_installed = true;
 }
@@ -130,7 +135,7 @@ void Tracer::recordGradMode() {
     node.target = "torch._C._set_grad_enabled";
     node.name = "_set_grad_enabled";
     node.callable =
-        *m_interp.importModule("torch")->globals.find(lang::Symbol::intern("set_grad_enabled"));
+        *m_interp.importModule("torch._C")->globals.find(lang::Symbol::intern("_set_grad_enabled"));
     node.args.push_back(graph::Arg::ofConstant(Value::fromBool(enabled)));
     setSourceInfo(node);
     node.name = m_graph.uniqueName(node.name);

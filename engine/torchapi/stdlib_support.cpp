@@ -62,9 +62,18 @@ Value stdlibParameters(Interpreter& interp, const CallArgs& args, void*) {
     return listValue(std::move(out));
 }
 
+/// is_generator_function(obj): a function defined in Python whose body yields.
+Value stdlibIsGeneratorFunction(Interpreter& interp, const CallArgs& args, void*) {
+    static const BuiltinSignature sig("is_generator_function(obj, /)");
+    BoundArgs a = sig.bind(interp, args);
+    return Value::fromBool(a[0].is(ObjectKind::Function) &&
+                           a[0].as<FunctionObject>()->code->isGenerator);
+}
+
 void installStdlibSupport(Interpreter& interp, ModuleObject& module) {
     interp.defineNative(module.globals, "caller", stdlibCaller);
     interp.defineNative(module.globals, "parameters", stdlibParameters);
+    interp.defineNative(module.globals, "is_generator_function", stdlibIsGeneratorFunction);
 }
 
 } // namespace

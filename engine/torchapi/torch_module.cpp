@@ -10,6 +10,7 @@
 #include "torchapi/cuda_support.h"
 #include "torchapi/tensor_data.h"
 
+#include <array>
 #include <map>
 
 namespace kiln::torchapi {
@@ -60,26 +61,16 @@ Value gradExit(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(false);
 }
 
-/// `@torch.no_grad()` on a function: calls it with the mode set. `bound` holds (context, fn).
-Value gradDecorated(Interpreter& interp, const CallArgs& args, void*) {
-    const auto& pair = args.positional[0].as<TupleObject>()->items;
-    GradModeObject& g = *pair[0].as<GradModeObject>();
-    bool previous = tensor::gradModeEnabled();
-    tensor::setGradModeEnabled(g.enabled);
-    struct Restore {
-        bool mode;
-        ~Restore() { tensor::setGradModeEnabled(mode); }
-    } restore{previous};
-    return interp.call(pair[1],
-                       CallArgs{args.positional.subspan(1), args.keywordNames, args.keywordValues});
-}
-
+/// `@torch.no_grad()` on a function: torch.utils._contextlib wraps it with functools.wraps, as
+/// PyTorch does, so the function keeps its name and a compiled frame inlines the wrapper.
 Value gradCall(Interpreter& interp, const CallArgs& args, void*) {
     if (args.positional.size() != 2)
         interp.raiseTypeError("a grad-mode decorator takes exactly one function");
-    auto wrapper = makeRef<NativeFunctionObject>("decorated", gradDecorated);
-    wrapper->bound = tupleValue({args.positional[0], args.positional[1]});
-    return Value(wrapper);
+    Ref<lang::ModuleObject> contextlib = interp.importModule("torch.utils._contextlib");
+    const Value* decorate = contextlib->globals.find(Symbol::intern("context_decorator"));
+    KILN_ASSERT(decorate, "torch.utils._contextlib defines context_decorator");
+    std::array<Value, 2> decorateArgs{args.positional[0], args.positional[1]};
+    return interp.call(*decorate, CallArgs{decorateArgs});
 }
 
 template <bool Enabled>
@@ -107,8 +98,21 @@ Value gradModeFactory(Interpreter& interp, const CallArgs& args, void* data) {
     return Value(object);
 }
 
+/// torch._C._set_grad_enabled(mode): the target of the grad-mode nodes in captured graphs.
+Value setGradEnabledNode(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("_set_grad_enabled(mode)");
+    tensor::setGradModeEnabled(sig.bind(interp, args).toBool(0));
+    return Value::none();
+}
+
 Value isGradEnabled(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(tensor::gradModeEnabled());
+}
+
+/// torch._C: the few natives of PyTorch's C module that graphs and model code name.
+void installTorchC(Interpreter& interp, ModuleObject& c) {
+    interp.defineNative(c.globals, "_set_grad_enabled", setGradEnabledNode);
+    interp.defineNative(c.globals, "is_grad_enabled", isGradEnabled);
 }
 
 /// torch.set_num_threads / get_num_threads: the intra-op threads of kernels and matrix products.
@@ -330,6 +334,7 @@ void installTorchModule(Interpreter& interp, ModuleObject& torch) {
     interp.defineNative(g, "typename", typename_);
     interp.registerNativeModule("torch.cuda", installCudaModule);
     interp.registerNativeModule("torch._kiln", installKilnInternals);
+    interp.registerNativeModule("torch._C", installTorchC);
 }
 
 } // namespace kiln::torchapi

@@ -283,7 +283,13 @@ def isroutine(obj):
 
 
 def isgeneratorfunction(obj):
-    return False
+    while ismethod(obj) or type(obj).__name__ == "partial":
+        obj = obj.__func__ if ismethod(obj) else obj.func
+    return _kiln_stdlib.is_generator_function(obj)
+
+
+def isgenerator(obj):
+    return isinstance(obj, types.GeneratorType)
 
 
 def iscoroutinefunction(obj):

@@ -7,6 +7,13 @@ NoneType = type(None)
 EllipsisType = type(...)
 
 
+def _generator():
+    yield
+
+
+GeneratorType = type(_generator())
+
+
 def _repr(obj):
     if isinstance(obj, type):
         if obj.__module__ == "builtins":
