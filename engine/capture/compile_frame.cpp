@@ -358,6 +358,7 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
         entry->sideEffects.push_back(
             {static_cast<CacheEntry::SideEffect::Kind>(e.kind), e.target, e.key, build(e.value)});
     // Recipes may specialise sizes (a SymInt that leaves the graph), so symbols settle here.
+    t.nameUnusedIntSymbols();
     reportSymbols(s);
     t.applySpecializations();
     t.liftSizeSymbols();

@@ -225,7 +225,10 @@ int32_t Tracer::placeholderFor(const Value& tensor, const SourcePtr& source) {
             node.meta.sizes[d].symbol = symbolFor(*source, static_cast<int64_t>(d));
     }
     int32_t index = addNode(std::move(node));
-    if (!parameter) m_placeholders.push_back(PlaceholderRecord{index, tensor, source});
+    if (!parameter) {
+        m_placeholders.push_back(PlaceholderRecord{index, tensor, source});
+        m_inputUseOrder.emplace(index, m_inputUseOrder.size());
+    }
     m_traced[tensor.tensorImpl()] =
         TracedTensor{index, -1, 0, Ref<tensor::TensorImpl>(tensor.tensorImpl())};
     applyPendingNames(tensor.tensorImpl(), index);
@@ -289,10 +292,8 @@ graph::Arg Tracer::argOf(const Value& v) {
         if (src != m_tensorSources.end()) return graph::Arg::ofNode(placeholderFor(v, src->second));
         return graph::Arg::ofNode(constantTensorNode(v));
     }
-    if (auto s = symIntOf(m_interp, v)) {
-        if (s->trace == m_serial) return graph::Arg::ofNode(s->node);
-        return graph::Arg::ofConstant(s->value); // a SymInt of an older trace
-    }
+    if (auto s = ownSymInt(v)) return graph::Arg::ofNode(s->node);
+    if (auto s = symIntOf(m_interp, v)) return graph::Arg::ofConstant(s->value); // older trace
     if (v.is(ObjectKind::Slice) && holdsSymInt(v)) {
         const auto* slice = v.as<lang::SliceObject>();
         return graph::Arg::ofSequence(

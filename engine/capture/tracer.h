@@ -22,6 +22,7 @@
 #include "capture/break_reason.h"
 #include "capture/guards.h"
 #include "capture/source.h"
+#include "capture/sym_ints.h"
 #include "graph/graph.h"
 #include "lang/interpreter.h"
 
@@ -148,6 +149,8 @@ public:
     const std::vector<SymbolInfo>& symbols() const { return m_symbols; }
     /// Turns specialised symbols back into static sizes (guards and graph metadata).
     void applySpecializations();
+    /// Names the symbols of dynamic int inputs the trace never used (call before symbols()).
+    void nameUnusedIntSymbols();
     /// Adds a placeholder per free size symbol before its tensor's (call after
     /// applySpecializations); inputSources() and exampleInputs() include them.
     void liftSizeSymbols();
@@ -340,6 +343,11 @@ private:
     lang::Value operateOnValues(lang::OperatorCall call, uint8_t code,
                                 std::span<const lang::Value> args);
     void newSymbol(const SourcePtr& source, int64_t dim, int64_t hint);
+    std::string nextSymbolName() const;
+    /// The trace uses SymInt `node`: a dynamic int input's symbol takes its name now.
+    void useSymInt(int32_t node);
+    /// `v` as a SymInt of this trace (used from here on), or nullopt.
+    std::optional<SymIntView> ownSymInt(const lang::Value& v);
     /// The unspecialised size symbol a new dim of size `hint` shares (duck sizing), or null.
     const SymbolInfo* duckSymbol(int64_t hint) const;
     const SymbolInfo* symbolInfo(const Source& source, int64_t dim) const;
@@ -416,8 +424,6 @@ private:
         SourcePtr source;
     };
     std::vector<PlaceholderRecord> m_placeholders;
-    /// The order in which the traced frame first read each local and global ("L:x", "G:W").
-    std::unordered_map<std::string, size_t> m_firstRead;
     std::unordered_set<tensor::TensorImpl*> m_moduleTensors; ///< parameters/buffers read
     std::vector<SymbolInfo> m_symbols;
     std::vector<DerivedSize> m_derivedSizes;
@@ -456,6 +462,12 @@ private:
     int32_t m_unrecorded = 0;
     /// Per SymInt node: the size symbols it is computed from.
     std::unordered_map<int32_t, std::vector<std::string>> m_symRoots;
+    /// Dynamic int inputs the trace has not used yet: placeholder node -> stand-in symbol name.
+    /// Dynamo realizes an input when an op first uses it, so symbols are numbered in that
+    /// order (f: `t * k` makes t's size s0; g: `t * torch.arange(k)` makes k s0).
+    std::unordered_map<int32_t, std::string> m_unusedIntSymbols;
+    /// Placeholder node -> when the trace first used the input: the graph's input order.
+    std::unordered_map<int32_t, size_t> m_inputUseOrder;
     std::unordered_set<std::string> m_unbacked;         ///< symbols of values read from tensor data
     std::unordered_map<int32_t, SymExprPtr> m_symExprs; ///< SymInt node -> its value from inputs
 };

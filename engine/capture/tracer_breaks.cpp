@@ -251,9 +251,6 @@ void Tracer::evaluated(const lang::Frame& frame, const lang::Expr& expr, const V
     if (&frame != m_top) return;
     if (expr.kind == lang::ExprKind::Name) {
         const auto& name = static_cast<const lang::NameExpr&>(expr);
-        // Dynamo makes a graph input when the frame first loads the name: inputs are ordered so.
-        const bool global = name.scope == lang::NameScope::Global;
-        m_firstRead.emplace((global ? "G:" : "L:") + name.id.str(), m_firstRead.size());
         // Closure values follow the local slots among the frame's inputs.
         const bool free = name.scope == lang::NameScope::Free;
         const auto slot =

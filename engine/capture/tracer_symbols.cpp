@@ -27,10 +27,58 @@ void Tracer::newSymbol(const SourcePtr& source, int64_t dim, int64_t hint) {
         s.name = same->name;
         s.duck = true;
     } else {
-        s.name = "s" + std::to_string(std::count_if(m_symbols.begin(), m_symbols.end(),
-                                                    [](const SymbolInfo& x) { return !x.duck; }));
+        s.name = nextSymbolName();
     }
     m_symbols.push_back(std::move(s));
+}
+
+std::string Tracer::nextSymbolName() const {
+    // Stand-in names of unused int inputs start with '?' and take no number.
+    return "s" + std::to_string(
+                     std::count_if(m_symbols.begin(), m_symbols.end(), [](const SymbolInfo& x) {
+                         return !x.duck && !x.name.starts_with('?');
+                     }));
+}
+
+void Tracer::useSymInt(int32_t node) {
+    auto unused = m_unusedIntSymbols.find(node);
+    if (unused == m_unusedIntSymbols.end()) return;
+    const std::string standIn = unused->second;
+    m_unusedIntSymbols.erase(unused);
+    const std::string name = nextSymbolName();
+    // Symbols stay in the order they were named (TORCH_LOGS=dynamic lists them so).
+    auto info = std::find_if(m_symbols.begin(), m_symbols.end(),
+                             [&](const SymbolInfo& x) { return x.name == standIn; });
+    KILN_ASSERT(info != m_symbols.end(), "an unused int input has a symbol");
+    SymbolInfo symbol = std::move(*info);
+    m_symbols.erase(info);
+    symbol.name = name;
+    m_symbols.push_back(std::move(symbol));
+    for (Guard& g : m_guards.guards)
+        if (g.kind() == Guard::Kind::DimAtLeast && g.symbol() == standIn) {
+            GuardOrigin origin = g.origin;
+            g = Guard::dimAtLeast(g.source(), -1, 2, name);
+            g.origin = std::move(origin);
+        }
+    m_graph.nodes[static_cast<size_t>(node)].meta.sizes.at(0).symbol = name;
+    m_symRoots[node] = {name};
+    m_inputUseOrder.emplace(node, m_inputUseOrder.size());
+}
+
+std::optional<SymIntView> Tracer::ownSymInt(const Value& v) {
+    auto s = symIntOf(m_interp, v);
+    if (!s || s->trace != m_serial) return std::nullopt;
+    useSymInt(s->node);
+    return s;
+}
+
+void Tracer::nameUnusedIntSymbols() {
+    std::vector<int32_t> unused;
+    for (const auto& [node, standIn] : m_unusedIntSymbols)
+        unused.push_back(node);
+    std::sort(unused.begin(), unused.end());
+    for (int32_t node : unused)
+        useSymInt(node);
 }
 
 const SymbolInfo* Tracer::duckSymbol(int64_t hint) const {
@@ -126,16 +174,16 @@ void Tracer::liftSizeSymbols() {
     // Dynamo 2.3 passes each free size symbol as a graph input of its own (`s0: Sym(s0)`, its
     // example a SymInt), just before the input tensor that introduced it; a duck-sized dim
     // shares the earlier one's. The graph still reads sizes from its tensors (x.size(0) nodes).
-    // Inputs come in the order the frame first read them (Dynamo wraps an input when it is
-    // loaded; Kiln makes a tensor's placeholder when an op first uses it, a SymInt's at entry).
-    // A resume point's stack values are not read by name; its code loads them first.
-    auto readOrder = [&](const PlaceholderRecord& p) {
-        auto it = m_firstRead.find(p.source->rootName());
-        return it == m_firstRead.end() ? size_t(0) : it->second + 1;
+    // Inputs come in the order the trace first used them: Dynamo 2.3 wraps a local lazily and
+    // realizes it (its placeholder, its size symbols) when an op first uses it. Kiln makes a
+    // tensor's placeholder then too, and a dynamic int's at entry (named at first use).
+    auto useOrder = [&](const PlaceholderRecord& p) {
+        auto it = m_inputUseOrder.find(p.node);
+        return it == m_inputUseOrder.end() ? m_inputUseOrder.size() : it->second;
     };
     std::stable_sort(m_placeholders.begin(), m_placeholders.end(),
                      [&](const PlaceholderRecord& a, const PlaceholderRecord& b) {
-                         return readOrder(a) < readOrder(b);
+                         return useOrder(a) < useOrder(b);
                      });
     std::vector<PlaceholderRecord> ordered;
     for (const PlaceholderRecord& p : m_placeholders) {
@@ -168,8 +216,14 @@ std::vector<int32_t> Tracer::placeholderOrder() const {
 // --- SymInts
 
 Value Tracer::intPlaceholder(const Value& v, const SourcePtr& source) {
-    newSymbol(source, -1, v.asInt());
-    const std::string symbol = m_symbols.back().name;
+    // Named when the trace first uses it (useSymInt); a stand-in name until then.
+    const std::string symbol = "?" + source->str();
+    SymbolInfo info;
+    info.name = symbol;
+    info.hint = v.asInt();
+    info.source = source;
+    info.dim = -1;
+    m_symbols.push_back(std::move(info));
     addGuard(Guard::typeMatch(source, m_interp.typeOf(v)));
     addGuard(Guard::dimAtLeast(source, -1, 2, symbol));
     graph::Node n;
@@ -184,6 +238,7 @@ Value Tracer::intPlaceholder(const Value& v, const SourcePtr& source) {
     const int32_t node = addNode(std::move(n));
     m_placeholders.push_back(PlaceholderRecord{node, v, source});
     m_symRoots[node] = {symbol};
+    m_unusedIntSymbols.emplace(node, symbol);
     m_symExprs[node] = SymExpr::intInput(source);
     return makeSymInt(m_interp, m_serial, node, v.asInt());
 }
@@ -352,6 +407,7 @@ int32_t Tracer::recordSymArithmetic(lang::BinaryOperator code, const std::string
 }
 
 void Tracer::specializeSym(int32_t node) {
+    useSymInt(node);
     auto roots = m_symRoots.find(node);
     if (roots == m_symRoots.end()) return;
     for (const std::string& name : roots->second)
@@ -374,8 +430,8 @@ bool Tracer::isUnbacked(int32_t node) const {
 
 bool Tracer::guardSymCompare(lang::CompareOperator op, const Value& a, const Value& b,
                              bool result) {
-    auto s = symIntOf(m_interp, a);
-    if (!s || s->trace != m_serial || !b.isInt()) return false;
+    auto s = ownSymInt(a);
+    if (!s || !b.isInt()) return false;
     auto expr = m_symExprs.find(s->node);
     if (expr == m_symExprs.end()) return false;
     addGuard(Guard::symCompare(expr->second, op, b.asInt(), result));
