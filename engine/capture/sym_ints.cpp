@@ -119,9 +119,11 @@ Value makeSymInt(lang::Interpreter& interp, uint64_t trace, int32_t node, int64_
     return makeSymNumber(interp, trace, node, Value::fromInt(hint));
 }
 
-Value makeGraphInputSymInt(lang::Interpreter& interp, int32_t node, int64_t value) {
+Value makeGraphInputSymInt(lang::Interpreter& interp, int32_t node, int64_t value,
+                           const std::string& expr) {
     return interp.call(Value(symClass(interp, "GraphInputSymInt")),
-                       {Value::fromInt(0), Value::fromInt(node), Value::fromInt(value)});
+                       {Value::fromInt(0), Value::fromInt(node), Value::fromInt(value),
+                        expr.empty() ? Value::none() : lang::strValue(expr)});
 }
 
 Value makeSymNumber(lang::Interpreter& interp, uint64_t trace, int32_t node, const Value& value) {

@@ -25,8 +25,10 @@ struct SymIntView {
 std::optional<SymIntView> symIntOf(lang::Interpreter& interp, const lang::Value& v);
 /// A new SymInt of `trace` standing for graph node `node` with example value `hint`.
 lang::Value makeSymInt(lang::Interpreter& interp, uint64_t trace, int32_t node, int64_t hint);
-/// A backend's example for a SymInt graph input: of no trace, reported by type() as SymInt.
-lang::Value makeGraphInputSymInt(lang::Interpreter& interp, int32_t node, int64_t value);
+/// A backend's example for a SymInt graph input: of no trace, reported by type() as SymInt,
+/// printing as `expr` ("s0"; its value when empty).
+lang::Value makeGraphInputSymInt(lang::Interpreter& interp, int32_t node, int64_t value,
+                                 const std::string& expr = {});
 /// A SymInt for an int `value`, a SymFloat for a float one.
 lang::Value makeSymNumber(lang::Interpreter& interp, uint64_t trace, int32_t node,
                           const lang::Value& value);

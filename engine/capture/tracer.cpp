@@ -5,6 +5,7 @@
 #include "capture/sym_ints.h"
 #include "capture/value_kinds.h"
 #include "tensor/convert.h"
+#include "tensor/grad_node.h"
 #include "tensor/storage.h"
 
 #include <algorithm>
@@ -161,6 +162,7 @@ graph::ValueMeta Tracer::metaOf(const Value& v) const {
     meta.kind = graph::ValueMeta::Kind::Tensor;
     meta.dtype = t.dtype();
     meta.requiresGrad = t.requiresGrad();
+    if (t.impl()->gradFn) meta.gradFn = t.impl()->gradFn->name();
     meta.device = t.device().str();
     for (int64_t d = 0; d < t.dim(); ++d) {
         graph::Dim dim;

@@ -388,9 +388,11 @@ std::vector<Value> Tracer::backendExampleInputs() {
     std::vector<Value> out;
     for (const PlaceholderRecord& p : m_placeholders) {
         const graph::Node& n = m_graph.nodes[static_cast<size_t>(p.node)];
-        out.push_back(n.meta.kind == graph::ValueMeta::Kind::SymInt && p.value.isInt()
-                          ? makeGraphInputSymInt(m_interp, p.node, p.value.asInt())
-                          : p.value);
+        out.push_back(
+            n.meta.kind == graph::ValueMeta::Kind::SymInt && p.value.isInt()
+                ? makeGraphInputSymInt(m_interp, p.node, p.value.asInt(),
+                                       n.meta.sizes.empty() ? std::string() : n.meta.sizes[0].str())
+                : p.value);
     }
     return out;
 }

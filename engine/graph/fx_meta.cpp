@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// node.meta as Dynamo 2.3 fills it, as far as a backend reads it: 'example_value' (and 'val',
-// which later passes add), 'stack_trace', 'source_fn_stack'; plus Kiln's 'shape' and
-// 'sym_shape' (the sizes with their symbols, which a real tensor cannot carry).
+// node.meta as Dynamo 2.3 fills it, as far as a backend reads it: 'example_value' (a
+// FakeTensor whose dynamic sizes are SymInts printing as their symbols, or a SymInt),
+// 'stack_trace', 'source_fn_stack'.
 #include "graph/fx_objects.h"
 #include "tensor/ops.h"
 
@@ -15,8 +15,8 @@ namespace {
 /// the shape, so a backend looking at meta never allocates an activation-sized buffer.
 constexpr int64_t kMaterialisedElements = int64_t(1) << 16;
 
-/// A zero-filled CPU tensor with the node's dtype and (example) sizes. fx gives a FakeTensor
-/// on the traced device; Kiln's tensor layer has CPU storage only.
+/// A zero-filled CPU tensor with the node's dtype and (example) sizes: what a FakeTensor
+/// answers dtype questions from (its sizes, strides and device are the node's own).
 Value exampleTensor(const ValueMeta& meta) {
     std::vector<int64_t> sizes;
     int64_t numel = 1;
@@ -33,11 +33,39 @@ Value exampleTensor(const ValueMeta& meta) {
     return Value(t);
 }
 
-Value exampleValue(const ValueMeta& meta) {
+/// A SymInt (torch._dynamo.sym_int.GraphInputSymInt) of value `d.value` printing as `d`'s
+/// expression ("s0"), as the SymInts in PyTorch's metadata do.
+Value exampleSymInt(Interpreter& interp, const Dim& d) {
+    Ref<ModuleObject> symInt = interp.importModule("torch._dynamo.sym_int");
+    const Value* cls = symInt->globals.find(Symbol::intern("GraphInputSymInt"));
+    KILN_ASSERT(cls, "torch._dynamo.sym_int defines GraphInputSymInt");
+    return interp.call(
+        *cls, {Value::fromInt(0), Value::fromInt(-1), Value::fromInt(d.value), strValue(d.str())});
+}
+
+/// torch._subclasses.fake_tensor.FakeTensor of the node's dtype, device and sizes.
+Value exampleFakeTensor(Interpreter& interp, const ValueMeta& meta) {
+    std::vector<Value> sizes;
+    for (const Dim& d : meta.sizes)
+        sizes.push_back(d.isSymbolic() ? exampleSymInt(interp, d) : Value::fromInt(d.value));
+    Ref<ModuleObject> fake = interp.importModule("torch._subclasses.fake_tensor");
+    const Value* cls = fake->globals.find(Symbol::intern("FakeTensor"));
+    KILN_ASSERT(cls, "torch._subclasses.fake_tensor defines FakeTensor");
+    std::vector<Value> strides;
+    for (int64_t stride : meta.strides)
+        strides.push_back(Value::fromInt(stride));
+    return interp.call(*cls, {exampleTensor(meta), tupleValue(std::move(sizes)),
+                              tupleValue(std::move(strides)), strValue(meta.device),
+                              strValue(meta.gradFn)});
+}
+
+Value exampleValue(Interpreter& interp, const ValueMeta& meta) {
     switch (meta.kind) {
     case ValueMeta::Kind::Tensor:
-        return exampleTensor(meta);
+        return exampleFakeTensor(interp, meta);
     case ValueMeta::Kind::SymInt:
+        if (!meta.sizes.empty() && meta.sizes[0].isSymbolic())
+            return exampleSymInt(interp, meta.sizes[0]);
         return Value::fromInt(meta.sizes.empty() ? 0 : meta.sizes[0].value);
     default:
         return Value();
@@ -61,13 +89,6 @@ Value sourceFnStack(Interpreter& interp, const NodeObject& self) {
     return listValue({tupleValue({strValue(n.name), called})});
 }
 
-Value symbolicShape(const ValueMeta& meta) {
-    std::vector<Value> dims;
-    for (const Dim& d : meta.sizes)
-        dims.push_back(d.isSymbolic() ? strValue(d.symbol) : Value::fromInt(d.value));
-    return listValue(std::move(dims));
-}
-
 bool isCall(NodeOp op) {
     return op == NodeOp::CallFunction || op == NodeOp::CallMethod || op == NodeOp::CallModule;
 }
@@ -81,15 +102,8 @@ Value nodeMeta(Interpreter& interp, const NodeObject& self) {
     if (!n.sourceFile.empty()) set("stack_trace", strValue(stackTrace(n)));
     if (isCall(n.op) && !(n.op == NodeOp::CallModule && n.callable.isEmpty()))
         set("source_fn_stack", sourceFnStack(interp, self));
-    Value example = exampleValue(n.meta);
-    if (example.isEmpty()) return Value(dict);
-    set("example_value", example);
-    set("val", example);
-    if (n.meta.kind == ValueMeta::Kind::Tensor) {
-        Value shape = interp.tryGetAttr(example, Symbol::intern("shape"));
-        if (!shape.isEmpty()) set("shape", shape);
-        set("sym_shape", symbolicShape(n.meta));
-    }
+    Value example = exampleValue(interp, n.meta);
+    if (!example.isEmpty()) set("example_value", example);
     return Value(dict);
 }
 

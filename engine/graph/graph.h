@@ -41,6 +41,8 @@ struct ValueMeta {
     tensor::DType dtype = tensor::DType::Float32;
     std::string device = "cpu";
     bool requiresGrad = false;
+    /// The traced value's grad_fn ("MulBackward0"); empty for a leaf or without grad.
+    std::string gradFn;
 
     /// "f32[8, s0]" as PyTorch's readable graphs annotate tensors; empty for non-tensors.
     std::string shortType() const;

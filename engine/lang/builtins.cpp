@@ -120,11 +120,20 @@ Value builtinIsinstance(Interpreter& interp, const CallArgs& args, void*) {
         // (torch.FloatTensor accepts float32 CPU tensors).
         if (const Value* hook = type->dict.find(Symbol::intern("__kiln_instancecheck__")))
             return interp.truthy(interp.call(*hook, {cls, a[0]}));
+        if (!a[0].is(ObjectKind::Instance)) return false;
         // torch.SymInt stands in for int (its class's __kiln_type__).
-        const Value* standIn = a[0].is(ObjectKind::Instance)
-                                   ? interp.typeOf(a[0])->lookup(Symbol::intern("__kiln_type__"))
-                                   : nullptr;
-        return standIn && standIn->is(ObjectKind::Type) && standIn->as<TypeObject>() == type;
+        TypeObject* own = interp.typeOf(a[0]);
+        const Value* standIn = own->lookup(Symbol::intern("__kiln_type__"));
+        if (standIn && standIn->is(ObjectKind::Type) && standIn->as<TypeObject>() == type)
+            return true;
+        // Classes that pass for a built-in one without subclassing it (a FakeTensor is a
+        // torch.Tensor to a backend's checks).
+        const Value* virtualBases = own->lookup(Symbol::intern("__kiln_virtual_bases__"));
+        if (!virtualBases || !virtualBases->is(ObjectKind::Tuple)) return false;
+        const auto& bases = virtualBases->as<TupleObject>()->items;
+        return std::any_of(bases.begin(), bases.end(), [&](const Value& b) {
+            return b.is(ObjectKind::Type) && b.as<TypeObject>() == type;
+        });
     };
     return Value::fromBool(check(a[1]));
 }

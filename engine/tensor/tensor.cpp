@@ -140,7 +140,8 @@ void recordGradFn(Tensor& out, std::string_view gradFnName,
 }
 
 void recordGradFn(Tensor& out, std::string_view gradFnName, std::span<const Tensor* const> inputs) {
-    if (!t_gradMode) return;
+    // Integer and bool results are not differentiable: PyTorch gives them no grad_fn.
+    if (!t_gradMode || !isFloating(out.dtype())) return;
     bool any = false;
     for (const Tensor* input : inputs)
         any = any || (input && input->defined() && input->requiresGrad());

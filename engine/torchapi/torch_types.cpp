@@ -124,6 +124,20 @@ Value sizeCtor(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("Size(sizes=None, /)");
     BoundArgs a = sig.bind(interp, args);
     if (!a.has(0)) return sizeValue({});
+    // SymInts stay symbolic, as in PyTorch (a FakeTensor's torch.Size([s0, 2])).
+    std::vector<Value> items = interp.toVector(a[0]);
+    auto symInt = [&](const Value& v) {
+        if (!v.is(ObjectKind::Instance)) return false;
+        const auto& mro = interp.typeOf(v)->mro;
+        return std::any_of(mro.begin(), mro.end(), [](const TypeObject* t) {
+            return t->name == "SymInt" && t->moduleName == "torch._dynamo.sym_int";
+        });
+    };
+    if (std::any_of(items.begin(), items.end(), symInt)) {
+        for (Value& item : items)
+            if (!symInt(item)) item = Value::fromInt(toIntVector(interp, item, "torch.Size()")[0]);
+        return Value(makeRef<TupleObject>(std::move(items), torchTypes().size.get()));
+    }
     return sizeValue(toIntVector(interp, a[0], "torch.Size()"));
 }
 

@@ -198,10 +198,14 @@ private slots:
         Script s;
         s.expose("gm", graph::makeGraphModule(s.interp, sampleGraph(s)));
         QCOMPARE(s.print("gm.graph.nodes[1].meta['example_value'].shape"), "torch.Size([2, 3])");
-        QCOMPARE(s.print("gm.graph.nodes[1].meta['val'].dtype"), "torch.float32");
+        QCOMPARE(s.print("gm.graph.nodes[1].meta['example_value'].dtype"), "torch.float32");
+        QCOMPARE(s.print("type(gm.graph.nodes[1].meta['example_value']).__name__, "
+                         "isinstance(gm.graph.nodes[1].meta['example_value'], torch.Tensor)"),
+                 "('FakeTensor', True)");
+        QCOMPARE(s.print("'val' in gm.graph.nodes[1].meta"), "False");
         QCOMPARE(s.print("gm.graph.nodes[3].meta['example_value'].shape"), "torch.Size([])");
-        QCOMPARE(s.print("gm.graph.nodes[1].meta['shape'], gm.graph.nodes[1].meta['sym_shape']"),
-                 "(torch.Size([2, 3]), [2, 3])");
+        QCOMPARE(s.print("gm.graph.nodes[1].meta['example_value']"),
+                 "FakeTensor(..., size=(2, 3))");
         QCOMPARE(s.print("repr(gm.graph.nodes[2].stack_trace)"),
                  "'  File \"f.py\", line 3, in fn\\n    return (torch.sin(x) + 1).sum()\\n'");
         QCOMPARE(s.print("gm.graph.nodes[2].meta['source_fn_stack']"),
@@ -218,9 +222,12 @@ private slots:
     void symbolicMeta() {
         Script s;
         s.expose("gm", graph::makeGraphModule(s.interp, symbolicGraph(s)));
-        QCOMPARE(s.print("gm.graph.nodes[1].meta['example_value'].shape"), "torch.Size([4, 3])");
-        QCOMPARE(s.print("gm.graph.nodes[1].meta['sym_shape']"), "['s0', 3]");
-        QCOMPARE(s.print("gm.graph.nodes[0].meta['example_value']"), "4");
+        QCOMPARE(s.print("gm.graph.nodes[1].meta['example_value'].shape"), "torch.Size([s0, 3])");
+        QCOMPARE(s.print("gm.graph.nodes[1].meta['example_value']"),
+                 "FakeTensor(..., size=(s0, 3))");
+        QCOMPARE(s.print("gm.graph.nodes[0].meta['example_value'], "
+                         "int(gm.graph.nodes[0].meta['example_value'])"),
+                 "(s0, 4)");
         QCOMPARE(s.print("gm.graph.nodes[2].kwargs, gm.graph.nodes[3].target is operator.getitem"),
                  "({'dim': 1}, True)");
         QCOMPARE(s.print("gm(5, torch.ones(5, 3))"), "(tensor(3.),)");
@@ -248,7 +255,7 @@ private slots:
         s.expose("gm", graph::makeGraphModule(s.interp, g));
         QCOMPARE(s.print("gm.graph.nodes[0].meta['example_value'].shape"),
                  "torch.Size([1024, 1024])");
-        QCOMPARE(s.print("gm.graph.nodes[0].meta['example_value'].stride()"), "(0, 0)");
+        QCOMPARE(s.print("gm.graph.nodes[0].meta['example_value'].stride()"), "(1024, 1)");
     }
 
     void callModule() {

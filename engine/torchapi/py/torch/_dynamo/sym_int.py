@@ -119,9 +119,26 @@ class SymFloat(SymInt):
 
 
 class GraphInputSymInt(SymInt):
-    # A backend's example for a SymInt graph input (a size symbol, a dynamic int): type() calls
-    # it SymInt, as PyTorch's example_inputs do. Made of no trace, it computes as its value.
+    # A backend's example for a SymInt graph input (a size symbol, a dynamic int) and the
+    # example_value of a SymInt node: type() calls it SymInt and it prints as its expression
+    # ("s0"), as PyTorch's do. Made of no trace, it computes as its value.
     __kiln_type__ = None
+
+    def __init__(self, trace, node, hint, expr=None):
+        super().__init__(trace, node, hint)
+        self._kiln_expr = str(hint) if expr is None else expr
+
+    def _value(self, why):
+        return self._kiln_hint
+
+    def __repr__(self):
+        return self._kiln_expr
+
+    def __str__(self):
+        return self._kiln_expr
+
+    def __format__(self, spec):
+        return self._kiln_expr if spec == "" else format(self._kiln_hint, spec)
 
 
 GraphInputSymInt.__name__ = "SymInt"
