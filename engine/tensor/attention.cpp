@@ -2,6 +2,7 @@
 // F.scaled_dot_product_attention: softmax(q @ k^T * scale + mask) @ v, computed in float32
 // (float64 for double inputs) and rounded once. Rows whose every score is masked out give zeros,
 // as torch's CPU kernels do, instead of the NaN a plain softmax would give.
+#include "tensor/autograd.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/op_support.h"
@@ -133,6 +134,11 @@ Tensor scaledDotProductAttention(const Tensor& q, const Tensor& k, const Tensor&
         out = toDType(matmul(scores, vc), q.dtype());
     }
     recordGradFn(out, attentionGradFn(q, k, v), {&q, &k, &v});
+    // With dropout the backward needs the forward's mask: not kept yet (the node raises).
+    if (dropoutP == 0.0)
+        attachAttentionDerivative(out, q, k, v, attnMask, isCausal,
+                                  scale ? *scale
+                                        : 1.0 / std::sqrt(static_cast<double>(q.sizes().back())));
     return out;
 }
 

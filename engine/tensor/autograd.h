@@ -86,6 +86,32 @@ void attachSoftmaxDerivative(Tensor& out, bool log, const Tensor& input, int64_t
 /// mse_loss reduced by 'sum' or 'mean'.
 void attachMseLossDerivative(Tensor& out, const Tensor& input, const Tensor& target, bool sum,
                              bool mean);
+/// Derivatives of the neural-network functions (derivatives_nn.cpp).
+void attachLayerNormDerivative(Tensor& out, const Tensor& x, const std::optional<Tensor>& weight,
+                               const std::optional<Tensor>& bias, int64_t normalizedDims,
+                               double eps);
+void attachEmbeddingDerivative(Tensor& out, const Tensor& weight, const Tensor& indices,
+                               std::optional<int64_t> paddingIdx);
+/// nll_loss of `logp` (class-index targets); cross_entropy passes its log_softmax and label
+/// smoothing. Reduced by 'sum', 'mean' or neither ('none').
+void attachNllLossDerivative(Tensor& out, const Tensor& logp, const Tensor& target,
+                             const std::optional<Tensor>& weight, bool sum, bool mean,
+                             int64_t ignoreIndex, double labelSmoothing);
+/// scaled_dot_product_attention without dropout.
+void attachAttentionDerivative(Tensor& out, const Tensor& q, const Tensor& k, const Tensor& v,
+                               const std::optional<Tensor>& mask, bool isCausal, double scale);
+/// Derivatives of the ops that pick, join or mask elements (derivatives_selection.cpp).
+void attachCatDerivative(Tensor& out, const std::vector<Tensor>& inputs, int64_t dim);
+void attachWhereDerivative(Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b);
+void attachMaskedFillDerivative(Tensor& out, const Tensor& a, const Tensor& mask,
+                                const Tensor& value);
+void attachClampDerivative(Tensor& out, const Tensor& a, const std::optional<Tensor>& lo,
+                           const std::optional<Tensor>& hi);
+void attachIndexSelectDerivative(Tensor& out, const Tensor& a, int64_t dim, const Tensor& index);
+void attachGatherDerivative(Tensor& out, const Tensor& a, int64_t dim, const Tensor& index);
+/// a[items] with tensor indices.
+void attachIndexDerivative(Tensor& out, const Tensor& a, const std::vector<IndexItem>& items);
+
 enum class ProductKind { Mm, Bmm, Mv, Dot, Addmm };
 /// out = beta * bias + alpha * (a @ b); `bias` only for Addmm.
 void attachProductDerivative(Tensor& out, std::string_view name, ProductKind kind,

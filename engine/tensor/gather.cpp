@@ -2,6 +2,7 @@
 // Index-driven reads that produce new tensors: gather, index_select, masked_select, nonzero.
 // gather and index_select share one kernel: the source is restrided so that the indexed
 // dimension has stride 0, and each element adds index * (that dimension's real stride).
+#include "tensor/autograd.h"
 #include "tensor/error.h"
 #include "tensor/iterate.h"
 #include "tensor/op_support.h"
@@ -99,6 +100,7 @@ Tensor gather(const Tensor& a, int64_t dim, const Tensor& index) {
         gatherKernel(out, geo, BoundsMessage::Gather);
     }
     recordGradFn(out, "GatherBackward0", {&a});
+    attachGatherDerivative(out, a, d, index);
     return out;
 }
 
@@ -128,6 +130,7 @@ Tensor indexSelect(const Tensor& a, int64_t dim, const Tensor& index) {
         out = kiln::tensor::index(a, items);
     }
     recordGradFn(out, "IndexSelectBackward0", {&a});
+    if (a.dim() > 0) attachIndexSelectDerivative(out, a, d, positions);
     return out;
 }
 

@@ -6,6 +6,8 @@
 // collected, keyed by the view dimension they index. If any were collected, the advanced stage
 // (index_advanced.cpp) moves the indexed elements between the view and a contiguous buffer: the
 // result for a[items], the value for a[items] = value.
+#include "support/assert.h"
+#include "tensor/autograd.h"
 #include "tensor/error.h"
 #include "tensor/grad_node.h"
 #include "tensor/index_advanced.h"
@@ -20,6 +22,7 @@ namespace kiln::tensor {
 namespace {
 
 using Kind = IndexItem::Kind;
+using detail::accumulate;
 using detail::AdvancedPlan;
 using detail::PendingIndex;
 using detail::planAdvanced;
@@ -265,6 +268,17 @@ Tensor index(const Tensor& a, const std::vector<IndexItem>& items) {
     Tensor out = Tensor::empty(plan.resultShape, a.dtype());
     if (out.numel() > 0) transfer(plan, basic.view, out.rawData(), false);
     recordGradFn(out, "IndexBackward0", {&a});
+    attachIndexDerivative(out, a, items);
+    return out;
+}
+
+Tensor indexBackward(const Tensor& grad, IntList sizes, const std::vector<IndexItem>& items) {
+    Tensor out = zeros(sizes, TensorOptions{grad.dtype(), grad.device(), false});
+    BasicResult basic = applyBasic(out, items, false);
+    KILN_ASSERT(!basic.pending.empty(), "IndexBackward0 is made by advanced indexing only");
+    AdvancedPlan plan = planAdvanced(basic.view, basic.pending);
+    Tensor buffer = contiguous(grad);
+    if (buffer.numel() > 0) accumulate(plan, basic.view, buffer.rawData());
     return out;
 }
 

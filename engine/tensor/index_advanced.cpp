@@ -236,4 +236,31 @@ void transfer(const AdvancedPlan& plan, const Tensor& view, char* buffer, bool s
     }
 }
 
+void accumulate(const AdvancedPlan& plan, const Tensor& view, const char* buffer) {
+    const int64_t item = itemSize(view.dtype());
+    DimVector bufferStrides = contiguousStrides(plan.afterSizes);
+    auto g = makeLoopGeometry<2>(
+        plan.afterSizes, {IntList(bufferStrides), IntList(plan.afterStrides)}, {item, item});
+    const int64_t blockBytes = checkedNumel(plan.afterSizes) * item;
+    char* base = view.rawData();
+    dispatchDType(view.dtype(), [&]<DType D>() {
+        using T = CType<D>;
+        using C = ComputeType<T>;
+        auto addRun = [](std::array<char*, 2> p, std::array<int64_t, 2> s, int64_t n) {
+            for (int64_t i = 0; i < n; ++i) {
+                T* dst = reinterpret_cast<T*>(p[1] + i * s[1]);
+                const T src = *reinterpret_cast<const T*>(p[0] + i * s[0]);
+                *dst = static_cast<T>(static_cast<C>(*dst) + static_cast<C>(src));
+            }
+        };
+        const char* from = buffer;
+        for (int64_t b : blockStarts(plan.beforeSizes, plan.beforeStrides)) {
+            for (int64_t off : plan.offsets) {
+                forEachRun(g, {const_cast<char*>(from), base + (b + off) * item}, addRun);
+                from += blockBytes;
+            }
+        }
+    });
+}
+
 } // namespace kiln::tensor::detail

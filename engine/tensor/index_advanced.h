@@ -36,5 +36,8 @@ AdvancedPlan planAdvanced(const Tensor& view, const std::vector<PendingIndex>& p
 /// Moves every element block between the view and a contiguous buffer of the result's shape:
 /// gathers into the buffer, or scatters the buffer into the view (later positions win).
 void transfer(const AdvancedPlan& plan, const Tensor& view, char* buffer, bool scatter);
+/// Adds a contiguous buffer of the result's shape (view's dtype) into the view at the plan's
+/// positions; repeated positions add up (index_put_ with accumulate=True).
+void accumulate(const AdvancedPlan& plan, const Tensor& view, const char* buffer);
 
 } // namespace kiln::tensor::detail

@@ -247,6 +247,8 @@ Tensor nllLoss(const Tensor& logProbs, const Tensor& target, const std::optional
     Tensor out =
         combineIndexLoss(terms, r, 0.0, classLayout(logProbs).classes, target, logProbs.dtype());
     recordGradFn(out, nllGradFn(logProbs, r), {&logProbs, weight ? &*weight : nullptr});
+    attachNllLossDerivative(out, logProbs, target, weight, r == Reduction::Sum,
+                            r == Reduction::Mean, ignoreIndex, 0.0);
     return out;
 }
 
@@ -267,8 +269,11 @@ Tensor crossEntropy(const Tensor& input, const Tensor& target, const std::option
     const double ls = labelSmoothing > 0.0 ? labelSmoothing : 0.0;
     IndexTerms terms = indexTerms(logp, target, weightValues(weight), ignoreIndex, ls > 0.0);
     Tensor out = combineIndexLoss(terms, r, ls, classLayout(logp).classes, target, input.dtype());
+    // The node's input is the log_softmax, as in PyTorch (nll_loss(log_softmax(input))).
     recordGradFn(out, ls > 0.0 ? "AddBackward0" : nllGradFn(input, r),
-                 {&input, weight ? &*weight : nullptr});
+                 {&logp, weight ? &*weight : nullptr});
+    attachNllLossDerivative(out, logp, target, weight, r == Reduction::Sum, r == Reduction::Mean,
+                            ignoreIndex, ls);
     return out;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // torch.nn.functional building blocks: layer_norm (one fused pass per row), gelu, dropout,
 // embedding and one_hot. The losses live in loss.cpp, attention in attention.cpp.
+#include "tensor/autograd.h"
 #include "tensor/error.h"
 #include "tensor/iterate.h"
 #include "tensor/op_support.h"
@@ -113,6 +114,8 @@ Tensor layerNorm(const Tensor& x, IntList normalizedShape, const std::optional<T
     });
     recordGradFn(out, "NativeLayerNormBackward0",
                  {&x, weight ? &*weight : nullptr, bias ? &*bias : nullptr});
+    attachLayerNormDerivative(out, x, weight, bias, static_cast<int64_t>(normalizedShape.size()),
+                              eps);
     return out;
 }
 
@@ -133,15 +136,14 @@ std::string pythonFloat(double v) {
     return s;
 }
 
-/// x * mask / (1 - p) with a Bernoulli(1 - p) mask drawn from `gen`.
+/// A Bernoulli(1 - p) mask drawn from `gen`, scaled by 1 / (1 - p): the noise torch's CPU
+/// dropout multiplies its input by (in the input's dtype).
 template <typename T>
-void dropoutKernel(const T* x, T* y, int64_t n, double p, Generator& gen) {
+void dropoutNoise(T* noise, int64_t n, double p, Generator& gen) {
     using C = ComputeType<T>;
-    const C scale = C(1) / static_cast<C>(1.0 - p);
-    for (int64_t i = 0; i < n; ++i) {
-        bool keep = gen.uniform() < 1.0 - p;
-        y[i] = static_cast<T>(static_cast<C>(x[i]) * (keep ? scale : C(0)));
-    }
+    const T scale = static_cast<T>(C(1) / static_cast<C>(1.0 - p));
+    for (int64_t i = 0; i < n; ++i)
+        noise[i] = gen.uniform() < 1.0 - p ? scale : T(C(0));
 }
 
 } // namespace
@@ -155,20 +157,17 @@ Tensor dropout(const Tensor& x, double p, bool training, Generator& gen) {
         failRuntime("result type Float can't be cast to the desired output type " +
                     std::string(dtypeLegacyName(x.dtype())));
     if (p == 1.0) return binary(BinaryOp::Mul, x, scalarTensor(Scalar(0.0), x.dtype()));
-    Tensor xc = contiguous(x);
-    Tensor out = Tensor::empty(x.sizes(), x.dtype());
+    Tensor noise = Tensor::empty(x.sizes(), x.dtype());
     dispatchDType(x.dtype(), [&]<DType D>() {
         using T = CType<D>;
-        if constexpr (!std::is_integral_v<T>)
-            dropoutKernel<T>(xc.data<T>(), out.data<T>(), x.numel(), p, gen);
+        if constexpr (!std::is_integral_v<T>) dropoutNoise<T>(noise.data<T>(), x.numel(), p, gen);
     });
-    recordGradFn(out, "MulBackward0", {&x});
-    return out;
+    // x * noise, as torch's CPU dropout: a MulBackward0 node that saved the noise.
+    return binary(BinaryOp::Mul, x, noise);
 }
 
 Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int64_t> paddingIdx) {
     // padding_idx only changes the gradient; the lookup itself is the same.
-    (void)paddingIdx;
     if (weight.dim() != 2) failRuntime("'weight' must be 2-D");
     if (indices.dtype() != DType::Int64 && indices.dtype() != DType::Int32)
         failRuntime("Expected tensor for argument #1 'indices' to have one of the following "
@@ -184,8 +183,13 @@ Tensor embedding(const Tensor& weight, const Tensor& indices, std::optional<int6
     }
     DimVector shape = indices.sizes();
     shape.push_back(weight.sizes()[1]);
-    Tensor out = reshape(indexSelect(weight, 0, flat), shape);
-    renameGradFn(out, "EmbeddingBackward0");
+    Tensor out;
+    {
+        GradModeGuard noGrad(false);
+        out = contiguous(reshape(indexSelect(weight, 0, flat), shape));
+    }
+    recordGradFn(out, "EmbeddingBackward0", {&weight});
+    attachEmbeddingDerivative(out, weight, indices, paddingIdx);
     return out;
 }
 

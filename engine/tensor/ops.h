@@ -248,6 +248,9 @@ struct IndexItem {
 
 /// a[items]: basic indexing returns a view; advanced (tensor) indexing returns a copy.
 Tensor index(const Tensor& a, const std::vector<IndexItem>& items);
+/// The gradient of a[items] (advanced indexing) for an `a` of `sizes`: `grad` added at the
+/// places each element was read from.
+Tensor indexBackward(const Tensor& grad, IntList sizes, const std::vector<IndexItem>& items);
 /// a[items] = value (value broadcast to the indexed shape and cast to a's dtype).
 void indexPut(const Tensor& a, const std::vector<IndexItem>& items, const Tensor& value);
 Tensor gather(const Tensor& a, int64_t dim, const Tensor& index);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Pointwise ops that select or compare values rather than compute them: where, clamp,
 // masked_fill, isclose/allclose/equal, and lerp.
+#include "tensor/autograd.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/ops.h"
@@ -73,6 +74,7 @@ Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
         runTernary<T, bool, T, T>(out, lc, la, lb, [](bool c, T x, T y) { return c ? x : y; });
     });
     recordGradFn(out, "WhereBackward0", {&a, &b});
+    attachWhereDerivative(out, condition, a, b);
     return out;
 }
 
@@ -100,6 +102,7 @@ Tensor clamp(const Tensor& a, const std::optional<Tensor>& min, const std::optio
                                [](T x, T l, T h) { return T(clampValue(C(x), C(l), C(h))); });
     });
     recordGradFn(out, tensorBounds ? "ClampBackward0" : "ClampBackward1", {&a, lo, hi});
+    attachClampDerivative(out, a, min, max);
     return out;
 }
 
@@ -123,6 +126,7 @@ Tensor maskedFill(const Tensor& a, const Tensor& mask, const Tensor& value) {
     });
     recordGradFn(out, value.isWrappedNumber() ? "MaskedFillBackward0" : "MaskedFillBackward1",
                  {&a, &value});
+    attachMaskedFillDerivative(out, a, mask, value);
     return out;
 }
 

@@ -2,6 +2,7 @@
 // Shape ops: splitting into views (split, chunk, unbind) and building new tensors from pieces
 // (cat, stack, repeat, flip, roll). The copies all go through copyInto on strided views, so the
 // element loops (and their contiguous fast paths) live in one place.
+#include "tensor/autograd.h"
 #include "tensor/error.h"
 #include "tensor/op_support.h"
 #include "tensor/ops.h"
@@ -27,6 +28,7 @@ std::vector<Tensor> splitPieces(const Tensor& a, int64_t dim, IntList lengths,
         Tensor piece = Tensor::view(a.storage(), a.offset() + start * a.strides()[dim],
                                     std::move(sizes), a.strides(), a.dtype());
         recordGradFn(piece, gradFn, {&a});
+        attachViewDerivative(piece, gradFn, a);
         out.push_back(std::move(piece));
         start += length;
     }
@@ -97,6 +99,7 @@ std::vector<Tensor> unbind(const Tensor& a, int64_t dim) {
         Tensor piece = Tensor::view(a.storage(), a.offset() + i * a.strides()[d], std::move(sizes),
                                     std::move(strides), a.dtype());
         recordGradFn(piece, "UnbindBackward0", {&a});
+        attachViewDerivative(piece, "UnbindBackward0", a);
         out.push_back(std::move(piece));
     }
     return out;
@@ -167,6 +170,7 @@ Tensor cat(const std::vector<Tensor>& tensors, int64_t dim) {
         start += t.sizes()[d];
     }
     recordGradFnAny(out, "CatBackward0", tensors);
+    attachCatDerivative(out, tensors, d);
     return out;
 }
 
