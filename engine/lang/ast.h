@@ -392,7 +392,8 @@ struct ClassDefStmt : Stmt {
     ClassDefStmt()
         : Stmt(StmtKind::ClassDef) {}
     std::vector<ExprPtr> decorators;
-    std::vector<ExprPtr> bases;
+    /// Bases and keywords as in a call (`*bases`, `metaclass=M`, `key=1`, `**kw`).
+    std::vector<Argument> arguments;
     std::shared_ptr<FunctionCode> body; ///< the class body runs like a function body
     ExprPtr target;
 };

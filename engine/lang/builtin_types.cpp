@@ -269,25 +269,16 @@ TypeObject* reportedType(Interpreter& interp, const Value& v) {
 }
 
 Value typeCtor(Interpreter& interp, const CallArgs& args, void*) {
-    if (args.positional.size() == 1) return Value(reportedType(interp, args.positional[0]));
-    if (args.positional.size() != 3) interp.raiseTypeError("type() takes 1 or 3 arguments");
-    const Value& name = args.positional[0];
-    const Value& bases = args.positional[1];
-    const Value& ns = args.positional[2];
-    if (!name.is(ObjectKind::Str) || !bases.is(ObjectKind::Tuple) || !ns.is(ObjectKind::Dict))
-        interp.raiseTypeError("type.__new__() argument types are (str, tuple, dict)");
-    std::vector<Ref<TypeObject>> baseTypes;
-    for (const Value& b : bases.as<TupleObject>()->items) {
-        if (!b.is(ObjectKind::Type)) interp.raiseTypeError("bases must be types");
-        baseTypes.emplace_back(b.as<TypeObject>());
+    if (args.positional.size() == 1) {
+        if (!args.keywordNames.empty()) interp.raiseTypeError("type() takes no keyword arguments");
+        return Value(reportedType(interp, args.positional[0]));
     }
-    AttrMap attrs;
-    attrs.set(Symbol::intern("__module__"), strValue("__main__"));
-    ns.as<DictObject>()->forEach([&](const Value& k, const Value& v) {
-        if (k.is(ObjectKind::Str)) attrs.set(Symbol::intern(k.as<StrObject>()->str()), v);
-    });
-    return interp.createClass(name.as<StrObject>()->str(), std::move(baseTypes), std::move(attrs),
-                              "__main__");
+    if (args.positional.size() != 1 && args.positional.size() != 3)
+        interp.raiseTypeError("type() takes 1 or 3 arguments");
+    std::vector<Value> withType{Value(builtinTypes().type)};
+    withType.insert(withType.end(), args.positional.begin(), args.positional.end());
+    return typeNewNative(interp, CallArgs{withType, args.keywordNames, args.keywordValues},
+                         nullptr);
 }
 
 Value objectCtor(Interpreter& interp, const CallArgs& args, void*) {
@@ -343,6 +334,7 @@ Value objectNew(Interpreter& interp, const CallArgs& args, void*) {
     if (args.positional.empty() || !args.positional[0].is(ObjectKind::Type))
         interp.raiseTypeError("object.__new__(X): X is not a type object");
     TypeObject* type = args.positional[0].as<TypeObject>();
+    interp.checkNotAbstract(*type);
     if (type->isSubtypeOf(builtinTypes().str.get())) {
         // CPython names the nearest class whose __new__ is not written in Python.
         const TypeObject* safe = type;

@@ -101,6 +101,20 @@ bool isUnionType(Interpreter& interp, const Value& v) {
     return type->name == "UnionType" && type->moduleName == "types";
 }
 
+/// A metaclass's __instancecheck__/__subclasscheck__ runs as plain Python even under
+/// torch.compile: Dynamo answers isinstance() on the real classes while tracing, so the answer
+/// is a constant of the graph and the check's caches (ABCMeta's) are not side effects of it.
+bool runClassCheck(Interpreter& interp, const Value& hook, const Value& arg) {
+    Interpreter::FrameHookPause pause(interp);
+    struct Unrecorded {
+        Interpreter& interp;
+        TraceRecorder* recorder;
+        ~Unrecorded() { interp.setRecorder(recorder); }
+    } unrecorded{interp, interp.recorder()};
+    interp.setRecorder(nullptr);
+    return interp.truthy(interp.call(hook, {arg}));
+}
+
 Value builtinIsinstance(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("isinstance(obj, class_or_tuple, /)");
     BoundArgs a = sig.bind(interp, args);
@@ -115,9 +129,13 @@ Value builtinIsinstance(Interpreter& interp, const CallArgs& args, void*) {
             interp.raiseTypeError(
                 "isinstance() arg 2 must be a type, a tuple of types, or a union");
         TypeObject* type = cls.as<TypeObject>();
+        if (interp.typeOf(a[0]) == type) return true; // CPython's exact-type shortcut
+        // The metaclass's __instancecheck__ (ABCMeta's registered virtual subclasses).
+        Value hook = interp.metaclassMethod(cls, sym("__instancecheck__"));
+        if (!hook.isEmpty()) return runClassCheck(interp, hook, a[0]);
         if (interp.isInstance(a[0], type)) return true;
-        // A class's own instance test, Kiln's stand-in for a metaclass __instancecheck__
-        // (torch.FloatTensor accepts float32 CPU tensors).
+        // A class's own instance test, Kiln's stand-in for a metaclass __instancecheck__ on
+        // the native torch.FloatTensor (it accepts float32 CPU tensors).
         if (const Value* hook = type->dict.find(Symbol::intern("__kiln_instancecheck__")))
             return interp.truthy(interp.call(*hook, {cls, a[0]}));
         if (!a[0].is(ObjectKind::Instance)) return false;
@@ -141,7 +159,6 @@ Value builtinIsinstance(Interpreter& interp, const CallArgs& args, void*) {
 Value builtinIssubclass(Interpreter& interp, const CallArgs& args, void*) {
     static const BuiltinSignature sig("issubclass(cls, class_or_tuple, /)");
     BoundArgs a = sig.bind(interp, args);
-    if (!a[0].is(ObjectKind::Type)) interp.raiseTypeError("issubclass() arg 1 must be a class");
     std::function<bool(const Value&)> check = [&](const Value& cls) -> bool {
         if (isUnionType(interp, cls)) return check(interp.getAttr(cls, sym("__args__")));
         if (cls.is(ObjectKind::Tuple)) {
@@ -149,6 +166,10 @@ Value builtinIssubclass(Interpreter& interp, const CallArgs& args, void*) {
                 if (check(c)) return true;
             return false;
         }
+        // The metaclass's __subclasscheck__ (ABCMeta's registered virtual subclasses).
+        Value hook = interp.metaclassMethod(cls, sym("__subclasscheck__"));
+        if (!hook.isEmpty()) return runClassCheck(interp, hook, a[0]);
+        if (!a[0].is(ObjectKind::Type)) interp.raiseTypeError("issubclass() arg 1 must be a class");
         if (!cls.is(ObjectKind::Type))
             interp.raiseTypeError(
                 "issubclass() arg 2 must be a class, a tuple of classes, or a union");
@@ -384,6 +405,7 @@ void installBuiltins(Interpreter& interp, ModuleObject& builtins) {
     installStrMethods(interp);
     installContainerMethods(interp);
     installBuiltinMembers(interp);
+    installTypeMethods(interp);
     installGeneratorMethods(interp);
     installUnicodeErrors(interp);
 }

@@ -35,5 +35,9 @@ void installStrMethods(Interpreter& interp);
 void installStrCaseMethods(Interpreter& interp);
 void installContainerMethods(Interpreter& interp);
 void installBuiltinMembers(Interpreter& interp);
+void installTypeMethods(Interpreter& interp);
+
+/// type.__new__(mcs, name, bases, ns, **kwargs), also behind type(name, bases, ns).
+Value typeNewNative(Interpreter& interp, const CallArgs& args, void*);
 
 } // namespace kiln::lang

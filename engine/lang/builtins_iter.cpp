@@ -124,8 +124,9 @@ Value builtinReversed(Interpreter& interp, const CallArgs& args, void*) {
             makeRef<RangeIterator>(n ? r->at(n - 1) : r->start,
                                    static_cast<int64_t>(0 - static_cast<uint64_t>(r->step)), n));
     }
-    if (v.is(ObjectKind::Instance)) {
-        Value method = interp.tryGetAttr(v, sym("__reversed__"));
+    if (v.is(ObjectKind::Instance) || v.is(ObjectKind::Type)) { // a class: its metaclass's
+        Value method = v.is(ObjectKind::Type) ? interp.metaclassMethod(v, sym("__reversed__"))
+                                              : interp.tryGetAttr(v, sym("__reversed__"));
         if (!method.isEmpty()) return interp.call(method, {});
     }
     if (v.is(ObjectKind::List)) return Value(makeRef<ListReverseIterator>(v));

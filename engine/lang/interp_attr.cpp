@@ -133,6 +133,71 @@ Value Interpreter::bindDescriptor(const Value& attr, const Value& instance, Type
     }
 }
 
+namespace {
+
+/// property.fget and friends, and `__isabstractmethod__` of the descriptors wrapping an
+/// abstract method (abc finds abstract properties, static and class methods by it).
+Value descriptorAttr(Interpreter& interp, const Object* obj, Symbol name) {
+    static const Symbol abstract = Symbol::intern("__isabstractmethod__");
+    static const Symbol func = Symbol::intern("__func__");
+    std::vector<Value> wrapped;
+    if (obj->kind() == ObjectKind::Property) {
+        auto* p = static_cast<const PropertyObject*>(obj);
+        const Value* fields[] = {&p->getter, &p->setter, &p->deleter};
+        const char* fieldNames[] = {"fget", "fset", "fdel"};
+        for (int i = 0; i < 3; ++i) {
+            if (name.str() == fieldNames[i])
+                return fields[i]->isEmpty() ? Value::none() : *fields[i];
+            wrapped.push_back(*fields[i]);
+        }
+    } else {
+        const Value& fn = obj->kind() == ObjectKind::StaticMethod
+                              ? static_cast<const StaticMethodObject*>(obj)->function
+                              : static_cast<const ClassMethodObject*>(obj)->function;
+        if (name == func) return fn;
+        wrapped.push_back(fn);
+    }
+    if (name != abstract) return Value();
+    for (const Value& fn : wrapped)
+        if (!fn.isEmpty() && !fn.isNone() && interp.truthy(interp.tryGetAttr(fn, abstract)))
+            return Value::fromBool(true);
+    return Value::fromBool(false);
+}
+
+} // namespace
+
+/// An attribute of a class, in CPython's type_getattro order: a data descriptor (property) of
+/// the metaclass, the class's MRO, the metaclass's other attributes, its __getattr__.
+Value Interpreter::classAttribute(const Value& object, Symbol name, bool bindMethods) {
+    const Names& n = names();
+    auto* type = object.as<TypeObject>();
+    static const Symbol abstract = Symbol::intern("__abstractmethods__");
+    if (name == abstract) { // type's getter reads the class's own dict only
+        if (const Value* v = type->dict.find(name)) return *v;
+        raiseAttributeError(object, name, "__abstractmethods__");
+    }
+    TypeObject* meta = type->metaclass.get();
+    const Value* metaAttr = meta ? meta->lookup(name) : nullptr;
+    if (metaAttr && metaAttr->is(ObjectKind::Property))
+        return bindDescriptor(*metaAttr, object, meta);
+    if (const Value* v = type->lookup(name)) {
+        if (v->is(ObjectKind::StaticMethod) || v->is(ObjectKind::ClassMethod))
+            return bindDescriptor(*v, Value::none(), type);
+        return *v;
+    }
+    if (name == n.dict) return namespaceDict(*this, type->dict);
+    Value special = typeSpecialAttr(*this, type, name);
+    if (!special.isEmpty()) return special;
+    // Methods of the metaclass (M.method as C.method) or of type itself (type.mro).
+    TypeObject* metatype = typeOf(object);
+    if (!metaAttr) metaAttr = metatype->lookup(name);
+    if (metaAttr) return bindMethods ? bindDescriptor(*metaAttr, object, metatype) : *metaAttr;
+    if (meta)
+        if (const Value* ga = meta->lookupBefore(n.getattr, builtinTypes().type.get()))
+            return call(*ga, {object, strValue(name.str())});
+    return Value();
+}
+
 Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMethods) {
     const Names& n = names();
     if (name == n.cls) return Value(typeOf(object));
@@ -164,18 +229,8 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
                 return call(*ga, {object, strValue(name.str())});
             return Value();
         }
-        case ObjectKind::Type: {
-            auto* type = static_cast<TypeObject*>(obj);
-            if (const Value* v = type->lookup(name)) {
-                if (v->is(ObjectKind::StaticMethod) || v->is(ObjectKind::ClassMethod))
-                    return bindDescriptor(*v, Value::none(), type);
-                return *v;
-            }
-            if (name == n.dict) return namespaceDict(*this, type->dict);
-            Value special = typeSpecialAttr(*this, type, name);
-            if (!special.isEmpty()) return special;
-            break; // methods of the metatype (type.mro)
-        }
+        case ObjectKind::Type:
+            return classAttribute(object, name, bindMethods);
         case ObjectKind::Module: {
             auto* module = static_cast<ModuleObject*>(obj);
             if (const Value* v = module->globals.find(name)) return *v;
@@ -184,8 +239,13 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
         }
         case ObjectKind::Super: {
             auto* sup = static_cast<SuperObject*>(obj);
+            // CPython's supercheck: a class below the start (super() in a class method)
+            // walks its own MRO; anything else, a class in a metaclass's method included,
+            // walks its type's.
             TypeObject* type = typeOf(sup->self);
-            if (sup->self.is(ObjectKind::Type)) type = sup->self.as<TypeObject>();
+            if (sup->self.is(ObjectKind::Type) &&
+                sup->self.as<TypeObject>()->isSubtypeOf(sup->startAfter.get()))
+                type = sup->self.as<TypeObject>();
             const auto& mro = type->mro;
             auto it = std::find(mro.begin(), mro.end(), sup->startAfter.get());
             KILN_ASSERT(it != mro.end(), "super() object whose type is not in the MRO");
@@ -206,6 +266,13 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
             if (name == n.name || name == n.qualname)
                 return strValue(static_cast<NativeFunctionObject*>(obj)->name);
             break;
+        case ObjectKind::Property:
+        case ObjectKind::StaticMethod:
+        case ObjectKind::ClassMethod: {
+            Value v = descriptorAttr(*this, obj, name);
+            if (!v.isEmpty()) return v;
+            break;
+        }
         default:
             break;
         }
@@ -313,8 +380,26 @@ void Interpreter::setAttr(const Value& object, Symbol name, Value value) {
     }
     if (object.is(ObjectKind::Type)) {
         TypeObject* type = object.as<TypeObject>();
-        if (isImmutableType(*type)) raiseImmutableType(*this, *type, name);
-        type->dict.set(name, std::move(value));
+        if (TypeObject* meta = type->metaclass.get()) {
+            // The metaclass's property setter or __setattr__ decides (EnumType's refuses
+            // to rebind a member).
+            const Value* desc = meta->lookup(name);
+            if (desc && desc->is(ObjectKind::Property)) {
+                auto* p = desc->as<PropertyObject>();
+                if (p->setter.isEmpty() || p->setter.isNone())
+                    raise(builtinTypes().attributeError.get(), "property '" + name.str() +
+                                                                   "' of '" + meta->name +
+                                                                   "' object has no setter");
+                call(p->setter, {object, value});
+                return;
+            }
+            const Value* custom = meta->lookupBefore(n.setattr, builtinTypes().type.get());
+            if (isUserOverride(custom)) {
+                call(*custom, {object, strValue(name.str()), value});
+                return;
+            }
+        }
+        setClassAttribute(*type, name, &value);
         return;
     }
     if (object.is(ObjectKind::Module)) {
@@ -363,11 +448,34 @@ void Interpreter::delAttr(const Value& object, Symbol name) {
         if (object.as<ModuleObject>()->globals.erase(name)) return;
     } else if (object.is(ObjectKind::Type)) {
         TypeObject* type = object.as<TypeObject>();
-        if (isImmutableType(*type)) raiseImmutableType(*this, *type, name);
-        if (type->dict.erase(name)) return;
+        const Value* custom =
+            type->metaclass
+                ? type->metaclass->lookupBefore(names().delattr, builtinTypes().type.get())
+                : nullptr;
+        if (isUserOverride(custom)) {
+            call(*custom, {object, strValue(name.str())});
+            return;
+        }
+        setClassAttribute(*type, name, nullptr);
+        return;
     }
     raise(builtinTypes().attributeError.get(),
           "'" + typeName(object) + "' object has no attribute '" + name.str() + "'");
+}
+
+void Interpreter::setClassAttribute(TypeObject& cls, Symbol name, const Value* value) {
+    if (isImmutableType(cls)) raiseImmutableType(*this, cls, name);
+    static const Symbol abstract = Symbol::intern("__abstractmethods__");
+    if (value) {
+        // CPython's type_set_abstractmethods: the class is abstract while the set is non-empty.
+        if (name == abstract) cls.isAbstract = truthy(*value);
+        cls.dict.set(name, *value);
+        return;
+    }
+    if (!cls.dict.erase(name))
+        raiseAttributeError(Value(&cls), name,
+                            "type object '" + cls.name + "' has no attribute '" + name.str() + "'");
+    if (name == abstract) cls.isAbstract = false;
 }
 
 } // namespace kiln::lang

@@ -221,14 +221,7 @@ void Interpreter::execClassDef(Frame& f, const ClassDefStmt& s) {
     std::vector<Value> decorators;
     for (const auto& d : s.decorators)
         decorators.push_back(eval(f, *d));
-    std::vector<Ref<TypeObject>> bases;
-    for (const auto& b : s.bases) {
-        Value base = eval(f, *b);
-        if (!base.is(ObjectKind::Type)) raiseTypeError("bases must be types");
-        bases.push_back(Ref<TypeObject>(base.as<TypeObject>()));
-    }
-    f.mark(s.span);
-    Value cls = runClassBody(f, s, std::move(bases));
+    Value cls = buildClass(f, s);
     applyDecorators(f, s.decorators, decorators, cls);
     storeName(f, static_cast<const NameExpr&>(*s.target), std::move(cls));
 }

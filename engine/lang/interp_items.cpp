@@ -209,7 +209,13 @@ Value Interpreter::getItem(const Value& object, const Value& key) {
             break;
         }
         case ObjectKind::Type: {
+            // The metaclass's __getitem__ first (EnumType's Color["RED"]), then the class's
+            // own __class_getitem__ (an implicit class method).
+            Value mg = metaclassMethod(object, sym("__getitem__"));
+            if (!mg.isEmpty()) return call(mg, {key});
             const Value* cg = static_cast<TypeObject*>(o)->lookup(sym("__class_getitem__"));
+            if (cg && cg->is(ObjectKind::ClassMethod))
+                return call(cg->as<ClassMethodObject>()->function, {object, key});
             if (cg) return call(*cg, {object, key});
             if (isGenericBuiltin(*static_cast<TypeObject*>(o))) // list[int] is PEP 585's alias
                 return call(libraryAttr("types", "GenericAlias"), {object, key});

@@ -281,8 +281,11 @@ bool mayDefineDunders(const Value& v) {
 }
 
 Value callDunder(Interpreter& interp, const Value& self, const char* name, const Value& other) {
-    if (!mayDefineDunders(self)) return Value();
-    Value method = interp.tryGetAttr(self, Symbol::intern(name));
+    Value method;
+    if (self.is(ObjectKind::Type)) // a class: its metaclass's operator, as CPython looks it up
+        method = interp.metaclassMethod(self, Symbol::intern(name));
+    else if (mayDefineDunders(self))
+        method = interp.tryGetAttr(self, Symbol::intern(name));
     if (method.isEmpty()) return Value();
     Value r = interp.call(method, {other});
     return r.identical(notImplementedValue()) ? Value() : r;
@@ -306,7 +309,8 @@ Value tryBinary(Interpreter& interp, BinaryOperator op, const Value& a, const Va
         if (!r.isEmpty()) return r;
     }
     Dunders d = dundersFor(op);
-    bool userLeft = a.is(ObjectKind::Instance) || isStrSubclassInstance(a);
+    bool userLeft =
+        a.is(ObjectKind::Instance) || isStrSubclassInstance(a) || a.is(ObjectKind::Type);
     Value r = userLeft ? callDunder(interp, a, d.forward, b) : Value();
     if (r.isEmpty()) r = callDunder(interp, b, d.reflected, a);
     if (r.isEmpty() && !a.is(ObjectKind::Instance) && !a.isTensor() && !b.isTensor())

@@ -89,6 +89,15 @@ bool Interpreter::truthy(const Value& v) {
         return static_cast<RangeObject*>(o)->length() != 0;
     case ObjectKind::DictView:
         return static_cast<DictViewObject*>(o)->dict->size() != 0;
+    case ObjectKind::Type: { // a class: its metaclass's __bool__ or __len__
+        Value b = metaclassMethod(v, sym("__bool__"));
+        if (!b.isEmpty()) {
+            Value r = call(b, {});
+            if (!r.isBool()) raiseTypeError("__bool__ should return bool, returned " + typeName(r));
+            return r.asBool();
+        }
+        return metaclassMethod(v, sym("__len__")).isEmpty() || len(v) != 0;
+    }
     case ObjectKind::Instance: {
         Value b = tryGetAttr(v, sym("__bool__"));
         if (!b.isEmpty()) {
@@ -129,8 +138,10 @@ int64_t Interpreter::len(const Value& v) {
             return static_cast<RangeObject*>(o)->length();
         case ObjectKind::DictView:
             return static_cast<int64_t>(static_cast<DictViewObject*>(o)->dict->size());
-        case ObjectKind::Instance: {
-            Value l = tryGetAttr(v, sym("__len__"));
+        case ObjectKind::Instance:
+        case ObjectKind::Type: { // a class: its metaclass's __len__
+            Value l = o->kind() == ObjectKind::Type ? metaclassMethod(v, sym("__len__"))
+                                                    : tryGetAttr(v, sym("__len__"));
             if (l.isEmpty()) break;
             Value r = call(l, {});
             if (!r.isIntLike())
@@ -138,10 +149,6 @@ int64_t Interpreter::len(const Value& v) {
             if (r.asInt() < 0) raiseValueError("__len__() should return >= 0");
             return r.asInt();
         }
-        case ObjectKind::Type: // an Enum class: Kiln's stand-in for a metaclass __len__
-            if (const Value* hook = static_cast<TypeObject*>(o)->lookup(sym("__kiln_class_len__")))
-                return call(*hook, {v}).asInt();
-            break;
         default:
             break;
         }
@@ -196,8 +203,11 @@ bool Interpreter::contains(const Value& container, const Value& item) {
                 r->step > 0 ? static_cast<uint64_t>(r->step) : 0 - static_cast<uint64_t>(r->step);
             return distance % stride == 0;
         }
-        case ObjectKind::Instance: {
-            Value c = tryGetAttr(container, sym("__contains__"));
+        case ObjectKind::Instance:
+        case ObjectKind::Type: { // a class: its metaclass's __contains__
+            Value c = o->kind() == ObjectKind::Type
+                          ? metaclassMethod(container, sym("__contains__"))
+                          : tryGetAttr(container, sym("__contains__"));
             if (!c.isEmpty()) return truthy(call(c, {item}));
             break;
         }
@@ -216,8 +226,7 @@ bool Interpreter::contains(const Value& container, const Value& item) {
     bool iterable = container.isObject() &&
                     (container.is(ObjectKind::Iterator) || container.is(ObjectKind::Instance) ||
                      container.is(ObjectKind::DictView) ||
-                     (container.is(ObjectKind::Type) &&
-                      container.as<TypeObject>()->lookup(sym("__kiln_class_iter__"))));
+                     (container.is(ObjectKind::Type) && isIterable(container)));
     if (!iterable) raiseTypeError("argument of type '" + typeName(container) + "' is not iterable");
     Value it = getIter(container);
     Value x;
@@ -441,10 +450,13 @@ std::string Interpreter::repr(const Value& v) {
     }
     case ObjectKind::Type: {
         auto* t = static_cast<TypeObject*>(o);
-        // An Enum class: Kiln's stand-in for the metaclass __repr__ (`<enum 'Color'>`).
-        if (const Value* hook = t->lookup(sym("__kiln_class_repr__"))) {
-            Value r = call(*hook, {v});
-            if (r.is(ObjectKind::Str)) return r.as<StrObject>()->str();
+        Value custom = metaclassMethod(v, sym("__repr__")); // EnumType's `<enum 'Color'>`
+        if (!custom.isEmpty()) {
+            NestedCall nested(*this, kInRepr);
+            Value r = call(custom, {});
+            if (!r.is(ObjectKind::Str))
+                raiseTypeError("__repr__ returned non-string (type " + typeName(r) + ")");
+            return r.as<StrObject>()->str();
         }
         return "<class '" + t->qualifiedName() + "'>";
     }
@@ -505,6 +517,15 @@ std::string Interpreter::str(const Value& v) {
         if (!custom || !custom->is(ObjectKind::Function)) return v.as<StrObject>()->str();
         NestedCall nested(*this, kInStr);
         Value r = callMethod(v, sym("__str__"), {});
+        if (!r.is(ObjectKind::Str))
+            raiseTypeError("__str__ returned non-string (type " + typeName(r) + ")");
+        return r.as<StrObject>()->str();
+    }
+    if (v.is(ObjectKind::Type)) { // a class: its metaclass's __str__, else its repr
+        Value custom = metaclassMethod(v, sym("__str__"));
+        if (custom.isEmpty()) return repr(v);
+        NestedCall nested(*this, kInStr);
+        Value r = call(custom, {});
         if (!r.is(ObjectKind::Str))
             raiseTypeError("__str__ returned non-string (type " + typeName(r) + ")");
         return r.as<StrObject>()->str();

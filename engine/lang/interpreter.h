@@ -277,11 +277,31 @@ public:
     Value makeFunction(std::shared_ptr<FunctionCode> code, Frame& frame);
     /// An annotation's value: evaluated in \a frame, or its text under PEP 563.
     Value annotationValue(Frame& frame, const Annotation& a);
-    /// A user class (class statement, type(name, bases, dict)): checks bases and the MRO.
     /// Reads the new class's __slots__ (TypeObject::slots, instancesHaveDict).
     void applySlots(TypeObject& cls);
+    /// A user class (type.__new__: class statements, type(name, bases, dict)): checks bases and
+    /// the MRO. `metaclass` is its type when not `type`; `subclassKeywords` (the class
+    /// statement's keywords) go to the nearest base's __init_subclass__.
     Value createClass(const std::string& name, std::vector<Ref<TypeObject>> bases, AttrMap ns,
-                      const std::string& module);
+                      const std::string& module, TypeObject* metaclass = nullptr,
+                      const CallArgs* subclassKeywords = nullptr);
+    /// The most derived of `meta` and the bases' metaclasses (CPython's
+    /// _PyType_CalculateMetaclass); TypeError "metaclass conflict" when none is.
+    TypeObject* winningMetaclass(TypeObject* meta, const std::vector<Ref<TypeObject>>& bases);
+    /// Special method `name` of a class object as its user metaclass defines it, bound to the
+    /// class; Empty for other values and for what `type` itself decides. CPython looks special
+    /// methods up on the type, which for a class is its metaclass.
+    Value metaclassMethod(const Value& cls, Symbol name);
+    /// type.__call__: an instance made by the class's __new__ and __init__, whatever its
+    /// metaclass's __call__ does.
+    Value constructInstance(TypeObject& type, const CallArgs& args);
+    /// TypeError when `type` has abstract methods left (object.__new__'s check).
+    void checkNotAbstract(const TypeObject& type);
+    /// The live user classes that list `type` among their bases (type.__subclasses__()).
+    std::vector<Value> userSubclasses(const TypeObject& type);
+    /// type.__setattr__ (or, with a null value, type.__delattr__): the class's own dict,
+    /// whatever its metaclass's __setattr__ does.
+    void setClassAttribute(TypeObject& cls, Symbol name, const Value* value);
     Value newNative(const std::string& name, NativeFn fn, void* data = nullptr);
     /// Defines a native function as an attribute (module global or type method).
     void defineNative(AttrMap& into, const std::string& name, NativeFn fn, void* data = nullptr);
@@ -343,13 +363,20 @@ private:
     [[noreturn]] void tooManyPositional(const FunctionObject& fn, const CallArgs& args,
                                         size_t given, size_t positionalParams, size_t withDefaults);
     Value callType(TypeObject& type, const CallArgs& args);
-    Value runClassBody(Frame& f, const ClassDefStmt& s, std::vector<Ref<TypeObject>> bases);
+    // class statements (interp_class.cpp)
+    /// The class statement's bases and keywords, evaluated as CPython's __build_class__ does.
+    void evalClassArguments(Frame& f, const ClassDefStmt& s, std::vector<Value>& bases,
+                            std::vector<Symbol>& names, std::vector<Value>& values);
+    /// Runs the class body in `ns` (what the metaclass's __prepare__ returned).
+    void runClassBody(Frame& f, const ClassDefStmt& s, AttrMap& ns);
+    Value buildClass(Frame& f, const ClassDefStmt& s);
     void registerUserClass(Ref<TypeObject> cls);
     void enterCall();
     void leaveCall() { --m_depth; }
 
     // attributes (interp_attr.cpp)
     Value getAttrOrEmpty(const Value& object, Symbol name, bool bindMethods);
+    Value classAttribute(const Value& object, Symbol name, bool bindMethods);
     Value bindDescriptor(const Value& attr, const Value& instance, TypeObject* owner);
     Value lookupMethod(const Value& object, Symbol name, bool& isUnbound);
 

@@ -262,11 +262,15 @@ Value Interpreter::getIter(const Value& v) {
             }
             break;
         }
-        case ObjectKind::Type: // an Enum class: Kiln's stand-in for a metaclass __iter__
-            if (const Value* hook =
-                    v.as<TypeObject>()->lookup(Symbol::intern("__kiln_class_iter__")))
-                return getIter(call(*hook, {v}));
-            break;
+        case ObjectKind::Type: { // a class whose metaclass defines __iter__ (EnumType)
+            Value iterFn = metaclassMethod(v, Symbol::intern("__iter__"));
+            if (iterFn.isEmpty()) break;
+            Value it = call(iterFn, {});
+            if (it.is(ObjectKind::Iterator)) return it;
+            if (tryGetAttr(it, Symbol::intern("__next__")).isEmpty())
+                raiseTypeError("iter() returned non-iterator of type '" + typeName(it) + "'");
+            return Value(makeRef<UserIterator>(it));
+        }
         default:
             break;
         }
@@ -290,7 +294,7 @@ bool Interpreter::isIterable(const Value& v) {
         return !tryGetAttr(v, Symbol::intern("__iter__")).isEmpty() ||
                !tryGetAttr(v, Symbol::intern("__getitem__")).isEmpty();
     case ObjectKind::Type:
-        return v.as<TypeObject>()->lookup(Symbol::intern("__kiln_class_iter__")) != nullptr;
+        return !metaclassMethod(v, Symbol::intern("__iter__")).isEmpty();
     default:
         return false;
     }

@@ -172,12 +172,19 @@ public:
     std::vector<Ref<TypeObject>> bases;
     std::vector<TypeObject*> mro; ///< this type first, object last
     AttrMap dict;
-    ObjectKind instanceKind; ///< C++ class of instances (Instance for user classes)
+    ObjectKind instanceKind; ///< C++ class of instances (Instance for user classes, Type for
+                             ///< metaclasses)
     bool isUserClass = false;
     /// False for a class whose __slots__ (and its bases') leave out __dict__: its instances
     /// take only the attributes `slots` names.
     bool instancesHaveDict = true;
     std::vector<Symbol> slots; ///< this class's and its bases' __slots__ names
+    /// A user metaclass (the class's type() when it is not `type`), held so that the class keeps
+    /// it alive as an instance keeps its class.
+    Ref<TypeObject> metaclass;
+    /// Set while the class's own `__abstractmethods__` is non-empty (CPython's
+    /// Py_TPFLAGS_IS_ABSTRACT): object.__new__ refuses to instantiate it.
+    bool isAbstract = false;
     /// Whether an instance of this type can take attribute `name` (its __slots__ allow it).
     bool acceptsInstanceAttribute(Symbol name) const;
     /// Called when the type itself is called and no Python __init__/__new__ applies

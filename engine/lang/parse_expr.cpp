@@ -490,7 +490,7 @@ ExprPtr Parser::parsePrimary() {
             enterNesting();
             auto c = std::make_unique<CallExpr>();
             c->func = std::move(e);
-            parseCallArguments(*c);
+            parseCallArguments(c->args, c->simple);
             expectOp(")");
             leaveNesting();
             finishSpan(*c, begin);
@@ -513,7 +513,7 @@ ExprPtr Parser::parsePrimary() {
     return e;
 }
 
-void Parser::parseCallArguments(CallExpr& call) {
+void Parser::parseCallArguments(std::vector<Argument>& args, bool& simple) {
     bool sawKeyword = false;
     while (!atOp(")")) {
         Argument arg;
@@ -522,17 +522,17 @@ void Parser::parseCallArguments(CallExpr& call) {
             arg.kind = Argument::Kind::DoubleStar;
             arg.value = parseExpression();
             sawKeyword = true;
-            call.simple = false;
+            simple = false;
         } else if (acceptOp("*")) {
             arg.kind = Argument::Kind::Star;
             arg.value = parseExpression();
-            call.simple = false;
+            simple = false;
         } else if (peek().is(TokenKind::Name) && peek(1).isOp("=")) {
             arg.kind = Argument::Kind::Keyword;
             arg.name = Symbol::intern(next().text);
             next();
             arg.value = parseExpression();
-            for (const auto& other : call.args)
+            for (const auto& other : args)
                 if (other.kind == Argument::Kind::Keyword && other.name == arg.name)
                     fail("keyword argument repeated: " + arg.name.str(), {begin, endOfPrevious()});
             sawKeyword = true;
@@ -541,17 +541,17 @@ void Parser::parseCallArguments(CallExpr& call) {
             if (atKeyword("for")) {
                 value =
                     parseComprehension(ExprKind::GeneratorExp, std::move(value), nullptr, begin);
-                if (!call.args.empty() || !atOp(")"))
+                if (!args.empty() || !atOp(")"))
                     fail("Generator expression must be parenthesized", value->span);
             }
             if (sawKeyword)
-                fail(call.args.back().kind == Argument::Kind::DoubleStar
+                fail(args.back().kind == Argument::Kind::DoubleStar
                          ? "positional argument follows keyword argument unpacking"
                          : "positional argument follows keyword argument",
                      value->span);
             arg.value = std::move(value);
         }
-        call.args.push_back(std::move(arg));
+        args.push_back(std::move(arg));
         if (!acceptOp(",")) break;
     }
 }

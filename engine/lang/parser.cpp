@@ -439,14 +439,8 @@ StmtPtr Parser::parseClassDef(std::vector<ExprPtr> decorators) {
     auto s = std::make_unique<ClassDefStmt>();
     s->decorators = std::move(decorators);
     if (acceptOp("(")) {
-        while (!atOp(")")) {
-            if (peek().is(TokenKind::Name) && peek(1).isOp("="))
-                failAtToken("class keyword arguments (metaclass=...) are not supported by Kiln");
-            if (atOp("*") || atOp("**"))
-                failAtToken("unpacking in class bases is not supported by Kiln");
-            s->bases.push_back(parseExpression());
-            if (!acceptOp(",")) break;
-        }
+        bool simple = true;
+        parseCallArguments(s->arguments, simple);
         expectOp(")");
     }
     auto target = std::make_unique<NameExpr>();

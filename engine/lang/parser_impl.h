@@ -73,7 +73,9 @@ public:
     ExprPtr parseStrings();
     ExprPtr parseSubscriptIndex();
     ExprPtr parseSliceItem();
-    void parseCallArguments(CallExpr& call);
+    /// A call's arguments up to the closing parenthesis (also a class statement's bases and
+    /// keywords); `simple` is cleared by `*` and `**` arguments.
+    void parseCallArguments(std::vector<Argument>& args, bool& simple);
     ExprPtr parseComprehension(ExprKind kind, ExprPtr element, ExprPtr value, SourcePos begin);
     ExprPtr parseStarTarget();
     ExprPtr parseTargetList(); ///< `for` targets

@@ -208,8 +208,8 @@ void Resolver::visitStmt(ScopeInfo& s, Stmt& stmt) {
         auto& c = static_cast<ClassDefStmt&>(stmt);
         for (auto& d : c.decorators)
             visitExpr(s, d.get());
-        for (auto& b : c.bases)
-            visitExpr(s, b.get());
+        for (auto& a : c.arguments)
+            visitExpr(s, a.value.get());
         visitFunction(s, *c.body, ScopeKind::Class);
         visitTarget(s, c.target.get());
         break;

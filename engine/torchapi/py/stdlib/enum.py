@@ -1,9 +1,8 @@
 # enum for Kiln workloads: Enum, IntEnum, and str mixins (`class Task(str, Enum)`), whose
 # members are str instances as in CPython. Kiln cannot subclass int, so IntEnum members compare,
-# hash, index and compute as their int values instead. Kiln has no metaclasses: the members are
-# made by __init_subclass__, Class(v) finds a member through __new__, Class["NAME"] through
-# __class_getitem__, and iteration and len() of the class go through Kiln's class-level hooks
-# __kiln_class_iter__/__kiln_class_len__.
+# hash, index and compute as their int values instead. EnumType is a real metaclass, as
+# CPython's: it makes the members when the class is created, and gives the class its
+# iteration, len(), `in`, repr, Class(value) and Class["NAME"].
 
 
 class auto:
@@ -47,40 +46,98 @@ def _adopt_enum_methods(cls):
     for name in ("__repr__", "__str__", "__format__"):
         if name not in cls.__dict__ and getattr(cls, name) is getattr(str, name):
             setattr(cls, name, getattr(first_enum, name))
-    cls.__new__ = Enum.__new__
 
 
-class Enum:
-    def __init_subclass__(cls, **kwargs):
-        members = {}
-        values = {}
-        last = None
-        for base in cls.__mro__[1:]:
-            if base.__dict__.get("_member_map_"):
-                raise TypeError(f"{cls.__name__!r} cannot extend {base!r}")
-        for name, value in list(cls.__dict__.items()):
-            if not _is_member_candidate(name, value):
-                continue
-            if isinstance(value, auto):
-                value = cls._generate_next_value_(name, 1, len(members), [last] if members else [])
-            if name in members:
-                raise TypeError(f"Attempted to reuse key: {name!r}")
-            member = _new_member(cls, value)
-            if member._value_ in values:  # an alias
-                member = values[member._value_]
-            else:
-                object.__setattr__(member, "_name_", name)
-                values[member._value_] = member
-            members[name] = member
-            setattr(cls, name, member)
-            last = value
-        cls._member_map_ = members
-        cls._value2member_map_ = values
-        cls._member_names_ = [n for n, m in members.items() if m._name_ == n]
-        cls.__members__ = dict(members)
-        if issubclass(cls, str):
-            _adopt_enum_methods(cls)
+def _make_members(cls):
+    members = {}
+    values = {}
+    last = None
+    for base in cls.__mro__[1:]:
+        if base.__dict__.get("_member_map_"):
+            raise TypeError(f"<enum {cls.__name__!r}> cannot extend {base!r}")
+    for name, value in list(cls.__dict__.items()):
+        if not _is_member_candidate(name, value):
+            continue
+        if isinstance(value, auto):
+            value = cls._generate_next_value_(name, 1, len(members), [last] if members else [])
+        if name in members:
+            raise TypeError(f"Attempted to reuse key: {name!r}")
+        member = _new_member(cls, value)
+        if member._value_ in values:  # an alias
+            member = values[member._value_]
+        else:
+            object.__setattr__(member, "_name_", name)
+            values[member._value_] = member
+        members[name] = member
+        type.__setattr__(cls, name, member)
+        last = value
+    cls._member_map_ = members
+    cls._value2member_map_ = values
+    cls._member_names_ = [n for n, m in members.items() if m._name_ == n]
+    if issubclass(cls, str):
+        _adopt_enum_methods(cls)
+    # Class(value) looks a member up, whatever __new__ a mixed-in type has (CPython's EnumType
+    # does the same).
+    type.__setattr__(cls, "__new__", Enum.__new__)
 
+
+class EnumType(type):
+    def __new__(metacls, cls, bases, classdict, **kwds):
+        enum_class = super().__new__(metacls, cls, bases, classdict, **kwds)
+        if bases:  # Enum itself has no members
+            _make_members(enum_class)
+        return enum_class
+
+    def __call__(cls, value, names=None, *, module=None, qualname=None, type=None, start=1):
+        if names is not None:
+            raise NotImplementedError("Kiln's enum has no functional API (Enum('Name', names))")
+        return cls.__new__(cls, value)
+
+    def __getitem__(cls, name):
+        return cls._member_map_[name]
+
+    def __iter__(cls):
+        return iter([cls._member_map_[n] for n in cls._member_names_])
+
+    def __reversed__(cls):
+        return iter([cls._member_map_[n] for n in reversed(cls._member_names_)])
+
+    def __len__(cls):
+        return len(cls._member_names_)
+
+    def __bool__(cls):
+        return True
+
+    def __contains__(cls, member):
+        if not isinstance(member, Enum):
+            raise TypeError(
+                f"unsupported operand type(s) for 'in': '{type(member).__qualname__}' and "
+                f"'{type(cls).__qualname__}'")
+        return isinstance(member, cls) and member._name_ in cls._member_map_
+
+    def __repr__(cls):
+        return f"<enum {cls.__name__!r}>"
+
+    @property
+    def __members__(cls):
+        # CPython's is a read-only mappingproxy; it prints as this dict does with str().
+        return dict(cls.__dict__.get("_member_map_", {}))
+
+    def __setattr__(cls, name, value):
+        if name in cls.__dict__.get("_member_map_", {}):
+            raise AttributeError(f"cannot reassign member {name!r}")
+        super().__setattr__(name, value)
+
+    def __delattr__(cls, name):
+        if name in cls.__dict__.get("_member_map_", {}):
+            raise AttributeError(f"{cls.__name__!r} cannot delete member {name!r}.")
+        super().__delattr__(name)
+
+
+EnumMeta = EnumType
+
+
+class Enum(metaclass=EnumType):
     def _generate_next_value_(name, start, count, last_values):
         for last in reversed(last_values):
             try:
@@ -95,22 +152,29 @@ class Enum:
             raise TypeError(f"{cls.__name__}() takes no arguments")
         if value in members:
             return members[value]
-        raise ValueError(f"{value!r} is not a valid {cls.__qualname__}")
+        # CPython 3.11's fallback: the class's _missing_ may find a member or raise its own.
+        ve_exc = ValueError(f"{value!r} is not a valid {cls.__qualname__}")
+        try:
+            exc = None
+            result = cls._missing_(value)
+        except Exception as e:
+            exc = e
+            result = None
+        if isinstance(result, cls):
+            return result
+        if result is None and exc is None:
+            raise ve_exc
+        if exc is None:
+            exc = TypeError(f"error in {cls.__name__}._missing_: returned {result!r} instead of "
+                            "None or a valid member")
+        raise exc
+
+    @classmethod
+    def _missing_(cls, value):
+        return None
 
     def __init__(self, *args):
         pass
-
-    def __class_getitem__(cls, name):
-        return cls._member_map_[name]
-
-    def __kiln_class_iter__(cls):
-        return iter([cls._member_map_[n] for n in cls._member_names_])
-
-    def __kiln_class_repr__(cls):
-        return f"<enum {cls.__name__!r}>"
-
-    def __kiln_class_len__(cls):
-        return len(cls._member_names_)
 
     @property
     def name(self):
