@@ -8,6 +8,7 @@
 /// again.
 #pragma once
 
+#include "tensor/conv.h"
 #include "tensor/grad_node.h"
 #include "tensor/ops.h"
 #include "tensor/tensor.h"
@@ -79,6 +80,9 @@ Ref<GradNode> binaryBackward(BinaryOp op, std::string_view name, const Tensor& a
 void attachViewDerivative(Tensor& view, std::string_view name, const Tensor& input);
 void attachReductionDerivative(Tensor& out, std::string_view name, const Tensor& input,
                                IntList dims, bool keepdim, bool mean);
+/// var (std when `sqrt`) of `input` over `dims` (all when empty).
+void attachVarianceDerivative(Tensor& out, const Tensor& input, IntList dims, double correction,
+                              bool keepdim, bool sqrt);
 /// clone, contiguous, a dtype conversion: the gradient passes through, cast back.
 void attachCopyDerivative(Tensor& out, const Tensor& input);
 /// softmax or log_softmax of `input` over `dim` (wrapped) giving `out`.
@@ -100,6 +104,18 @@ void attachNllLossDerivative(Tensor& out, const Tensor& logp, const Tensor& targ
 /// scaled_dot_product_attention without dropout.
 void attachAttentionDerivative(Tensor& out, const Tensor& q, const Tensor& k, const Tensor& v,
                                const std::optional<Tensor>& mask, bool isCausal, double scale);
+/// conv2d and conv_transpose2d (derivatives_conv.cpp): input, weight and bias.
+void attachConvDerivative(Tensor& out, const Tensor& input, const Tensor& weight, bool hasBias,
+                          const ConvParams& params);
+void attachConvTransposeDerivative(Tensor& out, const Tensor& input, const Tensor& weight,
+                                   bool hasBias, const ConvTransposeParams& params);
+/// The window ops over images (derivatives_pool.cpp).
+void attachMaxPoolDerivative(Tensor& out, const Tensor& input, const PoolParams& params);
+void attachAvgPoolDerivative(Tensor& out, const Tensor& input, const PoolParams& params,
+                             bool countIncludePad, std::optional<int64_t> divisorOverride);
+void attachAdaptiveAvgPoolDerivative(Tensor& out, const Tensor& input, Pair outputSize);
+void attachResampleDerivative(Tensor& out, const Tensor& input, ResampleMode mode,
+                              bool alignCorners, std::array<double, 2> scales);
 /// Derivatives of the ops that pick, join or mask elements (derivatives_selection.cpp).
 void attachCatDerivative(Tensor& out, const std::vector<Tensor>& inputs, int64_t dim);
 void attachWhereDerivative(Tensor& out, const Tensor& condition, const Tensor& a, const Tensor& b);

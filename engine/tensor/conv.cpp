@@ -4,11 +4,13 @@
 // over the (image, channel) planes.
 #include "tensor/conv.h"
 
+#include "tensor/autograd.h"
 #include "tensor/conv_backend.h"
 #include "tensor/convert.h"
 #include "tensor/error.h"
 #include "tensor/gemm.h"
 #include "tensor/iterate.h"
+#include "tensor/op_support.h"
 #include "tensor/ops.h"
 #include "tensor/shape.h"
 
@@ -85,7 +87,10 @@ void imageToColumns(const T* x, T* cols, int64_t channels, int64_t height, int64
     // Row (c, i, j) of the columns holds, for each output position, the input under kernel
     // tap (i, j) of channel c (0 in the padding). Each output row is a run of zeros, a copy
     // (strided by the stride) and zeros again, so the inner loops have no tests.
-    parallelFor(channels * k[0] * k[1], 1, [&](int64_t begin, int64_t end) {
+    // Each row copies one output plane: small images share a thread rather than wake a team.
+    const int64_t rowGrain =
+        std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, outH * outW));
+    parallelFor(channels * k[0] * k[1], rowGrain, [&](int64_t begin, int64_t end) {
         for (int64_t row = begin; row < end; ++row) {
             const int64_t c = row / (k[0] * k[1]), i = row / k[1] % k[0], j = row % k[1];
             const int64_t offsetW = j * p.dilation[1] - p.padding[1];
@@ -200,9 +205,10 @@ ConvAlgorithm convAlgorithm() {
     return algorithmSetting();
 }
 
-Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
-              const ConvParams& p) {
-    checkConvArgs(input, weight, bias, p);
+namespace {
+
+Tensor conv2dForward(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+                     const ConvParams& p) {
     DType dtype = computeDType(input, "conv2d");
     Tensor x = asBatch(input, dtype);
     const int64_t n = x.size(0), channels = x.size(1), height = x.size(2), width = x.size(3);
@@ -268,6 +274,21 @@ Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Ten
     return fromBatch(out, input);
 }
 
+} // namespace
+
+Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
+              const ConvParams& p) {
+    checkConvArgs(input, weight, bias, p);
+    Tensor out;
+    {
+        detail::NoGradGuard noGrad; // one node for the whole op, bias included
+        out = conv2dForward(input, weight, bias, p);
+    }
+    recordGradFn(out, "ConvolutionBackward0", {&input, &weight, bias ? &*bias : nullptr});
+    attachConvDerivative(out, input, weight, bias.has_value(), p);
+    return out;
+}
+
 namespace {
 
 void checkPool(const Tensor& input, const PoolParams& p, const char* op) {
@@ -308,7 +329,9 @@ Tensor poolPlanes(const Tensor& input, DType dtype, int64_t outH, int64_t outW, 
     Tensor out = Tensor::empty(std::array<int64_t, 4>{n, channels, outH, outW}, dtype);
     const T* xs = x.data<T>();
     T* ys = out.data<T>();
-    parallelFor(n * channels, 1, [&](int64_t begin, int64_t end) {
+    const int64_t planeGrain =
+        std::max<int64_t>(1, kParallelGrain / std::max<int64_t>(1, outH * outW * 4));
+    parallelFor(n * channels, planeGrain, [&](int64_t begin, int64_t end) {
         for (int64_t planeIndex = begin; planeIndex < end; ++planeIndex)
             for (int64_t oh = 0; oh < outH; ++oh)
                 for (int64_t ow = 0; ow < outW; ++ow)
@@ -327,7 +350,7 @@ Tensor maxPool2d(const Tensor& input, const PoolParams& p) {
                               p.ceilMode);
     int64_t outW = pooledSize(input.size(-1), p.kernel[1], p.padding[1], p.stride[1], p.dilation[1],
                               p.ceilMode);
-    return dispatchDType(dtype, [&]<DType D>() -> Tensor {
+    Tensor out = dispatchDType(dtype, [&]<DType D>() -> Tensor {
         using T = CType<D>;
         if constexpr (std::is_floating_point_v<T>) {
             return poolPlanes<T>(
@@ -356,6 +379,9 @@ Tensor maxPool2d(const Tensor& input, const PoolParams& p) {
         }
         return Tensor();
     });
+    recordGradFn(out, "MaxPool2DWithIndicesBackward0", {&input});
+    attachMaxPoolDerivative(out, input, p);
+    return out;
 }
 
 Tensor avgPool2d(const Tensor& input, const PoolParams& p, bool countIncludePad,
@@ -367,7 +393,7 @@ Tensor avgPool2d(const Tensor& input, const PoolParams& p, bool countIncludePad,
         pooledSize(input.size(-2), p.kernel[0], p.padding[0], p.stride[0], 1, p.ceilMode);
     int64_t outW =
         pooledSize(input.size(-1), p.kernel[1], p.padding[1], p.stride[1], 1, p.ceilMode);
-    return dispatchDType(dtype, [&]<DType D>() -> Tensor {
+    Tensor out = dispatchDType(dtype, [&]<DType D>() -> Tensor {
         using T = CType<D>;
         if constexpr (std::is_floating_point_v<T>) {
             return poolPlanes<T>(
@@ -392,6 +418,9 @@ Tensor avgPool2d(const Tensor& input, const PoolParams& p, bool countIncludePad,
         }
         return Tensor();
     });
+    recordGradFn(out, "AvgPool2DBackward0", {&input});
+    attachAvgPoolDerivative(out, input, p, countIncludePad, divisorOverride);
+    return out;
 }
 
 Tensor adaptiveAvgPool2d(const Tensor& input, Pair outputSize) {
@@ -402,7 +431,7 @@ Tensor adaptiveAvgPool2d(const Tensor& input, Pair outputSize) {
                         "equal to 0 but received {" +
                         std::to_string(outputSize[0]) + ", " + std::to_string(outputSize[1]) + "}");
     DType dtype = computeDType(input, "adaptive_avg_pool2d");
-    return dispatchDType(dtype, [&]<DType D>() -> Tensor {
+    Tensor out = dispatchDType(dtype, [&]<DType D>() -> Tensor {
         using T = CType<D>;
         if constexpr (std::is_floating_point_v<T>) {
             const int64_t outH = outputSize[0], outW = outputSize[1];
@@ -425,6 +454,10 @@ Tensor adaptiveAvgPool2d(const Tensor& input, Pair outputSize) {
         }
         return Tensor();
     });
+    recordGradFn(out, outputSize == Pair{1, 1} ? "MeanBackward1" : "AdaptiveAvgPool2DBackward0",
+                 {&input});
+    attachAdaptiveAvgPoolDerivative(out, input, outputSize);
+    return out;
 }
 
 } // namespace kiln::tensor
@@ -448,6 +481,19 @@ double sourceIndex(int64_t i, double scale, ResampleMode mode, bool alignCorners
     return 0;
 }
 
+/// The node PyTorch's upsample kernels leave.
+std::string_view resampleGradFn(ResampleMode mode) {
+    switch (mode) {
+    case ResampleMode::Nearest:
+        return "UpsampleNearest2DBackward0";
+    case ResampleMode::NearestExact:
+        return "_UpsampleNearestExact2DBackward0";
+    case ResampleMode::Bilinear:
+        break;
+    }
+    return "UpsampleBilinear2DBackward0";
+}
+
 } // namespace
 
 Tensor resample2d(const Tensor& input, Pair outputSize, ResampleMode mode, bool alignCorners,
@@ -468,7 +514,7 @@ Tensor resample2d(const Tensor& input, Pair outputSize, ResampleMode mode, bool 
             int64_t in = input.size(2 + d), out = outputSize[d];
             scales[d] = out > 1 ? static_cast<double>(in - 1) / static_cast<double>(out - 1) : 0;
         }
-    return dispatchDType(dtype, [&]<DType D>() -> Tensor {
+    Tensor out = dispatchDType(dtype, [&]<DType D>() -> Tensor {
         using T = CType<D>;
         if constexpr (std::is_floating_point_v<T>) {
             return poolPlanes<T>(
@@ -490,6 +536,9 @@ Tensor resample2d(const Tensor& input, Pair outputSize, ResampleMode mode, bool 
         }
         return Tensor();
     });
+    recordGradFn(out, resampleGradFn(mode), {&input});
+    attachResampleDerivative(out, input, mode, alignCorners, scales);
+    return out;
 }
 
 } // namespace kiln::tensor

@@ -3,6 +3,7 @@
 // input spread out by the stride (zeros between its elements), padded by
 // dilation * (kernel - 1) - padding on each side (output_padding more at the end), and
 // convolved with the kernel flipped and its input and output channels swapped within each group.
+#include "tensor/autograd.h"
 #include "tensor/conv.h"
 #include "tensor/convert.h"
 #include "tensor/error.h"
@@ -95,10 +96,8 @@ Tensor convTranspose2d(const Tensor& input, const Tensor& weight, const std::opt
         out = conv2d(spread, w, bias, conv);
     }
     if (!batched) out = squeeze(out, std::array<int64_t, 1>{0});
-    if (bias)
-        recordGradFn(out, "ConvolutionBackward0", {&input, &weight, &*bias});
-    else
-        recordGradFn(out, "ConvolutionBackward0", {&input, &weight});
+    recordGradFn(out, "ConvolutionBackward0", {&input, &weight, bias ? &*bias : nullptr});
+    attachConvTransposeDerivative(out, input, weight, bias.has_value(), p);
     return out;
 }
 

@@ -73,6 +73,27 @@ private:
     Device m_device;
 };
 
+/// The sorted, wrapped dims a reduction over `dims` (all when empty) of a rank-`rank` input ran.
+std::vector<int64_t> reducedDims(IntList dims, int64_t rank) {
+    std::vector<int64_t> out;
+    for (int64_t d : dims)
+        out.push_back(wrapDim(d, rank));
+    if (out.empty())
+        for (int64_t d = 0; d < rank; ++d)
+            out.push_back(d);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+/// A reduction's output gradient broadcast back over the input's shape.
+Tensor spreadOver(Tensor g, const std::vector<int64_t>& dims, bool keepdim, IntList sizes) {
+    if (!keepdim)
+        for (int64_t d : dims)
+            g = unsqueeze(g, d);
+    return expand(g, sizes);
+}
+
 class ReductionBackward final : public GradNode {
 public:
     ReductionBackward(std::string_view name, const Tensor& input, IntList dims, bool keepdim,
@@ -80,23 +101,12 @@ public:
         : GradNode(name)
         , m_sizes(input.sizes())
         , m_dtype(input.dtype())
+        , m_dims(reducedDims(dims, input.dim()))
         , m_keepdim(keepdim)
-        , m_mean(mean) {
-        for (int64_t d : dims)
-            m_dims.push_back(wrapDim(d, input.dim()));
-        if (m_dims.empty())
-            for (int64_t d = 0; d < input.dim(); ++d)
-                m_dims.push_back(d);
-        std::sort(m_dims.begin(), m_dims.end());
-        m_dims.erase(std::unique(m_dims.begin(), m_dims.end()), m_dims.end());
-    }
+        , m_mean(mean) {}
 
     std::vector<Tensor> apply(std::vector<Tensor> grads) override {
-        Tensor g = grads[0];
-        if (!m_keepdim)
-            for (int64_t d : m_dims)
-                g = unsqueeze(g, d);
-        g = expand(g, m_sizes);
+        Tensor g = spreadOver(grads[0], m_dims, m_keepdim, m_sizes);
         if (m_mean) {
             int64_t count = 1;
             for (int64_t d : m_dims)
@@ -112,6 +122,46 @@ private:
     std::vector<int64_t> m_dims;
     bool m_keepdim;
     bool m_mean;
+};
+
+/// var: g * 2 (x - mean) / (N - correction); std: that over 2 std.
+class VarianceBackward final : public GradNode {
+public:
+    VarianceBackward(std::string_view name, const Tensor& input, const Tensor& out, IntList dims,
+                     double correction, bool keepdim, bool sqrt)
+        : GradNode(name)
+        , m_input(input)
+        , m_output(sqrt ? SavedTensor(out, true) : SavedTensor())
+        , m_dims(reducedDims(dims, input.dim()))
+        , m_correction(correction)
+        , m_keepdim(keepdim) {}
+    void releaseSaved() override {
+        m_input.release();
+        m_output.release();
+    }
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        Tensor x = m_input.unpack(*this);
+        double count = 1;
+        for (int64_t d : m_dims)
+            count *= double(x.sizes()[static_cast<size_t>(d)]);
+        Tensor centered = binary(BinaryOp::Sub, x, mean(x, m_dims, true));
+        Tensor g = spreadOver(grads[0], m_dims, m_keepdim, x.sizes());
+        Tensor scale = wrapNumber(Scalar(2.0 / std::max(0.0, count - m_correction)));
+        Tensor grad = binary(BinaryOp::Mul, binary(BinaryOp::Mul, g, centered), scale);
+        if (m_output.defined()) {
+            Tensor twiceStd =
+                binary(BinaryOp::Mul, m_output.unpack(*this), wrapNumber(Scalar(2.0)));
+            grad = binary(BinaryOp::Div, grad, spreadOver(twiceStd, m_dims, m_keepdim, x.sizes()));
+        }
+        return {toDType(grad, x.dtype())};
+    }
+
+private:
+    SavedTensor m_input;
+    SavedTensor m_output;
+    std::vector<int64_t> m_dims;
+    double m_correction;
+    bool m_keepdim;
 };
 
 /// The transpose of a matrix or of each matrix of a batch.
@@ -264,6 +314,13 @@ private:
 };
 
 } // namespace
+
+void attachVarianceDerivative(Tensor& out, const Tensor& input, IntList dims, double correction,
+                              bool keepdim, bool sqrt) {
+    if (!out.gradNode()) return;
+    attachDerivative(
+        out, makeRef<VarianceBackward>(out.gradFn(), input, out, dims, correction, keepdim, sqrt));
+}
 
 void attachSoftmaxDerivative(Tensor& out, bool log, const Tensor& input, int64_t dim) {
     if (!out.gradNode()) return;

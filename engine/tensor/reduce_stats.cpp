@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Statistical reductions: var/std (Welford, merging per-run two-pass moments with Chan's
 // formula), vector norms and logsumexp.
+#include "tensor/autograd.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/ops.h"
@@ -77,6 +78,7 @@ Tensor varianceOf(const Tensor& a, IntList dims, double correction, bool keepdim
         return reduceWith<T>(a, mask, keepdim, VarianceOp<T, Sqrt>{correction});
     });
     recordGradFn(out, Sqrt ? "StdBackward0" : "VarBackward0", {&a});
+    attachVarianceDerivative(out, a, dims, correction, keepdim, Sqrt);
     return out;
 }
 

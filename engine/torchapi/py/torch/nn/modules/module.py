@@ -327,7 +327,17 @@ class Module:
         return self
 
     def zero_grad(self, set_to_none=True):
-        return None
+        for p in self.parameters():
+            if p.grad is None:
+                continue
+            if set_to_none:
+                p.grad = None
+            else:
+                if p.grad.grad_fn is not None:
+                    p.grad.detach_()
+                else:
+                    p.grad.requires_grad_(False)
+                p.grad.zero_()
 
     def apply(self, fn):
         for module in self.children():
