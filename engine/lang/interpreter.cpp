@@ -133,8 +133,8 @@ void Interpreter::raiseModuleNotFound(const std::string& name) {
         makeException(builtinTypes().moduleNotFoundError.get(), "No module named '" + name + "'");
     exc.as<InstanceObject>()->attrs.set(Symbol::intern("name"), strValue(name));
     // CPython's message, then a note (PEP 678, printed under the message) saying why.
-    // A submodule of a package Kiln has (torch.optim) is named whole: "'torch' is not one of
-    // them" contradicted the import of torch that had just worked.
+    // A submodule of a package Kiln has (torch.distributions) is named whole: "'torch' is not
+    // one of them" contradicted the import of torch that had just worked.
     const std::string root = name.substr(0, name.find('.'));
     const bool knownPackage = root != name && m_modules.count(root) > 0;
     std::string note =

@@ -25,13 +25,13 @@ bool deviceNeutral(std::string_view name) {
         "size", "stride", "dim", "ndimension", "numel", "nelement", "is_contiguous",
         "is_floating_point", "storage_offset", "element_size", "data_ptr", "item", "tolist", "to",
         "float", "double", "half", "bfloat16", "long", "int", "bool", "type", "type_as", "cpu",
-        "cuda", "contiguous", "detach", "requires_grad_", "__len__", "view", "view_as", "permute",
-        "transpose", "swapaxes", "swapdims", "t", "unsqueeze", "squeeze", "expand", "expand_as",
-        "flatten", "unflatten", "narrow", "select", "movedim", "moveaxis", "split", "chunk",
-        "unbind", "diagonal", "alias", "get_device", "zeros_like", "ones_like", "empty_like",
-        "full_like", "rand_like", "randn_like", "randint_like", "new_zeros", "new_ones",
-        "new_empty", "new_full", "new_tensor", "is_tensor", "result_type", "is_same_size",
-        "is_nonzero", "data_ptr", "record_stream",
+        "cuda", "contiguous", "detach", "detach_", "requires_grad_", "__len__", "view", "view_as",
+        "permute", "transpose", "swapaxes", "swapdims", "t", "unsqueeze", "squeeze", "expand",
+        "expand_as", "flatten", "unflatten", "narrow", "select", "movedim", "moveaxis", "split",
+        "chunk", "unbind", "diagonal", "alias", "get_device", "zeros_like", "ones_like",
+        "empty_like", "full_like", "rand_like", "randn_like", "randint_like", "new_zeros",
+        "new_ones", "new_empty", "new_full", "new_tensor", "is_tensor", "result_type",
+        "is_same_size", "is_nonzero", "data_ptr", "record_stream",
         // between devices too (tensor::copyInto)
         "copy_"};
     return names.count(name) > 0;

@@ -36,7 +36,7 @@ void installTorchRoot(lang::Interpreter& interp, lang::ModuleObject& torch) {
     installDTypeInfo(interp, torch);
     // Like torch/__init__.py: the submodules are attributes of torch right after `import torch`.
     for (const char* sub : {"torch.nn", "torch.nn.functional", "torch.cuda", "torch._logging",
-                            "torch.autograd", "torch.jit", "torch._C"})
+                            "torch.autograd", "torch.jit", "torch._C", "torch.optim"})
         interp.importModule(sub);
     installConfigModules(interp);
     // Last, so every native of torch, its submodules and Tensor exists to be tagged.

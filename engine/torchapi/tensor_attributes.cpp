@@ -295,6 +295,16 @@ Value methodDetach(Interpreter& interp, const CallArgs& args, void*) {
     return tensorValue(out);
 }
 
+/// detach_(): the tensor itself leaves its graph, as Optimizer.zero_grad(set_to_none=False) does
+/// with a gradient made under create_graph=True (PyTorch refuses views of graph tensors; Kiln does
+/// not track which tensors are such views, so it detaches them too).
+Value methodDetach_(Interpreter& interp, const CallArgs& args, void*) {
+    Tensor t = self(interp, args);
+    t.impl()->requiresGrad = false;
+    tensor::clearGradFn(t);
+    return args.positional[0];
+}
+
 Value methodRequiresGrad_(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("requires_grad_(self, requires_grad=True)");
     BoundArgs a = sig.bind(interp, args);
@@ -358,6 +368,7 @@ void installTensorAttributes(Interpreter& interp, ModuleObject& torch) {
         {"contiguous", methodContiguous, false, true},
         {"clone", methodClone, true, true},
         {"detach", methodDetach, true, true},
+        {"detach_", methodDetach_, true, true},
         {"requires_grad_", methodRequiresGrad_, false, true},
         {"__len__", methodLen, false, true},
     };

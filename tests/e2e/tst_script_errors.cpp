@@ -133,10 +133,11 @@ private slots:
                                << "ModuleNotFoundError: No module named 'requests'\n"
                                   "Kiln workloads can import torch and the standard library "
                                   "modules that Kiln provides; 'requests' is not one of them\n";
-        QTest::newRow("submodule") << "import torch.optim\n"
-                                   << "ModuleNotFoundError: No module named 'torch.optim'\n"
-                                      "Kiln provides torch but not its module 'torch.optim' (see "
-                                      "docs/language.md)\n";
+        QTest::newRow("submodule")
+            << "import torch.distributions\n"
+            << "ModuleNotFoundError: No module named 'torch.distributions'\n"
+               "Kiln provides torch but not its module 'torch.distributions' (see "
+               "docs/language.md)\n";
     }
 
     void unavailableModuleNote() {

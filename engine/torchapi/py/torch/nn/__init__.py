@@ -1,7 +1,7 @@
 # torch.nn for Kiln workloads: modules written in the workload language itself, so that
 # stepping into model code (and, later, tracing it) sees the same Python a user would read.
 from torch._kiln import Parameter
-from torch.nn import functional, init
+from torch.nn import functional, init, utils
 from torch.nn.modules.module import Module
 from torch.nn.modules.linear import Identity, Linear
 from torch.nn.modules.normalization import LayerNorm, GroupNorm
