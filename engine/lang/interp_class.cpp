@@ -3,6 +3,7 @@
 // metaclass and its __prepare__, the body), type.__new__'s part (createClass: bases, MRO,
 // __slots__, __init_subclass__), and instantiation (a metaclass's __call__, else __new__ and
 // __init__).
+#include "lang/argument_list.h"
 #include "lang/interpreter.h"
 
 #include <algorithm>
@@ -42,43 +43,11 @@ bool isMetatype(const Value& v) {
 
 void Interpreter::evalClassArguments(Frame& f, const ClassDefStmt& s, std::vector<Value>& bases,
                                      std::vector<Symbol>& names, std::vector<Value>& values) {
-    for (const Argument& arg : s.arguments) {
-        switch (arg.kind) {
-        case Argument::Kind::Positional:
-            bases.push_back(eval(f, *arg.value));
-            break;
-        case Argument::Kind::Keyword:
-            names.push_back(arg.name);
-            values.push_back(eval(f, *arg.value));
-            break;
-        case Argument::Kind::Star: {
-            Value seq = eval(f, *arg.value);
-            f.mark(s.span);
-            if (!isIterable(seq))
-                raiseTypeError("Value after * must be an iterable, not " + typeName(seq));
-            for (Value& v : toVector(seq))
-                bases.push_back(std::move(v));
-            break;
-        }
-        case Argument::Kind::DoubleStar: {
-            Value mapping = eval(f, *arg.value);
-            f.mark(s.span);
-            if (!mapping.is(ObjectKind::Dict))
-                raiseTypeError("__build_class__() argument after ** must be a mapping, not " +
-                               typeName(mapping));
-            mapping.as<DictObject>()->forEach([&](const Value& k, const Value& v) {
-                if (!k.is(ObjectKind::Str)) raiseTypeError("keywords must be strings");
-                Symbol name = Symbol::intern(k.as<StrObject>()->str());
-                if (std::find(names.begin(), names.end(), name) != names.end())
-                    raiseTypeError("__build_class__() got multiple values for keyword argument '" +
-                                   name.str() + "'");
-                names.push_back(name);
-                values.push_back(v);
-            });
-            break;
-        }
-        }
-    }
+    static const ArgumentMessages messages{"Value after *", "__build_class__() argument after **",
+                                           "__build_class__()"};
+    evaluateArguments(
+        *this, s.arguments, [&](const Expr& e) { return eval(f, e); }, [&] { f.mark(s.span); },
+        messages, bases, names, values);
 }
 
 void Interpreter::runClassBody(Frame& f, const ClassDefStmt& s, AttrMap& ns) {

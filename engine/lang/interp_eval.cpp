@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Expression evaluation.
+#include "lang/argument_list.h"
 #include "lang/builtins.h"
 #include "lang/format.h"
 #include "lang/interpreter.h"
@@ -244,46 +245,22 @@ Value Interpreter::evalName(Frame& f, const NameExpr& e) {
 void Interpreter::collectCallArgs(Frame& f, const CallExpr& e, const Value& callee,
                                   std::vector<Value>& positional, std::vector<Symbol>& names,
                                   std::vector<Value>& values) {
-    for (const Argument& arg : e.args) {
-        switch (arg.kind) {
-        case Argument::Kind::Positional:
-            positional.push_back(eval(f, *arg.value));
-            break;
-        case Argument::Kind::Keyword:
-            names.push_back(arg.name);
-            values.push_back(eval(f, *arg.value));
-            break;
-        case Argument::Kind::Star: {
-            Value seq = eval(f, *arg.value);
-            f.mark(e.span);
-            if (!isIterable(seq))
-                raiseTypeError(calleeDescription(callee) +
-                               " argument after * must be an iterable, not " + typeName(seq));
-            for (Value& v : toVector(seq))
-                positional.push_back(std::move(v));
-            break;
+    if (std::all_of(e.args.begin(), e.args.end(), [](const Argument& a) {
+            return a.kind == Argument::Kind::Positional || a.kind == Argument::Kind::Keyword;
+        })) {
+        // The common call: no * or **, so no messages to build.
+        for (const Argument& arg : e.args) {
+            if (arg.kind == Argument::Kind::Keyword) names.push_back(arg.name);
+            (arg.kind == Argument::Kind::Keyword ? values : positional)
+                .push_back(eval(f, *arg.value));
         }
-        case Argument::Kind::DoubleStar: {
-            Value mapping = eval(f, *arg.value);
-            f.mark(e.span);
-            if (!mapping.is(ObjectKind::Dict))
-                raiseTypeError(calleeDescription(callee) +
-                               " argument after ** must be a mapping, not " + typeName(mapping));
-            mapping.as<DictObject>()->forEach([&](const Value& k, const Value& v) {
-                if (!k.is(ObjectKind::Str)) raiseTypeError("keywords must be strings");
-                Symbol name = Symbol::intern(k.as<StrObject>()->str());
-                for (Symbol existing : names)
-                    if (existing == name)
-                        raiseTypeError(calleeDescription(callee) +
-                                       " got multiple values for keyword argument '" + name.str() +
-                                       "'");
-                names.push_back(name);
-                values.push_back(v);
-            });
-            break;
-        }
-        }
+        return;
     }
+    const std::string who = calleeDescription(callee);
+    const ArgumentMessages messages{who + " argument after *", who + " argument after **", who};
+    evaluateArguments(
+        *this, e.args, [&](const Expr& arg) { return eval(f, arg); }, [&] { f.mark(e.span); },
+        messages, positional, names, values);
 }
 
 Value Interpreter::evalCall(Frame& f, const CallExpr& e) {

@@ -464,11 +464,9 @@ Tensor adaptiveAvgPool2d(const Tensor& input, Pair outputSize) {
 
 namespace kiln::tensor {
 
-namespace {
-
 /// The source coordinate of output element `i` along one dimension (PyTorch's
 /// area_pixel_compute_source_index for bilinear, the floor of a scaled index for nearest).
-double sourceIndex(int64_t i, double scale, ResampleMode mode, bool alignCorners) {
+double resampleSourceIndex(int64_t i, double scale, ResampleMode mode, bool alignCorners) {
     switch (mode) {
     case ResampleMode::Nearest:
         return std::floor(static_cast<double>(i) * scale);
@@ -480,6 +478,8 @@ double sourceIndex(int64_t i, double scale, ResampleMode mode, bool alignCorners
     }
     return 0;
 }
+
+namespace {
 
 /// The node PyTorch's upsample kernels leave.
 std::string_view resampleGradFn(ResampleMode mode) {
@@ -520,8 +520,8 @@ Tensor resample2d(const Tensor& input, Pair outputSize, ResampleMode mode, bool 
             return poolPlanes<T>(
                 input, dtype, outH, outW,
                 [&](const T* x, int64_t height, int64_t width, int64_t oh, int64_t ow) {
-                    double sh = sourceIndex(oh, scales[0], mode, alignCorners);
-                    double sw = sourceIndex(ow, scales[1], mode, alignCorners);
+                    double sh = resampleSourceIndex(oh, scales[0], mode, alignCorners);
+                    double sw = resampleSourceIndex(ow, scales[1], mode, alignCorners);
                     int64_t h0 = std::min<int64_t>(static_cast<int64_t>(sh), height - 1);
                     int64_t w0 = std::min<int64_t>(static_cast<int64_t>(sw), width - 1);
                     if (mode != ResampleMode::Bilinear) return x[h0 * width + w0];

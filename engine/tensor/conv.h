@@ -71,5 +71,8 @@ enum class ResampleMode : uint8_t { Nearest, NearestExact, Bilinear };
 /// 1 / scale_factor when the caller gave one); `alignCorners` applies to bilinear only.
 Tensor resample2d(const Tensor& input, Pair outputSize, ResampleMode mode, bool alignCorners,
                   std::array<double, 2> scales);
+/// The source coordinate of output element `i` along one dimension (PyTorch's
+/// area_pixel_compute_source_index for bilinear, the floor of a scaled index for nearest).
+double resampleSourceIndex(int64_t i, double scale, ResampleMode mode, bool alignCorners);
 
 } // namespace kiln::tensor

@@ -11,15 +11,14 @@
 #include "tensor/autograd.h"
 #include "tensor/conv.h"
 #include "tensor/convert.h"
+#include "tensor/derivative_math.h"
 #include "tensor/ops.h"
 
 namespace kiln::tensor {
 
 namespace {
 
-bool wanted(const GradNode& node, size_t input) {
-    return input < node.next.size() && node.next[input].node;
-}
+using derivative::wanted;
 
 Tensor batched(const Tensor& t) {
     return t.dim() == 3 ? unsqueeze(t, 0) : t;

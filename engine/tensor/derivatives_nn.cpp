@@ -6,6 +6,7 @@
 // accumulate.
 #include "tensor/autograd.h"
 #include "tensor/convert.h"
+#include "tensor/derivative_math.h"
 #include "tensor/ops.h"
 
 #include <cmath>
@@ -15,24 +16,8 @@ namespace kiln::tensor {
 
 namespace {
 
-bool wanted(const GradNode& node, size_t input) {
-    return input < node.next.size() && node.next[input].node;
-}
-Tensor num(double v) {
-    return wrapNumber(Scalar(v));
-}
-Tensor mul(const Tensor& a, const Tensor& b) {
-    return binary(BinaryOp::Mul, a, b);
-}
-Tensor sub(const Tensor& a, const Tensor& b) {
-    return binary(BinaryOp::Sub, a, b);
-}
-Tensor add(const Tensor& a, const Tensor& b) {
-    return binary(BinaryOp::Add, a, b);
-}
-Tensor div(const Tensor& a, const Tensor& b) {
-    return binary(BinaryOp::Div, a, b);
-}
+using namespace derivative;
+
 /// The dtype a gradient of `dtype` is computed in.
 DType computeType(DType dtype) {
     return dtype == DType::Float16 || dtype == DType::BFloat16 ? DType::Float32 : dtype;

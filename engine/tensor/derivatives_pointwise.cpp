@@ -4,6 +4,7 @@
 // it was broadcast, and cast to the input's dtype.
 #include "tensor/autograd.h"
 #include "tensor/convert.h"
+#include "tensor/derivative_math.h"
 #include "tensor/ops.h"
 
 #include <cmath>
@@ -13,21 +14,8 @@ namespace kiln::tensor {
 
 namespace {
 
-Tensor num(double v) {
-    return wrapNumber(Scalar(v));
-}
-Tensor mul(const Tensor& a, const Tensor& b) {
-    return binary(BinaryOp::Mul, a, b);
-}
-Tensor div(const Tensor& a, const Tensor& b) {
-    return binary(BinaryOp::Div, a, b);
-}
-Tensor add(const Tensor& a, const Tensor& b) {
-    return binary(BinaryOp::Add, a, b);
-}
-Tensor sub(const Tensor& a, const Tensor& b) {
-    return binary(BinaryOp::Sub, a, b);
-}
+using namespace derivative;
+
 Tensor neg(const Tensor& a) {
     return unary(UnaryOp::Neg, a);
 }

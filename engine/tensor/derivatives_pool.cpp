@@ -121,24 +121,11 @@ Taps adaptiveTaps(int64_t outH, int64_t outW) {
         };
 }
 
-double resampleSource(int64_t i, double scale, ResampleMode mode, bool alignCorners) {
-    switch (mode) {
-    case ResampleMode::Nearest:
-        return std::floor(static_cast<double>(i) * scale);
-    case ResampleMode::NearestExact:
-        return std::floor((static_cast<double>(i) + 0.5) * scale);
-    case ResampleMode::Bilinear:
-        if (alignCorners) return static_cast<double>(i) * scale;
-        return std::max(0.0, (static_cast<double>(i) + 0.5) * scale - 0.5);
-    }
-    return 0;
-}
-
 Taps resampleTaps(ResampleMode mode, bool alignCorners, std::array<double, 2> scales) {
     return
         [=](const double*, int64_t height, int64_t width, int64_t oh, int64_t ow, const Tap& tap) {
-            const double sh = resampleSource(oh, scales[0], mode, alignCorners);
-            const double sw = resampleSource(ow, scales[1], mode, alignCorners);
+            const double sh = resampleSourceIndex(oh, scales[0], mode, alignCorners);
+            const double sw = resampleSourceIndex(ow, scales[1], mode, alignCorners);
             const int64_t h0 = std::min<int64_t>(static_cast<int64_t>(sh), height - 1);
             const int64_t w0 = std::min<int64_t>(static_cast<int64_t>(sw), width - 1);
             if (mode != ResampleMode::Bilinear) {

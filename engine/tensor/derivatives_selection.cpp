@@ -4,15 +4,14 @@
 // masked-out, clamped and unpicked places get zero (PyTorch's derivatives.yaml).
 #include "tensor/autograd.h"
 #include "tensor/convert.h"
+#include "tensor/derivative_math.h"
 #include "tensor/ops.h"
 
 namespace kiln::tensor {
 
 namespace {
 
-bool wanted(const GradNode& node, size_t input) {
-    return input < node.next.size() && node.next[input].node;
-}
+using derivative::wanted;
 
 Tensor zerosShaped(IntList sizes, DType dtype, Device device) {
     return zeros(sizes, TensorOptions{dtype, device, false});

@@ -81,6 +81,10 @@ constexpr BreakEntry kTensorBreaks[] = {
     // Dynamo breaks when the flag changes, which is what a call inside a compiled function is
     // for; recording it would replay an autograd change inside the graph.
     {"requires_grad_", "Tensor.requires_grad_", TraceBreak::Unsupported},
+    // The eager autograd engine runs between graphs, as Dynamo 2.3 breaks on backward (AOT
+    // autograd, not the trace, differentiates a compiled graph). Recorded, it ran once at trace
+    // time and never again.
+    {"backward", "Tensor.backward", TraceBreak::Unsupported, true},
     {"equal", kEqualReason, TraceBreak::ScalarConvert},
     {"allclose", kAllcloseReason, TraceBreak::ScalarConvert},
 };
@@ -161,6 +165,13 @@ bool isInPlace(std::string_view name) {
 class Tagger {
 public:
     /// The functions of a module namespace, recorded as call_function `prefix` + name.
+    /// The natives of `names` listed in `breaks` end the graph.
+    void tagBreaks(const AttrMap& names, std::span<const BreakEntry> breaks) {
+        for (const AttrMap::Entry& e : names.entries())
+            if (auto* fn = native(e.value))
+                if (const BreakEntry* b = findBreak(breaks, e.key.str())) fn->trace = breakTag(*b);
+    }
+
     void tagModule(const AttrMap& names, const std::string& prefix, bool torchRoot) {
         for (const AttrMap::Entry& e : names.entries())
             if (auto* fn = native(e.value)) fn->trace = functionTag(e.key.str(), prefix, torchRoot);
@@ -281,6 +292,11 @@ void tagTraceInfo(Interpreter& interp, ModuleObject& torch) {
                              false);
     }
     tagger.tagTensorType(builtinTypes().tensor->dict);
+    // torch.autograd.backward and grad (py/torch/autograd) call these: they end the graph too.
+    static constexpr BreakEntry kAutogradBreaks[] = {
+        {"_run_backward", "torch.autograd.backward", TraceBreak::Unsupported, true},
+        {"_grad", "torch.autograd.grad", TraceBreak::Unsupported, true}};
+    tagger.tagBreaks(interp.importModule("torch._kiln")->globals, kAutogradBreaks);
 }
 
 } // namespace kiln::torchapi

@@ -9,6 +9,9 @@ import torch.nn.functional as F
 from torch.autograd import gradcheck
 
 torch.manual_seed(0)
+# Thousands of tiny float64 ops: one thread, so a busy 2-core machine (CI runs two tests at a
+# time) does not leave a second OpenMP thread waiting on every call.
+torch.set_num_threads(1)
 def r(*s):
     return torch.randn(*s, dtype=torch.float64, requires_grad=True)
 
@@ -49,7 +52,7 @@ print("index", gradcheck(lambda a: a[torch.tensor([2, 0, 2])], (ai,)),
       gradcheck(lambda a: a[[0, 3], [1, 1]], (ai,)))
 print("split", gradcheck(lambda a: a.split(2, 0)[1] * 3, (r(5, 2),)))
 print("chunk", gradcheck(lambda a: a.chunk(2, 1)[0].sum() + a.unbind(0)[1].sum(), (r(3, 4),)))
-q = r(2, 2, 3, 4); k = r(2, 2, 5, 4); v = r(2, 2, 5, 4)
+q = r(1, 2, 3, 4); k = r(1, 2, 4, 4); v = r(1, 2, 4, 4)
 print("sdpa", gradcheck(lambda q, k, v: F.scaled_dot_product_attention(q, k, v), (q, k, v)))
 qc = r(1, 2, 4, 3); kc = r(1, 2, 4, 3); vc = r(1, 2, 4, 3)
 print("sdpa causal", gradcheck(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True), (qc, kc, vc)))
@@ -106,3 +109,22 @@ for step in range(6):
             p.grad = None
     print(step, round(loss.item(), 4))
 print(forward(params).grad_fn.name())
+
+# backward() inside a compiled function ends the graph (Dynamo breaks on Tensor.backward), so
+# each call runs it: the update after it sees this call's gradient.
+w = torch.tensor([1.0, 2.0], requires_grad=True)
+
+
+@torch.compile(backend="eager")
+def sgd_step():
+    w.grad = None
+    loss = (w * w).sum()
+    loss.backward()
+    with torch.no_grad():
+        w.add_(w.grad, alpha=-0.1)
+    return loss
+
+
+for i in range(4):
+    loss = sgd_step()
+    print(round(loss.item(), 4), [round(v, 4) for v in w.tolist()], [round(v, 4) for v in w.grad.tolist()])
