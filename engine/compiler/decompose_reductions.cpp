@@ -188,8 +188,11 @@ R truthRule(OpCall& c, const char* op) {
     auto dims = reductionDims(c, *x);
     if (!dims) return {};
     int32_t truth = c.b().toDtype(*x, DType::Bool);
-    if (c.b().rank(truth) == 0) return truth;
-    return c.b().reduce(op, truth, *dims, c.boolean("keepdim").value_or(false));
+    int32_t r = c.b().rank(truth) == 0
+                    ? truth
+                    : c.b().reduce(op, truth, *dims, c.boolean("keepdim").value_or(false));
+    // Of a uint8 tensor the result is uint8, as eager's (tensor::any).
+    return c.b().dtype(*x) == DType::UInt8 ? c.b().toDtype(r, DType::UInt8) : r;
 }
 
 /// torch.norm / Tensor.norm over dims: p = 2 ("fro", the default), 1, inf, -inf or another

@@ -357,6 +357,9 @@ void addShapeRules(RuleTable& t) {
     t["long"] = [](OpCall& c) { return castRule(c, DType::Int64); };
     t["int"] = [](OpCall& c) { return castRule(c, DType::Int32); };
     t["bool"] = [](OpCall& c) { return castRule(c, DType::Bool); };
+    t["byte"] = [](OpCall& c) { return castRule(c, DType::UInt8); };
+    t["char"] = [](OpCall& c) { return castRule(c, DType::Int8); };
+    t["short"] = [](OpCall& c) { return castRule(c, DType::Int16); };
 }
 
 void addTupleShapeRules(TupleRuleTable& t) {

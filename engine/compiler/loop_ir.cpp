@@ -4,8 +4,11 @@
 #include "support/assert.h"
 #include "tensor/half.h"
 
+#include <cmath>
 #include <cstdio>
+#include <limits>
 #include <set>
+#include <type_traits>
 
 namespace kiln::compiler {
 
@@ -180,6 +183,20 @@ Scalar scalarConstant(double value, DType dtype) {
     if (dtype == DType::Float16) value = float(tensor::Half(static_cast<float>(value)));
     n->constant = value;
     return n;
+}
+
+int64_t integerConstant(double value, DType dtype) {
+    return tensor::dispatchDType(dtype, [&]<DType D>() -> int64_t {
+        using T = tensor::CType<D>;
+        if constexpr (!std::is_integral_v<T> || std::is_same_v<T, bool>) {
+            return value != 0;
+        } else {
+            if (std::isinf(value) || std::abs(value) >= 0x1p63)
+                return value < 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+            if (std::isnan(value)) return 0;
+            return static_cast<T>(static_cast<int64_t>(value));
+        }
+    });
 }
 
 Scalar indexAsValue(Index index) {

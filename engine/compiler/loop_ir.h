@@ -103,6 +103,10 @@ Scalar load(int32_t buffer, DType bufferDType, Index index);
 Scalar loadIndirect(int32_t buffer, DType bufferDType, Index index, Scalar position, Index stride,
                     Index bound);
 Scalar scalarConstant(double value, DType dtype);
+/// A Constant of integer `dtype` as the value its code holds: wrapped to the type's width as
+/// PyTorch converts a Python int (300 is 44 as uint8, -1 is 255), except that the infinities
+/// reductions use as identities (and splits' padding) are the type's extremes.
+int64_t integerConstant(double value, DType dtype);
 Scalar indexAsValue(Index index);
 Scalar unary(ScalarOp op, Scalar a);
 Scalar binary(ScalarOp op, Scalar a, Scalar b);

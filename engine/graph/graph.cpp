@@ -30,6 +30,12 @@ const char* shortDtype(tensor::DType d) {
     switch (d) {
     case tensor::DType::Bool:
         return "b8";
+    case tensor::DType::UInt8:
+        return "u8";
+    case tensor::DType::Int8:
+        return "i8";
+    case tensor::DType::Int16:
+        return "i16";
     case tensor::DType::Int32:
         return "i32";
     case tensor::DType::Int64:

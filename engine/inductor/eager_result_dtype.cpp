@@ -113,6 +113,9 @@ std::optional<DType> castTarget(std::string_view name) {
     if (name == "long") return DType::Int64;
     if (name == "int") return DType::Int32;
     if (name == "bool") return DType::Bool;
+    if (name == "byte") return DType::UInt8;
+    if (name == "char") return DType::Int8;
+    if (name == "short") return DType::Int16;
     return std::nullopt;
 }
 
@@ -173,6 +176,9 @@ DType eagerResultDtype(lang::Interpreter&, const DeviceOpCall& call) {
         static_cast<lang::BinaryOperator>(call.operatorCode) == lang::BinaryOperator::Div)
         name = "div";
     if (auto cast = castTarget(name); cast && call.form == Form::Method) return *cast;
+    // any/all of uint8 are uint8 (tensor::any)
+    if ((name == "any" || name == "all") && promotedOperands(call) == DType::UInt8)
+        return DType::UInt8;
     if (returnsBool(name)) return DType::Bool;
     if (returnsIndex(name)) return DType::Int64;
     if (auto d = explicitDtype(call)) return *d;

@@ -34,7 +34,9 @@ Value dtypeValue(tensor::DType dtype) {
 
 std::optional<tensor::DType> dtypeOfValue(const Value& v) {
     if (!v.is(ObjectKind::Native) || v.asObject()->type() != dtypeType().get()) return std::nullopt;
-    return v.as<DTypeObject>()->dtype;
+    const auto* d = v.as<DTypeObject>();
+    if (d->unsupported) return std::nullopt;
+    return d->dtype;
 }
 
 } // namespace kiln::lang

@@ -2,6 +2,7 @@
 #include "lang/tensor_bridge.h"
 
 #include "lang/device_ops.h"
+#include "tensor/convert.h"
 #include "tensor/device_check.h"
 #include "tensor/shape.h"
 
@@ -113,7 +114,10 @@ tensor::IndexItem indexItemFor(Interpreter& interp, const Value& v) {
                                                   : "step must be greater than zero");
     } else if (v.isTensor()) {
         item.kind = K::Tensor;
-        item.tensor = v.asTensor();
+        item.tensor = legacyByteMask(interp, v.asTensor(),
+                                     "indexing with dtype torch.uint8 is now deprecated, please "
+                                     "use a dtype torch.bool instead. (Triggered internally at "
+                                     "../aten/src/ATen/native/IndexingUtils.h:27.)");
     } else if (v.is(ObjectKind::List)) {
         item.kind = K::Tensor;
         item.tensor = tensorFromValue(interp, v, std::nullopt);
@@ -214,7 +218,33 @@ Tensor tensorGetItem(Interpreter& interp, const Tensor& t, const Value& key) {
     return tensor::index(t, indexItems(interp, key));
 }
 
+namespace {
+
+/// PyTorch writes one value through a key with a single bool or uint8 tensor as masked_fill_
+/// (index_put_'s canDispatchToMaskedFill), whose refusal of uint8 masks is then the error.
+void refuseByteMaskFill(Interpreter& interp, const Value& key, const Value& value) {
+    bool one = value.isTensor() ? value.asTensor().numel() == 1 : asScalar(value).has_value();
+    if (!one) return;
+    const std::vector<Value> single{key};
+    const auto& items = key.is(ObjectKind::Tuple) ? key.as<TupleObject>()->items : single;
+    int tensors = 0;
+    bool byteMask = false;
+    for (const Value& v : items) {
+        if (!v.isTensor() && !v.is(ObjectKind::List)) continue;
+        ++tensors;
+        byteMask = v.isTensor() && v.asTensor().dtype() == tensor::DType::UInt8;
+    }
+    if (tensors == 1 && byteMask)
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "masked_fill_ only supports boolean masks, but got mask with dtype "
+                     "unsigned char");
+}
+
+} // namespace
+
 void tensorSetItem(Interpreter& interp, const Tensor& t, const Value& key, const Value& value) {
+    if (auto number = asScalar(value)) tensor::checkScalarFits(*number, t.dtype());
+    refuseByteMaskFill(interp, key, value);
     Tensor source = value.isTensor() ? value.asTensor() : tensorFromValue(interp, value, t.dtype());
     tensor::indexPut(t, indexItems(interp, key), source);
 }
@@ -368,6 +398,20 @@ void tensorAssignItem(Interpreter& interp, const Value& object, const Value& key
         return;
     }
     tensorSetItem(interp, object.asTensor(), key, value);
+}
+
+void warnUser(Interpreter& interp, const std::string& message) {
+    Ref<ModuleObject> warnings = interp.importModule("warnings");
+    const Value* warn = warnings->globals.find(Symbol::intern("warn"));
+    KILN_ASSERT(warn, "the warnings module has no warn()");
+    interp.call(*warn, {strValue(message)});
+}
+
+tensor::Tensor legacyByteMask(Interpreter& interp, const tensor::Tensor& mask,
+                              const std::string& warning) {
+    if (mask.dtype() != tensor::DType::UInt8) return mask;
+    warnUser(interp, warning);
+    return tensor::toDType(mask, tensor::DType::Bool);
 }
 
 } // namespace kiln::lang

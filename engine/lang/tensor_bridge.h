@@ -48,4 +48,12 @@ Value tensorUnary(Interpreter& interp, UnaryOperator op, const tensor::Tensor& t
 tensor::Tensor tensorFromValue(Interpreter& interp, const Value& v,
                                std::optional<tensor::DType> dtype);
 
+/// warnings.warn(message) (a UserWarning), attributed to the script line running: what
+/// PyTorch's TORCH_WARN shows in Python.
+void warnUser(Interpreter& interp, const std::string& message);
+/// A uint8 tensor used as a mask (an index, where's condition) as PyTorch 2.3 takes it: as a
+/// bool tensor of its non-zero elements, with its deprecation warning. Other tensors as given.
+tensor::Tensor legacyByteMask(Interpreter& interp, const tensor::Tensor& mask,
+                              const std::string& warning);
+
 } // namespace kiln::lang

@@ -6,8 +6,11 @@
 #include "tensor/iterate.h"
 #include "tensor/shape.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <string>
 
 namespace kiln::tensor {
 
@@ -153,7 +156,58 @@ Tensor wrapNumber(Scalar value) {
     return out;
 }
 
+namespace {
+
+std::string_view cTypeName(DType dtype) {
+    switch (dtype) {
+    case DType::UInt8:
+        return "uint8_t";
+    case DType::Int8:
+        return "int8_t";
+    case DType::Int16:
+        return "int16_t";
+    case DType::Int32:
+        return "int";
+    default:
+        return "int64_t";
+    }
+}
+
+template <typename T>
+bool overflows(Scalar value) {
+    using Limits = std::numeric_limits<T>;
+    if (value.isBool()) return false;
+    if (value.isFloat()) {
+        double f = value.toDouble();
+        return std::isnan(f) || f < static_cast<double>(Limits::lowest()) ||
+               f > static_cast<double>(Limits::max());
+    }
+    int64_t v = value.toInt();
+    if constexpr (std::is_unsigned_v<T>)
+        return v > static_cast<int64_t>(Limits::max()) ||
+               (v < 0 && -static_cast<uint64_t>(v) > Limits::max());
+    else
+        return v < static_cast<int64_t>(Limits::min()) || v > static_cast<int64_t>(Limits::max());
+}
+
+} // namespace
+
+void checkScalarFits(Scalar value, DType dtype, TypeNaming naming) {
+    if (!isIntegral(dtype, false)) return;
+    bool outside = dispatchDType(dtype, [&]<DType D>() {
+        using T = CType<D>;
+        if constexpr (std::is_integral_v<T>)
+            return overflows<T>(value);
+        else
+            return false;
+    });
+    if (!outside) return;
+    std::string_view name = naming == TypeNaming::CType ? cTypeName(dtype) : dtypeName(dtype);
+    failRuntime("value cannot be converted to type " + std::string(name) + " without overflow");
+}
+
 void fill(const Tensor& t, Scalar value) {
+    checkScalarFits(value, t.dtype());
     copyInto(t, scalarTensor(value, t.dtype()));
 }
 

@@ -10,17 +10,33 @@
 
 namespace kiln::tensor {
 
-/// The order is the promotion order within a category; do not reorder.
-enum class DType : uint8_t { Bool, Int32, Int64, Float16, BFloat16, Float32, Float64 };
+/// The order is the promotion order within a category (promoteTypes takes the later of two,
+/// except where PyTorch's lattice says otherwise); do not reorder. The values are not stored
+/// anywhere: traces and caches spell dtypes by name.
+enum class DType : uint8_t {
+    Bool,
+    UInt8,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Float16,
+    BFloat16,
+    Float32,
+    Float64
+};
 
-constexpr int kDTypeCount = 7;
+constexpr int kDTypeCount = 10;
 
 int64_t itemSize(DType dtype);
 bool isFloating(DType dtype);
 bool isIntegral(DType dtype, bool includeBool);
+/// torch.dtype.is_signed: false for bool and uint8.
+bool isSigned(DType dtype);
 /// "float32", "int64", ... (the attribute name in the torch module)
 std::string_view dtypeName(DType dtype);
-/// PyTorch's legacy short names used in messages: "Float", "Long", "Bool", "Half", "BFloat16".
+/// PyTorch's legacy short names used in messages: "Float", "Long", "Bool", "Half", "BFloat16",
+/// "Byte" (uint8), "Char" (int8), "Short" (int16).
 std::string_view dtypeLegacyName(DType dtype);
 /// torch.promote_types for two dtypes.
 DType promoteTypes(DType a, DType b);
@@ -31,6 +47,18 @@ struct DTypeTraits;
 template <>
 struct DTypeTraits<DType::Bool> {
     using type = bool;
+};
+template <>
+struct DTypeTraits<DType::UInt8> {
+    using type = uint8_t;
+};
+template <>
+struct DTypeTraits<DType::Int8> {
+    using type = int8_t;
+};
+template <>
+struct DTypeTraits<DType::Int16> {
+    using type = int16_t;
 };
 template <>
 struct DTypeTraits<DType::Int32> {
@@ -67,6 +95,12 @@ decltype(auto) dispatchDType(DType dtype, Fn&& fn) {
     switch (dtype) {
     case DType::Bool:
         return fn.template operator()<DType::Bool>();
+    case DType::UInt8:
+        return fn.template operator()<DType::UInt8>();
+    case DType::Int8:
+        return fn.template operator()<DType::Int8>();
+    case DType::Int16:
+        return fn.template operator()<DType::Int16>();
     case DType::Int32:
         return fn.template operator()<DType::Int32>();
     case DType::Int64:

@@ -59,6 +59,12 @@ std::string_view typeMetaName(DType dtype) {
     switch (dtype) {
     case DType::Bool:
         return "bool";
+    case DType::UInt8:
+        return "unsigned char";
+    case DType::Int8:
+        return "signed char";
+    case DType::Int16:
+        return "short int";
     case DType::Int32:
         return "int";
     case DType::Int64:

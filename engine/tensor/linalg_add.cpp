@@ -4,6 +4,7 @@
 // each beta * input + alpha * product with PyTorch's rules: integral dtypes take beta and alpha
 // as integers, and beta == 0 ignores the input (NaN or inf in it does not spread).
 #include "tensor/convert.h"
+#include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/op_support.h"
 #include "tensor/ops.h"
@@ -17,23 +18,7 @@ namespace {
 
 /// The C++ name PyTorch's dtype messages use ("float", "double", "long int").
 std::string cTypeName(DType dtype) {
-    switch (dtype) {
-    case DType::Float32:
-        return "float";
-    case DType::Float64:
-        return "double";
-    case DType::Int64:
-        return "long int";
-    case DType::Int32:
-        return "int";
-    case DType::Float16:
-        return "c10::Half";
-    case DType::BFloat16:
-        return "c10::BFloat16";
-    case DType::Bool:
-        return "bool";
-    }
-    return std::string(dtypeName(dtype));
+    return std::string(detail::typeMetaName(dtype));
 }
 
 /// A Python number as the dtype's arithmetic takes it: truncated to an integer for integral

@@ -137,7 +137,9 @@ C shiftLeft(C a, C b) {
 template <typename C>
 C shiftRight(C a, C b) {
     constexpr C bits = sizeof(C) * 8;
-    return (b < 0 || b >= bits) ? C(a >> (bits - 1)) : C(a >> b);
+    if (b >= 0 && b < bits) return C(a >> b);
+    // A shift by the width or more leaves the sign: all ones or zeros, zero for uint8.
+    return std::is_signed_v<C> ? C(a >> (bits - 1)) : C(0);
 }
 
 /// NaN propagates through maximum/minimum as in PyTorch; of two equal values (0 and -0) the

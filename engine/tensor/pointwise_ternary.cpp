@@ -59,7 +59,9 @@ C lerpValue(C start, C end, C weight) {
 } // namespace
 
 Tensor where(const Tensor& condition, const Tensor& a, const Tensor& b) {
-    if (condition.dtype() != DType::Bool)
+    // A uint8 condition reads as its truth (PyTorch 2.3 accepts it with a deprecation warning,
+    // which the bindings give).
+    if (condition.dtype() != DType::Bool && condition.dtype() != DType::UInt8)
         failRuntime(
             "where expected condition to be a boolean tensor, but got a tensor with dtype " +
             std::string(dtypeLegacyName(condition.dtype())));
@@ -119,6 +121,7 @@ Tensor maskedFill(const Tensor& a, const Tensor& mask, const Tensor& value) {
     LoopInput la(a, a.dtype(), shape);
     LoopInput lm(mask, DType::Bool, shape);
     Scalar fillValue = item(value);
+    if (value.isWrappedNumber()) checkScalarFits(fillValue, a.dtype());
     dispatchDType(a.dtype(), [&]<DType D>() {
         using T = CType<D>;
         const T v = scalarAs<T>(fillValue);

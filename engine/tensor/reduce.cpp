@@ -242,14 +242,22 @@ DimVector optionalDim(std::optional<int64_t> dim) {
     return dim ? DimVector{*dim} : DimVector{};
 }
 
+/// all/any of a uint8 tensor are uint8 (0 or 1): PyTorch keeps that from the days of byte
+/// masks. Of any other dtype, bool.
+Tensor truthOfByte(const Tensor& a, Tensor result) {
+    return a.dtype() == DType::UInt8 ? toDType(result, DType::UInt8) : result;
+}
+
 } // namespace
 
 Tensor all(const Tensor& a, std::optional<int64_t> dim, bool keepdim) {
-    return reduceAnyType<AllOp>(a, reductionMask(optionalDim(dim), a.dim()), keepdim);
+    return truthOfByte(a,
+                       reduceAnyType<AllOp>(a, reductionMask(optionalDim(dim), a.dim()), keepdim));
 }
 
 Tensor any(const Tensor& a, std::optional<int64_t> dim, bool keepdim) {
-    return reduceAnyType<AnyOp>(a, reductionMask(optionalDim(dim), a.dim()), keepdim);
+    return truthOfByte(a,
+                       reduceAnyType<AnyOp>(a, reductionMask(optionalDim(dim), a.dim()), keepdim));
 }
 
 } // namespace kiln::tensor

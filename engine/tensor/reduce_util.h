@@ -51,6 +51,12 @@ template <typename T>
 constexpr DType dtypeOf() {
     if constexpr (std::is_same_v<T, bool>)
         return DType::Bool;
+    else if constexpr (std::is_same_v<T, uint8_t>)
+        return DType::UInt8;
+    else if constexpr (std::is_same_v<T, int8_t>)
+        return DType::Int8;
+    else if constexpr (std::is_same_v<T, int16_t>)
+        return DType::Int16;
     else if constexpr (std::is_same_v<T, int32_t>)
         return DType::Int32;
     else if constexpr (std::is_same_v<T, int64_t>)

@@ -22,6 +22,9 @@ namespace {
 /// move data between devices themselves. Everything else goes through the device check.
 bool deviceNeutral(std::string_view name) {
     static const std::set<std::string_view> names = {
+        // the small integer dtypes' casts, and dtype queries
+        "byte", "char", "short", "is_signed", "is_complex",
+        // metadata, views, moves
         "size", "stride", "dim", "ndimension", "numel", "nelement", "is_contiguous",
         "is_floating_point", "storage_offset", "element_size", "data_ptr", "item", "tolist", "to",
         "float", "double", "half", "bfloat16", "long", "int", "bool", "type", "type_as", "cpu",

@@ -23,6 +23,16 @@ public:
     DType dtype;
 };
 
+/// The smallest and largest value of an integer dtype (bool: 0 and 1).
+std::pair<int64_t, int64_t> integerLimits(DType d) {
+    return tensor::dispatchDType(d, [&]<DType D>() -> std::pair<int64_t, int64_t> {
+        using T = tensor::CType<D>;
+        if constexpr (std::is_integral_v<T>)
+            return {std::numeric_limits<T>::min(), std::numeric_limits<T>::max()};
+        return {0, 0};
+    });
+}
+
 struct Limits {
     double bits, eps, max, min, tiny, resolution;
 };
@@ -37,14 +47,18 @@ Limits limitsOf(DType d) {
         return {32, FLT_EPSILON, FLT_MAX, -FLT_MAX, FLT_MIN, 1e-6};
     case DType::Float64:
         return {64, DBL_EPSILON, DBL_MAX, -DBL_MAX, DBL_MIN, 1e-15};
-    case DType::Int32:
-        return {32, 0, 2147483647.0, -2147483648.0, 0, 0};
-    case DType::Int64:
-        return {64, 0, 9223372036854775807.0, -9223372036854775808.0, 0, 0};
-    case DType::Bool:
+    default:
         break;
     }
-    return {8, 0, 1, 0, 0, 0};
+    // Integers (iinfo): only bits, min and max are read; max and min come exact from
+    // integerLimits.
+    auto [lo, hi] = integerLimits(d);
+    return {static_cast<double>(tensor::itemSize(d) * 8),
+            0,
+            static_cast<double>(hi),
+            static_cast<double>(lo),
+            0,
+            0};
 }
 
 DTypeInfoObject& info(const CallArgs& args) {
@@ -92,9 +106,7 @@ Value infoField(Interpreter&, const CallArgs& args, void* data) {
         break;
     }
     if (!tensor::isFloating(i.dtype)) {
-        bool int32 = i.dtype == DType::Int32;
-        int64_t hi = int32 ? std::numeric_limits<int32_t>::max() : INT64_MAX;
-        int64_t lo = int32 ? std::numeric_limits<int32_t>::min() : INT64_MIN;
+        auto [lo, hi] = integerLimits(i.dtype);
         return Value::fromInt(field == 2 ? hi : lo);
     }
     const double values[] = {0, 0, l.max, l.min, l.eps, l.tiny, l.tiny, l.resolution};

@@ -39,7 +39,8 @@ Value fillFn(Interpreter& interp, const CallArgs& args, void*) {
             interp.raise(builtinTypes().runtimeError.get(),
                          "fill_ only supports 0-dimension value tensor but got tensor with " +
                              std::to_string(value.dim()) + " dimensions.");
-        tensor::fill(self, tensor::item(value));
+        // A tensor's value is converted, not range-checked (uint8 fill_ of tensor(300) is 44).
+        tensor::copyInto(self, tensor::scalarTensor(tensor::item(value), self.dtype()));
         markWritten(self, "FillBackward3", &value);
         return a[0];
     }

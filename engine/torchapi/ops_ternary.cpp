@@ -13,6 +13,15 @@ using namespace kiln::lang;
 
 namespace {
 
+/// PyTorch 2.3 warns of a uint8 condition and reads its truth, as tensor::where does.
+void warnByteCondition(Interpreter& interp, const Tensor& condition) {
+    if (condition.dtype() == tensor::DType::UInt8)
+        warnUser(interp, "where received a uint8 condition tensor. This behavior is deprecated "
+                         "and will be removed in a future version of PyTorch. Use a boolean "
+                         "condition instead. (Triggered internally at "
+                         "../aten/src/ATen/native/TensorCompare.cpp:530.)");
+}
+
 /// torch.where(condition, input, other), or torch.where(condition): nonzero(as_tuple=True).
 Value whereFn(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("where(condition, input=None, other=None, *, out=None)");
@@ -29,6 +38,7 @@ Value whereFn(Interpreter& interp, const CallArgs& args, void*) {
     }
     if (a[2].isNone())
         interp.raiseTypeError("where() missing 1 required positional argument: 'other'");
+    warnByteCondition(interp, condition);
     Tensor r = tensor::where(condition, tensorOrNumber(a, 1), tensorOrNumber(a, 2));
     return resultOrOut(a, 3, r);
 }
@@ -37,6 +47,7 @@ Value whereFn(Interpreter& interp, const CallArgs& args, void*) {
 Value whereMethod(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("where(input, condition, other)");
     BoundArgs a = sig.bind(interp, args);
+    warnByteCondition(interp, a.toTensor(1));
     return tensorValue(tensor::where(a.toTensor(1), a.toTensor(0), tensorOrNumber(a, 2)));
 }
 

@@ -132,6 +132,16 @@ Value methodIsFloatingPoint(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("is_floating_point(input)");
     return Value::fromBool(tensor::isFloating(sig.bind(interp, args).toTensor(0).dtype()));
 }
+Value methodIsSigned(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("is_signed(input)");
+    return Value::fromBool(tensor::isSigned(sig.bind(interp, args).toTensor(0).dtype()));
+}
+/// Kiln has no complex tensors.
+Value methodIsComplex(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("is_complex(input)");
+    sig.bind(interp, args).toTensor(0);
+    return Value::fromBool(false);
+}
 Value methodStorageOffset(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromInt(self(interp, args).offset());
 }
@@ -226,6 +236,11 @@ Value methodType(Interpreter& interp, const CallArgs& args, void*) {
         auto dtype = dtypeOfLegacyName(a.toStr(1));
         if (!dtype) interp.raiseValueError("invalid type: '" + a.toStr(1) + "'");
         return convertTo(interp, t, *dtype, false);
+    }
+    if (a[1].is(ObjectKind::Type)) { // a legacy type: x.type(torch.ByteTensor)
+        const auto* type = a[1].as<TypeObject>();
+        if (auto dtype = dtypeOfLegacyName(type->moduleName + "." + type->name))
+            return convertTo(interp, t, *dtype, false);
     }
     return convertTo(interp, t, dtypeOf(interp, a[1], "type()"), false);
 }
@@ -347,6 +362,8 @@ void installTensorAttributes(Interpreter& interp, ModuleObject& torch) {
         {"nelement", methodNumel, false, true},
         {"is_contiguous", methodIsContiguous, false, true},
         {"is_floating_point", methodIsFloatingPoint, true, true},
+        {"is_signed", methodIsSigned, true, true},
+        {"is_complex", methodIsComplex, true, true},
         {"storage_offset", methodStorageOffset, false, true},
         {"element_size", methodElementSize, false, true},
         {"data_ptr", methodDataPtr, false, true},
@@ -360,6 +377,9 @@ void installTensorAttributes(Interpreter& interp, ModuleObject& torch) {
         {"long", castMethod<tensor::DType::Int64>, false, true},
         {"int", castMethod<tensor::DType::Int32>, false, true},
         {"bool", castMethod<tensor::DType::Bool>, false, true},
+        {"byte", castMethod<tensor::DType::UInt8>, false, true},
+        {"char", castMethod<tensor::DType::Int8>, false, true},
+        {"short", castMethod<tensor::DType::Int16>, false, true},
         {"type", methodType, false, true},
         {"type_as", methodTypeAs, false, true},
         {"cpu", methodCpu, false, true},

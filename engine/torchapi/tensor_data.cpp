@@ -5,6 +5,7 @@
 // element at each depth, and leaves are converted as int(x)/float(x) would convert them.
 #include "torchapi/tensor_data.h"
 
+#include "tensor/convert.h"
 #include "tensor/grad_node.h"
 
 namespace kiln::torchapi {
@@ -140,6 +141,8 @@ Tensor tensorFromData(Interpreter& interp, const Value& data, std::optional<DTyp
     if (!dtype) dtype = inferDType(interp, data).value_or(tensor::defaultFloatDType());
     Collector c{interp, *dtype, computeSizes(data), {}};
     c.store(data, 0);
+    for (const tensor::Scalar& s : c.values)
+        tensor::checkScalarFits(s, *dtype, tensor::TypeNaming::DTypeName);
     return tensor::fromScalars(c.values, c.sizes, *dtype);
 }
 

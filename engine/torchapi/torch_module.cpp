@@ -197,12 +197,15 @@ Value setPrintoptions(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 /// The legacy constructor torch.Tensor(*sizes) / torch.Tensor(data): an uninitialised tensor
-/// of the default float type, or data converted to it; a tensor argument is aliased.
-Value tensorCtor(Interpreter& interp, const CallArgs& args, void*) {
+/// of the default float type, or data converted to it; a tensor argument is aliased. The
+/// typed ones (torch.ByteTensor, ...) pass their dtype + 1 as `data`.
+Value tensorCtor(Interpreter& interp, const CallArgs& args, void* data) {
     static const Signature sig("Tensor(*args, device=None)");
     BoundArgs a = sig.bind(interp, args);
     const auto& items = a[0].as<TupleObject>()->items;
-    tensor::DType dtype = tensor::defaultFloatDType();
+    auto typed = reinterpret_cast<intptr_t>(data);
+    tensor::DType dtype =
+        typed ? static_cast<tensor::DType>(typed - 1) : tensor::defaultFloatDType();
     if (items.empty()) return tensorValue(Tensor::empty(std::vector<int64_t>{0}, dtype));
     if (items.size() == 1 && items[0].isTensor())
         return tensorValue(tensor::alias(items[0].asTensor()));
@@ -215,7 +218,9 @@ Value tensorCtor(Interpreter& interp, const CallArgs& args, void*) {
 /// torch.FloatTensor(...), torch.LongTensor(...), ...: torch.Tensor(...) of the type's dtype.
 Value legacyTensorCtor(Interpreter& interp, const CallArgs& args, void* data) {
     auto dtype = static_cast<tensor::DType>(reinterpret_cast<intptr_t>(data));
-    Value made = tensorCtor(interp, args, nullptr);
+    // Data is converted (and range-checked) as the type's: torch.ByteTensor([300]) fails.
+    Value made =
+        tensorCtor(interp, args, reinterpret_cast<void*>(static_cast<intptr_t>(dtype) + 1));
     return tensorValue(tensor::toDType(made.asTensor(), dtype));
 }
 

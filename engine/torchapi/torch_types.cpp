@@ -46,9 +46,14 @@ TorchTypes createTorchTypes() {
     return t;
 }
 
+const DTypeObject& dtypeSelf(const CallArgs& args) {
+    return *args.positional[0].as<DTypeObject>();
+}
+
 Value dtypeRepr(Interpreter& interp, const CallArgs& args, void*) {
-    auto* d = args.positional[0].as<DTypeObject>();
-    return strValue("torch." + std::string(tensor::dtypeName(d->dtype)));
+    const DTypeObject& d = dtypeSelf(args);
+    return strValue("torch." +
+                    std::string(d.unsupported ? d.unsupported->name : tensor::dtypeName(d.dtype)));
 }
 
 /// dtypes are singletons: equality is identity (anything else compares unequal).
@@ -58,11 +63,27 @@ Value dtypeEq(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 Value dtypeIsFloating(Interpreter& interp, const CallArgs& args, void*) {
-    return Value::fromBool(tensor::isFloating(args.positional[0].as<DTypeObject>()->dtype));
+    const DTypeObject& d = dtypeSelf(args);
+    return Value::fromBool(d.unsupported ? d.unsupported->floating : tensor::isFloating(d.dtype));
+}
+
+Value dtypeIsComplex(Interpreter& interp, const CallArgs& args, void*) {
+    const DTypeObject& d = dtypeSelf(args);
+    return Value::fromBool(d.unsupported && d.unsupported->complex);
+}
+
+Value dtypeIsSigned(Interpreter& interp, const CallArgs& args, void*) {
+    const DTypeObject& d = dtypeSelf(args);
+    if (!d.unsupported) return Value::fromBool(tensor::isSigned(d.dtype));
+    std::string_view s = d.unsupported->signedness;
+    if (s != "signed" && s != "unsigned")
+        interp.raise(builtinTypes().runtimeError.get(), std::string(s));
+    return Value::fromBool(s == "signed");
 }
 
 Value dtypeItemsize(Interpreter& interp, const CallArgs& args, void*) {
-    return Value::fromInt(tensor::itemSize(args.positional[0].as<DTypeObject>()->dtype));
+    const DTypeObject& d = dtypeSelf(args);
+    return Value::fromInt(d.unsupported ? d.unsupported->itemSize : tensor::itemSize(d.dtype));
 }
 
 Value deviceRepr(Interpreter& interp, const CallArgs& args, void*) {
@@ -207,11 +228,15 @@ const TorchTypes& torchTypes() {
 }
 
 bool isDType(const Value& v) {
-    return dtypeOfValue(v).has_value();
+    return v.is(ObjectKind::Native) && v.asObject()->type() == dtypeType().get();
 }
 
 tensor::DType dtypeOf(Interpreter& interp, const Value& v, const std::string& what) {
-    if (isDType(v)) return v.as<DTypeObject>()->dtype;
+    if (isDType(v)) {
+        const auto* d = v.as<DTypeObject>();
+        if (d->unsupported) raiseUnsupportedDType(interp, *d->unsupported);
+        return d->dtype;
+    }
     if (v.is(ObjectKind::Type)) {
         const auto& t = builtinTypes();
         if (v.asObject() == t.floatType.get()) return tensor::DType::Float64;
@@ -228,9 +253,12 @@ std::optional<tensor::DType> optDType(Interpreter& interp, const Value& v,
 }
 
 namespace {
+/// Indexed by DType.
 constexpr std::string_view kLegacyNames[] = {
-    "torch.BoolTensor",     "torch.IntTensor",   "torch.LongTensor",  "torch.HalfTensor",
-    "torch.BFloat16Tensor", "torch.FloatTensor", "torch.DoubleTensor"};
+    "torch.BoolTensor",  "torch.ByteTensor",  "torch.CharTensor", "torch.ShortTensor",
+    "torch.IntTensor",   "torch.LongTensor",  "torch.HalfTensor", "torch.BFloat16Tensor",
+    "torch.FloatTensor", "torch.DoubleTensor"};
+static_assert(std::size(kLegacyNames) == tensor::kDTypeCount);
 } // namespace
 
 std::string_view legacyTypeName(tensor::DType dtype) {
@@ -333,6 +361,8 @@ void installTorchTypes(Interpreter& interp, ModuleObject& torch) {
     t.dtype->dict.set(Symbol::intern("is_floating_point"),
                       property(interp, "is_floating_point", dtypeIsFloating));
     t.dtype->dict.set(Symbol::intern("itemsize"), property(interp, "itemsize", dtypeItemsize));
+    t.dtype->dict.set(Symbol::intern("is_complex"), property(interp, "is_complex", dtypeIsComplex));
+    t.dtype->dict.set(Symbol::intern("is_signed"), property(interp, "is_signed", dtypeIsSigned));
     interp.defineNative(t.device->dict, "__repr__", deviceRepr);
     interp.defineNative(t.device->dict, "__str__", deviceStr);
     interp.defineNative(t.device->dict, "__eq__", deviceEq);
@@ -357,9 +387,11 @@ void installTorchTypes(Interpreter& interp, ModuleObject& torch) {
         {"float", tensor::DType::Float32}, {"double", tensor::DType::Float64},
         {"half", tensor::DType::Float16},  {"long", tensor::DType::Int64},
         {"int", tensor::DType::Int32},     {"bool", tensor::DType::Bool},
+        {"short", tensor::DType::Int16},
     };
     for (const auto& [name, d] : aliases)
         g.set(Symbol::intern(name), dtypeValue(d));
+    installUnsupportedDTypes(g);
     g.set(Symbol::intern("dtype"), Value(t.dtype));
     g.set(Symbol::intern("device"), Value(t.device));
     g.set(Symbol::intern("Size"), Value(t.size));

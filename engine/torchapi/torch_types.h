@@ -20,7 +20,10 @@ struct TorchTypes {
 const TorchTypes& torchTypes();
 
 using lang::dtypeValue; // torch.float32 etc., one object per dtype (lang/native_types.h)
+/// Any torch.dtype object, those Kiln does not support included.
 bool isDType(const Value& v);
+/// The dtype of a torch.dtype (or of float, int, bool); TypeError for other values and
+/// NotImplementedError for a dtype Kiln does not support (torch.complex64, ...).
 tensor::DType dtypeOf(Interpreter& interp, const Value& v, const std::string& what);
 /// None or a torch.dtype.
 std::optional<tensor::DType> optDType(Interpreter& interp, const Value& v, const std::string& what);
@@ -58,6 +61,13 @@ std::vector<int64_t> sizesFromArgs(Interpreter& interp, const std::vector<Value>
                                    const std::string& fn);
 
 using lang::makeNativeType;
+
+/// torch.complex64, torch.cfloat, torch.float8_e4m3fn, torch.uint16, torch.qint8, ...
+/// (unsupported_dtypes.cpp).
+void installUnsupportedDTypes(lang::AttrMap& torch);
+/// The unsupported dtype `v` is; nullptr for any other value.
+const lang::UnsupportedDType* unsupportedDTypeOf(const Value& v);
+[[noreturn]] void raiseUnsupportedDType(Interpreter& interp, const lang::UnsupportedDType& d);
 
 void installTorchTypes(Interpreter& interp, lang::ModuleObject& torch);
 

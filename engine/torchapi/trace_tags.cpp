@@ -106,7 +106,7 @@ constexpr std::string_view kTorchMetadata[] = {"is_tensor",       "is_floating_p
                                                "is_grad_enabled", "is_inference_mode_enabled",
                                                "finfo",           "iinfo",
                                                "typename",        "initial_seed",
-                                               "get_num_threads"};
+                                               "get_num_threads", "is_signed"};
 
 constexpr BreakEntry kTorchBreaks[] = {
     {"equal", kEqualReason, TraceBreak::ScalarConvert},

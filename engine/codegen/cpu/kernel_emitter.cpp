@@ -34,6 +34,9 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
         if (fp) return llvm::ConstantFP::getInfinity(ty, negative);
         if (t == DType::Bool) return negative ? m_b.getFalse() : m_b.getTrue();
         unsigned bits = ty->getIntegerBitWidth();
+        if (t == DType::UInt8)
+            return llvm::ConstantInt::get(ty, negative ? llvm::APInt::getMinValue(bits)
+                                                       : llvm::APInt::getMaxValue(bits));
         return llvm::ConstantInt::get(ty, negative ? llvm::APInt::getSignedMinValue(bits)
                                                    : llvm::APInt::getSignedMaxValue(bits));
     };
@@ -84,7 +87,7 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
             // First index of the extreme value; NaN counts as the extreme (PyTorch's rule).
             bool isMax = n.reduction == ReductionKind::ArgMax;
             llvm::Value* better = fp ? (isMax ? m_b.CreateFCmpUGT(v, a) : m_b.CreateFCmpULT(v, a))
-                                  : t == DType::Bool
+                                  : t == DType::Bool || t == DType::UInt8
                                       ? (isMax ? m_b.CreateICmpUGT(v, a) : m_b.CreateICmpULT(v, a))
                                       : (isMax ? m_b.CreateICmpSGT(v, a) : m_b.CreateICmpSLT(v, a));
             if (fp) better = m_b.CreateAnd(better, m_b.CreateFCmpORD(a, a));

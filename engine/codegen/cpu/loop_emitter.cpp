@@ -14,10 +14,25 @@
 
 namespace kiln::codegen {
 
+namespace {
+
+/// uint8 is the one unsigned integer type: its i8 values divide, compare, widen and convert
+/// as unsigned (LLVM's integers carry no sign; the instruction says).
+bool isUnsigned(DType t) {
+    return t == DType::UInt8;
+}
+
+} // namespace
+
 llvm::Type* Emitter::typeOf(DType t) {
     switch (t) {
     case DType::Bool:
         return m_b.getInt1Ty();
+    case DType::UInt8:
+    case DType::Int8:
+        return m_b.getInt8Ty();
+    case DType::Int16:
+        return m_b.getInt16Ty();
     case DType::Int32:
         return m_b.getInt32Ty();
     case DType::Int64:
@@ -139,9 +154,16 @@ llvm::Value* Emitter::convert(llvm::Value* v, DType from, DType to) {
                          : m_b.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
     if (from == DType::Bool) return toFloat ? m_b.CreateUIToFP(v, t) : m_b.CreateZExt(v, t);
     if (fromFloat && toFloat) return m_b.CreateFPCast(v, t);
-    if (fromFloat) return m_b.CreateFPToSI(v, t);
-    if (toFloat) return m_b.CreateSIToFP(v, t);
-    return m_b.CreateSExtOrTrunc(v, t);
+    if (fromFloat) {
+        // As the eager cast (tensor::floatToInteger): uint8 through int64, int8 and int16
+        // through int32, then the low bits.
+        unsigned bits = t->getIntegerBitWidth();
+        if (bits >= 32) return m_b.CreateFPToSI(v, t);
+        llvm::Type* wide = to == DType::UInt8 ? m_b.getInt64Ty() : m_b.getInt32Ty();
+        return m_b.CreateTrunc(m_b.CreateFPToSI(v, wide), t);
+    }
+    if (toFloat) return isUnsigned(from) ? m_b.CreateUIToFP(v, t) : m_b.CreateSIToFP(v, t);
+    return isUnsigned(from) ? m_b.CreateZExtOrTrunc(v, t) : m_b.CreateSExtOrTrunc(v, t);
 }
 
 /// A call to libm's `base` (expf / exp), marked pure so loops around it vectorize, with the
@@ -184,6 +206,9 @@ llvm::Value* Emitter::mathCall(const char* base, llvm::Value* x, DType t) {
 
 llvm::Value* Emitter::maxMin(bool isMax, llvm::Value* a, llvm::Value* b, DType t) {
     if (t == DType::Bool) return isMax ? m_b.CreateOr(a, b) : m_b.CreateAnd(a, b);
+    if (isUnsigned(t))
+        return m_b.CreateBinaryIntrinsic(isMax ? llvm::Intrinsic::umax : llvm::Intrinsic::umin, a,
+                                         b);
     if (!tensor::isFloating(t))
         return isMax ? m_b.CreateBinaryIntrinsic(llvm::Intrinsic::smax, a, b)
                      : m_b.CreateBinaryIntrinsic(llvm::Intrinsic::smin, a, b);
@@ -192,7 +217,9 @@ llvm::Value* Emitter::maxMin(bool isMax, llvm::Value* a, llvm::Value* b, DType t
                                      b);
 }
 
-llvm::Value* Emitter::remainder(llvm::Value* a, llvm::Value* b, bool fp) {
+llvm::Value* Emitter::remainder(llvm::Value* a, llvm::Value* b, DType t) {
+    bool fp = tensor::isFloating(t);
+    if (isUnsigned(t)) return m_b.CreateURem(a, b); // no signs to reconcile
     // fmod has the sign of a; where it is non-zero and the signs of it and b differ, adding
     // b gives Python's remainder (PyTorch's CPU and CUDA kernels do the same).
     llvm::Value* r = fp ? m_b.CreateFRem(a, b) : m_b.CreateSRem(a, b);
@@ -214,6 +241,7 @@ llvm::Value* Emitter::unaryOp(ScalarOp op, llvm::Value* x, DType t) {
     case ScalarOp::Neg:
         return fp ? m_b.CreateFNeg(x) : m_b.CreateNeg(x);
     case ScalarOp::Abs:
+        if (isUnsigned(t)) return x;
         return fp ? m_b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x)
                   : m_b.CreateBinaryIntrinsic(llvm::Intrinsic::abs, x, m_b.getFalse());
     case ScalarOp::Exp:
@@ -245,6 +273,7 @@ llvm::Value* Emitter::unaryOp(ScalarOp op, llvm::Value* x, DType t) {
     case ScalarOp::Reciprocal:
         return m_b.CreateFDiv(one(), x);
     case ScalarOp::Sign: {
+        if (isUnsigned(t)) return m_b.CreateZExt(m_b.CreateICmpNE(x, zero()), ty);
         llvm::Value* pos = fp ? m_b.CreateFCmpOGT(x, zero()) : m_b.CreateICmpSGT(x, zero());
         llvm::Value* neg = fp ? m_b.CreateFCmpOLT(x, zero()) : m_b.CreateICmpSLT(x, zero());
         llvm::Value* minusOne =
@@ -285,6 +314,22 @@ llvm::Value* Emitter::binaryOp(ScalarOp op, llvm::Value* a, llvm::Value* b, DTyp
             break;
         }
     }
+    if (isUnsigned(t)) {
+        switch (op) {
+        case ScalarOp::Div:
+            return m_b.CreateUDiv(a, b);
+        case ScalarOp::Lt:
+            return m_b.CreateICmpULT(a, b);
+        case ScalarOp::Le:
+            return m_b.CreateICmpULE(a, b);
+        case ScalarOp::Gt:
+            return m_b.CreateICmpUGT(a, b);
+        case ScalarOp::Ge:
+            return m_b.CreateICmpUGE(a, b);
+        default:
+            break;
+        }
+    }
     switch (op) {
     case ScalarOp::Add:
         return fp ? m_b.CreateFAdd(a, b) : m_b.CreateAdd(a, b);
@@ -295,7 +340,7 @@ llvm::Value* Emitter::binaryOp(ScalarOp op, llvm::Value* a, llvm::Value* b, DTyp
     case ScalarOp::Div:
         return fp ? m_b.CreateFDiv(a, b) : m_b.CreateSDiv(a, b);
     case ScalarOp::Mod:
-        return remainder(a, b, fp);
+        return remainder(a, b, t);
     case ScalarOp::Pow: {
         bool single = t != DType::Float64;
         llvm::Type* ty = typeOf(t);
@@ -346,9 +391,10 @@ llvm::Value* Emitter::scalar(const Scalar& s) {
     case ScalarOp::Constant:
         v = tensor::isFloating(s->dtype)
                 ? static_cast<llvm::Value*>(llvm::ConstantFP::get(typeOf(s->dtype), s->constant))
-                : llvm::ConstantInt::get(typeOf(s->dtype),
-                                         static_cast<uint64_t>(static_cast<int64_t>(s->constant)),
-                                         true);
+                : llvm::ConstantInt::get(
+                      typeOf(s->dtype),
+                      static_cast<uint64_t>(compiler::integerConstant(s->constant, s->dtype)),
+                      !isUnsigned(s->dtype));
         break;
     case ScalarOp::IndexAsValue:
         v = index(s->index);

@@ -59,7 +59,7 @@ protected:
     llvm::Value* binaryOp(ScalarOp op, llvm::Value* a, llvm::Value* b, DType t);
     llvm::Value* maxMin(bool isMax, llvm::Value* a, llvm::Value* b, DType t);
     /// Python's a % b (ScalarOp::Mod), integer or floating.
-    llvm::Value* remainder(llvm::Value* a, llvm::Value* b, bool fp);
+    llvm::Value* remainder(llvm::Value* a, llvm::Value* b, DType t);
 
     /// Emits `for v in [begin, end)`; `body` runs with the induction variable bound to `var`.
     void loop(llvm::Value* begin, llvm::Value* end, int32_t var, bool innermost,

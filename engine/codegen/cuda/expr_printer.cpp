@@ -16,6 +16,12 @@ const char* computeTypeName(DType t) {
     switch (compiler::computeType(t)) {
     case DType::Bool:
         return "bool";
+    case DType::UInt8:
+        return "uint8_t";
+    case DType::Int8:
+        return "int8_t";
+    case DType::Int16:
+        return "int16_t";
     case DType::Int32:
         return "int";
     case DType::Int64:
@@ -71,15 +77,23 @@ std::string convertValue(const std::string& value, DType from, DType to) {
     to = compiler::computeType(to);
     if (from == to) return value;
     if (to == DType::Bool) return "(" + value + " != 0)";
-    return "(" + std::string(computeTypeName(to)) + ")(" + value + ")";
+    std::string cast = "(" + std::string(computeTypeName(to)) + ")";
+    // As the eager cast (tensor::floatToInteger): uint8 through int64, int8 and int16 through
+    // int32, then the low bits (a direct cvt to 8 or 16 bits would saturate instead).
+    if (tensor::isFloating(from) && (to == DType::UInt8 || to == DType::Int8 || to == DType::Int16))
+        cast += to == DType::UInt8 ? "(long long)" : "(int)";
+    return cast + "(" + value + ")";
 }
 
 std::string literal(double value, DType dtype) {
     DType t = compiler::computeType(dtype);
     if (t == DType::Bool) return value != 0 ? "true" : "false";
     if (!tensor::isFloating(t)) {
-        long long v = static_cast<long long>(value);
-        return t == DType::Int64 ? std::to_string(v) + "LL" : std::to_string(v);
+        long long v = compiler::integerConstant(value, t);
+        // The minimums have no literal of their type: 2147483648 is a long before the minus.
+        if (t == DType::Int32 && v == INT_MIN) return "(-2147483647 - 1)";
+        if (t != DType::Int64) return std::to_string(v);
+        return v == LLONG_MIN ? "(-9223372036854775807LL - 1)" : std::to_string(v) + "LL";
     }
     bool single = t != DType::Float64;
     if (std::isnan(value))

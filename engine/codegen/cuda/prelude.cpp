@@ -9,6 +9,9 @@ namespace {
 // (cvt.rn.bf16.f32 on sm_80 and later)
 // (NaN stays a quiet NaN); fp16 goes through the hardware cvt instructions.
 constexpr const char* kConversions = R"(
+typedef unsigned char uint8_t;
+typedef signed char int8_t;
+typedef short int16_t;
 typedef unsigned short kiln_bf16;
 typedef unsigned short kiln_f16;
 __device__ __forceinline__ float kiln_bf16_to_f32(kiln_bf16 v) {
@@ -167,7 +170,8 @@ __device__ __forceinline__ double kiln_rand_f64(long long seed, long long counte
 )";
 
 // Reductions across a warp (xor butterflies: every lane ends with the result) and a block
-// (each warp's result through shared memory, then one more butterfly in every warp).
+// (each warp's result through shared memory, then one more butterfly in every warp). There is
+// no shuffle of 8- and 16-bit values: they travel as int and come back as T.
 constexpr const char* kReductions = R"(
 struct KilnSum { template <typename T> __device__ T operator()(T a, T b) const { return a + b; } };
 struct KilnProd { template <typename T> __device__ T operator()(T a, T b) const { return a * b; } };
@@ -178,7 +182,7 @@ struct KilnAll { __device__ bool operator()(bool a, bool b) const { return a && 
 
 template <typename T, typename Op> __device__ __forceinline__ T kiln_warp_reduce(T v, Op op) {
 #pragma unroll
-    for (int offset = 16; offset > 0; offset >>= 1) v = op(v, __shfl_xor_sync(0xffffffffu, v, offset));
+    for (int offset = 16; offset > 0; offset >>= 1) v = op(v, (T)__shfl_xor_sync(0xffffffffu, v, offset));
     return v;
 }
 template <typename T, typename Op>
@@ -261,7 +265,7 @@ template <typename T>
 __device__ __forceinline__ KilnArg<T> kiln_warp_arg(KilnArg<T> a, bool isMax) {
 #pragma unroll
     for (int offset = 16; offset > 0; offset >>= 1) {
-        KilnArg<T> o{__shfl_xor_sync(0xffffffffu, a.v, offset),
+        KilnArg<T> o{(T)__shfl_xor_sync(0xffffffffu, a.v, offset),
                      __shfl_xor_sync(0xffffffffu, a.i, offset)};
         a = kiln_arg_merge(a, o, isMax);
     }

@@ -14,20 +14,18 @@ namespace {
 
 /// Identity of a plain reduction in its accumulator type.
 std::string identityOf(ReductionKind kind, DType t) {
-    bool fp = tensor::isFloating(compiler::computeType(t));
     switch (kind) {
     case ReductionKind::Sum:
         return literal(0, t);
     case ReductionKind::Prod:
         return literal(1, t);
+    // An integer type's minimum or maximum (compiler::integerConstant); bools count as int.
     case ReductionKind::Max:
     case ReductionKind::ArgMax:
-        if (fp) return literal(-INFINITY, t);
-        return t == DType::Int64 ? "(-9223372036854775807LL - 1)" : "(-2147483647 - 1)";
+        return literal(-INFINITY, t == DType::Bool ? DType::Int32 : t);
     case ReductionKind::Min:
     case ReductionKind::ArgMin:
-        if (fp) return literal(INFINITY, t);
-        return t == DType::Int64 ? "9223372036854775807LL" : "2147483647";
+        return literal(INFINITY, t == DType::Bool ? DType::Int32 : t);
     case ReductionKind::Any:
         return "0";
     case ReductionKind::All:

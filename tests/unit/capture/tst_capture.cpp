@@ -226,6 +226,34 @@ private slots:
                 std::string::npos);
     }
 
+    void smallIntegerDTypesInGraphsAndGuards() {
+        // The trace stores these strings (graph_nodes.dtype, guards.expected): the names
+        // PyTorch prints for uint8/int8/int16, and their legacy names in guard failures.
+        Session s;
+        std::string error = s.run("torch._dynamo.config.error_on_recompile = True\n"
+                                  "def f(x):\n"
+                                  "    return (x + 1).to(torch.int16)\n"
+                                  "cf = torch.compile(f, backend='eager')\n"
+                                  "cf(torch.ones(2, 3, dtype=torch.uint8))\n"
+                                  "cf(torch.ones(2, 3, dtype=torch.int8))\n");
+        QVERIFY2(error.find("- tensor 'L['x']' dtype mismatch. expected Byte, actual Char") !=
+                     std::string::npos,
+                 error.c_str());
+        QCOMPARE(s.sink.graphs.size(), size_t(1));
+        const GraphEvent& g = s.sink.graphs[0];
+        QVERIFY2(g.readableCode.find("u8[2, 3]") != std::string::npos, g.readableCode.c_str());
+        QVERIFY2(g.readableCode.find("i16[2, 3]") != std::string::npos, g.readableCode.c_str());
+        QStringList dtypes;
+        for (const GraphNodeInfo& n : g.nodes)
+            if (!n.dtype.empty()) dtypes << QString::fromStdString(n.dtype);
+        QVERIFY2(dtypes.contains("torch.uint8") && dtypes.contains("torch.int16"),
+                 qPrintable(dtypes.join(", ")));
+        bool guarded = false;
+        for (const GuardEvent& e : s.sink.guards)
+            guarded |= e.source == "L['x']" && e.expected.find("torch.uint8") != std::string::npos;
+        QVERIFY(guarded);
+    }
+
     void automaticDynamicShapes() {
         Session s;
         QCOMPARE(s.run("def f(x):\n"

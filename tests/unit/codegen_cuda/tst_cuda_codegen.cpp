@@ -178,6 +178,56 @@ private slots:
         compilesForSm90(k);
     }
 
+    void smallIntegersUseTheirCTypes() {
+        // uint8/int8/int16 values are held in their own C types, so every op wraps in the
+        // narrow type as PyTorch's does; a float narrows through int64 (uint8) or int (int8,
+        // int16) as the eager cast does, not through a saturating cvt.
+        const std::pair<DType, std::string> types[] = {
+            {DType::UInt8, "uint8_t"}, {DType::Int8, "int8_t"}, {DType::Int16, "int16_t"}};
+        for (const auto& [t, name] : types) {
+            wl::FusedGraph g = wl::buildGraph([t](compiler::AtenBuilder& b) {
+                int32_t x = b.placeholder(0, wl::dims({64, 33}), t);
+                int32_t y = b.placeholder(1, wl::dims({64, 33}), t);
+                int32_t sum = b.binary("add", x, y, t);
+                int32_t big = b.compare("gt", sum, b.constant(100, t));
+                int32_t scaled = b.binary("mul", b.toDtype(x, DType::Float32),
+                                          b.constant(2.5, DType::Float32), DType::Float32);
+                return std::vector<int32_t>{sum, big, b.toDtype(scaled, t),
+                                            b.binary("maximum", x, y, t)};
+            });
+            CudaKernel k = generate(g);
+            QVERIFY(contains(k.source, "typedef unsigned char uint8_t;"));
+            QVERIFY2(contains(body(k), "const " + name + " "), body(k).c_str());
+            QVERIFY2(contains(body(k), name + "* "), body(k).c_str());
+            std::string narrowing =
+                "(" + name + ")(" + (t == DType::UInt8 ? "long long" : "int") + ")(";
+            QVERIFY2(contains(body(k), narrowing), body(k).c_str());
+            compilesForSm90(k);
+        }
+        // Row reductions of the narrow types: max/min keep the type (block reductions of
+        // uint8_t values), argmax compares them.
+        for (const auto& [t, name] : types) {
+            for (const char* op : {"amax", "amin", "argmax"}) {
+                wl::FusedGraph g = wl::buildGraph([t, op](compiler::AtenBuilder& b) {
+                    b.setOrigin(op, op);
+                    int32_t x = b.placeholder(0, wl::dims({16, 4096}), t);
+                    return std::vector<int32_t>{b.reduce(op, x, {1}, false)};
+                });
+                CudaKernel k = generate(g);
+                QVERIFY2(contains(body(k), name), body(k).c_str());
+                compilesForSm90(k);
+            }
+        }
+        // A number next to a uint8 tensor wraps to its width; the identities of max/min are
+        // the type's extremes.
+        QCOMPARE(literal(300, DType::UInt8), std::string("44"));
+        QCOMPARE(literal(-1, DType::UInt8), std::string("255"));
+        QCOMPARE(literal(-INFINITY, DType::Int8), std::string("-128"));
+        QCOMPARE(literal(INFINITY, DType::UInt8), std::string("255"));
+        QCOMPARE(literal(-INFINITY, DType::Int32), std::string("(-2147483647 - 1)"));
+        QCOMPARE(literal(-INFINITY, DType::Int64), std::string("(-9223372036854775807LL - 1)"));
+    }
+
     void flashAttentionCompilesForEachSpec() {
         using Spec = AttentionKernelSpec;
         for (Spec spec : {Spec{DType::BFloat16, 64, true}, Spec{DType::Float16, 128, false},
