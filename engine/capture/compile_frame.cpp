@@ -7,6 +7,7 @@
 #include "support/clock.h"
 #include "tensor/convert.h"
 #include "tensor/device_transfer.h"
+#include "tensor/grad_node.h"
 
 namespace kiln::capture {
 
@@ -397,8 +398,16 @@ void CaptureEngine::finishTrace(Session& s, End end, const Value* returnValue) {
         std::vector<Value> results = callGraphDisabled(compiled, t.exampleInputs(), outputs.size());
         for (size_t i = 0; i < results.size(); ++i)
             if (results[i].isTensor() && shadows[i].isTensor() &&
-                results[i].tensorImpl() != shadows[i].tensorImpl())
+                results[i].tensorImpl() != shadows[i].tensorImpl()) {
                 tensor::overwriteWith(shadows[i].asTensor(), results[i].asTensor());
+                // The compiled graph's backward (CompiledFunctionBackward) replaces the one
+                // shadow execution recorded, as the first call's outputs are the graph's.
+                const tensor::Tensor& r = results[i].asTensor();
+                if (r.gradNode()) {
+                    tensor::Tensor shadow = shadows[i].asTensor();
+                    tensor::setGradNode(shadow, r.gradNode(), r.impl()->gradOutputNr);
+                }
+            }
     }
     if (!recipeFailure.empty()) {
         s.rec->skip = true;

@@ -384,6 +384,50 @@ int32_t AtenBuilder::convolution(int32_t x, int32_t w, std::optional<int32_t> bi
     return emit(std::move(n));
 }
 
+int32_t AtenBuilder::embeddingBackward(int32_t grad, int32_t indices, Index rows,
+                                       int64_t paddingIdx) {
+    AtenNode n;
+    n.op = "embedding_backward";
+    n.inputs = {grad, indices};
+    n.ints = {compiler::constant(paddingIdx)};
+    n.sizes = {std::move(rows), sizes(grad).back()};
+    n.dtype = dtype(grad);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::gatherBackward(int32_t grad, int32_t index, std::vector<Index> resultSizes) {
+    AtenNode n;
+    n.op = "gather_backward";
+    n.inputs = {grad, index};
+    n.sizes = std::move(resultSizes);
+    n.dtype = dtype(grad);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::convolutionBackward(bool ofInput, int32_t grad, int32_t other,
+                                         std::vector<Index> resultSizes, const AtenNode& forward) {
+    AtenNode n;
+    n.op = ofInput ? "convolution_backward_input" : "convolution_backward_weight";
+    n.inputs = {grad, other};
+    n.ints = forward.ints;
+    n.sizes = std::move(resultSizes);
+    n.dtype = dtype(grad);
+    return emit(std::move(n));
+}
+
+int32_t AtenBuilder::fallbackBackward(const AtenNode& fallback, int32_t k, int32_t grad) {
+    AtenNode n;
+    n.op = "fallback_backward";
+    n.position = fallback.position;
+    n.inputs = fallback.inputs;
+    n.inputs.push_back(grad);
+    n.ints = {compiler::constant(k)};
+    const AtenNode& input = node(fallback.inputs.at(static_cast<size_t>(k)));
+    n.sizes = input.sizes;
+    n.dtype = input.dtype;
+    return emit(std::move(n));
+}
+
 int32_t AtenBuilder::fallback(int32_t capturedIndex, std::vector<int32_t> inputs,
                               std::vector<Index> resultSizes, DType type) {
     AtenNode n;

@@ -90,6 +90,20 @@ public:
     /// to 128 (what codegen/cuda/attention_kernel.h generates).
     static bool attentionSupports(DType dtype, int64_t headDim);
 
+    /// Backward ops of AOT autograd that run as extern kernels through the eager ones:
+    /// embedding's weight gradient (rows of `grad` added at `indices` into `rows` zero rows,
+    /// none at `paddingIdx`, -1 for none), gatherLast's input gradient (`grad` added at `index`
+    /// into zeros of `sizes`), and conv2d's input and weight gradients (`forward` is the
+    /// convolution node: its parameters).
+    int32_t embeddingBackward(int32_t grad, int32_t indices, Index rows, int64_t paddingIdx);
+    int32_t gatherBackward(int32_t grad, int32_t index, std::vector<Index> sizes);
+    int32_t convolutionBackward(bool ofInput, int32_t grad, int32_t other, std::vector<Index> sizes,
+                                const AtenNode& forward);
+
+    /// The gradient of input `k` of `fallback` (a node the eager kernels run) given `grad`, its
+    /// result's: the eager op run again with autograd in the backward graph.
+    int32_t fallbackBackward(const AtenNode& fallback, int32_t k, int32_t grad);
+
     int32_t fallback(int32_t capturedIndex, std::vector<int32_t> inputs, std::vector<Index> sizes,
                      DType dtype);
 

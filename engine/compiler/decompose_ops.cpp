@@ -612,6 +612,7 @@ private:
         m_tensorOf[static_cast<size_t>(index)] =
             m_b.fallback(index, std::move(inputs), std::move(sizes), n.meta.dtype);
         m_graph.nodes.back().requiresGrad = n.meta.requiresGrad;
+        m_graph.nodes.back().callsModule = n.op == NodeOp::CallModule;
         return {};
     }
 

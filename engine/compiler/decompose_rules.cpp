@@ -35,6 +35,15 @@ R matmulRule(OpCall& c) {
         return {};
     AtenBuilder& b = c.b();
     int64_t ra = b.rank(*a), rb = b.rank(*m);
+    if (ra == 1 && rb == 1) return b.reduce("sum", b.binary("mul", *a, *m), {}, false);
+    if (ra == 1 && rb == 2) // a vector times a matrix: a one-row product
+        return b.view(b.mm(b.view(*a, {constant(1), b.sizes(*a)[0]}), *m), {b.sizes(*m)[1]});
+    if (ra >= 2 && rb == 1) { // a matrix (or a batch of them) times a vector: one column
+        std::vector<Index> lead(b.sizes(*a).begin(), b.sizes(*a).end() - 1);
+        int32_t rows = b.view(*a, {product(lead), b.sizes(*a).back()});
+        int32_t column = b.view(*m, {b.sizes(*m)[0], constant(1)});
+        return b.view(b.mm(rows, column), lead);
+    }
     if (ra == 2 && rb == 2) return b.mm(*a, *m);
     if (ra >= 3 && rb == 2) {
         std::vector<Index> lead(b.sizes(*a).begin(), b.sizes(*a).end() - 1);
@@ -284,6 +293,12 @@ void addCreationRules(RuleTable& t) {
 
 // --- gathers
 
+/// An embedding's padding_idx, kept for its backward (whose row there gets no gradient).
+R withPadding(AtenBuilder& b, int32_t embedding, std::optional<int64_t> padding) {
+    if (padding) b.graph().nodes[static_cast<size_t>(embedding)].ints = {constant(*padding)};
+    return embedding;
+}
+
 R embeddingRule(OpCall& c) {
     if (!c.bind({"input", "weight", "padding_idx", "max_norm", "norm_type", "scale_grad_by_freq",
                  "sparse"}))
@@ -293,7 +308,10 @@ R embeddingRule(OpCall& c) {
     if (!indices || !weight || !c.isNone("max_norm") || c.b().rank(*weight) != 2) return {};
     if (tensor::isFloating(c.b().dtype(*indices)) || c.b().dtype(*indices) == DType::Bool)
         return {};
-    return c.b().embedding(*weight, *indices);
+    int64_t rows = 0;
+    std::optional<int64_t> padding = c.integer("padding_idx");
+    if (padding && *padding < 0 && isConstant(c.b().sizes(*weight)[0], &rows)) *padding += rows;
+    return withPadding(c.b(), c.b().embedding(*weight, *indices), padding);
 }
 
 R embeddingModule(OpCall& c) {
@@ -304,7 +322,10 @@ R embeddingModule(OpCall& c) {
     if (!indices || !weight || !(maxNorm.isNone() || maxNorm.isEmpty())) return {};
     if (tensor::isFloating(c.b().dtype(*indices)) || c.b().dtype(*indices) == DType::Bool)
         return {};
-    return c.b().embedding(*weight, *indices);
+    lang::Value padding = c.moduleAttr("padding_idx");
+    return withPadding(c.b(), c.b().embedding(*weight, *indices),
+                       padding.isIntLike() ? std::optional<int64_t>(padding.asInt())
+                                           : std::nullopt);
 }
 
 R gatherRule(OpCall& c) {

@@ -172,7 +172,10 @@ struct LoopNode {
     double alpha = 1, beta = 1;       ///< Extern addmm; flash_attention: causal, scale
     /// Extern convolution: stride, padding, dilation (two each) and groups.
     std::vector<int64_t> externInts;
-    int32_t fxNode = -1;                ///< Fallback: the graph node it runs
+    int32_t fxNode = -1; ///< Fallback: the graph node it runs
+    /// Fallback in an AOT backward graph: the gradient of operand `gradOf` of the graph node,
+    /// its last operand being the gradient of the node's result (-1: runs the node itself).
+    int32_t gradOf = -1;
     std::vector<std::string> origins;   ///< the graph node names it computes ("sin", "add")
     std::vector<std::string> originOps; ///< their ops, sorted, for kernel names ("add", "sin")
 

@@ -325,9 +325,11 @@ Lazy Lowering::lower(const AtenNode& n) {
         return lowerIndexed(n);
     if (n.op == "embedding" || n.op == "gather") return lowerGather(n);
     if (n.op == "mm" || n.op == "bmm" || n.op == "addmm" || n.op == "flash_attention" ||
-        n.op == "convolution")
+        n.op == "convolution" || n.op == "embedding_backward" || n.op == "gather_backward" ||
+        n.op == "convolution_backward_input" || n.op == "convolution_backward_weight")
         return lowerOpaque(n, LoopNode::Kind::Extern);
-    if (n.op == "fallback") return lowerOpaque(n, LoopNode::Kind::Fallback);
+    if (n.op == "fallback" || n.op == "fallback_backward")
+        return lowerOpaque(n, LoopNode::Kind::Fallback);
     if (n.op == "rand" || n.op == "randn") return lowerRandom(n);
     return lowerPointwise(n);
 }
@@ -757,10 +759,16 @@ Lazy Lowering::lowerOpaque(const AtenNode& n, LoopNode::Kind kind) {
     node.beta = n.scalar;
     node.alpha = n.scalar2;
     node.fxNode = product ? -1 : n.position;
-    if (n.op == "convolution")
+    if (n.op == "fallback_backward") {
+        int64_t k = 0;
+        isConstant(n.ints.at(0), &k);
+        node.gradOf = static_cast<int32_t>(k);
+        node.externName += "_backward";
+    }
+    if (product && n.op != "mm" && n.op != "bmm" && n.op != "addmm")
         for (const Index& i : n.ints) {
             int64_t v = 0;
-            KILN_ASSERT(isConstant(i, &v), "a convolution's parameters are numbers");
+            KILN_ASSERT(isConstant(i, &v), "an extern kernel's parameters are numbers");
             node.externInts.push_back(v);
         }
     takeOperands(n, node);

@@ -2,6 +2,7 @@
 #include "inductor/compiled_graph.h"
 
 #include "graph/executor.h"
+#include "inductor/compiled_backward.h"
 #include "inductor/cuda_attention.h"
 #include "inductor/cuda_matmul.h"
 #include "inductor/gpu_profiler.h"
@@ -12,6 +13,7 @@
 #include "runtime/cuda_tensor.h"
 #include "support/clock.h"
 #include "support/parallel.h"
+#include "tensor/autograd.h"
 #include "tensor/conv.h"
 #include "tensor/convert.h"
 #include "tensor/error.h"
@@ -48,12 +50,14 @@ std::string listText(const tensor::DimVector& v) {
 
 class Run {
 public:
-    Run(const GraphArtifacts& a, lang::Interpreter& interp, std::span<const Value> inputs,
-        EventSink* sink, Logger* logger, const std::string& compileId)
-        : m_logger(logger)
+    Run(std::shared_ptr<const GraphArtifacts> a, lang::Interpreter& interp,
+        std::span<const Value> inputs, EventSink* sink, Logger* logger,
+        const std::string& compileId)
+        : m_artifacts(std::move(a))
+        , m_logger(logger)
         , m_compileId(compileId)
-        , m_a(a)
-        , m_p(a.lowered.program)
+        , m_a(*m_artifacts)
+        , m_p(m_a.lowered.program)
         , m_interp(interp)
         , m_inputs(inputs)
         , m_sink(sink)
@@ -328,6 +332,9 @@ private:
             tensor::failRuntime("flash_attention is an extern kernel of GPU graphs only");
         if (n.externName == "convolution")
             out = convolution(n, in);
+        else if (n.externName.ends_with("_backward") ||
+                 n.externName.starts_with("convolution_backward"))
+            out = backwardExtern(n, in);
         else if (n.externName == "mm")
             out = tensor::mm(in[0], in[1]);
         else if (n.externName == "bmm")
@@ -337,9 +344,42 @@ private:
         m_bufs[static_cast<size_t>(n.output)] = out.isContiguous() ? out : tensor::contiguous(out);
     }
 
-    static Tensor convolution(const LoopNode& n, const std::vector<Tensor>& in) {
+    static tensor::ConvParams convParams(const LoopNode& n) {
         const std::vector<int64_t>& v = n.externInts;
-        tensor::ConvParams p{{v.at(0), v.at(1)}, {v.at(2), v.at(3)}, {v.at(4), v.at(5)}, v.at(6)};
+        return {{v.at(0), v.at(1)}, {v.at(2), v.at(3)}, {v.at(4), v.at(5)}, v.at(6)};
+    }
+
+    /// AOT autograd's backward ops that have no loop form (scatters, convolutions' gradients):
+    /// the eager kernels, into the buffer of the node's sizes.
+    Tensor backwardExtern(const LoopNode& n, const std::vector<Tensor>& in) {
+        const Buffer& out = m_p.buffer(n.output);
+        tensor::DimVector sizes = evaluateAll(out.sizes, m_syms);
+        const Tensor& grad = in.at(0);
+        if (n.externName == "convolution_backward_input")
+            return tensor::conv2dInputGrad(grad, in.at(1), sizes, convParams(n));
+        if (n.externName == "convolution_backward_weight")
+            return tensor::conv2dWeightGrad(grad, in.at(1), sizes, convParams(n));
+        Tensor zeros = tensor::zeros(sizes, {out.dtype, grad.device()});
+        if (n.externName == "gather_backward")
+            return tensor::scatter(zeros, -1, in.at(1), grad, tensor::ScatterReduce::Sum, true,
+                                   "gather_backward");
+        KILN_ASSERT(n.externName == "embedding_backward", n.externName.c_str());
+        int64_t width = sizes[1];
+        Tensor rows = tensor::reshape(
+            grad, std::vector<int64_t>{grad.numel() / std::max<int64_t>(width, 1), width});
+        Tensor indices = tensor::reshape(in.at(1), std::vector<int64_t>{in.at(1).numel()});
+        int64_t padding = n.externInts.at(0);
+        if (padding >= 0) {
+            Tensor keep = tensor::binary(tensor::BinaryOp::Ne, indices,
+                                         tensor::wrapNumber(tensor::Scalar(padding)));
+            rows = tensor::binary(tensor::BinaryOp::Mul, rows,
+                                  tensor::unsqueeze(tensor::toDType(keep, out.dtype), 1));
+        }
+        return tensor::indexAdd(zeros, 0, indices, rows, tensor::Scalar(int64_t(1)));
+    }
+
+    static Tensor convolution(const LoopNode& n, const std::vector<Tensor>& in) {
+        tensor::ConvParams p = convParams(n);
         std::optional<Tensor> bias;
         if (in.size() > 2) bias = in[2];
         return tensor::conv2d(in.at(0), in.at(1), bias, p);
@@ -349,9 +389,17 @@ private:
         const graph::Node& node = m_a.captured->nodes[static_cast<size_t>(n.fxNode)];
         std::vector<Value> env(m_a.captured->nodes.size());
         size_t next = 0;
+        Tensor wrt; // AOT backward: the operand whose gradient the node computes
         auto bind = [&](const graph::Arg& a, auto& self) -> void {
-            if (a.kind == graph::Arg::Kind::Node)
-                env[static_cast<size_t>(a.node)] = Value(viewOf(n.operands.at(next++)));
+            if (a.kind == graph::Arg::Kind::Node) {
+                Tensor t = viewOf(n.operands.at(next));
+                if (static_cast<int32_t>(next++) == n.gradOf) {
+                    t = Tensor::view(t.storage(), t.offset(), t.sizes(), t.strides(), t.dtype());
+                    t.impl()->requiresGrad = true;
+                    wrt = t;
+                }
+                env[static_cast<size_t>(a.node)] = Value(t);
+            }
             for (const graph::Arg& item : a.items)
                 self(item, self);
         };
@@ -359,13 +407,27 @@ private:
             bind(a, bind);
         for (const auto& kv : node.kwargs)
             bind(kv.second, bind);
+        std::optional<tensor::GradModeGuard> gradMode;
+        if (wrt.defined()) gradMode.emplace(true);
         Value result = graph::runNode(m_interp, node, env);
         if (!result.isTensor()) fail("fallback " + node.name + " did not return a tensor");
         Tensor t = result.asTensor();
+        if (wrt.defined()) t = operandGradient(n, t, wrt);
         m_bufs[static_cast<size_t>(n.output)] = t.isContiguous() ? t : tensor::contiguous(t);
     }
 
+    /// The gradient of `wrt` (the operand of a fallback run again with autograd) given the
+    /// result's gradient, the node's last operand; zeros where the result does not use it.
+    Tensor operandGradient(const LoopNode& n, const Tensor& result, const Tensor& wrt) {
+        Tensor grad = viewOf(n.operands.back());
+        std::vector<Tensor> outputs{result}, inputs{wrt}, grads{grad};
+        std::vector<Tensor> g = tensor::grad(outputs, inputs, grads, false, false, true);
+        if (g[0].defined()) return g[0];
+        return tensor::zeros(wrt.sizes(), {wrt.dtype(), wrt.device()});
+    }
+
     Value outputs() {
+        std::vector<Tensor> all;
         std::vector<Value> items;
         for (size_t i = 0; i < m_a.lowered.outputs.size(); ++i) {
             const compiler::BufferView& v = m_a.lowered.outputs[i];
@@ -376,21 +438,55 @@ private:
                 if (t.sizes() == in.sizes() && t.strides() == in.strides() &&
                     t.offset() == in.offset()) {
                     items.push_back(m_inputs[static_cast<size_t>(b.inputIndex)]);
+                    all.push_back(items.back().asTensor());
                     continue;
                 }
             }
+            items.push_back(Value(t));
+            all.push_back(t);
+        }
+        if (m_a.backward && tensor::gradModeEnabled()) return withBackward(items, all);
+        for (size_t i = 0; i < items.size(); ++i) {
             const compiler::AtenNode& node =
                 m_a.aten.nodes[static_cast<size_t>(m_a.aten.outputs[i])];
-            if (node.requiresGrad && tensor::gradModeEnabled()) {
-                // Until AOT autograd: backward through a compiled graph raises, saying so.
+            if (node.requiresGrad && tensor::gradModeEnabled() && !m_a.backward) {
+                // A GPU graph has no compiled backward yet: backward through it raises.
                 tensor::setGradNode(
-                    t, makeRef<tensor::UnimplementedBackward>("CompiledFunctionBackward"));
+                    all[i], makeRef<tensor::UnimplementedBackward>("CompiledFunctionBackward"));
             }
-            items.push_back(Value(t));
         }
         return lang::tupleValue(std::move(items));
     }
 
+    /// AOT autograd: the outputs after the user's are saved for the backward; the user's that
+    /// require grad get the compiled backward as their grad_fn.
+    Value withBackward(std::vector<Value>& items, const std::vector<Tensor>& all) {
+        const AotBackward& aot = *m_a.backward;
+        size_t users = static_cast<size_t>(aot.userOutputs);
+        std::vector<Tensor> saved(all.begin() + static_cast<std::ptrdiff_t>(users), all.end());
+        std::vector<Tensor> outputs(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(users));
+        std::vector<Tensor> targets;
+        for (const compiler::GradTarget& t : aot.grads)
+            targets.push_back(t.constant ? m_a.aten.constants[static_cast<size_t>(t.position)]
+                                         : m_inputs[static_cast<size_t>(t.position)].asTensor());
+        std::vector<int64_t> symbols = m_syms;
+        auto node = makeRef<CompiledFunctionBackward>(m_artifacts, m_interp, m_sink, saved, outputs,
+                                                      std::move(symbols), targets);
+        items.resize(users);
+        for (size_t k = 0; k < users; ++k) {
+            if (aot.tangentOf[k] < 0) continue;
+            // An output that is an input unchanged is returned as a new alias of it: the
+            // input keeps its own grad_fn.
+            const Tensor& out = outputs[k];
+            Tensor t =
+                Tensor::view(out.storage(), out.offset(), out.sizes(), out.strides(), out.dtype());
+            tensor::setGradNode(t, node, static_cast<uint32_t>(k));
+            items[k] = Value(t);
+        }
+        return lang::tupleValue(std::move(items));
+    }
+
+    std::shared_ptr<const GraphArtifacts> m_artifacts;
     Logger* m_logger;
     const std::string& m_compileId;
     const GraphArtifacts& m_a;
@@ -405,7 +501,7 @@ private:
 } // namespace
 
 Value CompiledGraph::run(lang::Interpreter& interp, std::span<const Value> inputs) {
-    return Run(*m_a, interp, inputs, m_sink, m_logger, m_compileId).execute();
+    return Run(m_a, interp, inputs, m_sink, m_logger, m_compileId).execute();
 }
 
 } // namespace kiln::inductor

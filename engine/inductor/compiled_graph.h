@@ -9,6 +9,7 @@
 
 #include "codegen/cpu/cpu_codegen.h"
 #include "compiler/aten_graph.h"
+#include "compiler/differentiate.h"
 #include "compiler/lower_to_loops.h"
 #include "compiler/plan_memory.h"
 #include "graph/graph.h"
@@ -30,6 +31,20 @@ struct KernelRuntime {
     std::vector<AutotuneChoiceEvent> choices;
 };
 
+struct GraphArtifacts;
+
+/// AOT autograd's compiled backward of a graph whose outputs require grad (pipeline.h): the
+/// forward graph returns its outputs then `saved` tensors; the backward graph takes those, one
+/// tangent per output that requires grad, and the size symbols' values.
+struct AotBackward {
+    std::shared_ptr<GraphArtifacts> graph;
+    int32_t userOutputs = 0;
+    int32_t saved = 0;
+    int32_t tangents = 0;
+    std::vector<int32_t> tangentOf;          ///< per user output: tangent input, or -1
+    std::vector<compiler::GradTarget> grads; ///< per backward output: whose gradient
+};
+
 struct GraphArtifacts {
     std::shared_ptr<graph::Graph> captured;
     compiler::AtenGraph aten;
@@ -47,6 +62,8 @@ struct GraphArtifacts {
     /// KILN_POISON_BUFFERS=1): an element a kernel forgets shows up instead of old memory.
     bool poisonBuffers = false;
     bool debug = false; ///< inductor's `debug`: poison buffers and log every launch
+    /// Set when the graph's outputs require grad and its backward is compiled too.
+    std::shared_ptr<AotBackward> backward;
 };
 
 class CompiledGraph {

@@ -146,6 +146,9 @@ capture::InductorResult compile(const capture::InductorRequest& req, Registry& r
     }
     for (KernelRuntime& k : result->artifacts->kernels)
         k.kernelId = g_nextKernelId++;
+    if (result->artifacts->backward)
+        for (KernelRuntime& k : result->artifacts->backward->graph->kernels)
+            k.kernelId = g_nextKernelId++;
     auto compiled =
         std::make_shared<CompiledGraph>(result->artifacts, &sink, &req.logger, req.compileId);
     registry.graphs.push_back(compiled);
@@ -161,6 +164,7 @@ capture::InductorResult compile(const capture::InductorRequest& req, Registry& r
                    index = req.graphIndex, preFusion, postFusion]() {
         reportPasses(sink, passes, id);
         reportKernels(sink, *artifacts, id, index);
+        if (artifacts->backward) reportKernels(sink, *artifacts->backward->graph, id, index);
         sink.diagram(DiagramEvent{id, index, "pre_fusion", preFusion});
         sink.diagram(DiagramEvent{id, index, "post_fusion", postFusion});
     };

@@ -2,7 +2,9 @@
 #include "inductor/pipeline.h"
 
 #include "compiler/decompose_ops.h"
+#include "compiler/differentiate.h"
 #include "compiler/fuse_kernels.h"
+#include "compiler/partition_joint.h"
 #include "inductor/autotune.h"
 #include "inductor/cuda_attention.h"
 #include "inductor/cuda_matmul.h"
@@ -91,8 +93,8 @@ std::vector<int64_t> exampleSymbols(const PipelineContext& c, const compiler::At
     return syms;
 }
 
-Status tuneKernels(const PipelineContext& c, GraphArtifacts& a,
-                   const std::vector<size_t>& compiled) {
+Status tuneKernels(const PipelineContext& c, GraphArtifacts& a, const std::vector<size_t>& compiled,
+                   const std::vector<int64_t>& syms) {
     TuneOptions options;
     options.coordinateDescent = c.options.flag("coordinate_descent_tuning");
     options.useCache = c.options.flag("use_autotune_local_cache");
@@ -108,7 +110,6 @@ Status tuneKernels(const PipelineContext& c, GraphArtifacts& a,
         e.detailJson = "{\"candidates_done\": " + std::to_string(done) + "}";
         c.sink.timeline(e);
     };
-    std::vector<int64_t> syms = exampleSymbols(c, a.aten);
     for (size_t k : compiled) {
         if (a.schedule.kernels[k].kind == compiler::ScheduledKernel::Kind::Template) continue;
         auto tuned = autotuneKernel(a.lowered.program, a.schedule, k, syms, options);
@@ -252,6 +253,146 @@ Expected<std::string> generateCudaKernels(const PipelineContext& c, GraphArtifac
 
 } // namespace
 
+namespace {
+
+/// Passes 2-5 for one decomposed graph: the captured graph's, or AOT autograd's forward and
+/// backward graphs (`suffix` " (backward)" names the latter's passes). A graph the code
+/// generator refuses sets `result.refusal`.
+Status compileDecomposed(const PipelineContext& c, GraphArtifacts& a, PipelineResult& result,
+                         const std::string& suffix, const std::vector<int64_t>& exampleSyms) {
+    bool autotune = c.options.flag("max_autotune") || c.options.flag("max_autotune_gemm");
+    PassTimer lower(result, "lower_to_loops" + suffix);
+    compiler::LoweringOptions lowering = loweringOptions(c.options);
+    lowering.freshOutputs = c.freshOutputs;
+    a.lowered = compiler::lowerToLoops(a.aten, lowering);
+    std::string problem = compiler::verify(a.lowered.program);
+    KILN_ASSERT(problem.empty(), problem.c_str());
+    std::string preFusion = compiler::toString(a.lowered.program);
+    lower.done(preFusion);
+    KILN_TORCH_ARTIFACT(c.logger, Artifact::IrPreFusion, c.compileId,
+                        "BEFORE FUSION\n" + preFusion);
+
+    PassTimer fuse(result, "fuse_kernels" + suffix);
+    compiler::FusionOptions fusion;
+    fusion.maxFusionSize = static_cast<int>(c.options.integer("max_fusion_size").value_or(64));
+    fusion.requireSharedData = a.onCuda;
+    if (c.logger.artifactEnabled(Artifact::Fusion))
+        fusion.log = [&](const std::string& line) {
+            KILN_TORCH_ARTIFACT(c.logger, Artifact::Fusion, c.compileId, line);
+        };
+    a.schedule = compiler::fuseKernels(a.lowered.program, fusion);
+    std::string postFusion = compiler::toString(a.schedule, a.lowered.program);
+    fuse.done(postFusion);
+    KILN_TORCH_ARTIFACT(c.logger, Artifact::IrPostFusion, c.compileId,
+                        "AFTER FUSION\n" + postFusion);
+    KILN_TORCH_ARTIFACT(c.logger, Artifact::Schedule, c.compileId, "Schedule:\n" + postFusion);
+
+    if (autotune && !a.onCuda) {
+        PassTimer select(result, "select_templates" + suffix);
+        if (auto st = selectTemplates(c, a, exampleSyms); !st) return st.error();
+        select.done(compiler::toString(a.schedule, a.lowered.program));
+    }
+
+    PassTimer plan(result, "plan_memory" + suffix);
+    a.memory = compiler::planMemory(a.lowered.program, a.schedule, a.lowered.outputs);
+    plan.done(compiler::toString(a.memory, a.lowered.program));
+
+    PassTimer generate(result, "generate_code" + suffix);
+    std::vector<size_t> compiled;
+    for (size_t k = 0; k < a.schedule.kernels.size(); ++k)
+        if (a.schedule.kernels[k].compiled()) compiled.push_back(k);
+    if (a.onCuda && c.planOnly) {
+        for (size_t k : compiled)
+            if (Status st = checkCudaKernel(a.lowered.program, a.schedule.kernels[k]); !st) {
+                if (st.error().kind != "CudaCodegenError") return st.error();
+                result.refusal = st.error().message;
+                return {};
+            }
+        return {};
+    }
+    if (a.onCuda) {
+        auto timing = generateCudaKernels(c, a, compiled, result.refusal);
+        if (!timing) return timing.error();
+        if (!result.refusal.empty()) return {};
+        std::string listing = kernelListing(a);
+        generate.done(*timing + listing);
+        KILN_TORCH_ARTIFACT(c.logger, Artifact::OutputCode, c.compileId,
+                            "Output code: \n" + *timing + listing);
+        return {};
+    }
+    auto code =
+        codegen::compileKernels(a.lowered.program, a.schedule, compiled, {}, &result.codegen);
+    if (!code) return code.error();
+    a.kernels.resize(a.schedule.kernels.size());
+    for (size_t i = 0; i < compiled.size(); ++i)
+        a.kernels[compiled[i]].code = std::move((*code)[i]);
+    for (size_t k = 0; k < a.scheduleChoices.size() && k < a.kernels.size(); ++k)
+        a.kernels[k].choices = std::move(a.scheduleChoices[k]);
+    if (c.options.flag("max_autotune") || c.options.flag("max_autotune_pointwise"))
+        if (auto st = tuneKernels(c, a, compiled, exampleSyms); !st) return st.error();
+    std::string listing = kernelListing(a);
+    const codegen::CodegenStats& st = result.codegen;
+    if (!compiled.empty())
+        reportKernelCache(c, compiled.size(), st.memoryCacheHits, st.diskCacheHits);
+    char timing[200];
+    std::snprintf(timing, sizeof timing,
+                  "# LLVM: IR %.2f ms, optimize %.2f ms, machine code %.2f ms; cache hits: %d "
+                  "in memory, %d on disk\n",
+                  st.irBuildMs, st.optimizeMs, st.machineCodeMs, st.memoryCacheHits,
+                  st.diskCacheHits);
+    generate.done(timing + listing);
+    KILN_TORCH_ARTIFACT(c.logger, Artifact::OutputCode, c.compileId,
+                        "Output code: \n" + std::string(timing) + listing);
+
+    return {};
+}
+
+/// AOT autograd: the forward graph differentiated into a joint graph, split into the forward
+/// (which also returns what the backward saves) and the backward, each compiled. A graph with
+/// an op Kiln cannot differentiate yet is a refusal: it runs through the eager kernels, whose
+/// autograd covers it.
+Status compileWithBackward(const PipelineContext& c, GraphArtifacts& a, PipelineResult& result,
+                           const std::vector<int64_t>& exampleSyms) {
+    PassTimer differentiate(result, "differentiate");
+    compiler::DifferentiateResult d = compiler::differentiate(a.aten);
+    if (!d.joint) {
+        result.refusal = d.refusal;
+        return {};
+    }
+    compiler::PartitionedGraphs parts = compiler::partitionJoint(*d.joint);
+    differentiate.done("joint graph:\n" + compiler::toString(d.joint->graph) +
+                       "\nforward graph:\n" + compiler::toString(parts.forward) +
+                       "\nbackward graph:\n" + compiler::toString(parts.backward));
+    KILN_TORCH_ARTIFACT(c.logger, Artifact::AotGraphs, c.compileId,
+                        "TRACED GRAPH\n ===== Forward graph " + c.compileId + " =====\n" +
+                            compiler::toString(parts.forward) +
+                            "\nTRACED GRAPH\n ===== "
+                            "Backward graph " +
+                            c.compileId + " =====\n" + compiler::toString(parts.backward));
+    a.aten = std::move(parts.forward);
+    auto backward = std::make_shared<GraphArtifacts>();
+    backward->captured = a.captured;
+    backward->aten = std::move(parts.backward);
+    backward->sizeAsserts = a.sizeAsserts;
+    backward->debug = a.debug;
+    backward->poisonBuffers = a.poisonBuffers;
+    if (Status st = compileDecomposed(c, a, result, "", exampleSyms); !st) return st;
+    if (!result.refusal.empty()) return {};
+    if (Status st = compileDecomposed(c, *backward, result, " (backward)", exampleSyms); !st)
+        return st;
+    auto aot = std::make_shared<AotBackward>();
+    aot->graph = std::move(backward);
+    aot->userOutputs = parts.userOutputs;
+    aot->saved = parts.saved;
+    aot->tangents = parts.tangents;
+    aot->tangentOf = std::move(parts.tangentOf);
+    aot->grads = std::move(parts.grads);
+    a.backward = std::move(aot);
+    return {};
+}
+
+} // namespace
+
 Expected<PipelineResult> runPipeline(const PipelineContext& c,
                                      std::shared_ptr<graph::Graph> captured) {
     PipelineResult result;
@@ -293,91 +434,13 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
                  "heuristic choice",
                  "max_autotune");
 
-    PassTimer lower(result, "lower_to_loops");
-    compiler::LoweringOptions lowering = loweringOptions(c.options);
-    lowering.freshOutputs = c.freshOutputs;
-    a->lowered = compiler::lowerToLoops(a->aten, lowering);
-    std::string problem = compiler::verify(a->lowered.program);
-    KILN_ASSERT(problem.empty(), problem.c_str());
-    std::string preFusion = compiler::toString(a->lowered.program);
-    lower.done(preFusion);
-    KILN_TORCH_ARTIFACT(c.logger, Artifact::IrPreFusion, c.compileId,
-                        "BEFORE FUSION\n" + preFusion);
-
-    PassTimer fuse(result, "fuse_kernels");
-    compiler::FusionOptions fusion;
-    fusion.maxFusionSize = static_cast<int>(c.options.integer("max_fusion_size").value_or(64));
-    fusion.requireSharedData = a->onCuda;
-    if (c.logger.artifactEnabled(Artifact::Fusion))
-        fusion.log = [&](const std::string& line) {
-            KILN_TORCH_ARTIFACT(c.logger, Artifact::Fusion, c.compileId, line);
-        };
-    a->schedule = compiler::fuseKernels(a->lowered.program, fusion);
-    std::string postFusion = compiler::toString(a->schedule, a->lowered.program);
-    fuse.done(postFusion);
-    KILN_TORCH_ARTIFACT(c.logger, Artifact::IrPostFusion, c.compileId,
-                        "AFTER FUSION\n" + postFusion);
-    KILN_TORCH_ARTIFACT(c.logger, Artifact::Schedule, c.compileId, "Schedule:\n" + postFusion);
-
-    if (autotune && !a->onCuda) {
-        PassTimer select(result, "select_templates");
-        if (auto st = selectTemplates(c, *a, exampleSymbols(c, a->aten)); !st) return st.error();
-        select.done(compiler::toString(a->schedule, a->lowered.program));
+    std::vector<int64_t> syms = exampleSymbols(c, a->aten);
+    if (tensor::gradModeEnabled() && compiler::needsBackward(a->aten) && !a->onCuda) {
+        if (Status st = compileWithBackward(c, *a, result, syms); !st) return st.error();
+    } else if (Status st = compileDecomposed(c, *a, result, "", syms); !st) {
+        return st.error();
     }
-
-    PassTimer plan(result, "plan_memory");
-    a->memory = compiler::planMemory(a->lowered.program, a->schedule, a->lowered.outputs);
-    plan.done(compiler::toString(a->memory, a->lowered.program));
-
-    PassTimer generate(result, "generate_code");
-    std::vector<size_t> compiled;
-    for (size_t k = 0; k < a->schedule.kernels.size(); ++k)
-        if (a->schedule.kernels[k].compiled()) compiled.push_back(k);
-    if (a->onCuda && c.planOnly) {
-        for (size_t k : compiled)
-            if (Status st = checkCudaKernel(a->lowered.program, a->schedule.kernels[k]); !st) {
-                if (st.error().kind != "CudaCodegenError") return st.error();
-                result.refusal = st.error().message;
-                return result;
-            }
-        result.artifacts = std::move(a);
-        return result;
-    }
-    if (a->onCuda) {
-        auto timing = generateCudaKernels(c, *a, compiled, result.refusal);
-        if (!timing) return timing.error();
-        if (!result.refusal.empty()) return result;
-        std::string listing = kernelListing(*a);
-        generate.done(*timing + listing);
-        KILN_TORCH_ARTIFACT(c.logger, Artifact::OutputCode, c.compileId,
-                            "Output code: \n" + *timing + listing);
-        result.artifacts = std::move(a);
-        return result;
-    }
-    auto code =
-        codegen::compileKernels(a->lowered.program, a->schedule, compiled, {}, &result.codegen);
-    if (!code) return code.error();
-    a->kernels.resize(a->schedule.kernels.size());
-    for (size_t i = 0; i < compiled.size(); ++i)
-        a->kernels[compiled[i]].code = std::move((*code)[i]);
-    for (size_t k = 0; k < a->scheduleChoices.size() && k < a->kernels.size(); ++k)
-        a->kernels[k].choices = std::move(a->scheduleChoices[k]);
-    if (c.options.flag("max_autotune") || c.options.flag("max_autotune_pointwise"))
-        if (auto st = tuneKernels(c, *a, compiled); !st) return st.error();
-    std::string listing = kernelListing(*a);
-    const codegen::CodegenStats& st = result.codegen;
-    if (!compiled.empty())
-        reportKernelCache(c, compiled.size(), st.memoryCacheHits, st.diskCacheHits);
-    char timing[200];
-    std::snprintf(timing, sizeof timing,
-                  "# LLVM: IR %.2f ms, optimize %.2f ms, machine code %.2f ms; cache hits: %d "
-                  "in memory, %d on disk\n",
-                  st.irBuildMs, st.optimizeMs, st.machineCodeMs, st.memoryCacheHits,
-                  st.diskCacheHits);
-    generate.done(timing + listing);
-    KILN_TORCH_ARTIFACT(c.logger, Artifact::OutputCode, c.compileId,
-                        "Output code: \n" + std::string(timing) + listing);
-
+    if (!result.refusal.empty()) return result;
     result.artifacts = std::move(a);
     return result;
 }

@@ -5,11 +5,15 @@
 /// output_code, ir_pre_fusion, ir_post_fusion).
 ///
 ///   1. decompose        captured graph -> core ops          (compiler/decompose_ops)
+///      differentiate    when outputs require grad: the joint forward-backward graph
+///                       (compiler/differentiate), split into the forward and backward
+///                       graphs (compiler/partition_joint); passes 2-5 run on each
 ///   2. lower_to_loops   core ops -> loop IR buffers          (compiler/lower_to_loops)
 ///   3. fuse_kernels     loop IR -> kernels                   (compiler/fuse_kernels)
 ///   4. plan_memory      buffer reuse                         (compiler/plan_memory)
 ///   5. generate_code    kernels -> LLVM IR -> machine code   (codegen/cpu)
-///   6. wrap             one callable per graph               (inductor/compiled_graph)
+///   6. wrap             one callable per graph               (inductor/compiled_graph); its
+///                       outputs' grad_fn runs the compiled backward (inductor/compiled_backward)
 #pragma once
 
 #include "inductor/compiled_graph.h"

@@ -157,9 +157,9 @@ int64_t packingNs(const GemmSite& site, int tileN) {
     tensor::Generator gen(7);
     // A weight used as w.t(): the common reason for B's columns to be its rows.
     tensor::Tensor source =
-        rowMajor ? tensor::randn(std::vector<int64_t>{site.K, site.N}, {}, gen)
-                 : tensor::transpose(tensor::randn(std::vector<int64_t>{site.N, site.K}, {}, gen),
-                                     0, 1);
+        rowMajor
+            ? tensor::randn(std::vector<int64_t>{site.K, site.N}, {}, gen)
+            : tensor::transpose(tensor::randn(std::vector<int64_t>{site.N, site.K}, {}, gen), 0, 1);
     return timeRuns([&] { // as CompiledGraph's runTemplate packs it
                if (paddedN == site.N) {
                    tensor::Tensor packed = tensor::contiguous(source);
@@ -221,7 +221,6 @@ std::string describeTile(const GemmSite& site, int tm, int tn) {
                                        "x" + std::to_string((site.N + tn - 1) / tn * tn);
     return "template " + std::to_string(tm) + "x" + std::to_string(tn) + " tile" + padded +
            (site.epilogue ? ", epilogue fused" : "");
-
 }
 
 /// Everything that decides a product's candidates and their speed, for the tuning cache.
@@ -273,7 +272,7 @@ Expected<std::vector<Candidate>> measureSite(const PipelineContext& c, const Gra
         progress(candidates.back());
     }
     if (templates) {
-        BenchmarkWorkspace ws(p, syms); // every tile reads the same random operands
+        BenchmarkWorkspace ws(p, syms);            // every tile reads the same random operands
         std::map<int64_t, int64_t> packingByWidth; // tiles of one padded width pack alike
         for (auto [tm, tn] : tiles(site, c.options.flag("shape_padding"))) {
             ScheduledKernel tem = templateKernel(a.schedule, site, tm, tn, templateCount);

@@ -80,6 +80,14 @@ Ref<GradNode> binaryBackward(BinaryOp op, std::string_view name, const Tensor& a
 void attachViewDerivative(Tensor& view, std::string_view name, const Tensor& input);
 void attachReductionDerivative(Tensor& out, std::string_view name, const Tensor& input,
                                IntList dims, bool keepdim, bool mean);
+/// The gradient is `out`'s (spread back over the reduced `dims` unless `keepdim`; no dims and
+/// keepdim for an elementwise op) times `factor`, computed by the forward (leaky_relu, logsumexp).
+void attachFactorDerivative(Tensor& out, const Tensor& factor, IntList dims, bool keepdim);
+/// amax/amin over `dims` (all when empty; max()/min() of everything): shared among ties.
+void attachExtremumDerivative(Tensor& out, const Tensor& input, IntList dims, bool keepdim);
+/// max(dim)/min(dim): to the positions `indices` names.
+void attachIndexedExtremumDerivative(Tensor& values, const Tensor& input, const Tensor& indices,
+                                     int64_t dim, bool keepdim);
 /// var (std when `sqrt`) of `input` over `dims` (all when empty).
 void attachVarianceDerivative(Tensor& out, const Tensor& input, IntList dims, double correction,
                               bool keepdim, bool sqrt);

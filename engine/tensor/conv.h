@@ -34,6 +34,14 @@ ConvAlgorithm convAlgorithm();
 Tensor conv2d(const Tensor& input, const Tensor& weight, const std::optional<Tensor>& bias,
               const ConvParams& params);
 
+/// conv2d's gradients from its output's gradient `grad` (batched): of an input of
+/// `inputSizes` (a transposed convolution of `grad` with `weight`), and of a weight of
+/// `weightSizes` (the correlation of `input` with `grad`, per group).
+Tensor conv2dInputGrad(const Tensor& grad, const Tensor& weight, IntList inputSizes,
+                       const ConvParams& params);
+Tensor conv2dWeightGrad(const Tensor& grad, const Tensor& input, IntList weightSizes,
+                        const ConvParams& params);
+
 struct ConvTransposeParams {
     Pair stride{1, 1};
     Pair padding{0, 0};

@@ -2,6 +2,7 @@
 // Factories: zeros/ones/full, arange and linspace with PyTorch's size and value arithmetic,
 // eye, tril/triu and torch.tensor(data).
 #include "support/assert.h"
+#include "tensor/autograd.h"
 #include "tensor/elementwise.h"
 #include "tensor/error.h"
 #include "tensor/ops.h"
@@ -134,6 +135,24 @@ Tensor eye(int64_t n, int64_t m, const TensorOptions& options) {
 
 namespace {
 
+template <bool Lower>
+Tensor triangle(const Tensor& a, int64_t diagonal);
+
+/// tril/triu's gradient is the same triangle of the output's gradient.
+template <bool Lower>
+class TriangleBackward final : public GradNode {
+public:
+    explicit TriangleBackward(int64_t diagonal)
+        : GradNode(Lower ? "TrilBackward0" : "TriuBackward0")
+        , m_diagonal(diagonal) {}
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        return {triangle<Lower>(contiguous(grads[0]), m_diagonal)};
+    }
+
+private:
+    int64_t m_diagonal;
+};
+
 /// tril (Lower) / triu: zero the elements of every matrix on the wrong side of `diagonal`.
 template <bool Lower>
 Tensor triangle(const Tensor& a, int64_t diagonal) {
@@ -155,6 +174,7 @@ Tensor triangle(const Tensor& a, int64_t diagonal) {
         }
     }
     recordGradFn(out, Lower ? "TrilBackward0" : "TriuBackward0", {&a});
+    if (out.gradNode()) attachDerivative(out, makeRef<TriangleBackward<Lower>>(diagonal));
     return out;
 }
 

@@ -44,6 +44,42 @@ Tensor correlate(const Tensor& image, const Tensor& kernel, const ConvParams& fo
     return groups.size() == 1 ? groups[0] : cat(groups, 1);
 }
 
+/// The transposed convolution that maps conv2d's output gradient `g` back onto an input of
+/// spatial sizes `inputHW`.
+ConvTransposeParams transposeOf(const ConvParams& p, IntList inputHW, const Tensor& g,
+                                Pair kernel) {
+    ConvTransposeParams t;
+    t.stride = p.stride;
+    t.padding = p.padding;
+    t.dilation = p.dilation;
+    t.groups = p.groups;
+    for (int d = 0; d < 2; ++d) {
+        const int64_t k = kernel[static_cast<size_t>(d)];
+        const int64_t reached =
+            (g.size(2 + d) - 1) * p.stride[d] - 2 * p.padding[d] + p.dilation[d] * (k - 1) + 1;
+        t.outputPadding[d] = inputHW[static_cast<size_t>(d)] - reached;
+    }
+    return t;
+}
+
+} // namespace
+
+Tensor conv2dInputGrad(const Tensor& grad, const Tensor& weight, IntList inputSizes,
+                       const ConvParams& p) {
+    const Pair kernel{weight.size(2), weight.size(3)};
+    const DimVector hw{inputSizes[inputSizes.size() - 2], inputSizes[inputSizes.size() - 1]};
+    return convTranspose2d(grad, weight, std::nullopt, transposeOf(p, hw, grad, kernel));
+}
+
+Tensor conv2dWeightGrad(const Tensor& grad, const Tensor& input, IntList weightSizes,
+                        const ConvParams& p) {
+    const Pair kernel{weightSizes[2], weightSizes[3]};
+    // conv2d's weight is (C_out, C_in/g, ...): correlate(x, g) is (C_in/g, C_out, ...) per group.
+    return contiguous(transpose(correlate(input, grad, p, kernel), 0, 1));
+}
+
+namespace {
+
 class ConvBackward final : public GradNode {
 public:
     ConvBackward(std::string_view name, bool transposed, const Tensor& input, const Tensor& weight,
@@ -65,17 +101,16 @@ public:
         const Pair kernel{weight.size(2), weight.size(3)};
         std::vector<Tensor> out(3);
         if (wanted(*this, 0)) {
-            Tensor gx = m_transposed
-                            ? conv2d(g, weight, std::nullopt, m_params)
-                            : convTranspose2d(g, weight, std::nullopt, transposeOf(x, g, kernel));
+            Tensor gx = m_transposed ? conv2d(g, weight, std::nullopt, m_params)
+                                     : conv2dInputGrad(g, weight, x.sizes(), m_params);
             out[0] = toDType(single ? squeeze(gx, DimVector{0}) : gx, input.dtype());
         }
         if (wanted(*this, 1)) {
-            // conv2d's weight is (C_out, C_in/g, ...): correlate(x, g) is (C_in/g, C_out, ...)
-            // per group; conv_transpose2d's is (C_in, C_out/g, ...): correlate(g, x).
-            Tensor gw = m_transposed ? transpose(correlate(g, x, m_params, kernel), 0, 1)
-                                     : transpose(correlate(x, g, m_params, kernel), 0, 1);
-            out[1] = toDType(contiguous(gw), weight.dtype());
+            // conv_transpose2d's weight is (C_in, C_out/g, ...): correlate(g, x).
+            Tensor gw = m_transposed
+                            ? contiguous(transpose(correlate(g, x, m_params, kernel), 0, 1))
+                            : conv2dWeightGrad(g, x, weight.sizes(), m_params);
+            out[1] = toDType(gw, weight.dtype());
         }
         if (m_hasBias && wanted(*this, 2))
             out[2] = toDType(sum(g, DimVector{0, 2, 3}, false), weight.dtype());
@@ -83,21 +118,6 @@ public:
     }
 
 private:
-    /// The transposed convolution that maps the output gradient back onto the input's size.
-    ConvTransposeParams transposeOf(const Tensor& x, const Tensor& g, Pair kernel) const {
-        ConvTransposeParams t;
-        t.stride = m_params.stride;
-        t.padding = m_params.padding;
-        t.dilation = m_params.dilation;
-        t.groups = m_params.groups;
-        for (int d = 0; d < 2; ++d) {
-            const int64_t k = kernel[static_cast<size_t>(d)];
-            const int64_t reached = (g.size(2 + d) - 1) * m_params.stride[d] -
-                                    2 * m_params.padding[d] + m_params.dilation[d] * (k - 1) + 1;
-            t.outputPadding[d] = x.size(2 + d) - reached;
-        }
-        return t;
-    }
     bool m_transposed;
     SavedTensor m_input;
     SavedTensor m_weight;

@@ -124,6 +124,97 @@ private:
     bool m_mean;
 };
 
+/// The output's gradient, spread back over the reduced dims, times a factor the forward
+/// computed: leaky_relu's slope per element, logsumexp's softmax.
+class FactorBackward final : public GradNode {
+public:
+    FactorBackward(std::string_view name, const Tensor& factor, IntList dims, bool keepdim)
+        : GradNode(name)
+        , m_factor(factor)
+        , m_dims(reducedDims(dims, factor.dim()))
+        , m_keepdim(keepdim) {}
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        Tensor factor = m_factor.unpack(*this);
+        Tensor g = spreadOver(grads[0], m_dims, m_keepdim, factor.sizes());
+        return {binary(BinaryOp::Mul, g, factor)};
+    }
+
+    void releaseSaved() override { m_factor.release(); }
+
+private:
+    SavedTensor m_factor;
+    std::vector<int64_t> m_dims;
+    bool m_keepdim;
+};
+
+/// amax/amin, and max()/min() over everything: the gradient is shared evenly by the elements
+/// equal to the result, as PyTorch's (evenly_distribute_backward).
+class ExtremumBackward final : public GradNode {
+public:
+    ExtremumBackward(std::string_view name, const Tensor& input, const Tensor& out, IntList dims,
+                     bool keepdim)
+        : GradNode(name)
+        , m_input(input)
+        , m_output(out, true)
+        , m_dims(reducedDims(dims, input.dim()))
+        , m_keepdim(keepdim) {}
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        Tensor x = m_input.unpack(*this);
+        Tensor y = spreadOver(m_output.unpack(*this), m_dims, m_keepdim, x.sizes());
+        Tensor mask = toDType(binary(BinaryOp::Eq, x, y), x.dtype());
+        Tensor count = sum(mask, m_dims, true);
+        Tensor g = spreadOver(grads[0], m_dims, m_keepdim, x.sizes());
+        return {binary(BinaryOp::Div, binary(BinaryOp::Mul, g, mask), count)};
+    }
+
+    void releaseSaved() override {
+        m_input.release();
+        m_output.release();
+    }
+
+private:
+    SavedTensor m_input;
+    SavedTensor m_output;
+    std::vector<int64_t> m_dims;
+    bool m_keepdim;
+};
+
+/// max(dim)/min(dim): the gradient goes to the position the index names.
+class IndexedExtremumBackward final : public GradNode {
+public:
+    IndexedExtremumBackward(std::string_view name, const Tensor& input, const Tensor& indices,
+                            int64_t dim, bool keepdim)
+        : GradNode(name)
+        , m_sizes(input.sizes())
+        , m_dtype(input.dtype())
+        , m_indices(indices)
+        , m_dim(input.dim() == 0 ? 0 : wrapDim(dim, input.dim()))
+        , m_keepdim(keepdim) {}
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        Tensor index = m_indices.unpack(*this);
+        Tensor g = toDType(grads[0], m_dtype);
+        if (m_sizes.empty()) return {g};
+        if (!m_keepdim) {
+            index = unsqueeze(index, m_dim);
+            g = unsqueeze(g, m_dim);
+        }
+        Tensor zeros = tensor::zeros(m_sizes, {m_dtype, g.device()});
+        return {scatter(zeros, m_dim, index, g, ScatterReduce::None, true, "max")};
+    }
+
+    void releaseSaved() override { m_indices.release(); }
+
+private:
+    DimVector m_sizes;
+    DType m_dtype;
+    SavedTensor m_indices;
+    int64_t m_dim;
+    bool m_keepdim;
+};
+
 /// var: g * 2 (x - mean) / (N - correction); std: that over 2 std.
 class VarianceBackward final : public GradNode {
 public:
@@ -352,6 +443,23 @@ void attachReductionDerivative(Tensor& out, std::string_view name, const Tensor&
                                IntList dims, bool keepdim, bool mean) {
     if (!out.gradNode()) return;
     attachDerivative(out, makeRef<ReductionBackward>(name, input, dims, keepdim, mean));
+}
+
+void attachFactorDerivative(Tensor& out, const Tensor& factor, IntList dims, bool keepdim) {
+    if (!out.gradNode()) return;
+    attachDerivative(out, makeRef<FactorBackward>(out.gradFn(), factor, dims, keepdim));
+}
+
+void attachExtremumDerivative(Tensor& out, const Tensor& input, IntList dims, bool keepdim) {
+    if (!out.gradNode()) return;
+    attachDerivative(out, makeRef<ExtremumBackward>(out.gradFn(), input, out, dims, keepdim));
+}
+
+void attachIndexedExtremumDerivative(Tensor& values, const Tensor& input, const Tensor& indices,
+                                     int64_t dim, bool keepdim) {
+    if (!values.gradNode()) return;
+    attachDerivative(
+        values, makeRef<IndexedExtremumBackward>(values.gradFn(), input, indices, dim, keepdim));
 }
 
 void attachProductDerivative(Tensor& out, std::string_view name, ProductKind kind,

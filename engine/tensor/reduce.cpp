@@ -211,6 +211,7 @@ Tensor amax(const Tensor& a, IntList dims, bool keepdim) {
     detail::checkNonEmptyReduction(a, mask, !dims.empty(), "amax", false);
     Tensor out = reduceAnyType<MaxOp>(a, mask, keepdim);
     recordGradFn(out, "AmaxBackward0", {&a});
+    attachExtremumDerivative(out, a, dims, keepdim);
     return out;
 }
 
@@ -219,6 +220,7 @@ Tensor amin(const Tensor& a, IntList dims, bool keepdim) {
     detail::checkNonEmptyReduction(a, mask, !dims.empty(), "amin", false);
     Tensor out = reduceAnyType<MinOp>(a, mask, keepdim);
     recordGradFn(out, "AminBackward0", {&a});
+    attachExtremumDerivative(out, a, dims, keepdim);
     return out;
 }
 
@@ -226,6 +228,7 @@ Tensor maxAll(const Tensor& a) {
     detail::checkNonEmptyReduction(a, 0, false, "max", false);
     Tensor out = reduceAnyType<MaxOp>(a, reductionMask({}, a.dim()), false);
     recordGradFn(out, "MaxBackward1", {&a});
+    attachExtremumDerivative(out, a, {}, false);
     return out;
 }
 
@@ -233,6 +236,7 @@ Tensor minAll(const Tensor& a) {
     detail::checkNonEmptyReduction(a, 0, false, "min", false);
     Tensor out = reduceAnyType<MinOp>(a, reductionMask({}, a.dim()), false);
     recordGradFn(out, "MinBackward1", {&a});
+    attachExtremumDerivative(out, a, {}, false);
     return out;
 }
 

@@ -115,6 +115,7 @@ template <bool Largest>
 std::pair<Tensor, Tensor> extremeWithIndex(const Tensor& a, int64_t dim, bool keepdim) {
     IndexResult r = indexReduction<Largest>(a, dim, keepdim, true, Largest ? "max" : "min");
     recordGradFn(r.values, Largest ? "MaxBackward0" : "MinBackward0", {&a});
+    attachIndexedExtremumDerivative(r.values, a, r.indices, dim, keepdim);
     return {r.values, r.indices};
 }
 

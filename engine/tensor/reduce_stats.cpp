@@ -198,7 +198,7 @@ Tensor norm(const Tensor& a, double p, IntList dims, bool keepdim) {
 }
 
 Tensor logsumexp(const Tensor& a, IntList dims, bool keepdim) {
-    Tensor out;
+    Tensor out, softmax;
     {
         // PyTorch's composite: shift by the max (0 where the max is infinite) for stability.
         detail::NoGradGuard noGrad;
@@ -214,6 +214,16 @@ Tensor logsumexp(const Tensor& a, IntList dims, bool keepdim) {
         }
     }
     recordGradFn(out, "LogsumexpBackward0", {&a});
+    if (out.gradNode()) {
+        // d logsumexp / dx = exp(x - logsumexp): the softmax over the reduced dims.
+        detail::NoGradGuard noGrad;
+        Tensor lse = out;
+        const uint64_t mask = reductionMask(dims, a.dim());
+        for (int64_t d = 0; d < a.dim() && !keepdim; ++d)
+            if ((mask >> d) & 1) lse = unsqueeze(lse, d);
+        softmax = unary(UnaryOp::Exp, binary(BinaryOp::Sub, a, lse));
+        attachFactorDerivative(out, softmax, dims, keepdim);
+    }
     return out;
 }
 

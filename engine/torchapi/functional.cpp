@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // torch.nn.functional: activations, normalisation, attention, dropout, embedding, padding and
 // losses. Convolution, pooling and batch/group norm are in functional_conv.cpp.
+#include "tensor/autograd.h"
 #include "tensor/conv.h"
 #include "tensor/error.h"
 #include "tensor/random.h"
@@ -54,15 +55,21 @@ Value leakyRelu(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig("leaky_relu(input, negative_slope=0.01, inplace=False)");
     BoundArgs a = sig.bind(interp, args);
     Tensor x = a.toTensor(0);
-    Tensor r;
+    Tensor r, positive;
     {
         NoGradScope noGrad;
         Tensor scaled =
             tensor::binary(tensor::BinaryOp::Mul, x, tensor::wrapNumber(scalarArg(a, 1)));
-        Tensor positive = tensor::binary(tensor::BinaryOp::Gt, x, tensor::wrapNumber(int64_t(0)));
+        positive = tensor::binary(tensor::BinaryOp::Gt, x, tensor::wrapNumber(int64_t(0)));
         r = tensor::where(positive, x, scaled);
     }
     tensor::recordGradFn(r, "LeakyReluBackward0", {&x});
+    if (r.gradNode()) {
+        NoGradScope noGrad;
+        Tensor slope =
+            tensor::where(positive, tensor::wrapNumber(1.0), tensor::wrapNumber(scalarArg(a, 1)));
+        tensor::attachFactorDerivative(r, tensor::toDType(slope, x.dtype()), {}, true);
+    }
     if (!a.toBool(2)) return tensorValue(r);
     assignInPlace(x, r);
     return a[0];

@@ -31,9 +31,26 @@ public:
     Ref<tensor::GradNode> node;
 };
 
+/// The class of a grad_fn: one per node name (type(y.grad_fn).__name__ is "MulBackward0"), all
+/// subclasses of torch.autograd.graph.Node, as PyTorch's generated node classes.
+TypeObject* nodeType(std::string_view name) {
+    static std::map<std::string, Ref<TypeObject>, std::less<>> types;
+    auto it = types.find(name);
+    if (it == types.end()) {
+        const char* module =
+            name == "CompiledFunctionBackward" ? "torch.autograd.function" : "builtins";
+        it =
+            types
+                .emplace(std::string(name), makeNativeType(std::string(name), module,
+                                                           ObjectKind::Native, torchTypes().gradFn))
+                .first;
+    }
+    return it->second.get();
+}
+
 Value nodeValue(const Ref<tensor::GradNode>& node) {
     if (!node) return Value::none();
-    return Value(makeRef<GradFnObject>(torchTypes().gradFn.get(), node));
+    return Value(makeRef<GradFnObject>(nodeType(node->name()), node));
 }
 
 TorchTypes createTorchTypes() {
@@ -197,7 +214,8 @@ Value gradFnVariable(Interpreter& interp, const CallArgs& args, void*) {
 /// Node == Node: the same autograd node (each access makes a new wrapper).
 Value gradFnEq(Interpreter& interp, const CallArgs& args, void*) {
     const Value& other = args.positional[1];
-    if (!other.is(ObjectKind::Native) || other.asObject()->type() != torchTypes().gradFn.get())
+    if (!other.is(ObjectKind::Native) ||
+        !other.asObject()->type()->isSubtypeOf(torchTypes().gradFn.get()))
         return Value::fromBool(false);
     return Value::fromBool(args.positional[0].as<GradFnObject>()->node ==
                            other.as<GradFnObject>()->node);

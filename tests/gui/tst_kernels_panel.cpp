@@ -340,7 +340,8 @@ private slots:
                                              "    def forward(self, x):\n"
                                              "        return self.act(self.fc(x)) * 2\n"
                                              "m = torch.compile(M())\n"
-                                             "m(torch.randn(4, 8))\n");
+                                             "with torch.no_grad():\n"
+                                             "    m(torch.randn(4, 8))\n");
         QVERIFY(!trace.isEmpty());
         views::SnapshotPtr s = testing::readSnapshot(trace, 1);
         QVERIFY(s);

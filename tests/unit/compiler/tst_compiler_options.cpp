@@ -123,7 +123,7 @@ private slots:
                   "        self.fc1 = nn.Linear(64, 256)\n        self.act = nn.GELU()\n"
                   "        self.fc2 = nn.Linear(256, 64)\n"
                   "    def forward(self, x):\n        return self.fc2(self.act(self.fc1(x)))\n"
-                  "m = MLP()\nc = torch.compile(m, options={" +
+                  "torch.set_grad_enabled(False)\nm = MLP()\nc = torch.compile(m, options={" +
                   options.toStdString() +
                   "})\n"
                   "for rows in (32, 32):\n    x = torch.randn(rows, 64)\n"

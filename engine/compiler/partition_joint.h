@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+/// \file
+/// AOTAutograd's partitioner: splits a joint graph (differentiate.h) into the forward graph,
+/// which also returns the values the backward needs (the saved tensors), and the backward
+/// graph, which takes them with the tangents. Views, constants and parameters the backward
+/// reads are recomputed or read there rather than saved (they cost no memory of their own);
+/// every other forward value the backward reads is saved, as PyTorch's default partition
+/// does. The min-cut choice (recomputing cheap pointwise chains to save less) is not made yet.
+#pragma once
+
+#include "compiler/differentiate.h"
+
+namespace kiln::compiler {
+
+struct PartitionedGraphs {
+    /// Outputs: the forward graph's own outputs, then the saved values.
+    AtenGraph forward;
+    /// Inputs: the saved values, the tangents, then one int per size symbol (the forward's
+    /// values of them). Outputs: one gradient per JointGraph::grads entry.
+    AtenGraph backward;
+    int32_t userOutputs = 0;
+    int32_t saved = 0;
+    int32_t tangents = 0;
+    /// Per forward output: its tangent's input position in the backward graph (-1: none).
+    std::vector<int32_t> tangentOf;
+    std::vector<GradTarget> grads; ///< per backward output: whose gradient it is
+};
+
+PartitionedGraphs partitionJoint(const JointGraph& joint);
+
+} // namespace kiln::compiler

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+// AOT autograd (issue 16): graphs whose outputs require grad compile a forward and a backward
+// graph, and backward through CompiledFunctionBackward gives eager's gradients on random
+// inputs, for every family of the differentiation rules (compiler/differentiate.cpp); dynamic
+// sizes reach the backward; saved tensors keep PyTorch's in-place and retain_graph errors; ops
+// the eager kernels run are differentiated by the eager autograd.
+#include "compiler_fixture.h"
+
+#include <QtTest>
+
+using namespace kiln;
+
+namespace {
+
+const char* kHelpers = R"(
+import torch
+import torch.nn.functional as F
+
+def check(fn, *args, dynamic=False, name=""):
+    compiled = torch.compile(fn, dynamic=dynamic)
+    eager_args = [a.detach().clone().requires_grad_(a.requires_grad) for a in args]
+    for call in range(2):
+        c_args = [a.detach().clone().requires_grad_(a.requires_grad) for a in args]
+        out = compiled(*c_args)
+        if call == 1:
+            assert out.grad_fn.name() == "CompiledFunctionBackward", (name, out.grad_fn)
+        out.backward()
+    ref = fn(*eager_args)
+    ref.backward()
+    assert torch.allclose(out, ref, rtol=1e-4, atol=1e-5), (name, out, ref)
+    for i, (a, b) in enumerate(zip(c_args, eager_args)):
+        if b.grad is None:
+            assert a.grad is None, (name, i)
+            continue
+        assert torch.allclose(a.grad, b.grad, rtol=1e-4, atol=1e-5), (name, i, a.grad, b.grad)
+)";
+
+const char* kFamilies = R"(
+import inspect
+torch.manual_seed(0)
+x = torch.randn(5, 7, requires_grad=True)
+y = torch.randn(5, 7, requires_grad=True)
+w = torch.randn(7, requires_grad=True)
+m = torch.randn(7, 3, requires_grad=True)
+pos = (torch.rand(5, 7) + 0.5).requires_grad_()
+cases = {
+    "unary": lambda x, pos: (x.neg().exp() + x.abs() + pos.log() + pos.sqrt() + pos.rsqrt() + x.sin()
+                             + x.cos() + (x * 0.3).tan() + x.tanh() + torch.erf(x) + pos.log1p()
+                             + pos.reciprocal() + x.sigmoid() + F.gelu(x) + F.silu(x)).sum(),
+    "binary": lambda x, y, pos: ((x + y) * (x - y) / pos + pos ** y + x ** 2 + torch.remainder(x, pos)
+                                 + torch.maximum(x, y) - torch.minimum(x, y)).sum(),
+    "broadcast": lambda x, w: (x * w + w / (x.abs() + 1) - x.sum(dim=1, keepdim=True) * w).mean(),
+    "where, clamp, relu": lambda x, y: (torch.where(x > y, x * y, y.exp()) + x.clamp(-0.5, 0.5)
+                                        + F.relu(y) + F.leaky_relu(x, 0.1)).sum(),
+    "reductions": lambda x: (x.sum(0) * x.mean(1).sum() + x.amax(1).sum() + x.amin(0).sum()
+                             + x.var(1).sum() + x.std() + x.max() - x.min()).sum(),
+    "softmax family": lambda x, y: (F.softmax(x, -1) * y).sum() + F.log_softmax(y, 0)[2].sum()
+                                   + torch.logsumexp(x, 1).sum(),
+    "layer_norm": lambda x, w: (F.layer_norm(x, (7,), w, w * 0.5) * x).sum(),
+    "views": lambda x: (x.t().reshape(35)[3:30].view(3, 9) * torch.arange(27.0).view(3, 9)).sum()
+                       + x.permute(1, 0)[::1, 2:].sum() + x.unsqueeze(0).expand(3, 5, 7).sum(),
+    "slices, cat, stack": lambda x, y: (torch.cat([x[:, :3], y[1:, 4:].sum(0, keepdim=True).expand(5, 3)], 1)
+                                        * torch.stack([x, y], 0).sum(0)[:, :6]).sum(),
+    "products": lambda x, m, w: ((x @ m).tanh().sum() + (x @ w).sum()
+                                 + torch.bmm(x.view(1, 5, 7), m.view(1, 7, 3)).sum()
+                                 + torch.addmm(w[:3], x, m, beta=0.5, alpha=2.0).sum()),
+    "linear": lambda x, m, w: F.linear(x, m.t(), w[:3]).pow(2).sum(),
+    "triangle": lambda x: (torch.tril(x) * 2 + torch.triu(x, 1)).sum(),
+    "mse": lambda x, y: F.mse_loss(x, y) + F.mse_loss(x, y, reduction="sum"),
+}
+args = {"x": x, "y": y, "w": w, "m": m, "pos": pos}
+for name, fn in cases.items():
+    names = inspect.signature(fn).parameters
+    check(fn, *[args[n] for n in names], name=name)
+)";
+
+} // namespace
+
+class AotAutogradTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyFamilyMatchesEagerOnRandomInputs() {
+        testing::CompilerFixture f("aot_families.py");
+        std::string error = f.run(std::string(kHelpers) + kFamilies);
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+        bool backwardPasses = false;
+        for (const TimelineEvent& p : f.sink.passes)
+            backwardPasses |= p.name == "generate_code (backward)";
+        QVERIFY(backwardPasses);
+        for (const TimelineEvent& e : f.sink.otherTimeline)
+            QVERIFY2(e.name != "eager_fallback", e.detailJson.c_str());
+    }
+
+    void parametersInputsAndOutputs() {
+        testing::CompilerFixture f("aot_modules.py");
+        std::string error = f.run(std::string(kHelpers) + R"(
+import torch.nn as nn
+torch.manual_seed(1)
+net = nn.Sequential(nn.Linear(6, 12), nn.Tanh(), nn.Linear(12, 4))
+ref = nn.Sequential(nn.Linear(6, 12), nn.Tanh(), nn.Linear(12, 4))
+ref.load_state_dict(net.state_dict())
+compiled = torch.compile(net)
+data = torch.randn(9, 6)
+for step in range(3):
+    for model in (compiled, ref):
+        model.zero_grad()
+        model(data).square().mean().backward()
+for a, b in zip(net.parameters(), ref.parameters()):
+    assert torch.allclose(a.grad, b.grad, rtol=1e-5, atol=1e-6), (a.grad, b.grad)
+out = compiled(data)
+assert out.grad_fn.name() == "CompiledFunctionBackward"
+assert [type(f).__name__ for f, _ in out.grad_fn.next_functions] == ["AccumulateGrad"] * 4
+
+# An input that needs no grad gets none; an output nothing reaches gets a zero gradient.
+def two(x, w):
+    return (x * w).sum(), x.exp()
+xs = torch.randn(4, 3, requires_grad=True)
+check(lambda x, w: two(x, w)[0], xs, torch.randn(3), name="input without grad")
+f2 = torch.compile(two)
+for _ in range(2):
+    xs.grad = None
+    first, second = f2(xs, torch.ones(3))
+    second.sum().backward()
+assert torch.allclose(xs.grad, xs.detach().exp())
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+    }
+
+    void dynamicSizesReachTheBackward() {
+        testing::CompilerFixture f("aot_dynamic.py");
+        std::string error = f.run(std::string(kHelpers) + R"(
+for n in (3, 5, 8):
+    x = torch.randn(n, 4, requires_grad=True)
+    check(lambda x: (F.softmax(x, 0) * torch.arange(float(n * 4)).view(n, 4)).sum() + x[1:].sum(), x,
+          dynamic=True, name=f"n={n}")
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+    }
+
+    void savedTensorsKeepTheirErrors() {
+        testing::CompilerFixture f("aot_saved.py");
+        std::string error = f.run(std::string(kHelpers) + R"(
+fn = torch.compile(lambda x, w: (x * w).sum())
+x = torch.randn(3, requires_grad=True)
+for _ in range(2):
+    w = torch.randn(3)
+    out = fn(x, w)
+w.add_(1)
+try:
+    out.backward()
+    raise AssertionError("no error")
+except RuntimeError as e:
+    assert "modified by an inplace operation" in str(e), str(e)
+out = fn(x, torch.randn(3))
+out.backward()
+try:
+    out.backward()
+    raise AssertionError("no error")
+except RuntimeError as e:
+    assert "backward through the graph a second time" in str(e), str(e)
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+    }
+
+    void convolutionsEmbeddingsAndCrossEntropy() {
+        // Backward ops without a loop form (conv2d's input and weight gradients, embedding's
+        // and gather's scatters) are extern kernels; a BatchNorm module the eager kernels run
+        // hides its parameters, so that model runs through the eager kernels instead.
+        testing::CompilerFixture f("aot_cnn.py");
+        std::string error = f.run(std::string(kHelpers) + R"(
+import torch.nn as nn
+class Net(nn.Module):
+    def __init__(self, norm):
+        super().__init__()
+        self.c1 = nn.Conv2d(3, 8, 3, padding=1)
+        self.norm = nn.BatchNorm2d(8) if norm else nn.Identity()
+        self.c2 = nn.Conv2d(8, 8, 3, stride=2, groups=2)
+        self.emb = nn.Embedding(10, 8, padding_idx=0)
+        self.fc = nn.Linear(8, 5)
+    def forward(self, x, idx, target):
+        h = F.relu(self.norm(self.c1(x)))
+        h = F.max_pool2d(self.c2(h), 2)
+        h = F.adaptive_avg_pool2d(h, 1).flatten(1) + self.emb(idx)
+        return F.cross_entropy(self.fc(h), target)
+torch.manual_seed(2)
+x, idx, target = torch.randn(4, 3, 12, 12), torch.tensor([0, 3, 5, 0]), torch.tensor([1, 2, 0, 4])
+for norm in (False, True):
+    eager, compiled = Net(norm), Net(norm)
+    compiled.load_state_dict(eager.state_dict())
+    step = torch.compile(compiled)
+    for _ in range(2):
+        for model in (eager, step):
+            model.zero_grad()
+            loss = model(x, idx, target)
+            loss.backward()
+    expected = "NllLossBackward0" if norm else "CompiledFunctionBackward"
+    assert loss.grad_fn.name() == expected, (norm, loss.grad_fn)
+    for (name, a), b in zip(eager.named_parameters(), compiled.parameters()):
+        assert torch.allclose(a.grad, b.grad, rtol=1e-4, atol=1e-6), (norm, name)
+    assert compiled.emb.weight.grad[0].abs().sum() == 0  # padding_idx gets no gradient
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+        std::vector<std::string> names = f.kernelNames();
+        for (const char* k :
+             {"extern_convolution_backward_input", "extern_convolution_backward_weight",
+              "extern_embedding_backward", "extern_gather_backward"})
+            QVERIFY2(std::find(names.begin(), names.end(), k) != names.end(), k);
+    }
+
+    void eagerKernelsRunTheirOwnDerivative() {
+        // An op the compiled graph leaves to the eager kernels (max_pool2d) is run again with
+        // the eager autograd in the compiled backward; a random one (dropout under
+        // fallback_random) cannot be, so that graph runs through the eager kernels whole.
+        testing::CompilerFixture f("aot_fallbacks.py");
+        std::string error = f.run(std::string(kHelpers) + R"(
+x = torch.randn(2, 3, 6, 6, requires_grad=True)
+fn = lambda x: (F.max_pool2d(x * 2, 2) * torch.arange(27.0).view(3, 3, 3)).sum()
+compiled = torch.compile(fn)
+for _ in range(2):
+    x.grad = None
+    out = compiled(x)
+    out.backward()
+assert out.grad_fn.name() == "CompiledFunctionBackward"
+xe = x.detach().clone().requires_grad_()
+fn(xe).backward()
+assert torch.equal(x.grad, xe.grad), (x.grad, xe.grad)
+
+import torch._inductor.config as config
+config.fallback_random = True
+y = torch.randn(16, 16, requires_grad=True)
+dropped = torch.compile(lambda y: F.dropout(y * 2, 0.5).sum())
+for _ in range(2):
+    y.grad = None
+    dropped(y).backward()
+assert set(y.grad.unique().tolist()) == {0.0, 4.0}, y.grad.unique()
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+        bool poolBackward = false, refused = false;
+        for (const KernelEvent& k : f.sink.kernels)
+            poolBackward |= k.name == "fallback_max_pool2d_backward";
+        for (const TimelineEvent& e : f.sink.otherTimeline)
+            refused |= e.name == "eager_fallback" &&
+                       e.detailJson.find("no derivative of dropout") != std::string::npos;
+        QVERIFY(poolBackward);
+        QVERIFY(refused);
+    }
+};
+
+QTEST_GUILESS_MAIN(AotAutogradTest)
+#include "tst_aot_autograd.moc"
