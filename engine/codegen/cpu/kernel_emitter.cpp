@@ -157,6 +157,84 @@ void Emitter::reductionStage(const LoopNode& n, const compiler::KernelStage& s) 
     }
 }
 
+bool Emitter::isColumnSum() const {
+    if (m_k.kind != compiler::ScheduledKernel::Kind::Reduction || m_k.stages.size() != 1 ||
+        m_k.outerRanges.empty())
+        return false;
+    const compiler::KernelStage& s = m_k.stages[0];
+    const LoopNode& n = m_p.nodes.at(static_cast<size_t>(s.node));
+    if (n.reduction != ReductionKind::Sum || !tensor::isFloating(n.body->dtype) ||
+        n.ranges.size() != m_k.outerRanges.size() || s.innerRanges.empty())
+        return false;
+    const auto column = static_cast<int32_t>(m_k.outerRanges.size() - 1);
+    const auto row = static_cast<int32_t>(m_k.outerRanges.size() + s.innerRanges.size() - 1);
+    std::vector<const ScalarNode*> loads;
+    compiler::collectLoads(n.body, loads);
+    bool any = false;
+    for (const ScalarNode* l : loads) {
+        if (!l->operands.empty()) return false; // indirect loads: keep the plain loop
+        Index c = compiler::coefficientOf(l->index, column);
+        Index r = compiler::coefficientOf(l->index, row);
+        if (!c || !r) return false;
+        int64_t step = 0;
+        if (!compiler::isConstant(c, &step) || (step != 0 && step != 1)) return false;
+        any = any || (step == 1 && !compiler::isOne(r));
+    }
+    return any;
+}
+
+void Emitter::columnSums(llvm::Value* lo, llvm::Value* hi, int32_t var) {
+    constexpr int64_t kBlock = 64;
+    const compiler::KernelStage& s = m_k.stages[0];
+    const LoopNode& n = m_p.nodes.at(static_cast<size_t>(s.node));
+    const DType t = n.body->dtype;
+    // Accumulated in double, as reductionStage's sums are.
+    llvm::Type* acc = t == DType::Float64 ? typeOf(t) : m_b.getDoubleTy();
+    llvm::IRBuilder<> entry(&m_fn->getEntryBlock(), m_fn->getEntryBlock().getFirstInsertionPt());
+    llvm::AllocaInst* sums = entry.CreateAlloca(acc, entry.getInt64(kBlock));
+    const int32_t blockVar = 1000, laneVar = 1001;
+    llvm::Value* blocks = m_b.CreateSDiv(
+        m_b.CreateAdd(m_b.CreateSub(hi, lo), m_b.getInt64(kBlock - 1)), m_b.getInt64(kBlock));
+    loop(m_b.getInt64(0), blocks, blockVar, false, [&] {
+        llvm::Value* start =
+            m_b.CreateAdd(lo, m_b.CreateMul(m_vars[blockVar], m_b.getInt64(kBlock)));
+        llvm::Value* width = m_b.CreateSub(hi, start);
+        llvm::Value* big = m_b.getInt64(kBlock);
+        width = m_b.CreateSelect(m_b.CreateICmpSLT(width, big), width, big);
+        auto lanes = [&](bool innermost, const std::function<void(llvm::Value*)>& body) {
+            loop(m_b.getInt64(0), width, laneVar, innermost, [&] {
+                m_vars[var] = m_b.CreateAdd(start, m_vars[laneVar]);
+                body(m_b.CreateGEP(acc, sums, m_vars[laneVar]));
+            });
+        };
+        lanes(true,
+              [&](llvm::Value* slot) { m_b.CreateStore(llvm::ConstantFP::get(acc, 0), slot); });
+        const size_t firstVar = m_k.outerRanges.size();
+        std::function<void(size_t)> rows = [&](size_t i) {
+            if (i == s.innerRanges.size())
+                return lanes(true, [&](llvm::Value* slot) {
+                    llvm::Value* v = scalar(n.body);
+                    if (v->getType() != acc) v = m_b.CreateFPExt(v, acc);
+                    m_b.CreateStore(m_b.CreateFAdd(m_b.CreateLoad(acc, slot), v), slot);
+                });
+            loop(m_b.getInt64(0), index(s.innerRanges[i]), static_cast<int32_t>(firstVar + i),
+                 false, [&] { rows(i + 1); });
+        };
+        rows(0);
+        const compiler::Buffer& out = m_p.buffer(n.output);
+        lanes(true, [&](llvm::Value* slot) {
+            std::vector<Index> vars;
+            for (size_t i = 0; i < n.ranges.size(); ++i)
+                vars.push_back(compiler::loopVar(static_cast<int32_t>(i)));
+            llvm::Value* offset = index(compiler::linearIndex(vars, out.strides, out.offset));
+            llvm::Value* v = m_b.CreateLoad(acc, slot);
+            if (acc != typeOf(t)) v = m_b.CreateFPTrunc(v, typeOf(t));
+            storeElement(n.output, offset, v, t);
+        });
+    });
+    m_vars.erase(var);
+}
+
 void Emitter::stage(const compiler::KernelStage& s) {
     const LoopNode& n = m_p.nodes.at(static_cast<size_t>(s.node));
     if (n.kind == LoopNode::Kind::Reduction)
@@ -229,8 +307,21 @@ std::vector<int32_t> Emitter::emit(const std::string& symbol) {
             stage(s);
     };
     const auto& outer = m_k.outerRanges;
+    const bool columnSum = isColumnSum();
     if (outer.empty()) {
         stages();
+    } else if (columnSum && outer.size() == 1) {
+        columnSums(begin, end, 0);
+    } else if (columnSum) {
+        loop(begin, end, 0, false, [&] {
+            std::function<void(size_t)> level = [&](size_t i) {
+                if (i + 1 == outer.size())
+                    return columnSums(m_b.getInt64(0), index(outer[i]), static_cast<int32_t>(i));
+                loop(m_b.getInt64(0), index(outer[i]), static_cast<int32_t>(i), false,
+                     [&] { level(i + 1); });
+            };
+            level(1);
+        });
     } else {
         loop(begin, end, 0,
              outer.size() == 1 && m_k.kind == compiler::ScheduledKernel::Kind::Pointwise, [&] {

@@ -70,6 +70,11 @@ protected:
     void pointwiseStage(const LoopNode& n, const compiler::KernelStage& s);
     void reductionStage(const LoopNode& n, const compiler::KernelStage& s);
     void welfordStage(const LoopNode& n, const compiler::KernelStage& s);
+    /// A sum over rows of what is contiguous along the kernel's last outer dim (a bias's or a
+    /// norm weight's gradient): reducing one output at a time would read memory with the row
+    /// stride, so outputs are summed a block at a time, the block's loop innermost.
+    bool isColumnSum() const;
+    void columnSums(llvm::Value* lo, llvm::Value* hi, int32_t var);
     llvm::MDNode* loopMetadata(bool innermost);
 
     llvm::Module& m_m;
