@@ -173,12 +173,13 @@ bool Emitter::isColumnSum() const {
     bool any = false;
     for (const ScalarNode* l : loads) {
         if (!l->operands.empty()) return false; // indirect loads: keep the plain loop
+        // Contiguous (or constant) along the column; the row index may be anything (a
+        // flattened batch of rows is `(r // T) * stride + (r % T) * C`).
         Index c = compiler::coefficientOf(l->index, column);
-        Index r = compiler::coefficientOf(l->index, row);
-        if (!c || !r) return false;
         int64_t step = 0;
-        if (!compiler::isConstant(c, &step) || (step != 0 && step != 1)) return false;
-        any = any || (step == 1 && !compiler::isOne(r));
+        if (!c || !compiler::isConstant(c, &step) || (step != 0 && step != 1)) return false;
+        Index r = compiler::coefficientOf(l->index, row);
+        any = any || (step == 1 && !(r && compiler::isOne(r)));
     }
     return any;
 }

@@ -34,7 +34,7 @@ namespace {
 namespace fs = std::filesystem;
 
 /// Bumped whenever the emitted code changes meaning, so stale disk entries are never used.
-constexpr const char* kEmitterVersion = "kiln-cpu-kernels-11";
+constexpr const char* kEmitterVersion = "kiln-cpu-kernels-12";
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();

@@ -222,6 +222,7 @@ cases = [
     (lambda x: x.sum(0), (torch.randn(64, 128, dtype=torch.float64),)),
     (lambda x: x.sum(0), (torch.randn(40, 96).half(),)),
     (lambda x: x.t().contiguous().t().sum(0), (torch.randn(50, 7),)),
+    (lambda x, y: (x * y).view(24, 96).sum(0), (torch.randn(4, 6, 96), torch.randn(4, 6, 96))),
 ]
 for i, (fn, args) in enumerate(cases):
     torch._dynamo.reset()
