@@ -67,16 +67,18 @@ std::string describeException(lang::Interpreter& interp, const lang::Value& exce
     return fallbackFile.empty() ? what : fallbackFile + ": " + what;
 }
 
-/// One interpreter with the workload's module run as `__main__`, its fn and make_inputs.
+/// One interpreter with the workload's module run (as `kiln_workload`), its fn and make_inputs.
 struct Session {
     CountingSink sink;
     Logger logger{sink};
     lang::Interpreter interp{sink};
     torchapi::ScriptCompileConfig config{interp};
     std::unique_ptr<capture::CaptureEngine> engine;
-    std::vector<lang::Module> modules;
+    Ref<lang::ModuleObject> module;
     std::string file; ///< the workload's file, or "<name>" for a built-in one
-    lang::Value fn, makeInputs;
+    /// A training workload defines make_step(mode) instead of fn: it builds its model and
+    /// optimizer and returns the step, compiling the model itself for the modes but "eager".
+    lang::Value fn, makeInputs, makeStep;
 
     explicit Session(const Workload& w) {
         torchapi::installTorch(interp);
@@ -85,18 +87,24 @@ struct Session {
         inductor::installEagerDeviceOps();
         capture::installCompileApi(interp, *engine);
         file = w.path.empty() ? "<" + w.name + ">" : w.path;
-        auto module = lang::parseModule(std::make_shared<SourceFile>(
-            file, w.path.empty() ? std::string(kPrelude) + w.source : w.source));
-        if (!module.ok()) throw std::runtime_error(module.error().render());
-        modules.push_back(std::move(module).value());
+        std::string source = w.path.empty() ? std::string(kPrelude) + w.source : w.source;
+        auto parsed = lang::parseModule(std::make_shared<SourceFile>(file, source));
+        if (!parsed.ok()) throw std::runtime_error(parsed.error().render());
         // Seeded before the script runs too: a model built at module level (its weights drawn
-        // from the generator) must be the same model in every session of this process.
+        // from the generator) must be the same model in every session of this process. Run as
+        // a module named kiln_workload, as Python imports one: a script's
+        // `if __name__ == "__main__":` part (a training demo) is for `kiln run`.
         guarded([&] {
             interp.call(torchAttr("manual_seed"), {lang::Value::fromInt(0)});
-            interp.runMain(modules.back());
+            module = interp.runSourceModule("kiln_workload", file, source);
         });
-        fn = global("fn", "fn(*inputs)");
+        makeStep = optionalGlobal("make_step");
+        if (makeStep.isEmpty()) fn = global("fn", "fn(*inputs)");
         makeInputs = global("make_inputs", "make_inputs()");
+    }
+    lang::Value optionalGlobal(const char* name) {
+        const lang::Value* v = module->globals.find(lang::Symbol::intern(name));
+        return v ? *v : lang::Value();
     }
     template <typename F>
     auto guarded(F&& f) -> decltype(f()) {
@@ -107,12 +115,13 @@ struct Session {
         }
     }
     lang::Value global(const char* name, const char* what) {
-        const lang::Value* v =
-            interp.importModule("__main__")->globals.find(lang::Symbol::intern(name));
+        const lang::Value* v = module->globals.find(lang::Symbol::intern(name));
         if (!v)
-            throw std::runtime_error(file + ": the workload does not define " + what +
-                                     " (a workload defines fn(*inputs) and make_inputs(), which "
-                                     "returns the tuple of fn's arguments)");
+            throw std::runtime_error(
+                file + ": the workload does not define " + what +
+                " (a workload defines fn(*inputs), or make_step(mode) returning "
+                "a training step, and make_inputs(), which returns the tuple "
+                "of their arguments)");
         return *v;
     }
     lang::Value torchAttr(const char* name) {
@@ -133,6 +142,8 @@ struct Session {
     }
     /// fn for "eager"; otherwise torch.compile(fn, mode=...) (mode=None for "default").
     lang::Value compiled(const std::string& mode) {
+        if (!makeStep.isEmpty())
+            return guarded([&] { return interp.call(makeStep, {lang::strValue(mode)}); });
         if (mode == "eager") return fn;
         return guarded([&] {
             std::vector<lang::Value> positional{fn};
@@ -346,7 +357,8 @@ std::vector<CompilerBenchRow> benchWorkload(const Workload& w,
     std::string workloadError;
     try {
         Session s(w);
-        reference = tensorsOf(s.call(s.fn, s.inputs()));
+        std::vector<lang::Value> args = s.inputs();
+        reference = tensorsOf(s.call(s.compiled("eager"), args));
     } catch (const std::exception& e) {
         workloadError = e.what();
     }

@@ -1,14 +1,17 @@
-# A small GPT (4 layers, 4 heads, width 128) trained with AdamW for a few steps on one fixed
-# synthetic batch (8 sequences of 64 tokens), compiled with torch.compile: the model's forward
-# and backward graphs compile (AOT autograd), the optimizer step runs eagerly. The loss falls
-# as the model memorises the batch.
+# A small GPT (4 layers, 4 heads, width 128) trained with AdamW on one fixed synthetic batch (8
+# sequences of 64 tokens). Run as a script, it trains the compiled model for a few steps: the
+# model's forward and backward graphs compile (AOT autograd), the optimizer step runs eagerly,
+# and the loss falls as the model memorises the batch. As a benchmark workload it gives one
+# training step per call (forward, backward, AdamW step) in each mode:
+#
+#     kiln run resources/workloads/train_gpt.py
+#     kiln bench resources/workloads/train_gpt.py
+#     python3 bench/torch_compare.py resources/workloads/train_gpt.py
 import math
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-
-torch.manual_seed(0)
 
 VOCAB, BLOCK, WIDTH, HEADS, LAYERS = 96, 64, 128, 4, 4
 
@@ -63,16 +66,30 @@ class GPT(nn.Module):
         return F.cross_entropy(logits.view(B * T, VOCAB), targets.view(B * T))
 
 
-model = GPT()
-print("parameters:", sum(p.numel() for p in model.parameters()))
-data = torch.randint(0, VOCAB, (8, BLOCK + 1))
-inputs, targets = data[:, :-1].contiguous(), data[:, 1:].contiguous()
-optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
-compiled = torch.compile(model)
+def make_inputs():
+    data = torch.randint(0, VOCAB, (8, BLOCK + 1))
+    return data[:, :-1].contiguous(), data[:, 1:].contiguous()
 
-for step in range(8):
-    optimizer.zero_grad(set_to_none=True)
-    loss = compiled(inputs, targets)
-    loss.backward()
-    optimizer.step()
-    print(f"step {step}: loss {loss.item():.4f}")
+
+def make_step(mode):
+    """One training step of a fresh model, compiled for `mode` unless it is "eager"."""
+    model = GPT()
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3)
+    net = model if mode == "eager" else torch.compile(model, mode=None if mode == "default" else mode)
+
+    def step(inputs, targets):
+        optimizer.zero_grad(set_to_none=True)
+        loss = net(inputs, targets)
+        loss.backward()
+        optimizer.step()
+        return loss
+
+    return step
+
+
+if __name__ == "__main__":
+    torch.manual_seed(0)
+    inputs, targets = make_inputs()
+    step = make_step("default")
+    for i in range(8):
+        print(f"step {i}: loss {step(inputs, targets).item():.4f}")

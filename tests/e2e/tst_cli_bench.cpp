@@ -116,6 +116,48 @@ private slots:
         QVERIFY(compiled["ratio_to_eager"].toDouble() > 0);
     }
 
+    void measuresATrainingStep() {
+        // make_step(mode): the workload compiles its own model; every mode's first step gives
+        // eager's loss, and the script part under __main__ does not run.
+        QString workload = writeFile(m_dir, "train_tiny.py", R"(import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+def make_inputs():
+    return torch.randn(16, 8), torch.randint(0, 4, (16,))
+
+
+def make_step(mode):
+    model = nn.Sequential(nn.Linear(8, 32), nn.GELU(), nn.Linear(32, 4))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    net = model if mode == "eager" else torch.compile(model, mode=None if mode == "default" else mode)
+
+    def step(x, y):
+        opt.zero_grad()
+        loss = F.cross_entropy(net(x), y)
+        loss.backward()
+        opt.step()
+        return loss
+
+    return step
+
+
+if __name__ == "__main__":
+    raise RuntimeError("the script part ran")
+)");
+        QString json = m_dir.filePath("train.json");
+        ProcessResult r =
+            runKiln({"bench", workload, "--modes", "eager,default", "--calls", "2", "--json", json},
+                    m_dir.path());
+        QVERIFY2(r.exitCode == 0, qPrintable(r.out + r.err));
+        QJsonArray rows = readRows(json);
+        QJsonObject compiled = rowOf(rows, "train_tiny", "default");
+        QVERIFY2(compiled["ok"].toBool(false), qPrintable(r.out + r.err));
+        QVERIFY(compiled["kernels"].toInt(0) >= 2); // forward and backward kernels
+        QVERIFY(compiled["rel_error"].toDouble(1) < 1e-5);
+    }
+
     void runsTheExampleWorkloads() {
         QString dir = sourceDir() + "/resources/workloads/bench/";
         QString json = m_dir.filePath("examples.json");
