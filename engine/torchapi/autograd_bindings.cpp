@@ -124,6 +124,8 @@ void installAutograd(Interpreter& interp, lang::ModuleObject& torch) {
 void installAutogradInternals(Interpreter& interp, lang::ModuleObject& kiln) {
     interp.defineNative(kiln.globals, "_run_backward", runBackward);
     interp.defineNative(kiln.globals, "_grad", autogradGrad);
+    // torch.autograd.graph.Node: the base class of every grad_fn's class.
+    kiln.globals.set(lang::Symbol::intern("_GradFnNode"), Value(torchTypes().gradFn));
 }
 
 } // namespace kiln::torchapi

@@ -36,3 +36,10 @@ for name, fn in cases:
     r = fn()
     print(name, r.grad_fn.name(), r.requires_grad, r.is_leaf)
 print((x * 2).sum(1))
+
+# Each grad_fn's class is named after its node and derives from torch.autograd.graph.Node.
+node_x = torch.ones(2, requires_grad=True)
+node_y = (node_x * 2).sum()
+print(type(node_y.grad_fn).__name__, isinstance(node_y.grad_fn, torch.autograd.graph.Node))
+print([type(f).__name__ for f, _ in node_y.grad_fn.next_functions], type(node_y.grad_fn) is type((node_x + 1).sum().grad_fn))
+print(issubclass(type(node_y.grad_fn), torch.autograd.graph.Node), torch.autograd.graph.Node.__name__)

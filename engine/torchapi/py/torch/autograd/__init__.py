@@ -3,6 +3,7 @@
 # backward through any other op raises NotImplementedError naming its node.
 import torch
 from torch._kiln import _grad, _run_backward
+from torch.autograd import graph
 
 no_grad = torch.no_grad
 enable_grad = torch.enable_grad
