@@ -526,8 +526,9 @@ private:
                 size_t mark = m_graph.nodes.size();
                 if (auto items = (*rule)(c)) {
                     m_tupleOf[static_cast<size_t>(index)] = *items;
+                    bool grad = n.meta.requiresGrad || itemsRequireGrad(index);
                     for (size_t i = mark; i < m_graph.nodes.size(); ++i)
-                        m_graph.nodes[i].requiresGrad = n.meta.requiresGrad;
+                        m_graph.nodes[i].requiresGrad = grad;
                     return {};
                 }
                 m_graph.nodes.resize(mark);
@@ -569,6 +570,15 @@ private:
     }
 
     /// t[i] of a tuple an earlier op decomposed into (values, indices = x.max(1)).
+    /// A tuple's own meta says nothing of grad; its items' (the getitem nodes reading it) do.
+    bool itemsRequireGrad(int32_t tuple) const {
+        for (const graph::Node& user : m_captured.nodes)
+            if (!user.args.empty() && user.args[0].kind == Arg::Kind::Node &&
+                user.args[0].node == tuple && user.meta.requiresGrad)
+                return true;
+        return false;
+    }
+
     bool tupleItem(int32_t index, const graph::Node& n) {
         if (n.args.size() != 2 || n.args[0].kind != Arg::Kind::Node) return false;
         const auto& items = m_tupleOf[static_cast<size_t>(n.args[0].node)];

@@ -318,6 +318,22 @@ std::optional<std::vector<int32_t>> pieces(OpCall& c, bool chunk) {
     return out;
 }
 
+/// unbind(dim): one slice per index along a dim of static size, with that dim dropped.
+std::optional<std::vector<int32_t>> unbindRule(OpCall& c) {
+    if (!c.bind({"input", "dim"})) return {};
+    auto x = c.tensor("input");
+    if (!x) return {};
+    auto dim = normaliseDim(c.integer("dim").value_or(0), c.b().rank(*x));
+    int64_t size = 0;
+    if (!dim || c.b().rank(*x) == 0 ||
+        !isConstant(c.b().sizes(*x)[static_cast<size_t>(*dim)], &size))
+        return {};
+    std::vector<int32_t> out;
+    for (int64_t i = 0; i < size; ++i)
+        out.push_back(c.b().squeeze(c.b().slice(*x, *dim, constant(i), constant(i + 1), 1), *dim));
+    return out;
+}
+
 void addShapeRules(RuleTable& t) {
     t["narrow"] = narrowRule;
     t["cat"] = [](OpCall& c) { return catRule(c, false); };
@@ -365,6 +381,7 @@ void addShapeRules(RuleTable& t) {
 void addTupleShapeRules(TupleRuleTable& t) {
     t["split"] = [](OpCall& c) { return pieces(c, false); };
     t["chunk"] = [](OpCall& c) { return pieces(c, true); };
+    t["unbind"] = unbindRule;
 }
 
 } // namespace kiln::compiler::rules

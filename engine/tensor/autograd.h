@@ -85,7 +85,8 @@ void attachReductionDerivative(Tensor& out, std::string_view name, const Tensor&
 void attachFactorDerivative(Tensor& out, const Tensor& factor, IntList dims, bool keepdim);
 /// amax/amin over `dims` (all when empty; max()/min() of everything): shared among ties.
 void attachExtremumDerivative(Tensor& out, const Tensor& input, IntList dims, bool keepdim);
-/// max(dim)/min(dim): to the positions `indices` names.
+/// max(dim)/min(dim), topk and sort (keepdim: indices of the values' rank): to the positions
+/// `indices` names.
 void attachIndexedExtremumDerivative(Tensor& values, const Tensor& input, const Tensor& indices,
                                      int64_t dim, bool keepdim);
 /// var (std when `sqrt`) of `input` over `dims` (all when empty).
@@ -132,6 +133,9 @@ void attachMaskedFillDerivative(Tensor& out, const Tensor& a, const Tensor& mask
 void attachClampDerivative(Tensor& out, const Tensor& a, const std::optional<Tensor>& lo,
                            const std::optional<Tensor>& hi);
 void attachIndexSelectDerivative(Tensor& out, const Tensor& a, int64_t dim, const Tensor& index);
+/// self.index_add(dim, index, source, alpha) (dim wrapped).
+void attachIndexAddDerivative(Tensor& out, int64_t dim, const Tensor& index, const Tensor& source,
+                              Scalar alpha);
 void attachGatherDerivative(Tensor& out, const Tensor& a, int64_t dim, const Tensor& index);
 /// a[items] with tensor indices.
 void attachIndexDerivative(Tensor& out, const Tensor& a, const std::vector<IndexItem>& items);

@@ -191,6 +191,35 @@ private:
     Device m_device;
 };
 
+/// self.index_add(dim, index, source, alpha): self's gradient passes; source's is the output's
+/// gradient picked at the indices, times alpha.
+class IndexAddBackward final : public GradNode {
+public:
+    IndexAddBackward(std::string_view name, int64_t dim, const Tensor& index, const Tensor& source,
+                     Scalar alpha)
+        : GradNode(name)
+        , m_dim(dim)
+        , m_index(index)
+        , m_source(source)
+        , m_alpha(alpha) {}
+    void releaseSaved() override { m_index.release(); }
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        const Tensor& g = grads[0];
+        std::vector<Tensor> out{g, Tensor()};
+        if (!derivative::wanted(*this, 1)) return out;
+        Tensor picked = g.dim() == 0 ? g : indexSelect(g, m_dim, m_index.unpack(*this));
+        picked = binary(BinaryOp::Mul, picked, wrapNumber(m_alpha));
+        out[1] = toDType(reshape(picked, m_source.sizes), m_source.dtype);
+        return out;
+    }
+
+private:
+    int64_t m_dim;
+    SavedTensor m_index;
+    InputShape m_source;
+    Scalar m_alpha;
+};
+
 /// a[items] with tensor indices: the gradient is added back where each element was read.
 class IndexBackward final : public GradNode {
 public:
@@ -242,6 +271,12 @@ void attachIndexSelectDerivative(Tensor& out, const Tensor& a, int64_t dim, cons
     if (!out.gradNode()) return;
     attachDerivative(
         out, makeRef<PickBackward>(out.gradFn(), PickBackward::Kind::IndexSelect, a, dim, index));
+}
+
+void attachIndexAddDerivative(Tensor& out, int64_t dim, const Tensor& index, const Tensor& source,
+                              Scalar alpha) {
+    if (!out.gradNode()) return;
+    attachDerivative(out, makeRef<IndexAddBackward>(out.gradFn(), dim, index, source, alpha));
 }
 
 void attachGatherDerivative(Tensor& out, const Tensor& a, int64_t dim, const Tensor& index) {

@@ -3,6 +3,7 @@
 // dimension-wise index_add, index_copy, index_fill, and bincount. The scatter family walks
 // every position of `index` (not of src: index may be smaller than src in every dimension) and
 // writes self at that position with the dimension `dim` replaced by the index value.
+#include "tensor/autograd.h"
 #include "tensor/convert.h"
 #include "tensor/error.h"
 #include "tensor/op_support.h"
@@ -265,6 +266,7 @@ Tensor indexAdd(const Tensor& self, int64_t dim, const Tensor& index, const Tens
         }
     }
     recordGradFn(out, "IndexAddBackward0", {&self, &source});
+    attachIndexAddDerivative(out, d, positions, source, alpha);
     return out;
 }
 

@@ -2,6 +2,7 @@
 // sort and topk along one dimension. Both are stable: equal keys keep their original order, so
 // results are deterministic (torch's topk leaves the order of ties unspecified). NaN compares
 // greater than every number, as in torch: last in an ascending sort, first in a descending one.
+#include "tensor/autograd.h"
 #include "tensor/error.h"
 #include "tensor/ops.h"
 
@@ -151,6 +152,8 @@ std::pair<Tensor, Tensor> selectSorted(const Tensor& a, int64_t dim, int64_t k, 
         indices = Tensor::view(indices.storage(), 0, {}, {}, DType::Int64);
     }
     recordGradFn(values, gradFn, {&a});
+    // The values' gradient goes back to the positions they were taken from.
+    attachIndexedExtremumDerivative(values, a, indices, dim, true);
     return {values, indices};
 }
 

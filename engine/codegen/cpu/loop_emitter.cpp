@@ -290,6 +290,22 @@ llvm::Value* Emitter::unaryOp(ScalarOp op, llvm::Value* x, DType t) {
     return nullptr;
 }
 
+/// An order comparison of unsigned integers (bools and uint8); null for any other op.
+llvm::Value* Emitter::unsignedCompare(ScalarOp op, llvm::Value* a, llvm::Value* b) {
+    switch (op) {
+    case ScalarOp::Lt:
+        return m_b.CreateICmpULT(a, b);
+    case ScalarOp::Le:
+        return m_b.CreateICmpULE(a, b);
+    case ScalarOp::Gt:
+        return m_b.CreateICmpUGT(a, b);
+    case ScalarOp::Ge:
+        return m_b.CreateICmpUGE(a, b);
+    default:
+        return nullptr;
+    }
+}
+
 llvm::Value* Emitter::binaryOp(ScalarOp op, llvm::Value* a, llvm::Value* b, DType t) {
     bool fp = tensor::isFloating(t);
     if (t == DType::Bool) {
@@ -302,33 +318,14 @@ llvm::Value* Emitter::binaryOp(ScalarOp op, llvm::Value* a, llvm::Value* b, DTyp
             return m_b.CreateAnd(a, b);
         case ScalarOp::Sub:
             return m_b.CreateXor(a, b);
-        case ScalarOp::Lt:
-            return m_b.CreateICmpULT(a, b);
-        case ScalarOp::Le:
-            return m_b.CreateICmpULE(a, b);
-        case ScalarOp::Gt:
-            return m_b.CreateICmpUGT(a, b);
-        case ScalarOp::Ge:
-            return m_b.CreateICmpUGE(a, b);
         default:
+            if (llvm::Value* c = unsignedCompare(op, a, b)) return c;
             break;
         }
     }
     if (isUnsigned(t)) {
-        switch (op) {
-        case ScalarOp::Div:
-            return m_b.CreateUDiv(a, b);
-        case ScalarOp::Lt:
-            return m_b.CreateICmpULT(a, b);
-        case ScalarOp::Le:
-            return m_b.CreateICmpULE(a, b);
-        case ScalarOp::Gt:
-            return m_b.CreateICmpUGT(a, b);
-        case ScalarOp::Ge:
-            return m_b.CreateICmpUGE(a, b);
-        default:
-            break;
-        }
+        if (op == ScalarOp::Div) return m_b.CreateUDiv(a, b);
+        if (llvm::Value* c = unsignedCompare(op, a, b)) return c;
     }
     switch (op) {
     case ScalarOp::Add:

@@ -57,6 +57,7 @@ protected:
     llvm::Value* mathCall(const char* base, llvm::Value* x, DType t);
     llvm::Value* unaryOp(ScalarOp op, llvm::Value* x, DType t);
     llvm::Value* binaryOp(ScalarOp op, llvm::Value* a, llvm::Value* b, DType t);
+    llvm::Value* unsignedCompare(ScalarOp op, llvm::Value* a, llvm::Value* b);
     llvm::Value* maxMin(bool isMax, llvm::Value* a, llvm::Value* b, DType t);
     /// Python's a % b (ScalarOp::Mod), integer or floating.
     llvm::Value* remainder(llvm::Value* a, llvm::Value* b, DType t);
