@@ -20,15 +20,19 @@ bool isTargetInput(const AtenGraph& g, const AtenNode& n) {
     return false;
 }
 
-/// Ops whose result carries no gradient (integers, booleans, random and constant values), and
-/// ops whose derivative is zero almost everywhere (PyTorch gives zeros; nothing flows).
+/// Ops whose result carries no gradient (integers, booleans, random and constant values).
 bool isConstantOp(const std::string& op) {
-    static const char* const ops[] = {"constant", "full",   "iota",        "eye",       "sym_value",
-                                      "rand",     "randn",  "eq",          "ne",        "lt",
-                                      "le",       "gt",     "ge",          "any",       "all",
-                                      "argmax",   "argmin", "logical_not", "floor",     "ceil",
-                                      "round",    "sign",   "logical_and", "logical_or"};
+    static const char* const ops[] = {
+        "constant", "full",   "iota",   "eye",         "sym_value",   "rand",      "randn",
+        "eq",       "ne",     "lt",     "le",          "gt",          "ge",        "any",
+        "all",      "argmax", "argmin", "logical_not", "logical_and", "logical_or"};
     return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
+}
+
+/// Ops whose result requires grad but whose derivative is zero almost everywhere: PyTorch
+/// gives zeros, so nothing flows back through them.
+bool hasZeroGradient(const std::string& op) {
+    return op == "floor" || op == "ceil" || op == "round" || op == "sign";
 }
 
 /// Which nodes depend on an input that requires grad through differentiable ops.
@@ -61,7 +65,8 @@ public:
         for (int32_t i = m_joint.forwardNodes - 1; i >= 0; --i) {
             if (!m_needs[static_cast<size_t>(i)] || m_grad[static_cast<size_t>(i)] < 0) continue;
             const AtenNode n = node(i); // a copy: rules add nodes to the same vector
-            if (n.op == "placeholder" || n.op == "constant_tensor") continue; // leaves
+            if (n.op == "placeholder" || n.op == "constant_tensor" || hasZeroGradient(n.op))
+                continue; // leaves, and ops that pass no gradient back
             m_b.setOrigin(n.origin, n.originOp);
             if (!backwardOf(i, n)) {
                 std::string op = n.op != "fallback" ? n.op
@@ -446,6 +451,20 @@ bool needsBackward(const AtenGraph& graph) {
 }
 
 DifferentiateResult differentiate(const AtenGraph& forward) {
+    // Capture says which values require grad; a node it marks that no differentiable path
+    // reaches here means the graph lost how (a decomposition that dropped the flag): its
+    // gradients would silently be missing, so the graph runs through the eager kernels.
+    // Only a captured node's result carries its flag (its decomposition's other nodes share
+    // it: linear's view of an input that needs no grad is marked too).
+    std::vector<bool> needs = nodesNeedingGrad(forward);
+    for (int32_t i : forward.nodeOfCaptured) {
+        if (i < 0) continue;
+        const AtenNode& n = forward.nodes[static_cast<size_t>(i)];
+        if (n.requiresGrad && !needs[static_cast<size_t>(i)] && tensor::isFloating(n.dtype) &&
+            !isConstantOp(n.op) && n.op != "placeholder" && n.op != "constant_tensor")
+            return {std::nullopt, "Kiln's AOT autograd cannot follow how " + n.op + " (from " +
+                                      n.origin + ") requires grad"};
+    }
     return Differentiator(forward).run();
 }
 

@@ -4,6 +4,9 @@
 // inputs, for every family of the differentiation rules (compiler/differentiate.cpp); dynamic
 // sizes reach the backward; saved tensors keep PyTorch's in-place and retain_graph errors; ops
 // the eager kernels run are differentiated by the eager autograd.
+#include "compiler/aten_builder.h"
+#include "compiler/differentiate.h"
+#include "compiler/partition_joint.h"
 #include "compiler_fixture.h"
 
 #include <QtTest>
@@ -206,6 +209,40 @@ for norm in (False, True):
              {"extern_convolution_backward_input", "extern_convolution_backward_weight",
               "extern_embedding_backward", "extern_gather_backward"})
             QVERIFY2(std::find(names.begin(), names.end(), k) != names.end(), k);
+    }
+
+    void jointGraphAndPartitionByHand() {
+        // y = sin(x) * w, summed: the backward reads x (for cos) and w, saved by the forward;
+        // the tangent is the loss's gradient; x and w get a gradient each.
+        using namespace compiler;
+        AtenGraph g;
+        AtenBuilder b(g);
+        int32_t x = b.placeholder(0, {constant(3)}, tensor::DType::Float32);
+        int32_t w = b.placeholder(1, {constant(3)}, tensor::DType::Float32);
+        int32_t sine = b.unary("sin", x);
+        int32_t y = b.reduce("sum", b.binary("mul", sine, w), {}, false);
+        for (AtenNode& n : g.nodes)
+            n.requiresGrad = true;
+        g.outputs = {y};
+        g.inputCount = 2;
+        g.nodeOfCaptured = {x, w, sine, y};
+        QVERIFY(needsBackward(g));
+        DifferentiateResult d = differentiate(g);
+        QVERIFY2(d.joint, d.refusal.c_str());
+        QCOMPARE(d.joint->grads.size(), size_t(2));
+        PartitionedGraphs p = partitionJoint(*d.joint);
+        QCOMPARE(p.userOutputs, 1);
+        QCOMPARE(p.tangents, 1);
+        QCOMPARE(p.backward.outputs.size(), size_t(2));
+        QCOMPARE(p.forward.outputs.size(), size_t(1 + p.saved));
+        QCOMPARE(p.backward.inputCount, p.saved + p.tangents);
+
+        // sin(x) is a captured result marked as requiring grad, but x has lost its flag, so no
+        // differentiable path reaches it: refused rather than silently without x's gradient.
+        g.nodes[static_cast<size_t>(x)].requiresGrad = false;
+        d = differentiate(g);
+        QVERIFY(!d.joint);
+        QVERIFY2(d.refusal.find("cannot follow how") != std::string::npos, d.refusal.c_str());
     }
 
     void eagerKernelsRunTheirOwnDerivative() {
