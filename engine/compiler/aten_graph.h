@@ -42,8 +42,8 @@ struct AtenNode {
     std::vector<std::string> alsoComputes;
     int32_t position = -1; ///< placeholder: graph input position; fallback: captured node index
     bool requiresGrad = false;
-    /// fallback of a module call: the module's parameters are inside the call, not inputs of
-    /// the node, so AOT autograd cannot give them gradients.
+    /// fallback of a call to a module with trainable parameters: they are inside the call, not
+    /// inputs of the node, so AOT autograd cannot give them gradients.
     bool callsModule = false;
 };
 

@@ -513,8 +513,9 @@ private:
         // `with torch.no_grad():` inside the frame: the grad mode is already in each node's
         // requiresGrad; the switch itself computes nothing.
         if (n.target == "torch._C._set_grad_enabled") return {};
-        if (mutates(n) || writesGraphInput(n))
+        if (writesGraphInput(n) || (mutates(n) && !functionalizes(index, n)))
             return "the graph mutates a tensor in place (" + n.name + ")";
+        if (mutates(n)) return functionalized(index, n);
         if (int32_t a = m_attentionOf[static_cast<size_t>(index)]; a >= 0)
             return writtenAttention(index, m_attention[static_cast<size_t>(a)]);
         std::string op = opNameOf(m_interp, n);
@@ -570,6 +571,86 @@ private:
     }
 
     /// t[i] of a tuple an earlier op decomposed into (values, indices = x.max(1)).
+    /// The out-of-place op an in-place one computes: `out += x` (operator.iadd) is add,
+    /// `x.mul_(2)` is mul; empty for in-place ops that are not one (setitem, copy_).
+    std::string outOfPlaceName(const graph::Node& n) const {
+        if (n.operatorKind == OperatorKind::InplaceBinary)
+            return binaryOpName(static_cast<lang::BinaryOperator>(n.operatorCode));
+        if (n.op == NodeOp::CallMethod && n.target.size() > 1 && n.target.back() == '_' &&
+            n.target.front() != '_' && n.target != "copy_")
+            return n.target.substr(0, n.target.size() - 1);
+        return {};
+    }
+
+    static bool isViewOp(const std::string& op) {
+        return op == "view" || op == "permute" || op == "expand" || op == "slice" ||
+               op == "placeholder" || op == "constant_tensor";
+    }
+
+    static bool reads(const graph::Arg& a, int32_t node) {
+        if (a.kind == Arg::Kind::Node && a.node == node) return true;
+        for (const Arg& item : a.items)
+            if (reads(item, node)) return true;
+        return false;
+    }
+
+    /// Whether an in-place op can be computed out of place, as AOTAutograd's functionalization
+    /// does: its target is a fresh intermediate (not an input, a parameter or a view) of which
+    /// no view was taken before (a view would see the write).
+    bool functionalizes(int32_t index, const graph::Node& n) const {
+        if (outOfPlaceName(n).empty() || n.args.empty() || n.args[0].kind != Arg::Kind::Node)
+            return false;
+        int32_t target = n.args[0].node;
+        int32_t value = m_tensorOf[static_cast<size_t>(target)];
+        if (value < 0 || isViewOp(m_graph.nodes[static_cast<size_t>(value)].op)) return false;
+        for (int32_t u = target + 1; u < index; ++u) {
+            const graph::Node& user = m_captured.nodes[static_cast<size_t>(u)];
+            bool readsTarget = false;
+            for (const Arg& a : user.args)
+                readsTarget = readsTarget || reads(a, target);
+            for (const auto& kv : user.kwargs)
+                readsTarget = readsTarget || reads(kv.second, target);
+            int32_t read = m_tensorOf[static_cast<size_t>(u)];
+            if (readsTarget && (read < 0 || isViewOp(m_graph.nodes[static_cast<size_t>(read)].op)))
+                return false;
+        }
+        return true;
+    }
+
+    /// The in-place op decomposed as its out-of-place one, in the target's dtype (an in-place
+    /// op keeps it: a float32 += a float64 stays float32).
+    std::string functionalized(int32_t index, const graph::Node& n) {
+        const DecompositionRule* rule = findDecomposition(outOfPlaceName(n));
+        if (!rule) return "the graph mutates a tensor in place (" + n.name + ")";
+        OpCall c(m_interp, m_b, m_captured, n, m_tensorOf, m_symOf);
+        size_t mark = m_graph.nodes.size();
+        auto result = (*rule)(c);
+        if (!result) {
+            m_graph.nodes.resize(mark);
+            return "the graph mutates a tensor in place (" + n.name + ")";
+        }
+        // The graph reads the target after the write through its own node (FX records
+        // `out += x` as `out += x; iadd = out` and reads `out` on): both now name the result.
+        int32_t& target = m_tensorOf[static_cast<size_t>(n.args[0].node)];
+        int32_t written = m_b.toDtype(*result, m_b.dtype(target));
+        target = written;
+        m_tensorOf[static_cast<size_t>(index)] = written;
+        for (size_t i = mark; i < m_graph.nodes.size(); ++i)
+            m_graph.nodes[i].requiresGrad = n.meta.requiresGrad;
+        return {};
+    }
+
+    /// Whether a called module has a parameter that requires grad (pooling has none).
+    bool hasTrainableParameters(const graph::Node& n) {
+        if (n.callable.isEmpty()) return true;
+        lang::Value parameters =
+            m_interp.tryGetAttr(n.callable, lang::Symbol::intern("parameters"));
+        if (parameters.isEmpty()) return true;
+        for (const lang::Value& p : m_interp.toVector(m_interp.call(parameters, {})))
+            if (p.isTensor() && p.asTensor().requiresGrad()) return true;
+        return false;
+    }
+
     /// A tuple's own meta says nothing of grad; its items' (the getitem nodes reading it) do.
     bool itemsRequireGrad(int32_t tuple) const {
         for (const graph::Node& user : m_captured.nodes)
@@ -622,7 +703,7 @@ private:
         m_tensorOf[static_cast<size_t>(index)] =
             m_b.fallback(index, std::move(inputs), std::move(sizes), n.meta.dtype);
         m_graph.nodes.back().requiresGrad = n.meta.requiresGrad;
-        m_graph.nodes.back().callsModule = n.op == NodeOp::CallModule;
+        m_graph.nodes.back().callsModule = n.op == NodeOp::CallModule && hasTrainableParameters(n);
         return {};
     }
 
