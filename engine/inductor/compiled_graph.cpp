@@ -449,8 +449,9 @@ private:
         for (size_t i = 0; i < items.size(); ++i) {
             const compiler::AtenNode& node =
                 m_a.aten.nodes[static_cast<size_t>(m_a.aten.outputs[i])];
-            if (node.requiresGrad && tensor::gradModeEnabled() && !m_a.backward) {
-                // A GPU graph has no compiled backward yet: backward through it raises.
+            if (node.requiresGrad && tensor::gradModeEnabled()) {
+                // No compiled backward (a GPU graph, or outputs whose grad the differentiation
+                // could not follow): backward through it raises rather than give no gradient.
                 tensor::setGradNode(
                     all[i], makeRef<tensor::UnimplementedBackward>("CompiledFunctionBackward"));
             }
