@@ -262,10 +262,13 @@ Value Interpreter::getAttrOrEmpty(const Value& object, Symbol name, bool bindMet
             if (name == n.func) return bm->function;
             return getAttrOrEmpty(bm->function, name, bindMethods);
         }
-        case ObjectKind::NativeFunction:
-            if (name == n.name || name == n.qualname)
-                return strValue(static_cast<NativeFunctionObject*>(obj)->name);
+        case ObjectKind::NativeFunction: {
+            auto* fn = static_cast<NativeFunctionObject*>(obj);
+            if (name == n.name) return strValue(fn->name);
+            if (name == n.qualname) return strValue(fn->qualname.empty() ? fn->name : fn->qualname);
+            if (name == n.module) return fn->module.empty() ? Value::none() : strValue(fn->module);
             break;
+        }
         case ObjectKind::Property:
         case ObjectKind::StaticMethod:
         case ObjectKind::ClassMethod: {

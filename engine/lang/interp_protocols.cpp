@@ -471,6 +471,17 @@ std::string Interpreter::repr(const Value& v) {
                    addressOf(fn->bound.isObject() ? static_cast<const void*>(fn->bound.asObject())
                                                   : fn) +
                    ">";
+        switch (fn->style) {
+        case NativeStyle::PythonFunction:
+            return "<function " + (fn->qualname.empty() ? fn->name : fn->qualname) + " at " +
+                   addressOf(fn) + ">";
+        case NativeStyle::VariableFunction:
+            // torch's operators are static methods of one class object: one address for all.
+            return "<built-in method " + fn->name + " of type object at " +
+                   addressOf(&builtinTypes().builtinFunction) + ">";
+        case NativeStyle::Builtin:
+            break;
+        }
         return "<built-in function " + fn->name + ">";
     }
     case ObjectKind::BoundMethod: {

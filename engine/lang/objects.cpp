@@ -170,6 +170,13 @@ NativeFunctionObject::NativeFunctionObject(std::string n, NativeFn f, void* d)
     , fn(f)
     , data(d) {}
 
+void presentAsPythonFunction(NativeFunctionObject& fn, std::string module, std::string qualname) {
+    fn.style = NativeStyle::PythonFunction;
+    fn.module = std::move(module);
+    fn.qualname = std::move(qualname);
+    fn.setType(builtinTypes().function.get());
+}
+
 BoundMethodObject::BoundMethodObject(Value s, Value f)
     : Object(ObjectKind::BoundMethod, builtinTypes().method.get())
     , self(std::move(s))

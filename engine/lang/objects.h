@@ -143,6 +143,11 @@ using NativeFn = Value (*)(Interpreter&, const CallArgs&, void* data);
 /// A function implemented in C++ (builtins, torch functions, methods of builtin types).
 struct TraceInfo;
 
+/// What a native presents itself as to scripts (its type and repr): CPython's builtin
+/// functions, a Python function (most of torch.nn.functional is Python in PyTorch), or a
+/// static method of a C++ class (torch's operators, methods of _VariableFunctionsClass).
+enum class NativeStyle : uint8_t { Builtin, PythonFunction, VariableFunction };
+
 class NativeFunctionObject final : public Object {
 public:
     NativeFunctionObject(std::string name, NativeFn fn, void* data = nullptr);
@@ -152,7 +157,13 @@ public:
     Value bound; ///< when set, passed as the first positional argument (a bound builtin method)
     /// How torch.compile's tracing treats this function; null: opaque (see capture_hooks.h).
     std::shared_ptr<const TraceInfo> trace;
+    NativeStyle style = NativeStyle::Builtin;
+    std::string module;   ///< `__module__`; empty: none is shown (CPython's builtins)
+    std::string qualname; ///< `__qualname__`; empty: the name
 };
+
+/// Makes `fn` look like a Python function (type `function`, `<function qualname at 0x...>`).
+void presentAsPythonFunction(NativeFunctionObject& fn, std::string module, std::string qualname);
 
 class BoundMethodObject final : public Object {
 public:

@@ -6,6 +6,7 @@
 #include "torchapi/bindings.h"
 #include "torchapi/config_modules.h"
 #include "torchapi/cuda_support.h"
+#include "torchapi/function_presentation.h"
 #include "torchapi/trace_tags.h"
 
 namespace kiln::torchapi {
@@ -68,7 +69,8 @@ void installTorch(lang::Interpreter& interp, const TorchOptions& options) {
     interp.registerNativeModule("torch", [onImported = options.onImported](
                                              lang::Interpreter& i, lang::ModuleObject& torch) {
         installTorchRoot(i, torch);
-        if (onImported) onImported(i, torch);
+        if (onImported) onImported(i, torch); // torch.compile and friends
+        presentFunctionsAsPyTorch(i, torch);
     });
     interp.registerNativeModule("torch.nn.functional", installFunctional);
     installMathModule(interp);

@@ -228,7 +228,9 @@ class Signature:
 
 
 def _function_signature(fn, skip_first):
-    annotations = fn.__annotations__
+    annotations = getattr(fn, "__annotations__", None)
+    if annotations is None:  # a Kiln native presented as a Python function (F.relu)
+        raise ValueError(f"no signature found for {fn!r}")
     params = []
     for name, kind, has_default, default in _kiln_stdlib.parameters(fn):
         params.append(Parameter(name, _KINDS[kind], default=default if has_default else _empty,
