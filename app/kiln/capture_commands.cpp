@@ -20,6 +20,37 @@ bool fetch(Expected<std::vector<T>> result, std::vector<T>& into) {
     return true;
 }
 
+std::string bytesText(int64_t bytes) {
+    char text[32];
+    if (bytes < 1024)
+        std::snprintf(text, sizeof text, "%lld B", static_cast<long long>(bytes));
+    else if (bytes < 1024 * 1024)
+        std::snprintf(text, sizeof text, "%.1f KiB", static_cast<double>(bytes) / 1024);
+    else
+        std::snprintf(text, sizeof text, "%.1f MiB", static_cast<double>(bytes) / (1024 * 1024));
+    return text;
+}
+
+/// "forward graph 3 (9 ops, saves 3 tensors, 640 B)": one AOT graph, as `kiln compiles` and
+/// `kiln graph` name it.
+std::string aotGraphSummary(const trace::GraphRow& g) {
+    std::string name = g.kind.substr(4) + " graph " + std::to_string(g.id) + " (" +
+                       std::to_string(g.opCount) + " ops";
+    if (g.kind == "aot_forward")
+        name += ", saves " + std::to_string(g.savedCount) + " tensors, " + bytesText(g.savedBytes);
+    return name + ")";
+}
+
+/// What AOT autograd made of a Dynamo graph; the joint graph is left out (kiln graph shows it).
+std::vector<trace::GraphRow> aotGraphsOf(trace::TraceReader& reader, int64_t graphId,
+                                         bool withJoint) {
+    std::vector<trace::GraphRow> graphs;
+    if (!fetch(reader.aotGraphs(graphId), graphs)) return {};
+    if (!withJoint)
+        std::erase_if(graphs, [](const trace::GraphRow& g) { return g.kind == "aot_joint"; });
+    return graphs;
+}
+
 } // namespace
 
 int listCompiles(const std::string& tracePath, const std::string& runFlag) {
@@ -59,6 +90,12 @@ int listCompiles(const std::string& tracePath, const std::string& runFlag) {
                     hasGraph ? std::to_string(g->second->opCount).c_str() : "-",
                     hasGraph ? std::to_string(g->second->id).c_str() : "-");
         if (!c.failure.empty()) std::printf("         %s\n", c.failure.c_str());
+        if (hasGraph) {
+            std::string aot;
+            for (const trace::GraphRow& a : aotGraphsOf(*reader, g->second->id, false))
+                aot += (aot.empty() ? "" : ", ") + aotGraphSummary(a);
+            if (!aot.empty()) std::printf("         aot: %s\n", aot.c_str());
+        }
         for (const auto& r : recompiles)
             if (r.compileId == c.compileId)
                 std::printf("         entry %s failed: %s (expected %s, actual %s)\n",
@@ -99,6 +136,16 @@ int showGraph(const std::string& tracePath, const std::string& compileId,
         std::printf("# graph %lld (kiln kernels/export-diagram --graph %lld)\n%s\n",
                     static_cast<long long>(g.id), static_cast<long long>(g.id),
                     g.readableCode.c_str());
+        // What AOT autograd made of it, as TORCH_LOGS=aot_graphs prints it.
+        for (const trace::GraphRow& a : aotGraphsOf(*reader, g.id, true)) {
+            std::printf("# AOT %s\n", aotGraphSummary(a).c_str());
+            if (a.kind == "aot_forward")
+                for (const trace::SavedTensor& t : trace::savedTensorsOf(a))
+                    std::printf("#   saves %s: %s%s, %s\n", t.name.c_str(),
+                                t.dtype.substr(t.dtype.rfind('.') + 1).c_str(), t.shape.c_str(),
+                                bytesText(t.bytes).c_str());
+            std::printf("%s\n", a.readableCode.c_str());
+        }
     }
     if (!found && guards.empty()) {
         std::fprintf(stderr, "kiln: run %lld has no compile '%s'\n", static_cast<long long>(run),

@@ -226,14 +226,16 @@ int listKernels(const std::string& tracePath, const std::string& runFlag,
         std::printf("no kernels\n");
         return 0;
     }
-    std::printf("%-5s %-40s %-10s %8s %10s %10s  %s\n", "graph", "kernel", "kind", "launches",
-                "total ms", "median us", "fused nodes");
+    // `pass`: the AOT graph the kernel belongs to (forward, backward, inference).
+    std::printf("%-5s %-40s %-10s %-9s %8s %10s %10s  %s\n", "graph", "kernel", "kind", "pass",
+                "launches", "total ms", "median us", "fused nodes");
     for (const auto& k : kernels) {
         auto s = byKernel.find(k.kernelId);
         int64_t launches = s == byKernel.end() ? 0 : s->second.count;
         std::string graph = k.graphId ? std::to_string(k.graphId) : "-";
-        std::printf("%-5s %-40s %-10s %8lld %10s %10s  %s\n", graph.c_str(), k.name.c_str(),
-                    k.kind.c_str(), static_cast<long long>(launches),
+        std::string pass = k.graphKind.starts_with("aot_") ? k.graphKind.substr(4) : "-";
+        std::printf("%-5s %-40s %-10s %-9s %8lld %10s %10s  %s\n", graph.c_str(), k.name.c_str(),
+                    k.kind.c_str(), pass.c_str(), static_cast<long long>(launches),
                     launches ? formatMs(s->second.totalNs).c_str() : "-",
                     launches ? formatUs(s->second.medianNs).c_str() : "-", k.fusedNodes.c_str());
     }

@@ -248,7 +248,12 @@ Value OpCall::moduleAttr(const char* name) {
 std::optional<int32_t> OpCall::moduleTensor(const char* name) {
     Value v = moduleAttr(name);
     if (!v.isTensor()) return std::nullopt;
-    return constantTensorNode(m_b, v.asTensor());
+    size_t before = m_b.graph().nodes.size();
+    int32_t node = constantTensorNode(m_b, v.asTensor());
+    // Named as Dynamo names the attribute's get_attr node (l__self___fc_weight), for printing.
+    if (m_b.graph().nodes.size() > before)
+        m_b.graph().nodes[static_cast<size_t>(node)].origin = m_node.name + "_" + name;
+    return node;
 }
 
 int32_t constantTensorNode(AtenBuilder& b, const tensor::Tensor& t) {

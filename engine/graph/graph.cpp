@@ -24,8 +24,6 @@ const char* nodeOpName(NodeOp op) {
     return "call_function";
 }
 
-namespace {
-
 const char* shortDtype(tensor::DType d) {
     switch (d) {
     case tensor::DType::Bool:
@@ -51,8 +49,6 @@ const char* shortDtype(tensor::DType d) {
     }
     return "f32";
 }
-
-} // namespace
 
 std::string ValueMeta::shapeString() const {
     std::string out = "[";

@@ -23,6 +23,8 @@ namespace kiln::graph {
 enum class NodeOp : uint8_t { Placeholder, GetAttr, CallFunction, CallMethod, CallModule, Output };
 
 const char* nodeOpName(NodeOp op);
+/// The dtype as FX annotates values: "f32", "bf16", "i64", "b8".
+const char* shortDtype(tensor::DType dtype);
 
 /// One dimension of a shape: a concrete size or a symbol ("s0").
 struct Dim {

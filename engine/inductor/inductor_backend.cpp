@@ -55,7 +55,7 @@ std::string joined(const std::vector<std::string>& items) {
 }
 
 void reportKernels(EventSink& sink, const GraphArtifacts& a, const std::string& compileId,
-                   int32_t graphIndex) {
+                   int32_t graphIndex, const std::string& graphKind) {
     const compiler::LoopProgram& p = a.lowered.program;
     for (size_t k = 0; k < a.schedule.kernels.size(); ++k) {
         const compiler::ScheduledKernel& kernel = a.schedule.kernels[k];
@@ -63,6 +63,7 @@ void reportKernels(EventSink& sink, const GraphArtifacts& a, const std::string& 
         e.kernelId = a.kernels[k].kernelId;
         e.compileId = compileId;
         e.graphIndex = graphIndex;
+        e.graphKind = graphKind;
         e.name = kernel.name;
         e.kind = compiler::kernelKindName(kernel.kind);
         e.fusedNodes = joined(kernel.origins);
@@ -122,6 +123,8 @@ void writeDebugFolder(const capture::InductorRequest& req, const PipelineResult&
 capture::InductorResult compile(const capture::InductorRequest& req, Registry& registry) {
     PipelineContext context{req.interp,    req.options,       req.logger,
                             req.compileId, req.exampleInputs, req.sink};
+    context.recordAotGraphs = true;
+    context.graphIndex = req.graphIndex;
     auto result = runPipeline(context, req.graph);
     if (!result)
         req.interp.raise(lang::builtinTypes().runtimeError.get(),
@@ -163,8 +166,14 @@ capture::InductorResult compile(const capture::InductorRequest& req, Registry& r
     auto report = [&sink, artifacts, passes = std::move(passes), id = req.compileId,
                    index = req.graphIndex, preFusion, postFusion]() {
         reportPasses(sink, passes, id);
-        reportKernels(sink, *artifacts, id, index);
-        if (artifacts->backward) reportKernels(sink, *artifacts->backward->graph, id, index);
+        for (GraphEvent g : passes.aotGraphs) {
+            g.compileId = id;
+            g.graphIndex = index;
+            sink.graph(g);
+        }
+        bool training = artifacts->backward != nullptr;
+        reportKernels(sink, *artifacts, id, index, training ? "aot_forward" : "aot_inference");
+        if (training) reportKernels(sink, *artifacts->backward->graph, id, index, "aot_backward");
         sink.diagram(DiagramEvent{id, index, "pre_fusion", preFusion});
         sink.diagram(DiagramEvent{id, index, "post_fusion", postFusion});
     };

@@ -5,6 +5,7 @@
 #include "compiler/differentiate.h"
 #include "compiler/fuse_kernels.h"
 #include "compiler/partition_joint.h"
+#include "inductor/aot_graph_records.h"
 #include "inductor/autotune.h"
 #include "inductor/cuda_attention.h"
 #include "inductor/cuda_matmul.h"
@@ -363,12 +364,10 @@ Status compileWithBackward(const PipelineContext& c, GraphArtifacts& a, Pipeline
     differentiate.done("joint graph:\n" + compiler::toString(d.joint->graph) +
                        "\nforward graph:\n" + compiler::toString(parts.forward) +
                        "\nbackward graph:\n" + compiler::toString(parts.backward));
-    KILN_TORCH_ARTIFACT(c.logger, Artifact::AotGraphs, c.compileId,
-                        "TRACED GRAPH\n ===== Forward graph " + c.compileId + " =====\n" +
-                            compiler::toString(parts.forward) +
-                            "\nTRACED GRAPH\n ===== "
-                            "Backward graph " +
-                            c.compileId + " =====\n" + compiler::toString(parts.backward));
+    if (c.recordAotGraphs) {
+        result.aotGraphs = aotTrainingGraphs(*d.joint, parts, exampleSyms);
+        logAotGraphs(c.logger, c.compileId, c.graphIndex, result.aotGraphs);
+    }
     a.aten = std::move(parts.forward);
     auto backward = std::make_shared<GraphArtifacts>();
     backward->captured = a.captured;
@@ -437,8 +436,12 @@ Expected<PipelineResult> runPipeline(const PipelineContext& c,
     std::vector<int64_t> syms = exampleSymbols(c, a->aten);
     if (tensor::gradModeEnabled() && compiler::needsBackward(a->aten) && !a->onCuda) {
         if (Status st = compileWithBackward(c, *a, result, syms); !st) return st.error();
-    } else if (Status st = compileDecomposed(c, *a, result, "", syms); !st) {
-        return st.error();
+    } else {
+        if (c.recordAotGraphs) {
+            result.aotGraphs = {aotInferenceGraph(a->aten)};
+            logAotGraphs(c.logger, c.compileId, c.graphIndex, result.aotGraphs);
+        }
+        if (Status st = compileDecomposed(c, *a, result, "", syms); !st) return st.error();
     }
     if (!result.refusal.empty()) return result;
     result.artifacts = std::move(a);

@@ -17,6 +17,7 @@
 #pragma once
 
 #include "inductor/compiled_graph.h"
+#include "support/capture_events.h"
 #include "support/expected.h"
 #include "support/options.h"
 #include "support/torch_logger.h"
@@ -39,6 +40,9 @@ struct PipelineResult {
     std::string refusal;                       ///< why the graph runs eagerly instead
     std::vector<PassRecord> passes;
     codegen::CodegenStats codegen;
+    /// What AOT autograd made of the graph (PipelineContext::recordAotGraphs): the joint,
+    /// forward and backward graphs, or the inference graph.
+    std::vector<GraphEvent> aotGraphs;
 };
 
 struct PipelineContext {
@@ -54,6 +58,10 @@ struct PipelineContext {
     /// generator refuses is still a refusal) but not compiled; the artifacts say what the graph
     /// computes and in which layout, and cannot run (eager ops deferred during capture).
     bool planOnly = false;
+    /// Print the AOT graphs for the trace and TORCH_LOGS=aot_graphs (a torch.compile'd graph;
+    /// the eager device ops' single-op graphs are not shown).
+    bool recordAotGraphs = false;
+    int32_t graphIndex = 0; ///< the Dynamo graph's index, which names its AOT graphs in logs
 };
 
 /// Runs passes 1-5. A JIT failure is an error; a graph the compiler does not handle is a refusal.

@@ -91,11 +91,21 @@ struct GraphNodeInfo {
 
 struct GraphEvent {
     std::string compileId;
-    int32_t graphIndex = 0;   ///< position within the run's graphs (0-based)
+    /// Position within the run's Dynamo graphs (0-based); AOT autograd's graphs share their
+    /// Dynamo graph's.
+    int32_t graphIndex = 0;
     std::string readableCode; ///< as GraphModule.print_readable() prints it
     int32_t nodeCount = 0;
     int32_t opCount = 0; ///< nodes that call something (function, method or module)
     std::vector<GraphNodeInfo> nodes;
+    /// "dynamo" (what a backend receives), or what AOT autograd made of it: "aot_joint",
+    /// "aot_forward", "aot_backward" or "aot_inference".
+    std::string kind = "dynamo";
+    /// aot_forward: the values it saves for the backward, as JSON [{"name", "shape", "dtype",
+    /// "bytes"}], their number and their bytes at the example sizes.
+    std::string savedTensors;
+    int32_t savedCount = 0;
+    int64_t savedBytes = 0;
 };
 
 /// One effective option of the run: where its value came from.

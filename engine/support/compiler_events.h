@@ -21,6 +21,8 @@ struct KernelEvent {
     std::string fusedNodes;   ///< the fx node names it computes, comma-separated
     std::string sourceCode;   ///< kernel IR text, then the generated LLVM IR
     std::string launchConfig; ///< "threads=2 outer=4096 inner=4096 vector=16", readable
+    /// The AOT graph it computes part of: "aot_forward", "aot_backward" or "aot_inference".
+    std::string graphKind;
 };
 
 /// One candidate that max-autotune measured for a kernel.
@@ -29,9 +31,9 @@ struct AutotuneChoiceEvent {
     std::string candidate; ///< "extern_mm (BLAS)", "template tile=64x64x32 +epilogue", ...
     int64_t timeNs = 0;    ///< median measured time of one call
     bool chosen = false;
-    int runs = 0;          ///< timed runs behind timeNs (after a warm-up run); 0: not known
-    int64_t minNs = 0;     ///< the fastest timed run
-    int64_t maxNs = 0;     ///< the slowest timed run
+    int runs = 0;      ///< timed runs behind timeNs (after a warm-up run); 0: not known
+    int64_t minNs = 0; ///< the fastest timed run
+    int64_t maxNs = 0; ///< the slowest timed run
     /// Timing stopped after the first run: it was already far slower than the best so far, so
     /// the candidate could not win (timeNs is that run).
     bool stoppedEarly = false;

@@ -50,6 +50,15 @@ constexpr const char* kInsertGraph =
     "INSERT INTO graphs(run_id, compile_id, graph_index, readable_code, node_count, op_count) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
+// Version 8: AOT graphs are rows too, linked to the latest Dynamo graph of their compile and
+// index (reported just before them).
+constexpr const char* kInsertGraphWithKind =
+    "INSERT INTO graphs(run_id, compile_id, graph_index, readable_code, node_count, op_count, "
+    "kind, dynamo_graph_id, saved_tensors, saved_count, saved_bytes) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, CASE WHEN ?7 = 'dynamo' THEN NULL ELSE "
+    "(SELECT id FROM graphs WHERE run_id = ?1 AND compile_id = ?2 AND graph_index = ?3 "
+    "AND coalesce(kind, 'dynamo') = 'dynamo' ORDER BY id DESC LIMIT 1) END, ?8, ?9, ?10)";
+
 constexpr const char* kInsertGraphNode =
     "INSERT INTO graph_nodes(graph_id, ord, name, op, target, args, shape, dtype, source_line, "
     "module_path, module_type) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)";
@@ -91,6 +100,7 @@ Expected<CaptureInserter> CaptureInserter::prepare(const Connection& connection,
     const bool moduleColumns = schemaVersion >= kModuleSchemaVersion;
     inserter.m_moduleColumns = moduleColumns;
     inserter.m_installedColumn = schemaVersion >= kGuardInstalledSchemaVersion;
+    inserter.m_graphKinds = schemaVersion >= kAotGraphSchemaVersion;
     struct Target {
         Statement* stmt;
         const char* sql;
@@ -102,7 +112,7 @@ Expected<CaptureInserter> CaptureInserter::prepare(const Connection& connection,
          inserter.m_installedColumn ? kInsertGuard : kInsertGuardWithoutInstalled},
         {&inserter.m_recompile, kInsertRecompile},
         {&inserter.m_graphBreak, kInsertGraphBreak},
-        {&inserter.m_graph, kInsertGraph},
+        {&inserter.m_graph, inserter.m_graphKinds ? kInsertGraphWithKind : kInsertGraph},
         {&inserter.m_graphNode, moduleColumns ? kInsertGraphNode : kInsertGraphNodeWithoutModule},
         {&inserter.m_config, kUpsertConfig},
         {&inserter.m_event, kInsertEvent},
@@ -194,12 +204,25 @@ Status CaptureInserter::insertRows(int64_t runId, const GraphBreakEvent& event) 
 }
 
 Status CaptureInserter::insertRows(int64_t runId, const GraphEvent& event) {
+    if (!m_graphKinds && event.kind != "dynamo") return Status::success(); // no place for it
     m_graph.bindInt(1, runId);
     m_graph.bindText(2, event.compileId);
     m_graph.bindInt(3, event.graphIndex);
     m_graph.bindText(4, event.readableCode);
     m_graph.bindInt(5, event.nodeCount);
     m_graph.bindInt(6, event.opCount);
+    if (m_graphKinds) {
+        m_graph.bindText(7, event.kind);
+        bool saves = event.kind == "aot_forward";
+        if (saves) {
+            m_graph.bindText(8, event.savedTensors);
+            m_graph.bindInt(9, event.savedCount);
+            m_graph.bindInt(10, event.savedBytes);
+        } else {
+            for (int column : {8, 9, 10})
+                m_graph.bindNull(column);
+        }
+    }
     if (Status status = m_graph.run(kWhat); !status) return status;
     int64_t graphId = sqlite3_last_insert_rowid(m_db->get());
     for (size_t i = 0; i < event.nodes.size(); ++i) {

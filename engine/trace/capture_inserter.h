@@ -55,6 +55,7 @@ private:
     Statement m_graph;
     Statement m_graphNode;
     bool m_moduleColumns = true;
+    bool m_graphKinds = true;      ///< schema version 8: AOT graphs and their links
     bool m_installedColumn = true; ///< guards.installed exists (schema version 7)
     Statement m_config;
     Statement m_event;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "trace/compiler_inserter.h"
 
+#include "trace/schema.h"
+
 namespace kiln::trace {
 
 namespace {
@@ -10,6 +12,11 @@ namespace {
 #define KILN_GRAPH_OF                                                                              \
     "(SELECT id FROM graphs WHERE run_id = ?1 AND compile_id = ?2 AND graph_index = ?3 "           \
     "ORDER BY id DESC LIMIT 1)"
+// From version 8 on, AOT graphs share their Dynamo graph's compile id and index: kernels and
+// diagrams belong to the Dynamo graph.
+#define KILN_DYNAMO_GRAPH_OF                                                                       \
+    "(SELECT id FROM graphs WHERE run_id = ?1 AND compile_id = ?2 AND graph_index = ?3 "           \
+    "AND coalesce(kind, 'dynamo') = 'dynamo' ORDER BY id DESC LIMIT 1)"
 
 // Last write wins: a kernel reported again (same run-unique id) replaces its facts and keeps its
 // row id.
@@ -21,6 +28,16 @@ constexpr const char* kUpsertKernel =
     "compile_id = excluded.compile_id, graph_index = excluded.graph_index, "
     "name = excluded.name, kind = excluded.kind, fused_nodes = excluded.fused_nodes, "
     "source_code = excluded.source_code, launch_config = excluded.launch_config";
+
+constexpr const char* kUpsertKernelWithGraphKind =
+    "INSERT INTO kernels(run_id, graph_id, compile_id, graph_index, kernel_id, name, kind, "
+    "fused_nodes, source_code, launch_config, graph_kind) "
+    "VALUES (?1, " KILN_DYNAMO_GRAPH_OF ", ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10) "
+    "ON CONFLICT(run_id, kernel_id) DO UPDATE SET graph_id = excluded.graph_id, "
+    "compile_id = excluded.compile_id, graph_index = excluded.graph_index, "
+    "name = excluded.name, kind = excluded.kind, fused_nodes = excluded.fused_nodes, "
+    "source_code = excluded.source_code, launch_config = excluded.launch_config, "
+    "graph_kind = excluded.graph_kind";
 
 constexpr const char* kInsertAutotune =
     "INSERT INTO autotune_choices(run_id, kernel_id, candidate, time_ns, chosen, runs, min_ns, "
@@ -42,25 +59,34 @@ constexpr const char* kUpsertDiagram =
     "ON CONFLICT(run_id, compile_id, graph_index, kind) DO UPDATE SET dot = excluded.dot, "
     "graph_id = coalesce(excluded.graph_id, graph_id)";
 
+constexpr const char* kUpsertDiagramOfDynamoGraph =
+    "INSERT INTO diagrams(run_id, graph_id, compile_id, graph_index, kind, dot) "
+    "VALUES (?1, " KILN_DYNAMO_GRAPH_OF ", ?2, ?3, ?4, ?5) "
+    "ON CONFLICT(run_id, compile_id, graph_index, kind) DO UPDATE SET dot = excluded.dot, "
+    "graph_id = coalesce(excluded.graph_id, graph_id)";
+
 #undef KILN_GRAPH_OF
+#undef KILN_DYNAMO_GRAPH_OF
 
 constexpr const char* kWhat = "cannot write to";
 
 } // namespace
 
 Expected<CompilerInserter> CompilerInserter::prepare(const Connection& connection,
-                                                     bool withMeasurement) {
+                                                     int schemaVersion) {
     CompilerInserter inserter;
+    const bool withMeasurement = schemaVersion >= kMeasurementSchemaVersion;
     inserter.m_withMeasurement = withMeasurement;
+    inserter.m_graphKinds = schemaVersion >= kAotGraphSchemaVersion;
     struct Target {
         Statement* stmt;
         const char* sql;
     };
     const Target targets[] = {
-        {&inserter.m_kernel, kUpsertKernel},
+        {&inserter.m_kernel, inserter.m_graphKinds ? kUpsertKernelWithGraphKind : kUpsertKernel},
         {&inserter.m_autotune, withMeasurement ? kInsertAutotune : kInsertAutotuneVersion3},
         {&inserter.m_launch, kInsertLaunch},
-        {&inserter.m_diagram, kUpsertDiagram},
+        {&inserter.m_diagram, inserter.m_graphKinds ? kUpsertDiagramOfDynamoGraph : kUpsertDiagram},
     };
     for (const Target& target : targets) {
         auto stmt = Statement::prepare(connection, target.sql);
@@ -86,6 +112,7 @@ Status CompilerInserter::insertRow(int64_t runId, const KernelEvent& event) {
     m_kernel.bindTextOrNull(7, event.fusedNodes);
     m_kernel.bindTextOrNull(8, event.sourceCode);
     m_kernel.bindTextOrNull(9, event.launchConfig);
+    if (m_graphKinds) m_kernel.bindTextOrNull(10, event.graphKind);
     return m_kernel.run(kWhat);
 }
 

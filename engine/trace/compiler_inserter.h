@@ -26,10 +26,10 @@ using CompilerEvent = std::variant<KernelEvent, AutotuneChoiceEvent, DiagramEven
 class CompilerInserter {
 public:
     CompilerInserter() = default;
-    /// Prepares every statement against \p connection, which must be at schema version 3 or
-    /// later. With \p withMeasurement (version 4 or later) autotune choices are written with how
-    /// they were measured; without it, as version 3 stored them.
-    static Expected<CompilerInserter> prepare(const Connection& connection, bool withMeasurement);
+    /// Prepares every statement against \p connection, which is at \p schemaVersion (3 or
+    /// later): from version 4 autotune choices are written with how they were measured, from
+    /// version 8 kernels with the AOT graph they belong to; older files get what they stored.
+    static Expected<CompilerInserter> prepare(const Connection& connection, int schemaVersion);
 
     /// Writes \p event's row for run \p runId; the caller holds the transaction.
     Status insert(int64_t runId, const CompilerEvent& event);
@@ -43,6 +43,7 @@ private:
 
     bool m_prepared = false;
     bool m_withMeasurement = false;
+    bool m_graphKinds = false;
     Statement m_kernel;
     Statement m_autotune;
     Statement m_launch;

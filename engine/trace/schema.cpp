@@ -275,6 +275,32 @@ constexpr const char* kCreateVersion7 = R"sql(
 ALTER TABLE guards ADD COLUMN installed INTEGER;
 )sql";
 
+// Version 8 (2026-12-07): AOT autograd's graphs. A compiled graph that needs gradients becomes
+// a joint graph split into a forward and a backward graph (an inference graph otherwise); they
+// are `graphs` rows of their own kind, linked to the Dynamo graph they come from, the forward
+// with what it saves for the backward. Kernels say which of them they compute part of. The
+// trigger links kernels and diagrams to Dynamo graphs only. Older rows read NULL: Dynamo graphs,
+// kernels of no recorded AOT graph.
+constexpr const char* kCreateVersion8 = R"sql(
+ALTER TABLE graphs ADD COLUMN kind TEXT;
+ALTER TABLE graphs ADD COLUMN dynamo_graph_id INTEGER REFERENCES graphs(id);
+ALTER TABLE graphs ADD COLUMN saved_tensors TEXT;
+ALTER TABLE graphs ADD COLUMN saved_count INTEGER;
+ALTER TABLE graphs ADD COLUMN saved_bytes INTEGER;
+CREATE INDEX graphs_by_dynamo_graph ON graphs(dynamo_graph_id);
+ALTER TABLE kernels ADD COLUMN graph_kind TEXT;
+DROP TRIGGER graphs_link_compiled;
+CREATE TRIGGER graphs_link_compiled AFTER INSERT ON graphs
+WHEN coalesce(NEW.kind, 'dynamo') = 'dynamo' BEGIN
+    UPDATE kernels SET graph_id = NEW.id
+        WHERE run_id = NEW.run_id AND compile_id = NEW.compile_id
+          AND graph_index = NEW.graph_index AND graph_id IS NULL;
+    UPDATE diagrams SET graph_id = NEW.id
+        WHERE run_id = NEW.run_id AND compile_id = NEW.compile_id
+          AND graph_index = NEW.graph_index AND graph_id IS NULL;
+END;
+)sql";
+
 std::string hex32(int64_t value) {
     char buffer[16];
     std::snprintf(buffer, sizeof buffer, "0x%08llx", (unsigned long long)(uint32_t)value);
@@ -321,6 +347,8 @@ const SchemaHistory& currentSchema() {
         {4, "records of imported PyTorch logs that have no table of their own", kCreateVersion5},
         {5, "the module each call_module graph node calls", kCreateVersion6},
         {6, "whether each guard is installed (reads through nn.Modules are not)", kCreateVersion7},
+        {7, "AOT autograd's graphs (joint, forward, backward, inference) and saved tensors",
+         kCreateVersion8},
     });
     return history;
 }

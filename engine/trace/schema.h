@@ -60,6 +60,9 @@ inline constexpr int kModuleSchemaVersion = 6;
 /// The first schema version that says whether a guard is installed (guards.installed); a writer
 /// of an older history writes only installed guards, as an older Kiln did.
 inline constexpr int kGuardInstalledSchemaVersion = 7;
+/// The first schema version with AOT autograd's graphs (graphs.kind, dynamo_graph_id, saved_*;
+/// kernels.graph_kind); a writer of an older history writes Dynamo graphs only.
+inline constexpr int kAotGraphSchemaVersion = 8;
 
 /// The schema this Kiln writes and reads.
 const SchemaHistory& currentSchema();

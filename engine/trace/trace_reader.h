@@ -69,9 +69,16 @@ public:
                                                    int limit = -1) const;
     Expected<std::vector<GraphBreakRow>> graphBreaks(int64_t runId, int64_t afterId = 0,
                                                      int limit = -1) const;
-    /// The run's graphs without their nodes.
+    /// The run's Dynamo graphs (what backends receive) without their nodes.
     Expected<std::vector<GraphRow>> graphs(int64_t runId, int64_t afterId = 0,
                                            int limit = -1) const;
+    /// What AOT autograd made of one Dynamo graph (GraphRow::id): its joint, forward and
+    /// backward graphs, or its inference graph, in the order they were reported; none for a
+    /// graph that was not compiled by Kiln's inductor, or in files before schema version 8.
+    Expected<std::vector<GraphRow>> aotGraphs(int64_t dynamoGraphId) const;
+    /// Every AOT graph of a run, without nodes (GraphRow::dynamoGraphId says whose).
+    Expected<std::vector<GraphRow>> aotGraphsOfRun(int64_t runId, int64_t afterId = 0,
+                                                   int limit = -1) const;
     /// The nodes of one graph (GraphRow::id), in graph order. A graph's nodes are committed with
     /// it, so a graph a reader can see always has all its nodes.
     Expected<std::vector<GraphNodeRow>> graphNodes(int64_t graphId) const;

@@ -94,6 +94,10 @@ GraphBreakRow graphBreakRow(const Statement& stmt) {
     return row;
 }
 
+constexpr const char* kGraphColumns =
+    "SELECT id, run_id, compile_id, graph_index, readable_code, node_count, op_count, kind, "
+    "dynamo_graph_id, saved_tensors, saved_count, saved_bytes FROM graphs ";
+
 GraphRow graphRow(const Statement& stmt) {
     GraphRow row;
     row.id = stmt.columnInt(0);
@@ -103,6 +107,12 @@ GraphRow graphRow(const Statement& stmt) {
     row.readableCode = stmt.columnText(4);
     row.nodeCount = int32_t(stmt.columnInt(5));
     row.opCount = int32_t(stmt.columnInt(6));
+    row.kind = stmt.columnText(7);
+    if (row.kind.empty()) row.kind = "dynamo";
+    row.dynamoGraphId = stmt.columnOptionalInt(8).value_or(0);
+    row.savedTensors = stmt.columnText(9);
+    row.savedCount = int32_t(stmt.columnOptionalInt(10).value_or(0));
+    row.savedBytes = stmt.columnOptionalInt(11).value_or(0);
     return row;
 }
 
@@ -234,10 +244,37 @@ Expected<std::vector<GraphRow>> TraceReader::graphs(int64_t runId, int64_t after
                                                     int limit) const {
     return collectRows<GraphRow>(
         preparePage(m_db,
-                    "SELECT id, run_id, compile_id, graph_index, readable_code, node_count, "
-                    "op_count FROM graphs WHERE run_id = ?1",
+                    std::string(kGraphColumns) +
+                        "WHERE run_id = ?1 AND coalesce(kind, 'dynamo') = 'dynamo'",
                     runId, afterId, limit),
         graphRow);
+}
+
+Expected<std::optional<GraphRow>> TraceReader::graph(int64_t graphId) const {
+    auto stmt = Statement::prepare(m_db, std::string(kGraphColumns) + "WHERE id = ?1");
+    if (!stmt) return std::move(stmt).takeError();
+    stmt->bindInt(1, graphId);
+    auto more = stmt->step("cannot read");
+    if (!more) return std::move(more).takeError();
+    if (!more.value()) return std::optional<GraphRow>();
+    return std::optional<GraphRow>(graphRow(*stmt));
+}
+
+Expected<std::vector<GraphRow>> TraceReader::aotGraphsOfRun(int64_t runId, int64_t afterId,
+                                                            int limit) const {
+    return collectRows<GraphRow>(
+        preparePage(m_db,
+                    std::string(kGraphColumns) +
+                        "WHERE run_id = ?1 AND coalesce(kind, 'dynamo') <> 'dynamo'",
+                    runId, afterId, limit),
+        graphRow);
+}
+
+Expected<std::vector<GraphRow>> TraceReader::aotGraphs(int64_t dynamoGraphId) const {
+    auto stmt = Statement::prepare(m_db, std::string(kGraphColumns) +
+                                             "WHERE dynamo_graph_id = ?1 ORDER BY id");
+    if (stmt) stmt->bindInt(1, dynamoGraphId);
+    return collectRows<GraphRow>(std::move(stmt), graphRow);
 }
 
 Expected<std::vector<GraphNodeRow>> TraceReader::graphNodes(int64_t graphId) const {
@@ -255,7 +292,8 @@ Expected<std::vector<GraphNodeRow>> TraceReader::graphNodesOfRun(int64_t runId,
         m_db, "SELECT n.id, n.graph_id, n.ord, n.name, n.op, n.target, n.args, n.shape, "
               "n.dtype, n.source_line, n.module_path, n.module_type FROM graph_nodes n "
               "JOIN graphs g ON g.id = n.graph_id "
-              "WHERE g.run_id = ?1 AND g.id > ?2 ORDER BY n.graph_id, n.ord");
+              "WHERE g.run_id = ?1 AND g.id > ?2 AND coalesce(g.kind, 'dynamo') = 'dynamo' "
+              "ORDER BY n.graph_id, n.ord");
     if (stmt) {
         stmt->bindInt(1, runId);
         stmt->bindInt(2, afterGraphId);

@@ -10,7 +10,7 @@ namespace {
 
 constexpr const char* kKernelColumns =
     "SELECT id, run_id, graph_id, compile_id, graph_index, kernel_id, name, kind, fused_nodes, "
-    "source_code, launch_config FROM kernels ";
+    "source_code, launch_config, graph_kind FROM kernels ";
 
 constexpr const char* kLaunchColumns =
     "SELECT id, run_id, kernel_id, start_ns, end_ns, device, grid, block, registers, "
@@ -61,6 +61,7 @@ KernelRow kernelRow(const Statement& stmt) {
     row.fusedNodes = stmt.columnText(8);
     row.sourceCode = stmt.columnText(9);
     row.launchConfig = stmt.columnText(10);
+    row.graphKind = stmt.columnText(11);
     return row;
 }
 
@@ -127,26 +128,6 @@ KernelLaunchStats summarise(int64_t kernelId, const std::vector<int64_t>& sorted
 }
 
 } // namespace
-
-Expected<std::optional<GraphRow>> TraceReader::graph(int64_t graphId) const {
-    auto stmt = Statement::prepare(m_db, "SELECT id, run_id, compile_id, graph_index, "
-                                         "readable_code, node_count, op_count FROM graphs "
-                                         "WHERE id = ?1");
-    if (!stmt) return std::move(stmt).takeError();
-    stmt->bindInt(1, graphId);
-    auto more = stmt->step("cannot read");
-    if (!more) return std::move(more).takeError();
-    if (!more.value()) return std::optional<GraphRow>();
-    GraphRow row;
-    row.id = stmt->columnInt(0);
-    row.runId = stmt->columnInt(1);
-    row.compileId = stmt->columnText(2);
-    row.graphIndex = int32_t(stmt->columnInt(3));
-    row.readableCode = stmt->columnText(4);
-    row.nodeCount = int32_t(stmt->columnInt(5));
-    row.opCount = int32_t(stmt->columnInt(6));
-    return std::optional<GraphRow>(std::move(row));
-}
 
 Expected<std::vector<KernelRow>> TraceReader::kernels(int64_t runId, int64_t afterId,
                                                       int limit) const {

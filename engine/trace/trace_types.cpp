@@ -3,6 +3,8 @@
 
 #include "support/assert.h"
 
+#include <nlohmann/json.hpp>
+
 namespace kiln::trace {
 
 const char* runStatusName(RunStatus status) {
@@ -32,6 +34,26 @@ std::optional<OutputStream> parseOutputStream(std::string_view name) {
     for (OutputStream stream : {OutputStream::Stdout, OutputStream::Stderr, OutputStream::Log})
         if (name == outputStreamName(stream)) return stream;
     return std::nullopt;
+}
+
+std::vector<SavedTensor> savedTensorsOf(const GraphRow& graph) {
+    std::vector<SavedTensor> saved;
+    nlohmann::json list = nlohmann::json::parse(graph.savedTensors, nullptr, false);
+    if (!list.is_array()) return saved;
+    for (const nlohmann::json& item : list) {
+        if (!item.is_object()) continue;
+        SavedTensor t;
+        try { // a damaged file's wrongly typed field: the entry is skipped
+            t.name = item.value("name", "");
+            t.shape = item.value("shape", "");
+            t.dtype = item.value("dtype", "");
+            t.bytes = item.value("bytes", int64_t(0));
+        } catch (const nlohmann::json::exception&) {
+            continue;
+        }
+        saved.push_back(std::move(t));
+    }
+    return saved;
 }
 
 } // namespace kiln::trace

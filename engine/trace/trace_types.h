@@ -192,7 +192,26 @@ struct GraphRow {
     std::string readableCode;
     int32_t nodeCount = 0;
     int32_t opCount = 0;
+    // Schema version 8: AOT autograd's graphs. Older files hold Dynamo graphs only.
+    std::string kind = "dynamo"; ///< dynamo, aot_joint, aot_forward, aot_backward, aot_inference
+    int64_t dynamoGraphId = 0;   ///< an AOT graph's Dynamo graph; 0 for a Dynamo graph
+    /// aot_forward: what it saves for the backward, as JSON [{"name", "shape", "dtype",
+    /// "bytes"}], their number and bytes; empty and 0 for other graphs.
+    std::string savedTensors;
+    int32_t savedCount = 0;
+    int64_t savedBytes = 0;
 };
+
+/// One value an aot_forward graph saves for its backward (GraphRow::savedTensors).
+struct SavedTensor {
+    std::string name;  ///< the forward graph's node ("addmm", "primals_1")
+    std::string shape; ///< "[4, 16]"
+    std::string dtype; ///< "torch.float32"
+    int64_t bytes = 0; ///< at the example sizes
+};
+
+/// The saved values of GraphRow::savedTensors; empty for other graphs or unreadable text.
+std::vector<SavedTensor> savedTensorsOf(const GraphRow& graph);
 
 /// One row of `graph_nodes`.
 struct GraphNodeRow {
@@ -250,6 +269,9 @@ struct KernelRow {
     std::string fusedNodes;
     std::string sourceCode;
     std::string launchConfig;
+    /// The AOT graph it computes part of: aot_forward, aot_backward or aot_inference; empty
+    /// when not recorded (schema before version 8).
+    std::string graphKind;
 };
 
 /// One row of `autotune_choices`: a candidate max-autotune measured for a kernel.

@@ -117,7 +117,7 @@ Status TraceWriter::prepareStatements(const SchemaHistory& history) {
     m_capture = std::move(capture).value();
     m_hasCaptureTables = true;
     if (version < kCompilerSchemaVersion) return Status::success();
-    auto compiler = CompilerInserter::prepare(m_db, version >= kMeasurementSchemaVersion);
+    auto compiler = CompilerInserter::prepare(m_db, version);
     if (!compiler) return compiler.error();
     m_compiler = std::move(compiler).value();
     m_hasCompilerTables = true;

@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <set>
 
 using namespace kiln;
 using kiln::testing::binaryDir;
@@ -113,6 +114,45 @@ private slots:
         for (const auto& c : config)
             cacheLimit |= c.key == "cache_size_limit" && c.value == "64";
         QVERIFY(cacheLimit);
+    }
+
+    void trainingRunShowsItsAotGraphs() {
+        // A compiled model trained for a few steps: its graph's forward and backward graphs are
+        // in the trace (the forward with what it saves), the CLI shows them, and kernels say
+        // which of the two they belong to.
+        QTemporaryDir dir;
+        QString db = dir.filePath("train.kiln");
+        QString script = sourceDir() + "/resources/workloads/train_mlp.py";
+        QCOMPARE(runKiln({"run", script, "--db", db, "--quiet"}), 0);
+        auto reader = openTrace(db);
+        QVERIFY(reader);
+        auto graphs = rows(reader->graphs(1));
+        QVERIFY(!graphs.empty());
+        auto aot = rows(reader->aotGraphs(graphs[0].id));
+        QStringList kinds;
+        for (const auto& g : aot)
+            kinds << QString::fromStdString(g.kind);
+        QCOMPARE(kinds, (QStringList{"aot_joint", "aot_forward", "aot_backward"}));
+        QVERIFY(aot[1].savedCount > 0 && aot[1].savedBytes > 0);
+        QCOMPARE(int(trace::savedTensorsOf(aot[1]).size()), aot[1].savedCount);
+        std::set<std::string> passes;
+        for (const auto& k : rows(reader->graphKernels(graphs[0].id)))
+            passes.insert(k.graphKind);
+        QCOMPARE(passes, (std::set<std::string>{"aot_backward", "aot_forward"}));
+
+        QString out;
+        QCOMPARE(runKilnOut({"compiles", db}, out), 0);
+        QVERIFY2(out.contains(QString("aot: forward graph %1 (").arg(aot[1].id)) &&
+                     out.contains(QString("backward graph %1 (").arg(aot[2].id)) &&
+                     out.contains(QString("saves %1 tensors").arg(aot[1].savedCount)),
+                 qPrintable(out));
+        QCOMPARE(runKilnOut({"graph", db, QString::fromStdString(graphs[0].compileId)}, out), 0);
+        QVERIFY2(out.contains("# AOT joint graph") && out.contains("# AOT forward graph") &&
+                     out.contains("# AOT backward graph") && out.contains("tangents_1") &&
+                     out.contains("#   saves "),
+                 qPrintable(out));
+        QCOMPARE(runKilnOut({"kernels", db}, out), 0);
+        QVERIFY2(out.contains(" forward ") && out.contains(" backward "), qPrintable(out));
     }
 
     void headlessViewsOfTheCapture() {

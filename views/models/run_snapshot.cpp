@@ -100,6 +100,9 @@ Expected<RunSnapshot> readRunSnapshot(const trace::TraceReader& reader, int64_t 
     KILN_TAKE(s.graphs, tailed<trace::GraphRow>(p ? &p->graphs : nullptr, [&](int64_t after) {
                   return reader.graphs(runId, after);
               }));
+    KILN_TAKE(s.aotGraphs, tailed<trace::GraphRow>(p ? &p->aotGraphs : nullptr, [&](int64_t after) {
+                  return reader.aotGraphsOfRun(runId, after);
+              }));
     KILN_TAKE(s.graphNodes, tailed<trace::GraphNodeRow>(p ? &p->graphNodes : nullptr, [&](int64_t) {
                   return reader.graphNodesOfRun(runId, lastGraph);
               }));
@@ -157,6 +160,12 @@ const KernelRecord* RunSnapshot::kernel(int64_t kernelId) const {
 const trace::GraphBreakRow* RunSnapshot::graphBreak(int order) const {
     for (const trace::GraphBreakRow& b : graphBreaks)
         if (b.order == order) return &b;
+    return nullptr;
+}
+
+const trace::GraphRow* RunSnapshot::aotGraph(int64_t graphId, std::string_view kind) const {
+    for (const trace::GraphRow& g : aotGraphs)
+        if (g.dynamoGraphId == graphId && g.kind == kind) return &g;
     return nullptr;
 }
 

@@ -27,6 +27,8 @@ struct RunSnapshot {
     std::vector<trace::RecompileRow> recompiles;
     std::vector<trace::GraphBreakRow> graphBreaks;
     std::vector<trace::GraphRow> graphs;
+    /// What AOT autograd made of the graphs (joint, forward, backward, inference), in id order.
+    std::vector<trace::GraphRow> aotGraphs;
     std::vector<trace::GraphNodeRow> graphNodes; ///< every graph's nodes, by graph then order
     std::vector<KernelRecord> kernels;
     std::vector<trace::AutotuneChoiceRow> autotuneChoices;
@@ -52,6 +54,8 @@ struct RunSnapshot {
     /// The compiles of one frame (its cache entries), in compile order.
     std::vector<const trace::CompileRow*> compilesOf(int64_t frameId) const;
     std::vector<const KernelRecord*> kernelsOf(int64_t graphId) const;
+    /// The AOT graph of \p kind ("aot_forward", ...) made of Dynamo graph \p graphId.
+    const trace::GraphRow* aotGraph(int64_t graphId, std::string_view kind) const;
     std::span<const trace::GraphNodeRow> nodesOf(int64_t graphId) const;
     std::vector<const trace::GuardRow*> guardsOf(std::string_view compileId) const;
     std::vector<const trace::AutotuneChoiceRow*> choicesOf(int64_t kernelId) const;

@@ -21,6 +21,7 @@ public:
         (stream == OutputStream::Stdout ? out : err) += text;
     }
     void kernel(const KernelEvent& e) override { kernels.push_back(e); }
+    void graph(const GraphEvent& e) override { graphs.push_back(e); }
     void timeline(const TimelineEvent& e) override {
         (e.category == "pass" ? passes : otherTimeline).push_back(e);
     }
@@ -29,6 +30,7 @@ public:
     void diagram(const DiagramEvent& e) override { diagrams.push_back(e); }
 
     std::vector<KernelEvent> kernels;
+    std::vector<GraphEvent> graphs; ///< Dynamo's graphs and AOT autograd's
     std::vector<TimelineEvent> passes;
     std::vector<TimelineEvent> otherTimeline; ///< autotune progress, perf hints, compiles
     std::vector<AutotuneChoiceEvent> choices;

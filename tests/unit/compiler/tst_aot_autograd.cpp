@@ -10,6 +10,7 @@
 #include "compiler_fixture.h"
 
 #include <QtTest>
+#include <map>
 
 using namespace kiln;
 
@@ -243,6 +244,80 @@ for norm in (False, True):
         d = differentiate(g);
         QVERIFY(!d.joint);
         QVERIFY2(d.refusal.find("cannot follow how") != std::string::npos, d.refusal.c_str());
+    }
+
+    void aotGraphsAreReportedAsPyTorchPrintsThem() {
+        // A training compile reports, after its Dynamo graph, the joint graph and the forward
+        // and backward graphs it was split into; the forward names what it saves, and the
+        // backward takes those values under the same names, then the tangents. An inference
+        // compile reports its one graph.
+        testing::CompilerFixture f("aot_records.py");
+        std::string error = f.run(R"(
+import torch
+torch.manual_seed(0)
+lin = torch.nn.Linear(8, 16)
+def step(x):
+    return torch.sin(lin(x)).sum()
+compiled = torch.compile(step)
+compiled(torch.randn(4, 8)).backward()
+with torch.no_grad():
+    compiled(torch.randn(4, 8))
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+        std::vector<std::string> kinds;
+        for (const GraphEvent& g : f.sink.graphs)
+            kinds.push_back(g.kind + " " + g.compileId + " " + std::to_string(g.graphIndex));
+        QCOMPARE(kinds, (std::vector<std::string>{"dynamo 0/0 0", "aot_joint 0/0 0",
+                                                  "aot_forward 0/0 0", "aot_backward 0/0 0",
+                                                  "dynamo 0/1 1", "aot_inference 0/1 1"}));
+        const GraphEvent& forward = f.sink.graphs[2];
+        const GraphEvent& backward = f.sink.graphs[3];
+        QVERIFY2(forward.readableCode.starts_with("class GraphModule(torch.nn.Module):\n    def "
+                                                  "forward(self, primals_1: \"f32[4, 8]\"):\n"),
+                 forward.readableCode.c_str());
+        // The Linear's parameters are read as Dynamo names them; sin's input is saved for cos.
+        QVERIFY2(forward.readableCode.find("l__self___lin_weight = self.l__self___lin_weight") !=
+                         std::string::npos ||
+                     forward.readableCode.find("_weight = self.") != std::string::npos,
+                 forward.readableCode.c_str());
+        QVERIFY2(forward.readableCode.find("= torch.ops.aten.addmm.default(") != std::string::npos,
+                 forward.readableCode.c_str());
+        QVERIFY(forward.savedCount > 0);
+        int64_t bytes = 0;
+        for (size_t at = 0;
+             (at = forward.savedTensors.find("\"bytes\": ", at)) != std::string::npos;)
+            bytes += std::stoll(forward.savedTensors.substr(at += 9));
+        QCOMPARE(bytes, forward.savedBytes);
+        QVERIFY(forward.savedBytes >= 4 * 16 * 4); // at least sin's [4, 16] float input
+        // Every saved value is a backward input, in order, then the loss's tangent.
+        size_t named = 0;
+        for (size_t at = 0;
+             (at = forward.savedTensors.find("\"name\": \"", at)) != std::string::npos; ++named) {
+            at += 9;
+            std::string name =
+                forward.savedTensors.substr(at, forward.savedTensors.find('"', at) - at);
+            QVERIFY2(backward.readableCode.find(", " + name + ": \"") != std::string::npos,
+                     (name + "\n" + backward.readableCode).c_str());
+        }
+        QCOMPARE(int(named), forward.savedCount);
+        QVERIFY2(backward.readableCode.find("tangents_1: \"f32[]\"):") != std::string::npos,
+                 backward.readableCode.c_str());
+        QVERIFY2(backward.readableCode.find("torch.ops.aten.cos.default(") != std::string::npos,
+                 backward.readableCode.c_str());
+        // A value is set to None on the line of its last use, as FX prints it.
+        QVERIFY2(backward.readableCode.find("tangents_1 = None") != std::string::npos,
+                 backward.readableCode.c_str());
+        QVERIFY(f.sink.graphs[5].readableCode.find("(self, arg0_1: \"f32[4, 8]\")") !=
+                std::string::npos);
+        QCOMPARE(f.sink.graphs[5].savedCount, 0);
+        // Kernels say which graph they compute part of.
+        std::map<std::string, int> kernelKinds;
+        for (const KernelEvent& k : f.sink.kernels)
+            ++kernelKinds[k.compileId + " " + k.graphKind];
+        QVERIFY(kernelKinds["0/0 aot_forward"] > 0);
+        QVERIFY(kernelKinds["0/0 aot_backward"] > 0);
+        QVERIFY(kernelKinds["0/1 aot_inference"] > 0);
+        QCOMPARE(int(kernelKinds.size()), 3);
     }
 
     void eagerKernelsRunTheirOwnDerivative() {

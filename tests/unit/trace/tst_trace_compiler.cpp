@@ -150,6 +150,68 @@ private slots:
         QVERIFY(!rows(reader->graph(graphs[1].id + 100)).has_value());
     }
 
+    void aotGraphsLinkToTheirDynamoGraph() {
+        // As the inductor backend reports a training compile: the forward's and the backward's
+        // kernels while compiling, then the Dynamo graph, then its AOT graphs.
+        std::string file = path("aot.kiln");
+        {
+            auto writer = openWriter(file);
+            QVERIFY(writer->beginRun(sampleRunInfo("/w/train.py")).ok());
+            writer->compile(sampleCompileStart(0, 0, kiln::monotonicNs()));
+            KernelEvent forward = sampleKernel(1, "0/0", 0);
+            forward.graphKind = "aot_forward";
+            KernelEvent backward = sampleKernel(2, "0/0", 0);
+            backward.graphKind = "aot_backward";
+            writer->kernel(forward);
+            writer->kernel(backward);
+            writer->graph(sampleGraph("0/0", 0, 4));
+            for (const char* kind : {"aot_joint", "aot_forward", "aot_backward"}) {
+                kiln::GraphEvent g = sampleGraph("0/0", 0, 3);
+                g.kind = kind;
+                if (g.kind == "aot_forward") {
+                    g.savedTensors = R"([{"name": "sin", "shape": "[8]", "dtype": )"
+                                     R"("torch.float32", "bytes": 32}])";
+                    g.savedCount = 1;
+                    g.savedBytes = 32;
+                }
+                writer->graph(g);
+            }
+            // A kernel reported again after the AOT graphs still belongs to the Dynamo graph.
+            writer->kernel(forward);
+            QVERIFY(writer->finishRun(RunStatus::Ok, 0).ok());
+        }
+        auto reader = openReader(file);
+        auto graphs = rows(reader->graphs(1));
+        QCOMPARE(graphs.size(), size_t(1)); // Dynamo's graphs only
+        QCOMPARE(graphs[0].kind, std::string("dynamo"));
+        QCOMPARE(graphs[0].dynamoGraphId, int64_t(0));
+        auto aot = rows(reader->aotGraphs(graphs[0].id));
+        QCOMPARE(aot.size(), size_t(3));
+        QCOMPARE(aot[0].kind, std::string("aot_joint"));
+        QCOMPARE(aot[1].kind, std::string("aot_forward"));
+        QCOMPARE(aot[2].kind, std::string("aot_backward"));
+        for (const GraphRow& g : aot) {
+            QCOMPARE(g.dynamoGraphId, graphs[0].id);
+            QCOMPARE(g.compileId, std::string("0/0"));
+            QCOMPARE(g.nodeCount, 3);
+        }
+        QCOMPARE(aot[1].savedCount, 1);
+        QCOMPARE(aot[1].savedBytes, int64_t(32));
+        QVERIFY(aot[1].savedTensors.find("\"sin\"") != std::string::npos);
+        QCOMPARE(aot[2].savedCount, 0);
+        QCOMPARE(aot[2].savedTensors, std::string());
+        QCOMPARE(rows(reader->graphNodes(aot[1].id)).size(), size_t(3));
+        // graph() reads any kind; the run's nodes are the Dynamo graph's.
+        QCOMPARE(rows(reader->graph(aot[2].id))->kind, std::string("aot_backward"));
+        QCOMPARE(rows(reader->graphNodesOfRun(1)).size(), size_t(4));
+        auto kernels = rows(reader->kernels(1));
+        QCOMPARE(kernels.size(), size_t(2));
+        QCOMPARE(kernels[0].graphId, graphs[0].id);
+        QCOMPARE(kernels[0].graphKind, std::string("aot_forward"));
+        QCOMPARE(kernels[1].graphId, graphs[0].id);
+        QCOMPARE(kernels[1].graphKind, std::string("aot_backward"));
+    }
+
     void autotuneChoicesPerKernel() {
         std::string file = path("autotune.kiln");
         {

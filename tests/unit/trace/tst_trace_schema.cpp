@@ -20,14 +20,14 @@ using namespace kiln::testing;
 
 namespace {
 
-// Version 7 as shipped plus a version 8 that only these tests know.
-SchemaHistory historyWithVersion8(const char* version8Sql) {
+// Version 8 as shipped plus a version 9 that only these tests know.
+SchemaHistory historyWithVersion9(const char* version9Sql) {
     std::vector<Migration> steps = currentSchema().steps();
-    steps.push_back({7, "test-only: notes on runs", version8Sql});
+    steps.push_back({8, "test-only: notes on runs", version9Sql});
     return SchemaHistory(std::move(steps));
 }
 
-constexpr const char* kVersion8 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
+constexpr const char* kVersion9 = "CREATE TABLE extra(id INTEGER PRIMARY KEY, what TEXT);"
                                   "ALTER TABLE runs ADD COLUMN note TEXT;"
                                   "UPDATE runs SET note = 'migrated';";
 
@@ -81,15 +81,16 @@ private slots:
         auto writer = TraceWriter::open(file);
         QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(0x4B494C4E));
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(8));
         QCOMPARE(queryTexts(file, "PRAGMA journal_mode"), std::vector<std::string>{"wal"});
-        QCOMPARE(currentSchemaVersion(), 7);
+        QCOMPARE(currentSchemaVersion(), 8);
         QCOMPARE(kCaptureSchemaVersion, 2);
         QCOMPARE(kCompilerSchemaVersion, 3);
         QCOMPARE(kMeasurementSchemaVersion, 4);
         QCOMPARE(kImportSchemaVersion, 5);
         QCOMPARE(kModuleSchemaVersion, 6);
         QCOMPARE(kGuardInstalledSchemaVersion, 7);
+        QCOMPARE(kAotGraphSchemaVersion, 8);
         QCOMPARE(kApplicationId, int32_t(0x4B494C4E));
     }
 
@@ -115,6 +116,7 @@ private slots:
                                            "graph_nodes_by_graph",
                                            "graphs",
                                            "graphs_by_compile",
+                                           "graphs_by_dynamo_graph",
                                            "graphs_by_run",
                                            "graphs_link_compiled",
                                            "guards",
@@ -167,8 +169,10 @@ private slots:
         QCOMPARE(columnsOf(file, "graph_breaks"),
                  (Names{"id", "run_id", "compile_id", "ord", "file", "line", "col", "reason_kind",
                         "reason", "user_stack"}));
-        QCOMPARE(columnsOf(file, "graphs"), (Names{"id", "run_id", "compile_id", "graph_index",
-                                                   "readable_code", "node_count", "op_count"}));
+        QCOMPARE(columnsOf(file, "graphs"),
+                 (Names{"id", "run_id", "compile_id", "graph_index", "readable_code", "node_count",
+                        "op_count", "kind", "dynamo_graph_id", "saved_tensors", "saved_count",
+                        "saved_bytes"}));
         QCOMPARE(columnsOf(file, "graph_nodes"),
                  (Names{"id", "graph_id", "ord", "name", "op", "target", "args", "shape", "dtype",
                         "source_line", "module_path", "module_type"}));
@@ -177,12 +181,16 @@ private slots:
         QCOMPARE(columnsOf(file, "events"), (Names{"id", "run_id", "category", "name", "compile_id",
                                                    "start_ns", "duration_ns", "detail_json"}));
         // Every capture table but graph_nodes names its run; graph_nodes names its graph.
-        for (const char* table : {"frames", "compiles", "guards", "recompiles", "graph_breaks",
-                                  "graphs", "config", "events"})
+        for (const char* table :
+             {"frames", "compiles", "guards", "recompiles", "graph_breaks", "config", "events"})
             QCOMPARE(queryTexts(file, std::string("SELECT \"table\" || '.' || \"to\" || '<-' || "
                                                   "\"from\" FROM pragma_foreign_key_list('") +
                                           table + "')"),
                      Names{"runs.id<-run_id"});
+        // An AOT graph names the Dynamo graph it was made from.
+        QCOMPARE(queryTexts(file, "SELECT \"table\" || '.' || \"to\" || '<-' || \"from\" "
+                                  "FROM pragma_foreign_key_list('graphs') ORDER BY 1"),
+                 (Names{"graphs.id<-dynamo_graph_id", "runs.id<-run_id"}));
         QCOMPARE(queryTexts(file, "SELECT \"table\" || '.' || \"to\" || '<-' || \"from\" "
                                   "FROM pragma_foreign_key_list('graph_nodes')"),
                  Names{"graphs.id<-graph_id"});
@@ -207,9 +215,10 @@ private slots:
         std::string file = path("compiler_tables.kiln");
         QVERIFY(TraceWriter::open(file).ok());
         using Names = std::vector<std::string>;
-        QCOMPARE(columnsOf(file, "kernels"),
-                 (Names{"id", "run_id", "graph_id", "compile_id", "graph_index", "kernel_id",
-                        "name", "kind", "fused_nodes", "source_code", "launch_config"}));
+        QCOMPARE(
+            columnsOf(file, "kernels"),
+            (Names{"id", "run_id", "graph_id", "compile_id", "graph_index", "kernel_id", "name",
+                   "kind", "fused_nodes", "source_code", "launch_config", "graph_kind"}));
         QCOMPARE(columnsOf(file, "autotune_choices"),
                  (Names{"id", "run_id", "kernel_id", "candidate", "time_ns", "chosen", "runs",
                         "min_ns", "max_ns", "stopped_early", "from_cache"}));
@@ -273,7 +282,7 @@ private slots:
         QVERIFY(reader.ok());
         auto meta = (*reader)->meta();
         QVERIFY(meta.ok());
-        QCOMPARE(meta->at("schema_version"), std::string("7"));
+        QCOMPARE(meta->at("schema_version"), std::string("8"));
         QCOMPARE(meta->at("engine_version"), std::string("0.1.0"));
         QCOMPARE(meta->at("device"), std::string("cpu"));
         QCOMPARE(meta->at("cuda_driver"), std::string("none"));
@@ -286,7 +295,7 @@ private slots:
         int64_t createdAt = std::stoll(meta->at("created_at_ns"));
         QVERIFY(createdAt > int64_t(1'700'000'000) * 1'000'000'000);
         QCOMPARE(meta->size(), size_t(10));
-        QCOMPARE((*reader)->schemaVersion(), 7);
+        QCOMPARE((*reader)->schemaVersion(), 8);
         QVERIFY(!(*reader)->isUpgradedSnapshot());
     }
 
@@ -297,7 +306,7 @@ private slots:
         QVERIFY(!reader.ok());
         QCOMPARE(reader.error().message, "'" + file + "' is not a Kiln trace (an empty database)");
         QVERIFY(TraceWriter::open(file).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(8));
     }
 
     void refusesANegativeVersionUntouched() {
@@ -319,11 +328,11 @@ private slots:
 
     void refusesNewerVersionUntouched() {
         std::string file = makeCurrentTrace("newer.kiln");
-        QCOMPARE(execSql(file, "PRAGMA user_version = 8"), std::string());
+        QCOMPARE(execSql(file, "PRAGMA user_version = 9"), std::string());
         std::string before = readFileBytes(file);
         std::string expected = "trace '" + file +
-                               "' was written by a newer Kiln (schema version 8); this Kiln "
-                               "reads up to version 7";
+                               "' was written by a newer Kiln (schema version 9); this Kiln "
+                               "reads up to version 8";
         auto writer = TraceWriter::open(file);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message, expected);
@@ -406,7 +415,7 @@ private slots:
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
         QCOMPARE((*reader)->schemaVersion(), 1);
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("7"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("8"));
         auto runs = (*reader)->listRuns();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
@@ -454,16 +463,16 @@ private slots:
             (*writer)->output(kiln::OutputStream::Stdout, "new line\n");
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(8));
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"7"});
+                 std::vector<std::string>{"8"});
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE type = 'table'"),
                  int64_t(17));
         auto reader = TraceReader::open(file);
         QVERIFY(reader.ok());
         QVERIFY(!(*reader)->isUpgradedSnapshot());
-        QCOMPARE((*reader)->schemaVersion(), 7);
+        QCOMPARE((*reader)->schemaVersion(), 8);
         // The old run kept its rows; the new one has its capture facts.
         QCOMPARE((*reader)->listRuns()->size(), size_t(2));
         QCOMPARE((*reader)->outputLines(1)->size(), size_t(2));
@@ -482,11 +491,11 @@ private slots:
     void readerUpgradesOlderFileInMemoryOnly() {
         std::string file = makeCurrentTrace("reader_upgrade.kiln");
         std::string before = readFileBytes(file);
-        SchemaHistory history = historyWithVersion8(kVersion8);
+        SchemaHistory history = historyWithVersion9(kVersion9);
         auto reader = TraceReader::open(file, history);
         QVERIFY2(reader.ok(), reader.ok() ? "" : reader.error().render().c_str());
         QVERIFY((*reader)->isUpgradedSnapshot());
-        QCOMPARE((*reader)->schemaVersion(), 7);
+        QCOMPARE((*reader)->schemaVersion(), 8);
         auto runs = (*reader)->listRuns();
         QVERIFY(runs.ok());
         QCOMPARE(runs->size(), size_t(1));
@@ -495,14 +504,14 @@ private slots:
         QVERIFY(lines.ok());
         QCOMPARE(lines->size(), size_t(1));
         QCOMPARE(lines->front().text, std::string("hello"));
-        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("8"));
+        QCOMPARE((*reader)->meta()->at("schema_version"), std::string("9"));
         QVERIFY(readFileBytes(file) == before);
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(8));
     }
 
     void writerUpgradesOlderFileInPlace() {
         std::string file = makeCurrentTrace("writer_upgrade.kiln");
-        SchemaHistory history = historyWithVersion8(kVersion8);
+        SchemaHistory history = historyWithVersion9(kVersion9);
         {
             auto writer = TraceWriter::open(file, history);
             QVERIFY2(writer.ok(), writer.ok() ? "" : writer.error().render().c_str());
@@ -512,19 +521,19 @@ private slots:
             (*writer)->frame(sampleFrame(0)); // a later history keeps the capture tables
             QVERIFY((*writer)->finishRun(RunStatus::Ok, 0).ok());
         }
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(8));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(9));
         QCOMPARE(queryInt(file, "PRAGMA application_id"), int64_t(kApplicationId));
         QCOMPARE(queryTexts(file, "SELECT note FROM runs ORDER BY id"),
                  (std::vector<std::string>{"migrated", "<null>"}));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM extra"), int64_t(0));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM frames WHERE run_id = 2"), int64_t(1));
         QCOMPARE(queryTexts(file, "SELECT value FROM meta WHERE key = 'schema_version'"),
-                 std::vector<std::string>{"8"});
-        // This build only knows version 7, so the upgraded file is now "newer".
+                 std::vector<std::string>{"9"});
+        // This build only knows version 8, so the upgraded file is now "newer".
         auto reader = TraceReader::open(file);
         QVERIFY(!reader.ok());
         QVERIFY(reader.error().message.find(
-                    "(schema version 8); this Kiln reads up to version 7") != std::string::npos);
+                    "(schema version 9); this Kiln reads up to version 8") != std::string::npos);
         auto upgradedReader = TraceReader::open(file, history);
         QVERIFY(upgradedReader.ok());
         QVERIFY(!(*upgradedReader)->isUpgradedSnapshot());
@@ -532,16 +541,16 @@ private slots:
     }
 
     void failedMigrationRollsBackEveryStep() {
-        // From version 1, so that good steps (1 -> 2 -> 3 -> 4 -> 5 -> 6 -> 7) are rolled back with
-        // the failing one.
+        // From version 1, so that good steps (1 -> 2 -> 3 -> 4 -> 5 -> 6 -> 7 -> 8) are rolled back
+        // with the failing one.
         std::string file = makeVersion1Trace("failed_upgrade.kiln");
-        SchemaHistory history = historyWithVersion8("CREATE TABLE half_done(x);"
+        SchemaHistory history = historyWithVersion9("CREATE TABLE half_done(x);"
                                                     "CREATE TABLE runs(x);");
         auto writer = TraceWriter::open(file, history);
         QVERIFY(!writer.ok());
         QCOMPARE(writer.error().message,
                  "cannot upgrade trace '" + file +
-                     "': from schema version 7 to 8: table runs already exists");
+                     "': from schema version 8 to 9: table runs already exists");
         QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(1));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM sqlite_master WHERE name IN "
                                 "('half_done', 'frames', 'compiles', 'kernels')"),
@@ -554,14 +563,14 @@ private slots:
         QVERIFY(reader.ok());
         QCOMPARE((*reader)->listRuns()->size(), size_t(1));
         QVERIFY(TraceWriter::open(file).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(7));
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(8));
     }
 
     void newFileIsBuiltByTheSameSteps() {
         // A file created against the five-step history gets every step, in order.
-        std::string file = path("fresh_v8.kiln");
-        QVERIFY(TraceWriter::open(file, historyWithVersion8(kVersion8)).ok());
-        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(8));
+        std::string file = path("fresh_v9.kiln");
+        QVERIFY(TraceWriter::open(file, historyWithVersion9(kVersion9)).ok());
+        QCOMPARE(queryInt(file, "PRAGMA user_version"), int64_t(9));
         QCOMPARE(queryInt(file, "SELECT count(*) FROM pragma_table_info('runs') "
                                 "WHERE name = 'note'"),
                  int64_t(1));
