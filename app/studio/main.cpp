@@ -39,6 +39,10 @@ void addOptions(QCommandLineParser& parser) {
         {"layout", "Arrange the window for a journey: breaks, compare or kernels.", "NAME"});
     parser.addOption(
         {"select", "Select run:N, compile:F/C, graph:ID, kernel:ID, break:N or line:N.", "ITEM"});
+    parser.addOption({"graph-view",
+                      "The Graph panel's view: post-fusion, pre-fusion, forward, backward or "
+                      "joint (AOT autograd's graphs).",
+                      "VIEW"});
     parser.addOption({"screenshot", "Save the window as PNG once shown, then quit.", "PNG"});
     parser.addOption({"size", "Window size, WxH.", "WxH", "1600x1000"});
 }
@@ -60,7 +64,8 @@ int runHeadless(int argc, char** argv) {
     std::fprintf(stderr, "kiln-studio: no display (DISPLAY, WAYLAND_DISPLAY and QT_QPA_PLATFORM "
                          "are unset)");
     const bool windowOnly = parser.isSet("compare-modes") || parser.isSet("select") ||
-                            parser.isSet("panel") || parser.isSet("screenshot");
+                            parser.isSet("graph-view") || parser.isSet("panel") ||
+                            parser.isSet("screenshot");
     if (!parser.isSet("run") || windowOnly || !script.endsWith(".py")) {
         std::fprintf(stderr, "; open it on a desktop, or set QT_QPA_PLATFORM=offscreen with "
                              "--screenshot (without a display only `--run SCRIPT.py [--mode M]` "
@@ -125,6 +130,13 @@ int main(int argc, char** argv) {
     if (parser.isSet("panel") && !window.showPanel(parser.value("panel"))) {
         std::fprintf(stderr, "kiln-studio: no panel '%s' (panels: %s)\n",
                      qPrintable(parser.value("panel")), qPrintable(window.panelIds().join(", ")));
+        return 2;
+    }
+    if (parser.isSet("graph-view") && !window.setGraphView(parser.value("graph-view"))) {
+        std::fprintf(stderr,
+                     "kiln-studio: no graph view '%s' (post-fusion, pre-fusion, forward, "
+                     "backward or joint)\n",
+                     qPrintable(parser.value("graph-view")));
         return 2;
     }
     if (parser.isSet("select") && !window.selectItem(parser.value("select"))) {

@@ -64,6 +64,9 @@ public:
     /// selected run's snapshot is there; false when the text is not one of those.
     bool selectItem(const QString& spec);
     QStringList panelIds() const;
+    /// What the Graph panel shows: "post-fusion", "pre-fusion", "forward", "backward" or
+    /// "joint" (AOT autograd's graphs as code); false for another name.
+    bool setGraphView(const QString& view);
     views::Panel* panel(const QString& id) const;
 
     /// Where runs of \p script are recorded: next to it (as `kiln run` does) when its directory

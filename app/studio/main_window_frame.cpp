@@ -100,6 +100,16 @@ bool MainWindow::showPanel(const QString& id) {
     return true;
 }
 
+bool MainWindow::setGraphView(const QString& view) {
+    if (view == "post-fusion" || view == "pre-fusion") {
+        m_graph->setPreFusion(view == "pre-fusion");
+        return true;
+    }
+    if (view != "forward" && view != "backward" && view != "joint") return false;
+    m_graph->setAotView("aot_" + view);
+    return true;
+}
+
 QStringList MainWindow::panelIds() const {
     return m_panels.keys();
 }

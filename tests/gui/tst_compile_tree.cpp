@@ -52,6 +52,17 @@ const views::KernelRecord* kernelOf(const views::RunSnapshot& s, const std::stri
     return nullptr;
 }
 
+const char* kTrainingStep = "import torch\n"
+                            "torch.manual_seed(0)\n"
+                            "net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),\n"
+                            "                          torch.nn.Linear(16, 2))\n"
+                            "compiled = torch.compile(net)\n"
+                            "x = torch.randn(4, 8)\n"
+                            "for step in range(3):\n"
+                            "    compiled(x).sum().backward()\n"
+                            "with torch.no_grad():\n"
+                            "    compiled(x)\n";
+
 /// Waits until \p panel has shown \p count trees since \p shown began to count.
 bool waitForTrees(QSignalSpy& shown, int count) {
     return QTest::qWaitFor([&] { return shown.count() >= count; }, 10'000) &&
@@ -101,6 +112,48 @@ private slots:
             }
         }
         QCOMPARE(model.rowCount(model.indexOfFrame(4)), 5); // 4/0 .. 4/4
+    }
+
+    void trainingGraphsHoldTheirForwardAndBackwardKernels() {
+        const QString trace = testing::scriptTrace(m_dir.path(), "train.py", kTrainingStep);
+        QVERIFY(!trace.isEmpty());
+        views::SnapshotPtr s = testing::readSnapshot(trace, 1);
+        QVERIFY(s && s->graphs.size() == 2);
+        CompileTreeModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setSnapshot(s);
+        const trace::GraphRow& training = s->graphs[0];
+        const QModelIndex graph = model.indexOfGraph(training.id);
+        QCOMPARE(model.rowCount(graph), 2); // forward, backward
+        const trace::GraphRow* forward = s->aotGraph(training.id, "aot_forward");
+        QVERIFY(forward);
+        int kernels = 0;
+        for (int row = 0; row < 2; ++row) {
+            const QModelIndex aot = model.index(row, 0, graph);
+            QCOMPARE(
+                static_cast<views::CompileTreeKind>(aot.data(CompileTreeModel::KindRole).toInt()),
+                views::CompileTreeKind::AotGraph);
+            QCOMPARE(aot.data(CompileTreeModel::GraphIdRole).toLongLong(), training.id);
+            const std::string kind = row == 0 ? "aot_forward" : "aot_backward";
+            QVERIFY(cell(aot, 0).startsWith(row == 0 ? "forward · " : "backward · "));
+            QVERIFY(model.rowCount(aot) > 0);
+            for (int k = 0; k < model.rowCount(aot); ++k) {
+                const auto* record = s->kernel(
+                    model.index(k, 0, aot).data(CompileTreeModel::KernelIdRole).toLongLong());
+                QVERIFY(record && record->kernel.graphKind == kind);
+                ++kernels;
+            }
+        }
+        QCOMPARE(kernels, static_cast<int>(s->kernelsOf(training.id).size()));
+        const QModelIndex forwardRow = model.index(0, 0, graph);
+        QVERIFY2(cell(forwardRow, CompileTreeModel::DetailColumn)
+                     .contains(QString("saves %1 tensors").arg(forward->savedCount)),
+                 qPrintable(cell(forwardRow, CompileTreeModel::DetailColumn)));
+        QVERIFY(forwardRow.data(Qt::ToolTipRole).toString().contains("saved for the backward"));
+        // The inference graph's kernels hang under it directly.
+        const QModelIndex inference = model.indexOfGraph(s->graphs[1].id);
+        QCOMPARE(model.rowCount(inference), static_cast<int>(s->kernelsOf(s->graphs[1].id).size()));
     }
 
     void namesAndNumbers() {

@@ -47,6 +47,19 @@ const views::KernelRecord* firstOfKind(const views::RunSnapshot& s, const std::s
     return nullptr;
 }
 
+/// Three training steps of a compiled model, then an evaluation without gradients: graph 1's
+/// forward and backward graphs, and an inference graph for the no_grad call.
+const char* kTrainingStep = "import torch\n"
+                            "torch.manual_seed(0)\n"
+                            "net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),\n"
+                            "                          torch.nn.Linear(16, 2))\n"
+                            "compiled = torch.compile(net)\n"
+                            "x = torch.randn(4, 8)\n"
+                            "for step in range(3):\n"
+                            "    compiled(x).sum().backward()\n"
+                            "with torch.no_grad():\n"
+                            "    compiled(x)\n";
+
 /// How the panel's status line names a graph.
 QString graphTitle(const trace::GraphRow& g) {
     return QString("graph %1 · %2").arg(g.id).arg(QString::fromStdString(g.compileId));
@@ -89,6 +102,55 @@ private slots:
         m_breaks = testing::graphBreaksTrace(m_dir.filePath("breaks"));
         QVERIFY(!m_modes.isEmpty());
         QVERIFY(!m_breaks.isEmpty());
+    }
+
+    void aotViewsShowTheForwardAndBackwardGraphs() {
+        const QString trace = testing::scriptTrace(m_dir.path(), "train.py", kTrainingStep);
+        QVERIFY(!trace.isEmpty());
+        Studio studio;
+        QVERIFY(studio.open(trace, 1));
+        const views::RunSnapshot& s = studio.snapshot();
+        QCOMPARE(s.graphs.size(), size_t(2));
+        const trace::GraphRow& training = s.graphs[0];
+        const trace::GraphRow& inference = s.graphs[1];
+        const trace::GraphRow* forward = s.aotGraph(training.id, "aot_forward");
+        const trace::GraphRow* backward = s.aotGraph(training.id, "aot_backward");
+        QVERIFY(forward && backward && s.aotGraph(inference.id, "aot_inference"));
+
+        views::GraphPanel panel(studio.session, studio.selection);
+        studio.selection.selectGraph(training.id);
+        panel.setAotView("aot_forward");
+        QCOMPARE(panel.aotView(), QString("aot_forward"));
+        QString code = panel.aotCode();
+        QVERIFY2(code.startsWith(QString("# forward graph %1 of ").arg(forward->id)),
+                 qPrintable(code));
+        QVERIFY2(code.contains(QString("# saves %1 tensors for the backward, %2 bytes:")
+                                   .arg(forward->savedCount)
+                                   .arg(forward->savedBytes)),
+                 qPrintable(code));
+        QVERIFY(code.contains(QString::fromStdString(forward->readableCode)));
+        QVERIFY(panel.statusText().contains("AOT forward"));
+
+        panel.setAotView("aot_backward");
+        code = panel.aotCode();
+        QVERIFY2(code.contains("tangents_1") &&
+                     code.contains(QString::fromStdString(backward->readableCode)),
+                 qPrintable(code));
+        // The no_grad call's graph was compiled for inference: Forward shows that graph,
+        // Backward says why there is none.
+        studio.selection.selectGraph(inference.id);
+        QVERIFY2(panel.aotCode().isEmpty() && panel.message().contains("no AOT backward graph") &&
+                     panel.message().contains("compiled for inference"),
+                 qPrintable(panel.message()));
+        panel.setAotView("aot_forward");
+        QVERIFY2(panel.aotCode().startsWith("# inference graph"), qPrintable(panel.aotCode()));
+        QVERIFY(panel.aotCode().contains("arg0_1"));
+        // Back to the diagram.
+        QSignalSpy shown(&panel, &views::GraphPanel::diagramShown);
+        panel.setPreFusion(false);
+        QVERIFY(shown.wait(20000));
+        QVERIFY(panel.aotCode().isEmpty());
+        QCOMPARE(panel.aotView(), QString());
     }
 
     void nodeIndexReadsGraphvizSvg() {

@@ -66,6 +66,8 @@ struct TreeIndex {
     std::unordered_map<int64_t, std::vector<const trace::CompileRow*>> compilesByFrame;
     std::map<std::string, std::vector<const trace::GraphRow*>> graphsByCompile;
     std::unordered_map<int64_t, std::vector<const KernelRecord*>> kernelsByGraph;
+    /// The forward and backward graphs of each training graph (not joint or inference ones).
+    std::unordered_map<int64_t, std::vector<const trace::GraphRow*>> aotByGraph;
     std::unordered_map<int64_t, const trace::FrameRow*> frames;
     /// For each new compile, the guard that failed in each older entry.
     std::map<std::string, std::vector<const trace::RecompileRow*>> failuresOf;
@@ -89,6 +91,9 @@ TreeIndex::TreeIndex(const RunSnapshot& s) {
     for (auto& [id, graphs] : graphsByCompile)
         std::stable_sort(graphs.begin(), graphs.end(),
                          [](auto* a, auto* b) { return a->graphIndex < b->graphIndex; });
+    for (const trace::GraphRow& g : s.aotGraphs)
+        if (g.kind == "aot_forward" || g.kind == "aot_backward")
+            aotByGraph[g.dynamoGraphId].push_back(&g);
     for (const KernelRecord& k : s.kernels)
         if (int64_t graphId = graphIdOf(k.kernel)) kernelsByGraph[graphId].push_back(&k);
     for (auto& [id, kernels] : kernelsByGraph)
@@ -170,7 +175,49 @@ void sumChildren(Node& n) {
     n.data.launches = launches;
 }
 
-/// A graph is named by its graph id, as everywhere (graph_name.h).
+QString bytesText(int64_t bytes) {
+    if (bytes < 1024) return QString("%1 B").arg(bytes);
+    if (bytes < 1024 * 1024) return QString("%1 KiB").arg(double(bytes) / 1024, 0, 'f', 1);
+    return QString("%1 MiB").arg(double(bytes) / (1024 * 1024), 0, 'f', 1);
+}
+
+/// A training graph's forward or backward graph, holding the kernels that compute it. Selecting
+/// it selects its graph (the Graph panel's Forward and Backward views show its code).
+std::unique_ptr<Node> aotGraphNode(const trace::GraphRow& a, const Node& graph,
+                                   const std::vector<const KernelRecord*>& kernels) {
+    auto n = std::make_unique<Node>();
+    n->kind = CompileTreeKind::AotGraph;
+    n->frameId = graph.frameId;
+    n->compileId = graph.compileId;
+    n->graphId = graph.graphId;
+    n->key = QStringLiteral("a:%1").arg(a.id);
+    for (const KernelRecord* k : kernels)
+        if (k->kernel.graphKind == a.kind) n->adopt(kernelNode(*k, *n));
+    const bool forward = a.kind == "aot_forward";
+    NodeData& d = n->data;
+    d.name = (forward ? QStringLiteral("forward · ") : QStringLiteral("backward · ")) +
+             counted(a.opCount, "op");
+    d.status = graph.data.status;
+    d.statusText = graph.data.statusText;
+    sumChildren(*n);
+    d.detail = counted(qsizetype(n->children.size()), "kernel");
+    d.toolTip = QString("AOT autograd's %1 graph (graph %2)")
+                    .arg(forward ? "forward" : "backward")
+                    .arg(a.id);
+    if (forward) {
+        d.detail += QString(" · saves %1, %2")
+                        .arg(counted(a.savedCount, "tensor"), bytesText(a.savedBytes));
+        d.toolTip += QString("\nsaved for the backward (%1):").arg(bytesText(a.savedBytes));
+        for (const trace::SavedTensor& t : trace::savedTensorsOf(a))
+            d.toolTip += QString("\n  %1  %2%3  %4")
+                             .arg(text(t.name), text(t.dtype).section('.', -1), text(t.shape),
+                                  bytesText(t.bytes));
+    }
+    return n;
+}
+
+/// A graph is named by its graph id, as everywhere (graph_name.h). A training graph's kernels
+/// hang under its forward and backward graphs.
 std::unique_ptr<Node> graphNode(const trace::GraphRow& g, const Node& compile,
                                 const TreeIndex& index) {
     auto n = std::make_unique<Node>();
@@ -179,16 +226,24 @@ std::unique_ptr<Node> graphNode(const trace::GraphRow& g, const Node& compile,
     n->compileId = compile.compileId;
     n->graphId = g.id;
     n->key = graphKey(g.id);
+    std::vector<const KernelRecord*> kernels;
     if (auto it = index.kernelsByGraph.find(g.id); it != index.kernelsByGraph.end())
-        for (const KernelRecord* k : it->second)
+        kernels = it->second;
+    n->data.status = compile.data.status;
+    n->data.statusText = compile.data.statusText;
+    auto aot = index.aotByGraph.find(g.id);
+    if (aot != index.aotByGraph.end())
+        for (const trace::GraphRow* a : aot->second)
+            n->adopt(aotGraphNode(*a, *n, kernels));
+    for (const KernelRecord* k : kernels)
+        if (aot == index.aotByGraph.end() ||
+            (k->kernel.graphKind != "aot_forward" && k->kernel.graphKind != "aot_backward"))
             n->adopt(kernelNode(*k, *n));
     NodeData& d = n->data;
     d.name = graphName(g.id) + QStringLiteral(" · ") + counted(g.opCount, "op");
-    d.status = compile.data.status;
-    d.statusText = compile.data.statusText;
     sumChildren(*n);
     d.detail = QString("%1 · %2").arg(counted(g.nodeCount, "node"),
-                                      counted(qsizetype(n->children.size()), "kernel"));
+                                      counted(qsizetype(kernels.size()), "kernel"));
     QStringList code = text(g.readableCode).split('\n');
     const qsizetype shown = std::min<qsizetype>(code.size(), 24);
     d.toolTip = QString("%1 of compile %2\n\n").arg(graphName(g.id), compile.compileId) +

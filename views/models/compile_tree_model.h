@@ -18,7 +18,9 @@
 namespace kiln::views {
 
 /// EagerCalls: the calls of a frame that ran eagerly because its cache was full (cache_size_limit).
-enum class CompileTreeKind { Frame, Compile, Graph, Kernel, EagerCalls };
+/// AotGraph: a training graph's forward or backward graph (AOT autograd), under its graph,
+/// holding that graph's kernels.
+enum class CompileTreeKind { Frame, Compile, Graph, Kernel, EagerCalls, AotGraph };
 
 /// What became of a cache entry (and, for the tree's other rows, of what they belong to).
 enum class CompileTreeStatus {

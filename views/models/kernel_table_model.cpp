@@ -195,9 +195,14 @@ QVariant KernelTableModel::displayValue(const KernelRecord& k, const KernelRange
     QVariant raw = rawValue(k, s, column);
     if (!raw.isValid()) return {};
     switch (column) {
-    case Graph: // a kernel reported before its graph has no graph id yet: its compile then
-        return k.kernel.graphId ? graphNameIn(k.kernel.graphId, k.kernel.compileId)
-                                : text(k.kernel.compileId);
+    case Graph: { // a kernel reported before its graph has no graph id yet: its compile then
+        QString graph = k.kernel.graphId ? graphNameIn(k.kernel.graphId, k.kernel.compileId)
+                                         : text(k.kernel.compileId);
+        // A training graph's kernels say which of its AOT graphs they compute.
+        if (k.kernel.graphKind == "aot_forward") graph += QStringLiteral(" · forward");
+        if (k.kernel.graphKind == "aot_backward") graph += QStringLiteral(" · backward");
+        return graph;
+    }
     case TotalMs:
         return QString::number(raw.toDouble(), 'f', 3);
     case MeanUs:

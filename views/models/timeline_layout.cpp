@@ -209,11 +209,19 @@ void TimelineLayout::addLaunchLanes() {
     // One lane per graph and device, in graph order with the host's lane first; launches of
     // kernels not reported yet share graph 0. A GPU graph's launches are CUPTI's device times,
     // so they get a lane of their own next to any host launches of the same graph.
-    using LaneKey = std::pair<int64_t, std::string>;
-    auto hostFirst = [](const LaneKey& a, const LaneKey& b) {
-        if (a.first != b.first) return a.first < b.first;
-        if ((a.second == "cpu") != (b.second == "cpu")) return a.second == "cpu";
-        return a.second < b.second;
+    // A training graph's forward and backward kernels (AOT autograd) get a lane each, the
+    // forward's first.
+    struct LaneKey {
+        int64_t graphId;
+        std::string device;
+        std::string pass; ///< KernelRow::graphKind: aot_forward, aot_backward, or other
+    };
+    auto passRank = [](const std::string& pass) { return pass == "aot_backward" ? 1 : 0; };
+    auto hostFirst = [passRank](const LaneKey& a, const LaneKey& b) {
+        if (a.graphId != b.graphId) return a.graphId < b.graphId;
+        if ((a.device == "cpu") != (b.device == "cpu")) return a.device == "cpu";
+        if (a.device != b.device) return a.device < b.device;
+        return passRank(a.pass) < passRank(b.pass);
     };
     std::map<LaneKey, std::vector<TimelineSpan>, decltype(hostFirst)> byLane(hostFirst);
     std::map<int64_t, QString> compileOfGraph;
@@ -223,7 +231,9 @@ void TimelineLayout::addLaunchLanes() {
         int64_t graphId = k == kernels.end() ? 0 : k->second->kernel.graphId;
         LaunchKind kind =
             k == kernels.end() ? LaunchKind::Other : launchKindOf(k->second->kernel.kind);
-        byLane[{graphId, l.device.empty() ? "cpu" : l.device}].push_back(
+        std::string pass = k == kernels.end() ? std::string() : k->second->kernel.graphKind;
+        if (pass != "aot_forward" && pass != "aot_backward") pass.clear();
+        byLane[{graphId, l.device.empty() ? "cpu" : l.device, pass}].push_back(
             {l.startNs, l.endNs, SpanKind::Launch, 0, kind, index32(i), 0});
         if (k != kernels.end())
             compileOfGraph.emplace(graphId, QString::fromStdString(k->second->kernel.compileId));
@@ -231,12 +241,15 @@ void TimelineLayout::addLaunchLanes() {
     for (auto& [key, spans] : byLane) {
         TimelineLane lane;
         lane.kind = LaneKind::Launches;
-        lane.graphId = key.first;
-        lane.device = QString::fromStdString(key.second);
-        lane.compileId = compileOfGraph[key.first];
-        lane.label = graphName(key.first);
+        lane.graphId = key.graphId;
+        lane.device = QString::fromStdString(key.device);
+        lane.compileId = compileOfGraph[key.graphId];
+        lane.label = graphName(key.graphId);
+        if (!key.pass.empty()) // short: the lane's label column is narrow
+            lane.label +=
+                key.pass == "aot_backward" ? QStringLiteral(" bwd") : QStringLiteral(" fwd");
         if (!lane.compileId.isEmpty()) lane.label += QStringLiteral(" · ") + lane.compileId;
-        if (key.second != "cpu") lane.label += QStringLiteral(" · ") + lane.device;
+        if (key.device != "cpu") lane.label += QStringLiteral(" · ") + lane.device;
         m_launchCount += spans.size();
         lane.spans.build(std::move(spans));
         m_lanes.push_back(std::move(lane));
@@ -352,8 +365,10 @@ QString TimelineLayout::spanName(const TimelineSpan& span) const {
     }
     case SpanKind::Launch: {
         const KernelRecord* k = snap.kernel(snap.launches[span.index].kernelId);
-        return k ? QString::fromStdString(k->kernel.name)
-                 : QStringLiteral("kernel %1").arg(snap.launches[span.index].kernelId);
+        if (!k) return QStringLiteral("kernel %1").arg(snap.launches[span.index].kernelId);
+        QString name = QString::fromStdString(k->kernel.name);
+        if (k->kernel.graphKind == "aot_backward") name += QStringLiteral(" (backward)");
+        return name;
     }
     }
     return {};

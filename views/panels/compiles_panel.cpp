@@ -190,6 +190,7 @@ void CompilesPanel::selectItem(const QModelIndex& proxyIndex) {
         selection().selectCompile(item.data(CompileTreeModel::CompileIdRole).toString());
         break;
     case CompileTreeKind::Graph:
+    case CompileTreeKind::AotGraph: // its Dynamo graph; the Graph panel shows its code
         selection().selectGraph(item.data(CompileTreeModel::GraphIdRole).toLongLong());
         break;
     case CompileTreeKind::Kernel:
@@ -205,6 +206,7 @@ bool CompilesPanel::currentShows(const SelectionState& state) const {
     case CompileTreeKind::Kernel:
         return item.data(CompileTreeModel::KernelIdRole).toLongLong() == state.kernelId;
     case CompileTreeKind::Graph:
+    case CompileTreeKind::AotGraph:
         return item.data(CompileTreeModel::GraphIdRole).toLongLong() == state.graphId &&
                state.kernelId < 0;
     case CompileTreeKind::Compile: {

@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QJsonDocument>
@@ -16,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QStackedWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -82,8 +84,13 @@ GraphPanel::GraphPanel(TraceSession& session, Selection& selection, QWidget* par
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setMargin(24);
     m_stack = new QStackedWidget(this);
+    m_code = new QPlainTextEdit(this);
+    m_code->setReadOnly(true);
+    m_code->setLineWrapMode(QPlainTextEdit::NoWrap);
+    m_code->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     m_stack->addWidget(m_message);
     m_stack->addWidget(m_view);
+    m_stack->addWidget(m_code);
     m_status = new QLabel(this);
     m_status->setContentsMargins(6, 2, 6, 2);
 
@@ -117,9 +124,20 @@ QWidget* GraphPanel::makeToolBar() {
         b->setCheckable(true);
         row->addWidget(b);
     }
+    m_forwardButton =
+        toolButton(tr("Forward"), tr("AOT autograd's forward graph (or inference graph)"), bar);
+    m_backwardButton = toolButton(tr("Backward"), tr("AOT autograd's backward graph"), bar);
+    for (QToolButton* b : {m_forwardButton, m_backwardButton}) {
+        b->setCheckable(true);
+        row->addWidget(b);
+    }
     m_postButton->setChecked(true);
     connect(m_postButton, &QToolButton::clicked, this, [this] { setPreFusion(false); });
     connect(m_preButton, &QToolButton::clicked, this, [this] { setPreFusion(true); });
+    connect(m_forwardButton, &QToolButton::clicked, this,
+            [this] { setAotView(QStringLiteral("aot_forward")); });
+    connect(m_backwardButton, &QToolButton::clicked, this,
+            [this] { setAotView(QStringLiteral("aot_backward")); });
     row->addSpacing(12);
 
     auto* out = toolButton(tr("−"), tr("Zoom out (-)"), bar);
@@ -160,14 +178,95 @@ QString GraphPanel::kind() const {
 }
 
 void GraphPanel::setPreFusion(bool preFusion) {
-    m_preButton->setChecked(preFusion);
-    m_postButton->setChecked(!preFusion);
-    if (preFusion == m_preFusion) return;
+    const bool wasCode = !m_aotKind.isEmpty();
+    const bool changed = preFusion != m_preFusion;
+    m_aotKind.clear();
     m_preFusion = preFusion;
-    requestDiagram();
+    checkViewButtons();
+    if (changed || wasCode) requestDiagram();
+}
+
+void GraphPanel::setAotView(const QString& kind) {
+    if (kind.isEmpty()) {
+        setPreFusion(m_preFusion);
+        return;
+    }
+    m_aotKind = kind;
+    checkViewButtons();
+    ++m_generation; // a diagram still on its way is not wanted now
+    m_state = State::Idle;
+    showAotGraph();
+}
+
+void GraphPanel::checkViewButtons() {
+    m_postButton->setChecked(m_aotKind.isEmpty() && !m_preFusion);
+    m_preButton->setChecked(m_aotKind.isEmpty() && m_preFusion);
+    m_forwardButton->setChecked(m_aotKind == QStringLiteral("aot_forward"));
+    m_backwardButton->setChecked(m_aotKind == QStringLiteral("aot_backward"));
+}
+
+QString GraphPanel::aotCode() const {
+    return m_stack->currentWidget() == m_code ? m_code->toPlainText() : QString();
+}
+
+/// The AOT graph's code, headed by what it is and, for a forward graph, what it saves.
+void GraphPanel::showAotGraph() {
+    const SnapshotPtr& snap = snapshot();
+    const trace::GraphRow* g = snap && m_graphId > 0 ? snap->graph(m_graphId) : nullptr;
+    if (!g) {
+        showMessage(m_runId > 0 ? tr("Select a graph to see what AOT autograd made of it.")
+                                : tr("No run selected."));
+        return;
+    }
+    const std::string kind = m_aotKind.toStdString();
+    const trace::GraphRow* a = snap->aotGraph(g->id, kind);
+    bool inference = false;
+    if (!a && kind == "aot_forward") {
+        a = snap->aotGraph(g->id, "aot_inference");
+        inference = a != nullptr;
+    }
+    if (!a) {
+        QString what = graphTitle(*g);
+        what[0] = what[0].toUpper();
+        QString why = snap->aotGraph(g->id, "aot_inference")
+                          ? tr("it needed no gradients, so it was compiled for inference (its "
+                               "graph is the Forward view)")
+                          : tr("only graphs compiled by Kiln's inductor have them");
+        showMessage(tr("%1 has no AOT %2 graph: %3.")
+                        .arg(what, kind == "aot_backward" ? tr("backward") : tr("forward"), why));
+        return;
+    }
+    QString header = QString("# %1 graph %2 of %3 · %4\n")
+                         .arg(inference                ? tr("inference")
+                              : kind == "aot_backward" ? tr("backward")
+                              : kind == "aot_joint"    ? tr("joint")
+                                                       : tr("forward"))
+                         .arg(a->id)
+                         .arg(graphTitle(*g), counted(a->opCount, tr("op"), tr("ops")));
+    if (a->kind == "aot_forward") {
+        header += tr("# saves %1 for the backward, %2 bytes:\n")
+                      .arg(counted(a->savedCount, tr("tensor"), tr("tensors")))
+                      .arg(a->savedBytes);
+        for (const trace::SavedTensor& t : trace::savedTensorsOf(*a))
+            header += QString("#   %1: %2%3, %4 bytes\n")
+                          .arg(QString::fromStdString(t.name),
+                               QString::fromStdString(t.dtype).section('.', -1),
+                               QString::fromStdString(t.shape))
+                          .arg(t.bytes);
+    }
+    const QString code = header + QString::fromStdString(a->readableCode);
+    if (m_code->toPlainText() != code) m_code->setPlainText(code);
+    m_view->clearDiagram();
+    m_stack->setCurrentWidget(m_code);
+    enableDiagramControls(false);
+    updateStatus();
 }
 
 void GraphPanel::showSnapshot(const SnapshotPtr& snapshot) {
+    if (!m_aotKind.isEmpty()) {
+        showAotGraph(); // a live run's graph may only now have its AOT graphs
+        return;
+    }
     // A live run: the selected graph's diagram may only now be in the trace.
     if (snapshot && snapshot->running() && m_state == State::Missing) requestDiagram(false);
     updateStatus();
@@ -178,7 +277,10 @@ void GraphPanel::showSelection(const SelectionState& state) {
     if (!m_keepGraph && (state.runId != m_runId || state.graphId != m_graphId)) {
         m_runId = state.runId;
         m_graphId = state.graphId;
-        requestDiagram();
+        if (m_aotKind.isEmpty())
+            requestDiagram();
+        else
+            showAotGraph();
     }
     markSelectedKernel();
 }
@@ -307,8 +409,9 @@ void GraphPanel::updateStatus() {
     }
     // The FX graph's nodes and the diagram's boxes are different counts (post-fusion boxes are
     // kernels and buffers): each says what it counts.
-    QStringList parts{graphTitle(*g), m_preFusion ? tr("pre-fusion") : tr("post-fusion"),
-                      counted(g->nodeCount, tr("FX node"), tr("FX nodes")),
+    QString view = m_preFusion ? tr("pre-fusion") : tr("post-fusion");
+    if (!m_aotKind.isEmpty()) view = tr("AOT %1").arg(m_aotKind.mid(4));
+    QStringList parts{graphTitle(*g), view, counted(g->nodeCount, tr("FX node"), tr("FX nodes")),
                       counted(static_cast<qsizetype>(snapshot()->kernelsOf(g->id).size()),
                               tr("kernel"), tr("kernels"))};
     if (m_view->hasDiagram())

@@ -5,7 +5,9 @@
 /// lays it out on a thread pool thread, and a result that arrives after the selection moved on
 /// is dropped. Clicking a post-fusion node selects its kernel; clicking a pre-fusion node
 /// selects the source line of the graph node it was lowered from. The selected kernel's node is
-/// outlined whichever panel selected it.
+/// outlined whichever panel selected it. A training graph's Forward and Backward views show the
+/// code of the graphs AOT autograd made of it (and what the forward saves for the backward);
+/// a graph that needs no gradients shows its inference graph as Forward.
 #pragma once
 
 #include "panel.h"
@@ -14,6 +16,7 @@
 #include <QThreadPool>
 
 class QLabel;
+class QPlainTextEdit;
 class QLineEdit;
 class QStackedWidget;
 class QToolButton;
@@ -32,6 +35,12 @@ public:
     /// Shows the pre-fusion graph (true) or the post-fusion kernels (false, the default).
     void setPreFusion(bool preFusion);
     bool preFusion() const { return m_preFusion; }
+    /// Shows AOT autograd's graph of \p kind ("aot_forward", "aot_backward", "aot_joint") as
+    /// code; an empty kind goes back to the diagram.
+    void setAotView(const QString& kind);
+    QString aotView() const { return m_aotKind; }
+    /// The code shown by an AOT view; empty otherwise.
+    QString aotCode() const;
     /// Writes the diagram shown now as .svg, .png (rendered by Graphviz) or .dot (the recorded
     /// text), by \p path's extension; false with \p error set otherwise.
     bool exportDiagram(const QString& path, QString* error = nullptr) const;
@@ -78,6 +87,8 @@ private:
     void updateStatus();
     void updateMatches();
     void onNodeClicked(const QString& name);
+    void showAotGraph();
+    void checkViewButtons();
 
     DiagramView* m_view = nullptr;
     QStackedWidget* m_stack = nullptr;
@@ -87,6 +98,10 @@ private:
     QLineEdit* m_search = nullptr;
     QToolButton* m_preButton = nullptr;
     QToolButton* m_postButton = nullptr;
+    QToolButton* m_forwardButton = nullptr;
+    QToolButton* m_backwardButton = nullptr;
+    QPlainTextEdit* m_code = nullptr;  ///< an AOT graph's code
+    QString m_aotKind;                 ///< the AOT view shown; empty: a diagram
     QList<QWidget*> m_diagramControls; ///< zoom, search and export: off while there is no diagram
 
     bool m_preFusion = false;
