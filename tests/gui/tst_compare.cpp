@@ -25,6 +25,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 #include <map>
+#include <set>
 
 using namespace kiln;
 using views::ComparisonRow;
@@ -594,6 +595,43 @@ private slots:
         QString totals = totalsOf(trace, "/tmp/compare-nothing-compiled.png");
         QVERIFY2(totals.contains("Neither run compiled a frame"), qPrintable(totals));
         QVERIFY2(!totals.contains("×"), qPrintable(totals));
+    }
+
+    void backwardKernelsAreMatchedWithBackwardKernels() {
+        // Issue 16: a training graph's backward kernels compute gradients of the same nodes as
+        // its forward kernels; each is compared with its own kind, in rows of their own.
+        QTemporaryDir dir;
+        const char* train = "import torch\n"
+                            "torch.manual_seed(0)\n"
+                            "net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),\n"
+                            "                          torch.nn.Linear(16, 2))\n"
+                            "compiled = torch.compile(net)\n"
+                            "x = torch.randn(4, 8)\n"
+                            "for step in range(3):\n"
+                            "    compiled(x).sum().backward()\n";
+        QString trace = testing::scriptTrace(dir.path(), "train.py", train, {"--mode", "default"});
+        QVERIFY(!trace.isEmpty());
+        QCOMPARE(testing::scriptTrace(dir.path(), "train.py", train, {"--mode", "default"}), trace);
+        views::SnapshotPtr a = testing::readSnapshot(trace, 1);
+        views::SnapshotPtr b = testing::readSnapshot(trace, 2);
+        QVERIFY(a && b);
+        views::RunComparison c = views::compareRuns(*a, *b);
+        int backwardRows = 0;
+        for (const views::ComparisonRow& row : c.rows) {
+            std::set<std::string> passes;
+            for (auto [side, snap] : {std::pair{&row.a, a.get()}, std::pair{&row.b, b.get()}})
+                for (const views::ComparedKernel& k : side->kernels) {
+                    const views::KernelRecord* record = snap->kernel(k.kernelId);
+                    passes.insert(record ? record->kernel.graphKind : std::string());
+                }
+            QCOMPARE(passes.size(), size_t(1)); // never forward and backward in one row
+            QCOMPARE(row.status, views::MatchStatus::Matched);
+            if (row.graph.pass == "aot_backward") {
+                ++backwardRows;
+                QVERIFY2(row.label().endsWith(" · backward"), qPrintable(row.label()));
+            }
+        }
+        QVERIFY(backwardRows > 0);
     }
 
     void measuredCallsAreOneCallWithItsSpread() {

@@ -77,7 +77,8 @@ public:
         , m_graphIndices(graphIndicesByCompile(s)) {}
 
     GraphKey of(const trace::KernelRow& k) const {
-        GraphKey key{"compile " + k.compileId, 0, 0, graphInCompile(k)};
+        GraphKey key{"compile " + k.compileId, 0, 0, graphInCompile(k), {}};
+        if (k.graphKind == "aot_forward" || k.graphKind == "aot_backward") key.pass = k.graphKind;
         const trace::CompileRow* c = m_snapshot.compile(k.compileId);
         if (!c) return key; // a live run: the compile row is not committed yet
         key.compileIndex = c->compileIndex;
@@ -287,8 +288,10 @@ QString ComparisonRow::label() const {
     QStringList graphs;
     for (int64_t id : {graphIdA, graphIdB})
         if (id > 0 && !graphs.contains(graphName(id))) graphs << graphName(id);
-    return graphs.isEmpty() ? name
-                            : name + QStringLiteral(" · ") + graphs.join(QStringLiteral(" / "));
+    if (!graphs.isEmpty()) name += QStringLiteral(" · ") + graphs.join(QStringLiteral(" / "));
+    if (graph.pass == "aot_backward") name += QStringLiteral(" · backward");
+    if (graph.pass == "aot_forward") name += QStringLiteral(" · forward");
+    return name;
 }
 
 QString ComparisonSide::names() const {

@@ -24,6 +24,10 @@ struct GraphKey {
     int32_t functionOrdinal; ///< among same-named frames of the run, by definition line
     int32_t compileIndex;    ///< the frame's cache entry
     int32_t graphInCompile;  ///< the graph's position among its compile's graphs
+    /// A training graph's kernels: "aot_forward" or "aot_backward" (KernelRow::graphKind), so
+    /// forward kernels are matched with forward ones and backward with backward ones (they
+    /// compute gradients of the same nodes); empty otherwise.
+    std::string pass;
 
     auto operator<=>(const GraphKey&) const = default;
 };
