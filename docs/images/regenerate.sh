@@ -33,5 +33,11 @@ shot studio-recompiles "$work/graph_breaks.kiln" --panel guards --select compile
 # "Compare modes" runs both and brings the comparison to the front.
 shot studio-compare "$work/mlp.py" --compare-modes
 shot studio-config "$work/mlp.kiln" --panel config --select run:2
+# A compiled training step (train_mlp.py): graph 1's forward and backward graphs in the Compiles
+# tree, the forward's code and saved tensors, a backward kernel selected, forward and backward
+# lanes on the timeline.
+cp "$root/resources/workloads/train_mlp.py" "$work/"
+"$build/bin/kiln" run "$work/train_mlp.py" --quiet >/dev/null
+shot studio-training "$work/train_mlp.kiln" --layout kernels --select kernel:7 --graph-view forward
 # The bundled transformer block's kernels: written attention, LayerNorms, GELU, products.
 shot studio-kernels "$work/transformer_block.py" --run --panel kernels --select kernel:8
