@@ -26,6 +26,9 @@ struct CaptureEngine::Session {
     /// The random generator when the trace began: the compiled graph's first run draws the
     /// numbers shadow execution drew, so compiled and eager results agree.
     tensor::Generator rngAtStart;
+    /// Grad mode when the trace began: a frame traced again from its start after a skip gets
+    /// it back (the trace stopped inside the frame without running its `finally` blocks).
+    bool gradModeAtStart = true;
     // A continuation (resume_midway.cpp): it lives in m_open until its frame leaves.
     const lang::Frame* frame = nullptr;
     Session* previous = nullptr; ///< the engine's session before this one opened

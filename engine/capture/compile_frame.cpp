@@ -85,6 +85,7 @@ void CaptureEngine::beginSession(Session& s, FrameRecord& rec, const std::string
                        std::to_string(rec.key.resumeAfter ? rec.resumeLine : rec.firstLine));
     s.tracer = std::make_unique<Tracer>(m_interp, *this, traceOptions(rec));
     s.rngAtStart = tensor::defaultGenerator();
+    s.gradModeAtStart = tensor::gradModeEnabled();
     s.traceStartNs = monotonicNs();
 }
 
@@ -247,6 +248,7 @@ void CaptureEngine::abandonTrace(Session& s, const std::string& status, const st
     if (undo) {
         s.tracer->undoInPlaceChanges();
         s.tracer->undoStores();
+        tensor::setGradModeEnabled(s.gradModeAtStart);
     }
     s.done = true;
     reportCompile(s, status, why);

@@ -188,6 +188,9 @@ public:
     /// Puts back the stores into objects from before the frame that the trace made (its side
     /// effects), newest first: the frame is about to run again from its start.
     void undoStores();
+    /// Puts back the stores noted since undo entry \p first (an inlined call that ended the
+    /// graph before it: the call runs again as its own frame).
+    void undoStoresSince(size_t first);
     /// Whether undoStores can put back every store so far (a list store by slice cannot).
     bool storesUndoable() const { return m_storesUndoable; }
     /// Makes the graph end here (drops nodes recorded from `size` on), for an inline break.

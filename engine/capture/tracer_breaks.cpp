@@ -132,7 +132,7 @@ void Tracer::containerMutation(const lang::NativeFunctionObject& fn, const CallA
     const SourcePtr* target = sourceOf(container);
     if (!target && !isForeign(container)) return; // made by the trace
     if (target && fn.name == "append" && container.is(ObjectKind::List) &&
-        args.positional.size() == self + 1 && m_inlineDepth == 0) {
+        args.positional.size() == self + 1) {
         // list.append on a list from before the frame: replayed after the graph.
         m_sideEffects.push_back(
             SideEffect{SideEffect::Kind::Append, *target, Value(), args.positional[self]});
@@ -176,7 +176,7 @@ Value Tracer::mutation(const Value& object, const char* what, const Value& key,
             ? object.is(ObjectKind::Instance) && (!(setattr && setattr->is(ObjectKind::Function)) ||
                                                   moduleStoresPlainly(object, key, stored))
             : item && (object.is(ObjectKind::Dict) || object.is(ObjectKind::List));
-    if (target && plain && !key.isTensor() && m_inlineDepth == 0) {
+    if (target && plain && !key.isTensor()) {
         if (attribute && isModuleObject(m_interp, object) && !replaysModuleStore(object, key))
             return mutationBreak(object, what), stored;
         m_sideEffects.push_back(SideEffect{
@@ -293,6 +293,15 @@ Value Tracer::inlineCall(lang::FunctionObject& fn, const CallArgs& args, const V
     size_t snapshot = m_graph.nodes.size();
     NameMark names = nameMark();
     auto memo = m_memo;
+    // Stores the callee makes into objects from before the frame are replayed after the graph,
+    // as Dynamo replays them; if the call ends the graph before it instead, they are taken back
+    // (the call runs again as its own frame).
+    const size_t sideEffects = m_sideEffects.size();
+    const size_t storeUndos = m_storeUndo.size();
+    // So is the grad mode: the break unwinds the callee without running its `finally`
+    // (an optimizer step's restoring set_grad_enabled).
+    const bool gradMode = tensor::gradModeEnabled();
+    const bool recordedGradMode = m_gradMode;
     ++m_inlineDepth;
     try {
         Value v = m_interp.callFunctionDirect(fn, args, self);
@@ -305,6 +314,10 @@ Value Tracer::inlineCall(lang::FunctionObject& fn, const CallArgs& args, const V
         undoNamesSince(names);
         truncate(snapshot);
         m_memo = std::move(memo);
+        undoStoresSince(storeUndos);
+        m_sideEffects.resize(sideEffects);
+        tensor::setGradModeEnabled(gradMode);
+        m_gradMode = recordedGradMode;
         if (m_interp.currentFrame() != m_top || m_top->loopDepth > 0 || m_top->blockDepth > 0) {
             std::string message =
                 "Skipping frame because there is a graph break in a for/while loop";

@@ -102,7 +102,11 @@ void restoreName(lang::AttrMap& names, const Value& name, bool existed, const Va
 } // namespace
 
 void Tracer::undoStores() {
-    for (size_t i = m_storeUndo.size(); i-- > 0;) {
+    undoStoresSince(0);
+}
+
+void Tracer::undoStoresSince(size_t first) {
+    for (size_t i = m_storeUndo.size(); i-- > first;) {
         StoreUndo& u = m_storeUndo[i];
         switch (u.kind) {
         case StoreUndo::Kind::Attribute:
@@ -144,7 +148,7 @@ void Tracer::undoStores() {
         }
         }
     }
-    m_storeUndo.clear();
+    m_storeUndo.resize(first);
 }
 
 } // namespace kiln::capture

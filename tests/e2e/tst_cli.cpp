@@ -116,15 +116,18 @@ private slots:
             ProcessResult compiles = runKiln({"compiles", trace});
             QCOMPARE(compiles.exitCode, 0);
             QStringList rows = compiles.out.split('\n', Qt::SkipEmptyParts);
-            QCOMPARE(rows.size(), 2); // the header and one compile
+            QCOMPARE(rows.size(), 3); // the header, one compile and its AOT graph
             QVERIFY2(rows[1].contains(" ok ") && rows[1].contains("inductor"), qPrintable(rows[1]));
+            QVERIFY2(rows[2].trimmed().startsWith("aot: inference graph"), qPrintable(rows[2]));
             QCOMPARE(runKiln({"breaks", trace}).out.trimmed(), QString("no graph breaks"));
             ProcessResult kernels = runKiln({"kernels", trace});
             QCOMPARE(kernels.exitCode, 0);
             QStringList launched = kernels.out.split('\n', Qt::SkipEmptyParts).mid(1);
             QVERIFY2(launched.size() >= 5, qPrintable(kernels.out));
-            for (const QString& row : launched)
-                QVERIFY2(row.simplified().split(' ').value(3) == "20", qPrintable(row));
+            for (const QString& row : launched) {
+                QStringList cells = row.simplified().split(' ');
+                QVERIFY2(cells.value(3) == "inference" && cells.value(4) == "20", qPrintable(row));
+            }
         }
     }
 
