@@ -36,7 +36,7 @@ std::string bytesText(int64_t bytes) {
 std::string aotGraphSummary(const trace::GraphRow& g) {
     std::string name = g.kind.substr(4) + " graph " + std::to_string(g.id) + " (" +
                        std::to_string(g.opCount) + " ops";
-    if (g.kind == "aot_forward")
+    if (g.kind == "aot_forward" && !g.savedTensors.empty()) // imported runs do not say
         name += ", saves " + std::to_string(g.savedCount) + " tensors, " + bytesText(g.savedBytes);
     return name + ")";
 }

@@ -57,6 +57,7 @@ private:
     void dynamoStart(const LogRecord& record);
     void artifact(const LogRecord& record);
     void outputGraph(const LogRecord& record);
+    void aotGraph(const LogRecord& record);
     void outputCode(const LogRecord& record);
     void metrics(const LogRecord& record);
     void chromium(const LogRecord& record);
@@ -201,11 +202,31 @@ void LogImport::outputGraph(const LogRecord& record) {
     graph.nodes = parseReadableGraph(record.payload);
     graph.nodeCount = int32_t(graph.nodes.size());
     for (const GraphNodeInfo& node : graph.nodes)
-        graph.opCount += node.op == "call_function" || node.op == "call_method" ||
-                         node.op == "call_module";
+        graph.opCount +=
+            node.op == "call_function" || node.op == "call_method" || node.op == "call_module";
     m_graphIndex[compileId] = graph.graphIndex;
     m_writer.graph(graph);
     ++m_summary.graphs;
+}
+
+/// aot_joint_graph, aot_forward_graph, aot_backward_graph, aot_inference_graph: what AOT
+/// autograd made of the compile's Dynamo graph, a `graphs` row of that kind linked to it.
+void LogImport::aotGraph(const LogRecord& record) {
+    std::string compileId = compileIdOf(record);
+    auto index = m_graphIndex.find(compileId);
+    if (index == m_graphIndex.end()) return keep(record, record.kind);
+    GraphEvent graph;
+    graph.compileId = compileId;
+    graph.graphIndex = index->second;
+    graph.kind = record.kind.substr(0, record.kind.size() - std::string_view("_graph").size());
+    graph.readableCode = record.payload;
+    graph.nodes = parseReadableGraph(record.payload);
+    graph.nodeCount = int32_t(graph.nodes.size());
+    for (const GraphNodeInfo& node : graph.nodes)
+        graph.opCount +=
+            node.op == "call_function" || node.op == "call_method" || node.op == "call_module";
+    m_writer.graph(graph);
+    ++m_summary.aotGraphs;
 }
 
 void LogImport::outputCode(const LogRecord& record) {
@@ -293,6 +314,9 @@ void LogImport::record(const LogRecord& record) {
     if (kind == "dynamo_start") return dynamoStart(record);
     if (kind == "artifact") return artifact(record);
     if (kind == "dynamo_output_graph") return outputGraph(record);
+    if (kind == "aot_joint_graph" || kind == "aot_forward_graph" || kind == "aot_backward_graph" ||
+        kind == "aot_inference_graph")
+        return aotGraph(record);
     if (kind == "inductor_output_code") return outputCode(record);
     if (kind == "compilation_metrics") return metrics(record);
     if (kind == "chromium_event") return chromium(record);

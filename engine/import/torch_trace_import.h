@@ -33,6 +33,7 @@ struct ImportSummary {
     int64_t recompileRows = 0; ///< `recompiles` rows: one per older entry that failed
     int64_t guards = 0;
     int64_t graphs = 0;
+    int64_t aotGraphs = 0; ///< aot_joint/forward/backward/inference_graph records, as graphs rows
     int64_t kernels = 0;
     int64_t events = 0;
     int64_t extras = 0;

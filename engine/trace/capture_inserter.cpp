@@ -213,7 +213,8 @@ Status CaptureInserter::insertRows(int64_t runId, const GraphEvent& event) {
     m_graph.bindInt(6, event.opCount);
     if (m_graphKinds) {
         m_graph.bindText(7, event.kind);
-        bool saves = event.kind == "aot_forward";
+        // An imported PyTorch run's forward graphs do not say what they save: NULL.
+        bool saves = event.kind == "aot_forward" && !event.savedTensors.empty();
         if (saves) {
             m_graph.bindText(8, event.savedTensors);
             m_graph.bindInt(9, event.savedCount);

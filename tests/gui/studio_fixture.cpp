@@ -27,6 +27,17 @@ const char* kModesWorkload = "import torch\n"
                              "    out = cf(x, w)\n"
                              "print(out.shape)\n";
 
+const char* kTrainingStep = "import torch\n"
+                            "torch.manual_seed(0)\n"
+                            "net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),\n"
+                            "                          torch.nn.Linear(16, 2))\n"
+                            "compiled = torch.compile(net)\n"
+                            "x = torch.randn(4, 8)\n"
+                            "for step in range(3):\n"
+                            "    compiled(x).sum().backward()\n"
+                            "with torch.no_grad():\n"
+                            "    compiled(x)\n";
+
 QString sourceDir() {
     QString dir = qEnvironmentVariable("KILN_SOURCE_DIR");
     return dir.isEmpty() ? QStringLiteral(KILN_FIXTURE_SOURCE_DIR) : dir;
@@ -73,6 +84,13 @@ QString scriptTrace(const QString& dir, const QString& fileName, const QString& 
         qWarning("kiln run %s wrote no trace: %s", qPrintable(script), qPrintable(p.err));
         return {};
     }
+    return trace;
+}
+
+QString trainingTrace(const QString& dir, int runs) {
+    QString trace;
+    for (int run = 0; run < runs; ++run)
+        trace = scriptTrace(dir, "train.py", kTrainingStep);
     return trace;
 }
 

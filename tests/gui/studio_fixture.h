@@ -22,6 +22,10 @@ QString compareModesTrace(const QString& dir);
 /// a fixture too); empty when no trace was written.
 QString scriptTrace(const QString& dir, const QString& fileName, const QString& source,
                     const QStringList& extraArgs = {});
+/// Three training steps of a small compiled MLP, then one call under no_grad, run \p runs
+/// times into `dir`/train.kiln: graph 1 has forward and backward graphs (AOT autograd), graph
+/// 2 an inference graph. Returns the trace path; empty when a run failed.
+QString trainingTrace(const QString& dir, int runs = 1);
 /// Reads one run's snapshot on the calling thread (tests only; Studio reads on its worker).
 views::SnapshotPtr readSnapshot(const QString& trace, qint64 runId);
 

@@ -52,17 +52,6 @@ const views::KernelRecord* kernelOf(const views::RunSnapshot& s, const std::stri
     return nullptr;
 }
 
-const char* kTrainingStep = "import torch\n"
-                            "torch.manual_seed(0)\n"
-                            "net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),\n"
-                            "                          torch.nn.Linear(16, 2))\n"
-                            "compiled = torch.compile(net)\n"
-                            "x = torch.randn(4, 8)\n"
-                            "for step in range(3):\n"
-                            "    compiled(x).sum().backward()\n"
-                            "with torch.no_grad():\n"
-                            "    compiled(x)\n";
-
 /// Waits until \p panel has shown \p count trees since \p shown began to count.
 bool waitForTrees(QSignalSpy& shown, int count) {
     return QTest::qWaitFor([&] { return shown.count() >= count; }, 10'000) &&
@@ -115,7 +104,7 @@ private slots:
     }
 
     void trainingGraphsHoldTheirForwardAndBackwardKernels() {
-        const QString trace = testing::scriptTrace(m_dir.path(), "train.py", kTrainingStep);
+        const QString trace = testing::trainingTrace(m_dir.path());
         QVERIFY(!trace.isEmpty());
         views::SnapshotPtr s = testing::readSnapshot(trace, 1);
         QVERIFY(s && s->graphs.size() == 2);

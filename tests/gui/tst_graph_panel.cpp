@@ -47,19 +47,6 @@ const views::KernelRecord* firstOfKind(const views::RunSnapshot& s, const std::s
     return nullptr;
 }
 
-/// Three training steps of a compiled model, then an evaluation without gradients: graph 1's
-/// forward and backward graphs, and an inference graph for the no_grad call.
-const char* kTrainingStep = "import torch\n"
-                            "torch.manual_seed(0)\n"
-                            "net = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.ReLU(),\n"
-                            "                          torch.nn.Linear(16, 2))\n"
-                            "compiled = torch.compile(net)\n"
-                            "x = torch.randn(4, 8)\n"
-                            "for step in range(3):\n"
-                            "    compiled(x).sum().backward()\n"
-                            "with torch.no_grad():\n"
-                            "    compiled(x)\n";
-
 /// How the panel's status line names a graph.
 QString graphTitle(const trace::GraphRow& g) {
     return QString("graph %1 · %2").arg(g.id).arg(QString::fromStdString(g.compileId));
@@ -105,7 +92,7 @@ private slots:
     }
 
     void aotViewsShowTheForwardAndBackwardGraphs() {
-        const QString trace = testing::scriptTrace(m_dir.path(), "train.py", kTrainingStep);
+        const QString trace = testing::trainingTrace(m_dir.path());
         QVERIFY(!trace.isEmpty());
         Studio studio;
         QVERIFY(studio.open(trace, 1));

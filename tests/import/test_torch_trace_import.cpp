@@ -82,6 +82,9 @@ private slots:
         QCOMPARE(s.recompiles, int64_t(3));
         QCOMPARE(s.frames, int64_t(3));
         QCOMPARE(s.graphs, int64_t(6));
+        // AOT autograd's graphs of the 6: a joint, forward and backward graph for each of the
+        // two training compiles, an inference graph for each of the four others.
+        QCOMPARE(s.aotGraphs, int64_t(10));
         // Every `NAME = async_compile.cpp_pybinding(` of the 8 inductor_output_code payloads
         // (forward and backward): grep -c in the log.
         QCOMPARE(s.kernels, int64_t(25));
@@ -159,6 +162,23 @@ private slots:
         QCOMPARE(nodeCounts, (std::vector<int32_t>{36, 4, 4, 37, 5, 5}));
         QCOMPARE(opCounts, (std::vector<int32_t>{22, 2, 2, 22, 2, 2}));
         QVERIFY(graphs.value()[0].readableCode.find("def forward") != std::string::npos);
+
+        // Each graph's AOT graphs, linked to it (the training issue's graph kinds).
+        std::vector<std::string> kinds;
+        for (const auto& graph : graphs.value()) {
+            auto aot = reader.value()->aotGraphs(graph.id);
+            QVERIFY(aot.ok());
+            std::string row;
+            for (const auto& a : aot.value()) {
+                row += (row.empty() ? "" : ",") + a.kind.substr(4);
+                QVERIFY(a.nodeCount > 0);
+                QVERIFY(a.readableCode.find("torch.ops.aten.") != std::string::npos);
+            }
+            kinds.push_back(row);
+        }
+        QCOMPARE(kinds,
+                 (std::vector<std::string>{"joint,forward,backward", "inference", "inference",
+                                           "joint,forward,backward", "inference", "inference"}));
     }
 
     void flippedPayloadByteIsReportedNotFatal() {

@@ -204,7 +204,7 @@ std::unique_ptr<Node> aotGraphNode(const trace::GraphRow& a, const Node& graph,
     d.toolTip = QString("AOT autograd's %1 graph (graph %2)")
                     .arg(forward ? "forward" : "backward")
                     .arg(a.id);
-    if (forward) {
+    if (forward && !a.savedTensors.empty()) { // an imported PyTorch run's graphs do not say
         d.detail += QString(" · saves %1, %2")
                         .arg(counted(a.savedCount, "tensor"), bytesText(a.savedBytes));
         d.toolTip += QString("\nsaved for the backward (%1):").arg(bytesText(a.savedBytes));

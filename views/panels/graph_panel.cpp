@@ -243,7 +243,7 @@ void GraphPanel::showAotGraph() {
                                                        : tr("forward"))
                          .arg(a->id)
                          .arg(graphTitle(*g), counted(a->opCount, tr("op"), tr("ops")));
-    if (a->kind == "aot_forward") {
+    if (a->kind == "aot_forward" && !a->savedTensors.empty()) {
         header += tr("# saves %1 for the backward, %2 bytes:\n")
                       .arg(counted(a->savedCount, tr("tensor"), tr("tensors")))
                       .arg(a->savedBytes);
