@@ -192,18 +192,26 @@ void LogImport::artifact(const LogRecord& record) {
     keep(record, "artifact:" + name);
 }
 
-void LogImport::outputGraph(const LogRecord& record) {
-    std::string compileId = compileIdOf(record);
-    if (compileId.empty()) return keep(record, "dynamo_output_graph");
+/// A graph printed as print_readable prints it (a Dynamo graph or an AOT graph), with its nodes
+/// and counts as compilation_metrics counts them.
+GraphEvent readableGraph(const std::string& compileId, int32_t graphIndex,
+                         const std::string& code) {
     GraphEvent graph;
     graph.compileId = compileId;
-    graph.graphIndex = m_nextGraph++;
-    graph.readableCode = record.payload;
-    graph.nodes = parseReadableGraph(record.payload);
+    graph.graphIndex = graphIndex;
+    graph.readableCode = code;
+    graph.nodes = parseReadableGraph(code);
     graph.nodeCount = int32_t(graph.nodes.size());
     for (const GraphNodeInfo& node : graph.nodes)
         graph.opCount +=
             node.op == "call_function" || node.op == "call_method" || node.op == "call_module";
+    return graph;
+}
+
+void LogImport::outputGraph(const LogRecord& record) {
+    std::string compileId = compileIdOf(record);
+    if (compileId.empty()) return keep(record, "dynamo_output_graph");
+    GraphEvent graph = readableGraph(compileId, m_nextGraph++, record.payload);
     m_graphIndex[compileId] = graph.graphIndex;
     m_writer.graph(graph);
     ++m_summary.graphs;
@@ -215,16 +223,8 @@ void LogImport::aotGraph(const LogRecord& record) {
     std::string compileId = compileIdOf(record);
     auto index = m_graphIndex.find(compileId);
     if (index == m_graphIndex.end()) return keep(record, record.kind);
-    GraphEvent graph;
-    graph.compileId = compileId;
-    graph.graphIndex = index->second;
+    GraphEvent graph = readableGraph(compileId, index->second, record.payload);
     graph.kind = record.kind.substr(0, record.kind.size() - std::string_view("_graph").size());
-    graph.readableCode = record.payload;
-    graph.nodes = parseReadableGraph(record.payload);
-    graph.nodeCount = int32_t(graph.nodes.size());
-    for (const GraphNodeInfo& node : graph.nodes)
-        graph.opCount +=
-            node.op == "call_function" || node.op == "call_method" || node.op == "call_module";
     m_writer.graph(graph);
     ++m_summary.aotGraphs;
 }
