@@ -2,9 +2,9 @@
 #include "compiler/aten_graph_fx.h"
 
 #include "graph/graph.h"
+#include "lang/format.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <set>
 
@@ -85,23 +85,8 @@ std::string baseName(const AtenNode& n, const FxPrintOptions& options) {
 
 std::string pythonNumber(double v, tensor::DType dtype) {
     if (dtype == tensor::DType::Bool) return v != 0 ? "True" : "False";
-    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-    if (std::isnan(v)) return "nan";
-    char text[40];
-    if (!tensor::isFloating(dtype)) {
-        std::snprintf(text, sizeof text, "%lld", static_cast<long long>(v));
-        return text;
-    }
-    std::snprintf(text, sizeof text, "%.17g", v);
-    double back = 0;
-    for (int digits = 1; digits <= 17; ++digits) { // the shortest text that reads back
-        std::snprintf(text, sizeof text, "%.*g", digits, v);
-        back = std::strtod(text, nullptr);
-        if (back == v) break;
-    }
-    std::string s = text;
-    if (s.find_first_of(".en") == std::string::npos) s += ".0";
-    return s;
+    if (tensor::isFloating(dtype)) return lang::floatRepr(v); // Python's repr: 0.5, 1e-05, inf
+    return std::to_string(static_cast<long long>(v));
 }
 
 std::string sizesText(const std::vector<Index>& sizes, const AtenGraph& g) {
