@@ -77,7 +77,9 @@ private:
     int64_t m_nextKernel = 1;
     std::map<std::string, std::vector<double>> m_chromiumOpen; ///< "name|compile" -> begin ts
     std::vector<ImportExtra> m_extras;
-    std::set<std::string> m_attempts; ///< "f/c/a" seen in any envelope
+    std::set<std::string> m_attempts;                        ///< "f/c/a" seen in any envelope
+    std::map<std::string, std::set<std::string>> m_aotKinds; ///< compile id -> AOT graph kinds
+    std::map<std::string, int> m_outputCodes;                ///< compile id -> output codes seen
 };
 
 std::string LogImport::compileIdOf(const LogRecord& record) const {
@@ -225,6 +227,7 @@ void LogImport::aotGraph(const LogRecord& record) {
     if (index == m_graphIndex.end()) return keep(record, record.kind);
     GraphEvent graph = readableGraph(compileId, index->second, record.payload);
     graph.kind = record.kind.substr(0, record.kind.size() - std::string_view("_graph").size());
+    m_aotKinds[compileId].insert(graph.kind);
     m_writer.graph(graph);
     ++m_summary.aotGraphs;
 }
@@ -233,7 +236,16 @@ void LogImport::outputCode(const LogRecord& record) {
     std::string compileId = compileIdOf(record);
     auto graph = m_graphIndex.find(compileId);
     if (graph == m_graphIndex.end()) return keep(record, "inductor_output_code");
+    // Which AOT graph the code computes: an inference graph, or for training the forward's
+    // output code first and the backward's second (Inductor compiles them in that order).
+    const std::set<std::string>& aot = m_aotKinds[compileId];
+    int nth = m_outputCodes[compileId]++;
+    std::string graphKind = aot.count("aot_inference")              ? "aot_inference"
+                            : aot.count("aot_forward") && nth == 0  ? "aot_forward"
+                            : aot.count("aot_backward") && nth == 1 ? "aot_backward"
+                                                                    : "";
     for (KernelEvent& kernel : parseOutputCode(record.payload)) {
+        kernel.graphKind = graphKind;
         kernel.kernelId = m_nextKernel++;
         kernel.compileId = compileId;
         kernel.graphIndex = graph->second;
