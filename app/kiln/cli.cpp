@@ -21,7 +21,7 @@ const std::map<std::string, CommandSpec>& commands() {
            "--debug-dir", "--measure", "--warmup", "--measure-budget"},
           {"--quiet", "--fullgraph"},
           1}},
-        {"import", {{"-o", "--output"}, {}, 1, true}},
+        {"import", {{"-o", "--output", "--into", "--run"}, {}, 1, true}},
         {"runs", {{}, {}, 1}},
         {"output", {{"--run"}, {}, 1}},
         {"compiles", {{"--run"}, {}, 1}},
@@ -63,10 +63,15 @@ std::string usageText() {
            "        --options K=V[,K=V]   inductor options merged over the script's\n"
            "        --dynamic true|false|auto\n"
            "        --fullgraph\n"
-           "  import LOG... [-o TRACE]\n"
+           "  import FILE... [-o TRACE]\n"
+           "  import PROFILE.json... --into TRACE [--run N]\n"
            "        PyTorch structured-trace logs (TORCH_TRACE) into a trace, one run per log\n"
-           "        (default: next to the first log, x.log -> x.kiln); prints what each log "
-           "became\n"
+           "        (default: next to the first file, x.log -> x.kiln); prints what each log\n"
+           "        became. A torch.profiler Chrome trace (a .json FILE, export_chrome_trace)\n"
+           "        adds its measured times as kernel launches: to the run of the log before\n"
+           "        it on the command line, else to a new run made from the profile alone;\n"
+           "        with --into, to run N of an existing TRACE (default: its last run), which\n"
+           "        must have no launches yet. Prints what matched and what did not\n"
            "  runs TRACE              list the runs recorded in a trace database, with the\n"
            "                          machine each ran on (CPU, ISA, threads, matmul libraries)\n"
            "  output TRACE [--run N]  print what a run printed (default: the last run)\n"

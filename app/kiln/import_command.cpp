@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "import_command.h"
 
+#include "import/profile_import.h"
 #include "import/torch_trace_import.h"
+#include "trace/trace_reader.h"
 #include "trace/trace_writer.h"
 
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 
 namespace kiln::app {
 namespace {
@@ -37,21 +41,117 @@ void printSummary(const importer::ImportSummary& s, const std::string& tracePath
                     (long long)(s.problemCount - int64_t(s.problems.size())));
 }
 
+void printProfileSummary(const importer::ProfileSummary& s, const std::string& tracePath) {
+    std::printf("imported %s into run %lld of %s%s\n", s.profilePath.c_str(), (long long)s.runId,
+                tracePath.c_str(), s.newRun ? " (a new run: the profile alone)" : "");
+    std::printf("  %lld trace events: %lld complete events, %lld skipped (wrong shape)\n",
+                (long long)s.records, (long long)s.events, (long long)s.skipped);
+    std::printf("  %lld compiled graph calls (%lld linked to the run's output code by FX graph "
+                "cache key)\n",
+                (long long)s.graphCalls, (long long)s.linkedCalls);
+    for (const auto& g : s.graphs) {
+        double totalMs = double(g.totalNs) / 1e6, externMs = double(g.externNs) / 1e6;
+        std::printf("    graph %s%s%s: %lld calls, %.3f ms; extern calls %.3f ms, the rest "
+                    "(Inductor's kernels and the wrapper) %.3f ms%s\n",
+                    g.compileId.c_str(), g.pass.empty() ? "" : " ", g.pass.c_str(),
+                    (long long)g.calls, totalMs, externMs, totalMs - externMs,
+                    g.linked ? "" : " (not in the run's log: kernels made from the profile)");
+    }
+    std::printf("  %lld kernel launches written (%lld extern calls, %lld GPU kernels by name), "
+                "%lld kernels added\n",
+                (long long)s.launches, (long long)s.externLaunches, (long long)s.gpuLaunches,
+                (long long)s.kernelsAdded);
+    std::printf("  unmatched: %lld GPU kernels/copies, %lld ops in compiled graphs, %lld top-level "
+                "ops outside compiled graphs (kept as %lld import_extras rows)\n",
+                (long long)s.unmatchedGpu, (long long)s.unmatchedInGraph,
+                (long long)s.outsideGraphs, (long long)s.extras);
+    for (const auto& [what, count] : s.topUnmatched)
+        std::printf("    %6lld  %s\n", (long long)count, what.c_str());
+}
+
+bool isProfile(const std::string& path) {
+    return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
+}
+
+int fail(const Diagnostic& error) {
+    std::fprintf(stderr, "kiln: error: %s\n", error.render().c_str());
+    return 2;
+}
+
+int importProfileInto(const std::string& profile, const std::string& tracePath, int64_t runId) {
+    auto summary = importer::importProfile(profile, tracePath, runId);
+    if (!summary) return fail(summary.error());
+    printProfileSummary(summary.value(), tracePath);
+    return 0;
+}
+
 } // namespace
 
-int importLogs(const std::vector<std::string>& logs, const std::string& tracePath) {
-    auto writer = trace::TraceWriter::open(tracePath);
-    if (!writer) {
-        std::fprintf(stderr, "kiln: error: %s\n", writer.error().render().c_str());
-        return 2;
-    }
-    for (const std::string& log : logs) {
-        auto summary = importer::importTorchTraceLog(log, *writer.value());
-        if (!summary) {
-            std::fprintf(stderr, "kiln: error: %s\n", summary.error().render().c_str());
+int importFiles(const ImportRequest& request) {
+    if (!request.into.empty()) {
+        if (request.outputGiven) {
+            std::fputs("kiln: error: import takes -o (a trace to add runs to) or --into (a run "
+                       "to add a profile to), not both\n",
+                       stderr);
             return 2;
         }
-        printSummary(summary.value(), tracePath);
+        for (const std::string& file : request.files)
+            if (!isProfile(file)) {
+                std::fprintf(stderr,
+                             "kiln: error: --into takes profiles (.json, torch.profiler's "
+                             "export_chrome_trace), not '%s'; import logs with -o\n",
+                             file.c_str());
+                return 2;
+            }
+        int64_t runId = 0;
+        if (!request.run.empty()) {
+            char* end = nullptr;
+            runId = std::strtoll(request.run.c_str(), &end, 10);
+            if (*end != '\0' || runId <= 0) {
+                std::fprintf(stderr,
+                             "kiln: error: --run takes a run number (1, 2, ...: the run column "
+                             "of `kiln runs`), got '%s'\n",
+                             request.run.c_str());
+                return 2;
+            }
+        } else {
+            auto reader = trace::TraceReader::open(request.into);
+            if (!reader) return fail(reader.error());
+            auto runs = reader.value()->listRuns();
+            if (!runs) return fail(runs.error());
+            if (runs->empty()) {
+                std::fprintf(stderr, "kiln: error: %s has no runs to add a profile to\n",
+                             request.into.c_str());
+                return 2;
+            }
+            runId = runs->back().id;
+        }
+        for (const std::string& profile : request.files)
+            if (int rc = importProfileInto(profile, request.into, runId); rc != 0) return rc;
+        return 0;
+    }
+    if (!request.run.empty()) {
+        std::fputs("kiln: error: --run goes with --into TRACE\n", stderr);
+        return 2;
+    }
+    int64_t lastLogRun = 0;
+    std::unique_ptr<trace::TraceWriter> writer;
+    for (const std::string& file : request.files) {
+        if (isProfile(file)) {
+            writer.reset(); // the profile import writes on its own connection
+            if (int rc = importProfileInto(file, request.trace, lastLogRun); rc != 0) return rc;
+            lastLogRun = 0; // one profile per run: a second one makes a run of its own
+            continue;
+        }
+        if (!writer) {
+            auto opened = trace::TraceWriter::open(request.trace);
+            if (!opened) return fail(opened.error());
+            writer = std::move(opened).value();
+        }
+        auto summary = importer::importTorchTraceLog(file, *writer);
+        if (!summary) return fail(summary.error());
+        printSummary(summary.value(), request.trace);
+        lastLogRun = summary->runId;
     }
     return 0;
 }

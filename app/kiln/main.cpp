@@ -199,15 +199,23 @@ int dispatch(int argc, char** argv) {
         return kiln::app::runBench(request);
     }
     if (cl->command == "import") {
-        // Like `kiln run`: next to the (first) log, "x.log" -> "x.kiln".
+        kiln::app::ImportRequest request;
+        request.files = cl->positional;
+        if (auto it = cl->flags.find("--into"); it != cl->flags.end()) request.into = it->second;
+        if (auto it = cl->flags.find("--run"); it != cl->flags.end()) request.run = it->second;
+        // Like `kiln run`: next to the (first) file, "x.log" -> "x.kiln".
         std::string trace = cl->positional[0];
         if (size_t dot = trace.rfind('.');
             dot != std::string::npos && trace.find('/', dot) == std::string::npos)
             trace.resize(dot);
         trace += ".kiln";
         for (const char* flag : {"-o", "--output"})
-            if (auto it = cl->flags.find(flag); it != cl->flags.end()) trace = it->second;
-        return kiln::app::importLogs(cl->positional, trace);
+            if (auto it = cl->flags.find(flag); it != cl->flags.end()) {
+                trace = it->second;
+                request.outputGiven = true;
+            }
+        request.trace = trace;
+        return kiln::app::importFiles(request);
     }
     if (cl->command == "runs") return kiln::app::listRuns(cl->positional[0]);
     if (auto it = cl->flags.find("--run"); it != cl->flags.end() && it->second.empty()) {

@@ -154,6 +154,87 @@ std::vector<KernelEvent> parseOutputCode(std::string_view code) {
     return kernels;
 }
 
+namespace {
+
+bool identifierChar(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+/// The identifier at the start of \p text.
+std::string_view identifierAt(std::string_view text) {
+    size_t end = 0;
+    while (end < text.size() && identifierChar(text[end]))
+        ++end;
+    return text.substr(0, end);
+}
+
+/// `NAME.OVERLOAD(` after an `aten.` at \p at of \p line, when that `aten.` starts a call (not
+/// inside a quoted op name such as assert_size_stride's last argument, not part of a longer
+/// name): NAME, else empty.
+std::string_view atenCallAt(std::string_view line, size_t at, size_t prefix) {
+    if (at > 0 && (identifierChar(line[at - 1]) || line[at - 1] == '.' || line[at - 1] == '\'' ||
+                   line[at - 1] == '"'))
+        return {};
+    std::string_view rest = line.substr(at + prefix);
+    std::string_view name = identifierAt(rest);
+    if (name.empty()) return {};
+    rest.remove_prefix(name.size());
+    if (rest.starts_with(".")) rest.remove_prefix(1 + identifierAt(rest.substr(1)).size());
+    return rest.starts_with("(") ? name : std::string_view();
+}
+
+} // namespace
+
+std::vector<ExternCall> parseExternCalls(std::string_view code) {
+    std::vector<ExternCall> calls;
+    constexpr std::string_view kNodes = "# Topologically Sorted Source Nodes: [";
+    constexpr std::string_view kExtern = "extern_kernels.";
+    bool inCall = false;
+    std::string nodes;
+    for (std::string_view raw : splitLines(code)) {
+        std::string_view line = trim(raw);
+        if (line.starts_with("def ")) {
+            inCall = line.starts_with("def call(");
+            continue;
+        }
+        if (!inCall) continue;
+        if (line.starts_with(kNodes)) {
+            std::string_view list = line.substr(kNodes.size());
+            list = list.substr(0, list.find(']'));
+            nodes.clear();
+            for (char c : list)
+                if (c != ' ') nodes += c;
+            continue;
+        }
+        if (line.starts_with("#") || line.starts_with("assert_")) continue;
+        ExternCall call;
+        if (size_t at = line.find(kExtern);
+            at != std::string_view::npos && (at == 0 || !identifierChar(line[at - 1]))) {
+            std::string_view name = identifierAt(line.substr(at + kExtern.size()));
+            if (name.empty() || line.substr(at + kExtern.size() + name.size(), 1) != "(") continue;
+            call.name = "extern_" + std::string(name);
+            // select_algorithm's bias_addmm is torch.addmm of the bias's first row.
+            call.op = "aten::" + std::string(name == "bias_addmm" ? "addmm" : name);
+        } else {
+            std::string_view name;
+            for (std::string_view prefix :
+                 {std::string_view("torch.ops.aten."), std::string_view("aten.")}) {
+                size_t at = line.find(prefix);
+                if (at != std::string_view::npos) name = atenCallAt(line, at, prefix.size());
+                if (!name.empty()) break;
+            }
+            if (name.empty()) continue;
+            call.name = "extern_" + std::string(name);
+            call.op = "aten::" + std::string(name);
+        }
+        call.nodes = nodes;
+        call.line = std::string(line);
+        nodes.clear();
+        calls.push_back(std::move(call));
+    }
+    return calls;
+}
+
 GraphBreakEvent parseGraphBreakReason(std::string_view text) {
     GraphBreakEvent event;
     std::vector<std::string_view> lines = splitLines(text);

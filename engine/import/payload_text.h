@@ -27,6 +27,20 @@ std::vector<GraphNodeInfo> parseReadableGraph(std::string_view text);
 /// or `async_compile.cpp_pybinding([...], r'''...''')`), with kind from Inductor's naming.
 std::vector<KernelEvent> parseOutputCode(std::string_view code);
 
+/// One call of an extern kernel in the `call()` of Inductor's output code: a library or ATen
+/// function the wrapper calls directly rather than a kernel it generated.
+struct ExternCall {
+    std::string op;    ///< the profiler's name of the call: "aten::mm", "aten::addmm"
+    std::string name;  ///< Kiln's kernel name for it: "extern_mm", "extern_bias_addmm"
+    std::string nodes; ///< its "Topologically Sorted Source Nodes", comma-separated
+    std::string line;  ///< the wrapper's line, trimmed
+};
+
+/// The extern calls of an output code's `call()`, in call order: `extern_kernels.NAME(...)`
+/// (profiled as `aten::NAME`; `bias_addmm` as `aten::addmm`) and
+/// `torch.ops.aten.NAME.OVERLOAD(...)` (profiled as `aten::NAME`).
+std::vector<ExternCall> parseExternCalls(std::string_view code);
+
 /// A `dynamo_graph_break_reason` payload: the user location of its first line, the reason, and
 /// the user stack that follows "User code traceback:".
 GraphBreakEvent parseGraphBreakReason(std::string_view text);

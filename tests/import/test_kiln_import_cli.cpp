@@ -61,6 +61,38 @@ private slots:
         QVERIFY(graph.out.contains("def forward"));
     }
 
+    void profileIntoTheLogsRun() {
+        QString trace = m_dir.filePath("profiled.kiln");
+        QCOMPARE(kiln({"import", fixture(), "-o", trace}).exitCode, 0);
+        QString profile = qEnvironmentVariable("KILN_SOURCE_DIR") +
+                          "/tests/import/fixtures/cpu_train_default.profile.json";
+        Result imported = kiln({"import", profile, "--into", trace, "--run", "1"});
+        QCOMPARE(imported.exitCode, 0);
+        // 42 extern calls: see test_profile_import.cpp for where the numbers come from.
+        QVERIFY2(imported.out.contains("6 compiled graph calls (6 linked"),
+                 qPrintable(imported.out));
+        QVERIFY2(imported.out.contains("42 kernel launches written (42 extern calls"),
+                 qPrintable(imported.out));
+        QVERIFY(imported.out.contains("graph 0/1 backward: 3 calls"));
+        Result kernels = kiln({"kernels", trace});
+        QCOMPARE(kernels.exitCode, 0);
+        QVERIFY2(kernels.out.contains("extern_addmm"), qPrintable(kernels.out));
+        // Into a run that has launches already: refused, exit 2.
+        Result again = kiln({"import", profile, "--into", trace});
+        QCOMPARE(again.exitCode, 2);
+        QVERIFY2(again.err.contains("already has 42 kernel launches"), qPrintable(again.err));
+        // Not JSON: a clear message and exit 2.
+        QString bad = m_dir.filePath("bad.json");
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{\"traceEvents\": [{\"ph\": \"X\", \"na");
+        file.close();
+        Result broken = kiln({"import", bad, "-o", m_dir.filePath("bad.kiln")});
+        QCOMPARE(broken.exitCode, 2);
+        QVERIFY2(broken.err.contains("is not a complete Chrome trace"), qPrintable(broken.err));
+        QVERIFY(!QFile::exists(m_dir.filePath("bad.kiln")));
+    }
+
     void unreadableLogExitsTwo() {
         Result result =
             kiln({"import", m_dir.filePath("missing.log"), "-o", m_dir.filePath("missing.kiln")});
