@@ -1,24 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "compiler/partition_joint.h"
 
+#include "compiler/choose_saved_values.h"
+
 #include <algorithm>
 
 namespace kiln::compiler {
 
 namespace {
 
-/// Forward nodes the backward recomputes instead of saving: values with no inputs, parameters
-/// (the backward reads them as the forward does) and views (the backward views what the
-/// forward saved instead).
-bool recomputedInBackward(const std::string& op) {
-    static const char* const ops[] = {"constant", "full",    "iota",   "eye",   "sym_value",
-                                      "view",     "permute", "expand", "slice", "constant_tensor"};
-    return std::find(std::begin(ops), std::end(ops), op) != std::end(ops);
-}
-
 enum class Place : uint8_t { Unused, Saved, Backward };
 
-std::vector<Place> placeNodes(const JointGraph& joint) {
+std::vector<Place> placeNodes(const JointGraph& joint, const std::vector<bool>& recomputed) {
     const AtenGraph& g = joint.graph;
     std::vector<Place> place(g.nodes.size(), Place::Unused);
     std::vector<int32_t> stack;
@@ -30,13 +23,12 @@ std::vector<Place> placeNodes(const JointGraph& joint) {
         int32_t i = stack.back();
         stack.pop_back();
         if (place[static_cast<size_t>(i)] != Place::Unused) continue;
-        const AtenNode& n = g.nodes[static_cast<size_t>(i)];
-        if (i < joint.forwardNodes && !recomputedInBackward(n.op)) {
+        if (i < joint.forwardNodes && !recomputed[static_cast<size_t>(i)]) {
             place[static_cast<size_t>(i)] = Place::Saved;
             continue;
         }
         place[static_cast<size_t>(i)] = Place::Backward;
-        for (int32_t in : n.inputs)
+        for (int32_t in : g.nodes[static_cast<size_t>(i)].inputs)
             stack.push_back(in);
     }
     return place;
@@ -51,9 +43,9 @@ AtenGraph forwardGraph(const JointGraph& joint, const std::vector<int32_t>& save
 
 } // namespace
 
-PartitionedGraphs partitionJoint(const JointGraph& joint) {
+PartitionedGraphs partitionJoint(const JointGraph& joint, std::span<const int64_t> exampleSymbols) {
     const AtenGraph& g = joint.graph;
-    std::vector<Place> place = placeNodes(joint);
+    std::vector<Place> place = placeNodes(joint, chooseRecomputed(joint, exampleSymbols));
     std::vector<int32_t> saved;
     for (int32_t i = 0; i < joint.forwardNodes; ++i)
         if (place[static_cast<size_t>(i)] == Place::Saved) saved.push_back(i);

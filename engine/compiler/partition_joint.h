@@ -2,13 +2,14 @@
 /// \file
 /// AOTAutograd's partitioner: splits a joint graph (differentiate.h) into the forward graph,
 /// which also returns the values the backward needs (the saved tensors), and the backward
-/// graph, which takes them with the tangents. Views, constants and parameters the backward
-/// reads are recomputed or read there rather than saved (they cost no memory of their own);
-/// every other forward value the backward reads is saved, as PyTorch's default partition
-/// does. The min-cut choice (recomputing cheap pointwise chains to save less) is not made yet.
+/// graph, which takes them with the tangents. What is saved and what the backward recomputes
+/// is chosen by a minimum cut, as PyTorch's default partitioner chooses (choose_saved_values.h).
 #pragma once
 
 #include "compiler/differentiate.h"
+
+#include <cstdint>
+#include <span>
 
 namespace kiln::compiler {
 
@@ -26,6 +27,7 @@ struct PartitionedGraphs {
     std::vector<GradTarget> grads; ///< per backward output: whose gradient it is
 };
 
-PartitionedGraphs partitionJoint(const JointGraph& joint);
+/// `exampleSymbols`: the size symbols' values in the example inputs (the cut weighs bytes).
+PartitionedGraphs partitionJoint(const JointGraph& joint, std::span<const int64_t> exampleSymbols);
 
 } // namespace kiln::compiler

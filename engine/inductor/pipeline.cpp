@@ -360,7 +360,7 @@ Status compileWithBackward(const PipelineContext& c, GraphArtifacts& a, Pipeline
         result.refusal = d.refusal;
         return {};
     }
-    compiler::PartitionedGraphs parts = compiler::partitionJoint(*d.joint);
+    compiler::PartitionedGraphs parts = compiler::partitionJoint(*d.joint, exampleSyms);
     differentiate.done("joint graph:\n" + compiler::toString(d.joint->graph) +
                        "\nforward graph:\n" + compiler::toString(parts.forward) +
                        "\nbackward graph:\n" + compiler::toString(parts.backward));
