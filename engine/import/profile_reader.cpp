@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// Reading a torch.profiler Chrome trace: one streaming pass that keeps each complete event's
+// matched fields (profile_import.h, readProfile).
+#include "import/profile_import.h"
+
+#include <cctype>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+namespace kiln::importer {
+namespace {
+
+using nlohmann::json;
+
+Diagnostic importError(std::string message) {
+    return makeDiagnostic("ImportError", std::move(message));
+}
+
+std::string lower(std::string text) {
+    for (char& c : text)
+        c = char(std::tolower(static_cast<unsigned char>(c)));
+    return text;
+}
+
+std::string idText(const json& value) {
+    if (value.is_string()) return value.get<std::string>();
+    if (value.is_number_integer()) return std::to_string(value.get<int64_t>());
+    if (value.is_number()) return std::to_string(int64_t(value.get<double>()));
+    return "";
+}
+
+int64_t intArg(const json& args, const char* key, int64_t fallback) {
+    auto it = args.find(key);
+    if (it == args.end()) return fallback;
+    if (it->is_number_integer()) return it->get<int64_t>();
+    if (it->is_number_float()) return int64_t(it->get<double>());
+    return fallback;
+}
+
+/// "[x, y, z]" as "(x, y, z)", the form kernel_launches keeps; empty when not three numbers.
+std::string dims(const json& args, const char* key) {
+    auto it = args.find(key);
+    if (it == args.end() || !it->is_array() || it->size() != 3) return "";
+    std::string text = "(";
+    for (size_t i = 0; i < 3; ++i) {
+        if (!(*it)[i].is_number()) return "";
+        text += (i ? ", " : "") + std::to_string(int64_t((*it)[i].get<double>()));
+    }
+    return text + ")";
+}
+
+/// One traceEvents entry into \p profile, when it is a usable complete event.
+void takeEvent(const json& entry, Profile& profile) {
+    ++profile.records;
+    if (!entry.is_object()) {
+        ++profile.skipped;
+        return;
+    }
+    auto ph = entry.find("ph");
+    if (ph == entry.end() || !ph->is_string()) {
+        ++profile.skipped;
+        return;
+    }
+    if (ph->get<std::string>() != "X") {
+        ++profile.otherPhases;
+        return;
+    }
+    auto name = entry.find("name");
+    auto ts = entry.find("ts");
+    auto dur = entry.find("dur");
+    if (name == entry.end() || !name->is_string() || ts == entry.end() || !ts->is_number() ||
+        dur == entry.end() || !dur->is_number() || !std::isfinite(ts->get<double>()) ||
+        !std::isfinite(dur->get<double>()) || dur->get<double>() < 0) {
+        ++profile.skipped;
+        return;
+    }
+    ProfileEvent event;
+    event.index = profile.records;
+    event.name = name->get<std::string>();
+    if (auto cat = entry.find("cat"); cat != entry.end() && cat->is_string())
+        event.cat = lower(cat->get<std::string>());
+    if (auto pid = entry.find("pid"); pid != entry.end()) event.pid = idText(*pid);
+    if (auto tid = entry.find("tid"); tid != entry.end()) event.tid = idText(*tid);
+    event.tsUs = ts->get<double>();
+    event.durUs = dur->get<double>();
+    if (auto args = entry.find("args"); args != entry.end() && args->is_object()) {
+        event.correlation = intArg(*args, "correlation", -1);
+        event.device = intArg(*args, "device", -1);
+        event.grid = dims(*args, "grid");
+        event.block = dims(*args, "block");
+        event.registers = int32_t(intArg(*args, "registers per thread", 0));
+        event.sharedMemory = int32_t(intArg(*args, "shared memory", 0));
+    }
+    profile.events.push_back(std::move(event));
+}
+
+} // namespace
+
+Expected<Profile> readProfile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return importError("cannot read '" + path + "': " + std::string(std::strerror(errno)));
+    Profile profile;
+    bool topIsObject = false, topIsArray = false, sawEvents = false;
+    std::string topKey;
+    // Each traceEvents entry is taken as soon as it is parsed and then dropped from the DOM
+    // (the callback returns false), so memory holds the matched fields, not the JSON.
+    json::parser_callback_t callback = [&](int depth, json::parse_event_t event, json& parsed) {
+        if (depth == 0 && event == json::parse_event_t::object_start) topIsObject = true;
+        if (depth == 0 && event == json::parse_event_t::array_start) topIsArray = true;
+        if (topIsObject && depth == 1 && event == json::parse_event_t::key) {
+            topKey = parsed.is_string() ? parsed.get<std::string>() : "";
+            sawEvents |= topKey == "traceEvents";
+        }
+        bool entryEnd = event == json::parse_event_t::object_end ||
+                        event == json::parse_event_t::array_end ||
+                        event == json::parse_event_t::value;
+        bool inEvents =
+            (topIsObject && depth == 2 && topKey == "traceEvents") || (topIsArray && depth == 1);
+        if (inEvents && entryEnd) {
+            takeEvent(parsed, profile);
+            return false;
+        }
+        if (topIsObject && depth == 1 && event == json::parse_event_t::value &&
+            topKey == "baseTimeNanoseconds" && parsed.is_number())
+            profile.baseTimeNs = int64_t(parsed.get<double>());
+        if (topIsObject && depth == 1 && event == json::parse_event_t::value &&
+            topKey == "baseTimeNanoseconds" && parsed.is_number_integer())
+            profile.baseTimeNs = parsed.get<int64_t>();
+        return true;
+    };
+    try {
+        json document = json::parse(in, callback);
+        if (!document.is_object() && !document.is_array())
+            return importError("'" + path +
+                               "' is not a Chrome trace (a JSON object with traceEvents)");
+    } catch (const json::parse_error& e) {
+        return importError("'" + path + "' is not a complete Chrome trace: JSON " +
+                           std::string(e.what()).substr(std::string(e.what()).find("parse error")) +
+                           " (byte " + std::to_string(e.byte) + ")");
+    } catch (const json::exception& e) {
+        return importError("'" + path + "' is not a Chrome trace: " + e.what());
+    }
+    if (topIsObject && !sawEvents)
+        return importError("'" + path + "' has no traceEvents: not a torch.profiler Chrome trace");
+    return profile;
+}
+
+} // namespace kiln::importer
