@@ -89,6 +89,11 @@ void attachExtremumDerivative(Tensor& out, const Tensor& input, IntList dims, bo
 /// `indices` names.
 void attachIndexedExtremumDerivative(Tensor& values, const Tensor& input, const Tensor& indices,
                                      int64_t dim, bool keepdim);
+/// prod over `dims` (all when empty; else one dim), cumsum along `dim`, and
+/// linalg.vector_norm of order `p` over `dims` (derivatives_reductions.cpp).
+void attachProdDerivative(Tensor& out, const Tensor& input, IntList dims, bool keepdim);
+void attachCumsumDerivative(Tensor& out, const Tensor& input, int64_t dim);
+void attachNormDerivative(Tensor& out, const Tensor& input, double p, IntList dims, bool keepdim);
 /// var (std when `sqrt`) of `input` over `dims` (all when empty).
 void attachVarianceDerivative(Tensor& out, const Tensor& input, IntList dims, double correction,
                               bool keepdim, bool sqrt);
@@ -96,9 +101,8 @@ void attachVarianceDerivative(Tensor& out, const Tensor& input, IntList dims, do
 void attachCopyDerivative(Tensor& out, const Tensor& input);
 /// softmax or log_softmax of `input` over `dim` (wrapped) giving `out`.
 void attachSoftmaxDerivative(Tensor& out, bool log, const Tensor& input, int64_t dim);
-/// mse_loss reduced by 'sum' or 'mean'.
-void attachMseLossDerivative(Tensor& out, const Tensor& input, const Tensor& target, bool sum,
-                             bool mean);
+/// mse_loss reduced by 'sum', 'mean' or neither ('none').
+void attachMseLossDerivative(Tensor& out, const Tensor& input, const Tensor& target, bool mean);
 /// Derivatives of the neural-network functions (derivatives_nn.cpp).
 void attachLayerNormDerivative(Tensor& out, const Tensor& x, const std::optional<Tensor>& weight,
                                const std::optional<Tensor>& bias, int64_t normalizedDims,

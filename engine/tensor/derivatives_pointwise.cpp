@@ -76,6 +76,7 @@ public:
         case Relu:
         case Silu:
         case Gelu:
+        case GeluTanh:
         case Floor:
         case Ceil:
         case Round:
@@ -164,6 +165,13 @@ private:
             Tensor pdf = mul(unary(Exp, mul(unary(Square, a), num(-0.5))),
                              num(1 / std::sqrt(2 * std::numbers::pi)));
             return mul(g, add(cdf, mul(a, pdf)));
+        }
+        case GeluTanh: { // 0.5 x (1 + tanh(k (x + c x^3))), k = sqrt(2 / pi), c = 0.044715
+            const double k = std::numbers::sqrt2 * std::numbers::inv_sqrtpi, c = 0.044715;
+            Tensor t = unary(Tanh, mul(num(k), add(a, mul(num(c), mul(a, unary(Square, a))))));
+            Tensor inner = mul(num(k), add(num(1), mul(num(3 * c), unary(Square, a))));
+            Tensor slope = mul(mul(num(0.5), a), mul(sub(num(1), unary(Square, t)), inner));
+            return mul(g, add(mul(num(0.5), add(num(1), t)), slope));
         }
         case Frac:
             return g;

@@ -418,10 +418,8 @@ void attachSoftmaxDerivative(Tensor& out, bool log, const Tensor& input, int64_t
     attachDerivative(out, makeRef<SoftmaxBackward>(out.gradFn(), log, input, out, dim));
 }
 
-void attachMseLossDerivative(Tensor& out, const Tensor& input, const Tensor& target, bool sum,
-                             bool mean) {
-    // 'none' (sum and mean both false) keeps the elementwise node: not yet.
-    if (!out.gradNode() || !(sum || mean)) return;
+void attachMseLossDerivative(Tensor& out, const Tensor& input, const Tensor& target, bool mean) {
+    if (!out.gradNode()) return; // 'sum' and 'none' differ only in the gradient's shape
     attachDerivative(out, makeRef<MseLossBackward>(out.gradFn(), input, target, mean));
 }
 

@@ -302,7 +302,7 @@ Tensor mseLoss(const Tensor& input, const Tensor& target, const std::string& red
         }
     });
     recordGradFn(out, "MseLossBackward0", {&input, &target});
-    attachMseLossDerivative(out, input, target, r == Reduction::Sum, r == Reduction::Mean);
+    attachMseLossDerivative(out, input, target, r == Reduction::Mean);
     return out;
 }
 

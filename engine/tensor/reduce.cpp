@@ -180,6 +180,7 @@ Tensor prod(const Tensor& a, IntList dims, bool keepdim, std::optional<DType> dt
     Tensor out =
         keepRequestedDType(reduceAnyType<ProdOp>(x, reductionMask(dims, x.dim()), keepdim), dtype);
     recordReduction(out, a, !dims.empty(), "ProdBackward0", "ProdBackward1");
+    attachProdDerivative(out, a, dims, keepdim);
     return out;
 }
 

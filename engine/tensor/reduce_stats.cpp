@@ -194,6 +194,7 @@ Tensor norm(const Tensor& a, double p, IntList dims, bool keepdim) {
         break;
     }
     recordGradFn(out, "LinalgVectorNormBackward0", {&a});
+    attachNormDerivative(out, a, p, dims, keepdim);
     return out;
 }
 
