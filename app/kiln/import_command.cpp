@@ -8,7 +8,9 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <memory>
+#include <unistd.h>
 
 namespace kiln::app {
 namespace {
@@ -69,6 +71,55 @@ void printProfileSummary(const importer::ProfileSummary& s, const std::string& t
         std::printf("    %6lld  %s\n", (long long)count, what.c_str());
 }
 
+/// A progress line on stderr while \p path is read: rewritten in place on a terminal for files
+/// of 4 MiB or more, a line per tenth otherwise for files of 64 MiB or more (a CI log); nothing
+/// for smaller files, so the usual output is unchanged.
+class ProgressLine {
+public:
+    explicit ProgressLine(const std::string& path)
+        : m_path(path) {
+        std::error_code error;
+        const auto size = std::filesystem::file_size(path, error);
+        const int64_t bytes = error ? 0 : int64_t(size);
+        m_tty = isatty(STDERR_FILENO) != 0;
+        m_on = bytes >= (m_tty ? kTtyBytes : kLogBytes);
+    }
+    ~ProgressLine() {
+        if (m_on && m_tty && m_shown) std::fputs("\r\033[K", stderr);
+    }
+
+    importer::ImportOptions options() {
+        importer::ImportOptions options;
+        if (m_on)
+            options.progress = [this](int64_t done, int64_t total) {
+                report(done, total);
+                return true;
+            };
+        return options;
+    }
+
+private:
+    void report(int64_t done, int64_t total) {
+        if (total <= 0) return;
+        int percent = int(done * 100 / total);
+        if (percent == m_percent || (!m_tty && percent / 10 == m_percent / 10)) return;
+        m_percent = percent;
+        m_shown = true;
+        std::fprintf(stderr, "%simporting %s: %d%% (%.1f of %.1f MB)%s", m_tty ? "\r\033[K" : "",
+                     m_path.c_str(), percent, double(done) / 1e6, double(total) / 1e6,
+                     m_tty ? "" : "\n");
+        std::fflush(stderr);
+    }
+
+    static constexpr int64_t kTtyBytes = int64_t(4) << 20;
+    static constexpr int64_t kLogBytes = int64_t(64) << 20;
+    std::string m_path;
+    bool m_tty = false;
+    bool m_on = false;
+    bool m_shown = false;
+    int m_percent = -1;
+};
+
 bool isProfile(const std::string& path) {
     return path.size() > 5 && path.compare(path.size() - 5, 5, ".json") == 0;
 }
@@ -79,7 +130,10 @@ int fail(const Diagnostic& error) {
 }
 
 int importProfileInto(const std::string& profile, const std::string& tracePath, int64_t runId) {
-    auto summary = importer::importProfile(profile, tracePath, runId);
+    auto summary = [&] {
+        ProgressLine progress(profile);
+        return importer::importProfile(profile, tracePath, runId, progress.options());
+    }();
     if (!summary) return fail(summary.error());
     printProfileSummary(summary.value(), tracePath);
     return 0;
@@ -148,7 +202,10 @@ int importFiles(const ImportRequest& request) {
             if (!opened) return fail(opened.error());
             writer = std::move(opened).value();
         }
-        auto summary = importer::importTorchTraceLog(file, *writer);
+        auto summary = [&] {
+            ProgressLine progress(file); // cleared before the summary is printed
+            return importer::importTorchTraceLog(file, *writer, progress.options());
+        }();
         if (!summary) return fail(summary.error());
         printSummary(summary.value(), request.trace);
         lastLogRun = summary->runId;

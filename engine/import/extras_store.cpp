@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "import/extras_store.h"
 
+#include "import/torch_trace_import.h"
 #include "trace/sqlite_handle.h"
 
+#include <nlohmann/json.hpp>
 #include <sqlite3.h>
 
 namespace kiln::importer {
@@ -31,6 +33,27 @@ Status storeImportExtras(const std::string& tracePath, int64_t runId,
         }
     }
     return db->exec("COMMIT", "cannot commit to");
+}
+
+std::string provenanceJson(const ImportSummary& summary) {
+    nlohmann::json machine = {{"source", "torch_trace"}};
+    if (!summary.pytorchVersion.empty()) machine["pytorch"] = summary.pytorchVersion;
+    if (!summary.pythonVersion.empty()) machine["python"] = summary.pythonVersion;
+    if (!summary.cudaVersion.empty()) machine["cuda"] = summary.cudaVersion;
+    if (summary.rank >= 0) machine["rank"] = summary.rank;
+    return machine.dump();
+}
+
+Status storeImportProvenance(const std::string& tracePath, int64_t runId,
+                             const std::string& machineJson) {
+    auto db = trace::Connection::open(tracePath, SQLITE_OPEN_READWRITE);
+    if (!db) return db.error();
+    db->setBusyTimeout(30000);
+    auto update = trace::Statement::prepare(*db, "UPDATE runs SET machine = ?1 WHERE id = ?2");
+    if (!update) return update.error();
+    update->bindText(1, machineJson);
+    update->bindInt(2, runId);
+    return update->run("cannot write to");
 }
 
 } // namespace kiln::importer

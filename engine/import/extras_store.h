@@ -12,6 +12,8 @@
 
 namespace kiln::importer {
 
+struct ImportSummary;
+
 struct ImportExtra {
     int64_t line = 0;      ///< the envelope's 1-based line in the log
     std::string kind;      ///< record key, or "artifact:NAME" for artifacts
@@ -24,5 +26,13 @@ struct ImportExtra {
 /// connection of its own: the TraceWriter has committed the run's rows by then.
 Status storeImportExtras(const std::string& tracePath, int64_t runId,
                          const std::vector<ImportExtra>& extras);
+
+/// The run's `machine` JSON for an imported log: {"source": "torch_trace", "pytorch",
+/// "python", "cuda", "rank"} with the facts the log had (docs/trace-schema.md).
+std::string provenanceJson(const ImportSummary& summary);
+
+/// Sets `runs.machine` of run \p runId to \p machineJson, on a connection of its own.
+Status storeImportProvenance(const std::string& tracePath, int64_t runId,
+                             const std::string& machineJson);
 
 } // namespace kiln::importer

@@ -43,6 +43,7 @@ bool LogReader::readLine(std::string& line) {
     }
     if (!std::getline(m_in, line)) return false;
     ++m_lineNo;
+    m_bytesRead += int64_t(line.size()) + 1;
     return true;
 }
 

@@ -51,6 +51,8 @@ public:
     int64_t md5Mismatches() const { return m_md5Mismatches; }
     /// Lines read so far.
     int64_t linesRead() const { return m_lineNo; }
+    /// Bytes read so far (lines with their newlines), for progress reports.
+    int64_t bytesRead() const { return m_bytesRead; }
 
     static constexpr size_t kMaxProblems = 50;
 
@@ -63,6 +65,7 @@ private:
 
     std::istream& m_in;
     int64_t m_lineNo = 0;
+    int64_t m_bytesRead = 0;
     std::string m_pending; ///< a line read ahead while looking for payload lines
     bool m_hasPending = false;
     std::unordered_map<int64_t, std::string> m_strings;

@@ -248,8 +248,8 @@ Status write(const trace::Connection& db, int64_t runId, const Matcher& m,
 } // namespace
 
 Expected<ProfileSummary> importProfile(const std::string& profilePath, const std::string& tracePath,
-                                       int64_t runId) {
-    auto profile = readProfile(profilePath);
+                                       int64_t runId, const ImportOptions& options) {
+    auto profile = readProfile(profilePath, options);
     if (!profile) return profile.error();
     ProfileSummary summary;
     summary.profilePath = profilePath;

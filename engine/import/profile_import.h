@@ -10,6 +10,7 @@
 /// truncated or foreign file changes nothing.
 #pragma once
 
+#include "import/import_options.h"
 #include "support/expected.h"
 
 #include <cstdint>
@@ -46,8 +47,9 @@ struct Profile {
 
 /// Reads \p path; an error (kind ImportError) when it cannot be read or is not a Chrome trace
 /// object with a `traceEvents` array (truncated JSON, an empty or binary file), naming the byte
-/// where parsing stopped. Entries of the wrong shape are counted in Profile::skipped.
-Expected<Profile> readProfile(const std::string& path);
+/// where parsing stopped. Entries of the wrong shape are counted in Profile::skipped. \p options'
+/// progress hears the bytes parsed; cancelling fails with kind ImportCancelled.
+Expected<Profile> readProfile(const std::string& path, const ImportOptions& options = {});
 
 /// What the import of one profile did, for the CLI's summary.
 struct ProfileSummary {
@@ -84,8 +86,9 @@ struct ProfileSummary {
 /// Imports the profile at \p profilePath into run \p runId of the trace at \p tracePath (a run
 /// imported from a TORCH_TRACE log, without launches yet), or, when \p runId is 0, into a new
 /// run of that trace made from the profile alone. Writes in one transaction: on any error
-/// nothing of the profile is written (a new run is left marked `error`).
+/// nothing of the profile is written (a new run is left marked `error`). Cancelling through
+/// \p options' progress (called while the file is read) writes nothing, not even a new run.
 Expected<ProfileSummary> importProfile(const std::string& profilePath, const std::string& tracePath,
-                                       int64_t runId);
+                                       int64_t runId, const ImportOptions& options = {});
 
 } // namespace kiln::importer

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -98,9 +99,23 @@ void takeEvent(const json& entry, Profile& profile) {
 
 } // namespace
 
-Expected<Profile> readProfile(const std::string& path) {
+Expected<Profile> readProfile(const std::string& path, const ImportOptions& options) {
     std::ifstream in(path, std::ios::binary);
     if (!in) return importError("cannot read '" + path + "': " + std::string(std::strerror(errno)));
+    std::error_code sizeError;
+    const auto size = std::filesystem::file_size(path, sizeError);
+    const int64_t totalBytes = sizeError ? 0 : int64_t(size);
+    struct Cancelled {}; // thrown out of the parser's callback: it has no other way to stop
+    int64_t reportedBytes = 0;
+    auto report = [&](bool force) {
+        if (!options.progress) return;
+        // The stream's position without moving it (the parser reads the same buffer).
+        auto at = in.rdbuf()->pubseekoff(0, std::ios::cur, std::ios::in);
+        int64_t done = force ? totalBytes : at < 0 ? reportedBytes : int64_t(at);
+        if (!force && done - reportedBytes < (256 << 10)) return;
+        reportedBytes = done;
+        if (!options.progress(done, totalBytes)) throw Cancelled{};
+    };
     Profile profile;
     bool topIsObject = false, topIsArray = false, sawEvents = false;
     std::string topKey;
@@ -120,6 +135,7 @@ Expected<Profile> readProfile(const std::string& path) {
             (topIsObject && depth == 2 && topKey == "traceEvents") || (topIsArray && depth == 1);
         if (inEvents && entryEnd) {
             takeEvent(parsed, profile);
+            if (profile.records % 256 == 0) report(false);
             return false;
         }
         if (topIsObject && depth == 1 && event == json::parse_event_t::value &&
@@ -135,6 +151,11 @@ Expected<Profile> readProfile(const std::string& path) {
         if (!document.is_object() && !document.is_array())
             return importError("'" + path +
                                "' is not a Chrome trace (a JSON object with traceEvents)");
+        report(true);
+    } catch (const Cancelled&) {
+        return makeDiagnostic(kImportCancelled, "the import of '" + path +
+                                                    "' was cancelled while reading it: nothing "
+                                                    "of it was written");
     } catch (const json::parse_error& e) {
         return importError("'" + path + "' is not a complete Chrome trace: JSON " +
                            std::string(e.what()).substr(std::string(e.what()).find("parse error")) +

@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <set>
 
@@ -43,9 +44,12 @@ int64_t integer(const json& object, const char* key, int64_t fallback) {
 // One log's import: the run's state while its records stream past.
 class LogImport {
 public:
-    LogImport(trace::TraceWriter& writer, ImportSummary& summary)
+    LogImport(trace::TraceWriter& writer, ImportSummary& summary, const ImportOptions& options,
+              int64_t totalBytes)
         : m_writer(writer)
-        , m_summary(summary) {}
+        , m_summary(summary)
+        , m_options(options)
+        , m_totalBytes(totalBytes) {}
 
     Status run(std::istream& in);
 
@@ -63,9 +67,18 @@ private:
     void chromium(const LogRecord& record);
     void finishCompile(const std::string& compileId, const json* metrics);
     void keep(const LogRecord& record, std::string kind);
+    /// Reports progress every kProgressBytes; false when the caller cancels.
+    bool progress(bool force);
+    Status cancel();
+    void provenance(const LogRecord& record);
+
+    static constexpr int64_t kProgressBytes = 256 << 10;
 
     trace::TraceWriter& m_writer;
     ImportSummary& m_summary;
+    const ImportOptions& m_options;
+    int64_t m_totalBytes = 0;
+    int64_t m_reportedBytes = 0;
     LogReader* m_reader = nullptr;
     int64_t m_baseMonotonicNs = 0; ///< monotonicNs() standing for the run's start
     int64_t m_startEpochNs = 0;
@@ -284,6 +297,11 @@ void LogImport::metrics(const LogRecord& record) {
     const json& m = member(record.envelope, "compilation_metrics");
     std::string compileId = text(m, "compile_id");
     if (!m.is_object() || compileId.empty()) return keep(record, "compilation_metrics");
+    if (m_summary.pytorchVersion.empty()) {
+        m_summary.pytorchVersion = text(m, "pytorch_version");
+        m_summary.pythonVersion = text(m, "python_version");
+        m_summary.cudaVersion = text(m, "cuda_version");
+    }
     finishCompile(compileId, &m);
     TimelineEvent event;
     event.category = "compile";
@@ -320,6 +338,7 @@ void LogImport::chromium(const LogRecord& record) {
 
 void LogImport::record(const LogRecord& record) {
     ++m_summary.records;
+    if (m_summary.rank < 0) m_summary.rank = integer(record.envelope, "rank", -1);
     if (std::string compileId = compileIdOf(record); !compileId.empty())
         m_attempts.insert(compileId + "/" + std::to_string(integer(record.envelope, "attempt", 0)));
     const std::string& kind = record.kind;
@@ -348,8 +367,11 @@ Status LogImport::run(std::istream& in) {
     LogRecord current;
     bool any = reader.next(current);
     if (Status status = begin(any ? current : LogRecord()); !status) return status;
-    for (; any; any = reader.next(current))
+    for (; any; any = reader.next(current)) {
         record(current);
+        if (!progress(false)) return cancel();
+    }
+    if (!progress(true)) return cancel();
     std::vector<std::string> unfinished;
     for (const auto& [compileId, compile] : m_open)
         unfinished.push_back(compileId);
@@ -363,20 +385,46 @@ Status LogImport::run(std::istream& in) {
     if (Status status = m_writer.flush(); !status) return status;
     Status finished = m_writer.finishRun(trace::RunStatus::Ok, 0);
     if (!finished) return finished;
+    if (Status stored =
+            storeImportProvenance(m_writer.path(), m_summary.runId, provenanceJson(m_summary));
+        !stored)
+        return stored;
     return storeImportExtras(m_writer.path(), m_summary.runId, m_extras);
+}
+
+bool LogImport::progress(bool force) {
+    if (!m_options.progress) return true;
+    int64_t done = m_reader->bytesRead();
+    if (!force && done - m_reportedBytes < kProgressBytes) return true;
+    m_reportedBytes = done;
+    return m_options.progress(done, m_totalBytes);
+}
+
+Status LogImport::cancel() {
+    // What was read stays, marked: the run ends `cancelled` and says where the import stopped.
+    trace::RunError error;
+    error.type = kImportCancelled;
+    error.message = "the import was cancelled after line " + std::to_string(m_reader->linesRead()) +
+                    " of " + m_summary.logPath;
+    if (Status flushed = m_writer.flush(); !flushed) return flushed;
+    if (Status finished = m_writer.finishRun(trace::RunStatus::Cancelled, 0, &error); !finished)
+        return finished;
+    return makeDiagnostic(kImportCancelled, error.message);
 }
 
 } // namespace
 
-Expected<ImportSummary> importTorchTraceLog(const std::string& logPath,
-                                            trace::TraceWriter& writer) {
+Expected<ImportSummary> importTorchTraceLog(const std::string& logPath, trace::TraceWriter& writer,
+                                            const ImportOptions& options) {
     std::ifstream in(logPath, std::ios::binary);
     if (!in)
         return makeDiagnostic("ImportError", "cannot read '" + logPath +
                                                  "': " + std::string(std::strerror(errno)));
     ImportSummary summary;
     summary.logPath = logPath;
-    LogImport import(writer, summary);
+    std::error_code sizeError;
+    auto size = std::filesystem::file_size(logPath, sizeError);
+    LogImport import(writer, summary, options, sizeError ? 0 : int64_t(size));
     if (Status status = import.run(in); !status) return status.error();
     return summary;
 }

@@ -6,6 +6,7 @@
 /// PyTorch runs"); nothing in a log's content is fatal, only a file that cannot be read.
 #pragma once
 
+#include "import/import_options.h"
 #include "import/log_reader.h"
 #include "support/expected.h"
 
@@ -42,11 +43,18 @@ struct ImportSummary {
     int64_t linesRead = 0;
     int64_t problemCount = 0;
     std::vector<LogProblem> problems; ///< the first LogReader::kMaxProblems
+    /// Where the log came from, from its records: `pytorch_version`, `python_version` and
+    /// `cuda_version` of the first compilation_metrics that has them, the envelopes' `rank`
+    /// (-1: none). Stored as the run's `machine` JSON (docs/trace-schema.md).
+    std::string pytorchVersion, pythonVersion, cudaVersion;
+    int64_t rank = -1;
 };
 
 /// Imports the log at \p logPath as a new run of \p writer (which must have no open run) and
 /// stores its extras in \p tracePath (the writer's file). Fails only when the file cannot be
-/// opened or the trace cannot be written.
-Expected<ImportSummary> importTorchTraceLog(const std::string& logPath, trace::TraceWriter& writer);
+/// opened or the trace cannot be written, or when \p options' progress callback cancels: then
+/// the run keeps what was read and ends `cancelled` (error ImportCancelled), without extras.
+Expected<ImportSummary> importTorchTraceLog(const std::string& logPath, trace::TraceWriter& writer,
+                                            const ImportOptions& options = {});
 
 } // namespace kiln::importer

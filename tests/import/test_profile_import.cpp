@@ -323,6 +323,38 @@ private slots:
         QCOMPARE(summary->launches, int64_t(1)); // the mm inside the call
     }
 
+    void progressAndCancellation() {
+        const std::string profile = fixture("cpu_train_default.profile.json");
+        const int64_t size = int64_t(readAll(profile).size());
+        std::string trace = importLog("cpu_train_default", "-progress");
+        // Cancelled while reading: nothing written.
+        importer::ImportOptions cancel;
+        cancel.progress = [](int64_t, int64_t) { return false; };
+        auto cancelled = importer::importProfile(profile, trace, 1, cancel);
+        QVERIFY(!cancelled.ok());
+        QCOMPARE(cancelled.error().kind, std::string(importer::kImportCancelled));
+        QCOMPARE(count(trace, "SELECT count(*) FROM kernel_launches"), int64_t(0));
+        QCOMPARE(count(trace, "SELECT count(*) FROM runs"), int64_t(1));
+        // A profile alone, cancelled: not even its run is made.
+        std::string fresh = path("cancelled-alone.kiln");
+        QVERIFY(!importer::importProfile(profile, fresh, 0, cancel).ok());
+        QVERIFY(!QFile::exists(QString::fromStdString(fresh)));
+        // Reported up to the file's size, then imported as without a callback.
+        std::vector<int64_t> done;
+        importer::ImportOptions watch;
+        watch.progress = [&](int64_t bytes, int64_t total) {
+            KILN_ASSERT(total == size, "the total is the file's size");
+            done.push_back(bytes);
+            return true;
+        };
+        auto summary = importer::importProfile(profile, trace, 1, watch);
+        QVERIFY(summary.ok());
+        QCOMPARE(summary->launches, int64_t(42));
+        QVERIFY(!done.empty());
+        QVERIFY(std::is_sorted(done.begin(), done.end()));
+        QCOMPARE(done.back(), size);
+    }
+
     void damagedProfilesChangeNothing() {
         std::string trace = importLog("cpu_infer_default", "-damaged");
         int64_t extras = count(trace, "SELECT count(*) FROM import_extras");

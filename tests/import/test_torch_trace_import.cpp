@@ -244,6 +244,60 @@ private slots:
         QCOMPARE(s.md5Mismatches, int64_t(1));
     }
 
+    void progressReachesTheFileSizeAndProvenanceIsKept() {
+        const std::string log = fixture("cpu_train_default.trimmed.log");
+        const int64_t size = int64_t(readAll(log).size());
+        std::vector<std::pair<int64_t, int64_t>> reports;
+        importer::ImportOptions options;
+        options.progress = [&](int64_t done, int64_t total) {
+            reports.emplace_back(done, total);
+            return true;
+        };
+        auto writer = trace::TraceWriter::open(path("progress.kiln"));
+        QVERIFY(writer.ok());
+        auto summary = importer::importTorchTraceLog(log, *writer.value(), options);
+        QVERIFY(summary.ok());
+        QVERIFY(reports.size() >= 2); // 555 kB: a report per 256 KiB, and the end
+        for (size_t i = 0; i < reports.size(); ++i) {
+            QCOMPARE(reports[i].second, size);
+            if (i) QVERIFY(reports[i].first >= reports[i - 1].first);
+        }
+        QCOMPARE(reports.back().first, size);
+        // Where the run came from: the compilation_metrics' versions, no rank (one process).
+        QCOMPARE(summary->pytorchVersion, std::string("2.11.0+cu130"));
+        QCOMPARE(summary->rank, int64_t(-1));
+        writer.value().reset();
+        auto reader = trace::TraceReader::open(path("progress.kiln"));
+        QVERIFY(reader.ok());
+        auto runs = reader.value()->listRuns();
+        QVERIFY(runs.ok() && runs->size() == 1);
+        QCOMPARE(runs->front().machineJson,
+                 std::string(R"({"cuda":"13.0","python":"3.11.7 (main, May  9 2026, 07:35:25) )"
+                             R"([GCC 12.2.0]","pytorch":"2.11.0+cu130","source":"torch_trace"})"));
+        QVERIFY(!runs->front().machine.recorded()); // no CPU facts: not a Kiln machine
+    }
+
+    void cancelledImportEndsTheRunCancelled() {
+        importer::ImportOptions options;
+        int calls = 0;
+        options.progress = [&](int64_t, int64_t) { return ++calls < 2; }; // stop at the second
+        auto writer = trace::TraceWriter::open(path("cancelled.kiln"));
+        QVERIFY(writer.ok());
+        auto summary = importer::importTorchTraceLog(fixture("cpu_train_default.trimmed.log"),
+                                                     *writer.value(), options);
+        QVERIFY(!summary.ok());
+        QCOMPARE(summary.error().kind, std::string(importer::kImportCancelled));
+        QCOMPARE(calls, 2);
+        writer.value().reset();
+        auto reader = trace::TraceReader::open(path("cancelled.kiln"));
+        QVERIFY(reader.ok());
+        auto runs = reader.value()->listRuns();
+        QVERIFY(runs.ok() && runs->size() == 1);
+        QCOMPARE(runs->front().status, trace::RunStatus::Cancelled);
+        QCOMPARE(runs->front().errorType, std::string("ImportCancelled"));
+        QVERIFY(runs->front().errorMessage.find("cancelled after line") != std::string::npos);
+    }
+
     void unreadableFileIsAnError() {
         auto writer = trace::TraceWriter::open(path("none.kiln"));
         QVERIFY(writer.ok());
