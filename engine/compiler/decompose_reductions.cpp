@@ -300,64 +300,6 @@ void addReductionRules(RuleTable& t) {
     t["softmax"] = [](OpCall& c) { return softmaxRule(c, false); };
     t["log_softmax"] = [](OpCall& c) { return softmaxRule(c, true); };
     t["layer_norm"] = layerNormRule;
-    t["mse_loss"] = [](OpCall& c) -> R {
-        // (input - target)^2, then reduction="mean" (default), "sum" or "none".
-        if (!c.bind({"input", "target", "size_average", "reduce", "reduction"})) return {};
-        auto x = c.tensor("input");
-        auto y = c.tensor("target");
-        if (!x || !y || !c.isNone("size_average") || !c.isNone("reduce")) return {};
-        DType t = c.resultDtype();
-        const std::vector<Index>& sx = c.b().sizes(*x);
-        const std::vector<Index>& sy = c.b().sizes(*y);
-        if (!tensor::isFloating(t) || sx.size() != sy.size()) return {};
-        for (size_t i = 0; i < sx.size(); ++i)
-            if (!equal(sx[i], sy[i])) return {}; // eager broadcasts them, with a warning
-        int32_t d = c.b().binary("sub", c.b().toDtype(*x, t), c.b().toDtype(*y, t), t);
-        int32_t sq = c.b().binary("mul", d, d, t);
-        std::string reduction = c.text("reduction").value_or("mean");
-        std::vector<int64_t> all;
-        for (int64_t i = 0; i < c.b().rank(sq); ++i)
-            all.push_back(i);
-        if (reduction == "none") return sq;
-        if (reduction == "sum") return c.b().reduce("sum", sq, all, false);
-        if (reduction == "mean") return meanOf(c.b(), sq, all, false);
-        return {};
-    };
-    t["binary_cross_entropy"] = [](OpCall& c) -> R {
-        // -(t log p + (1 - t) log(1 - p)), each log clamped at -100 as eager (and Inductor's
-        // decomposition) does. Eager checks 0 <= p <= 1 first: the compiled code cannot raise,
-        // so p outside [0, 1] gives nan here (as Inductor's does).
-        if (!c.bind({"input", "target", "weight", "size_average", "reduce", "reduction"}))
-            return {};
-        auto p = c.tensor("input");
-        auto y = c.tensor("target");
-        if (!p || !y || !c.isNone("weight") || !c.isNone("size_average") || !c.isNone("reduce"))
-            return {};
-        DType t = c.resultDtype();
-        const std::vector<Index>& sp = c.b().sizes(*p);
-        const std::vector<Index>& sy = c.b().sizes(*y);
-        if (!tensor::isFloating(t) || sp.size() != sy.size()) return {};
-        for (size_t i = 0; i < sp.size(); ++i)
-            if (!equal(sp[i], sy[i])) return {};
-        AtenBuilder& b = c.b();
-        const int32_t pt = b.toDtype(*p, t), yt = b.toDtype(*y, t);
-        const int32_t one = b.constant(1, t), floor = b.constant(-100, t);
-        auto clampedLog = [&](int32_t x) {
-            return b.binary("maximum", b.unary("log", x), floor, t);
-        };
-        const int32_t pos = b.binary("mul", yt, clampedLog(pt), t);
-        const int32_t neg = b.binary("mul", b.binary("sub", one, yt, t),
-                                     clampedLog(b.binary("sub", one, pt, t)), t);
-        const int32_t loss = b.unary("neg", b.binary("add", pos, neg, t));
-        std::string reduction = c.text("reduction").value_or("mean");
-        std::vector<int64_t> all;
-        for (int64_t i = 0; i < b.rank(loss); ++i)
-            all.push_back(i);
-        if (reduction == "none") return loss;
-        if (reduction == "sum") return b.reduce("sum", loss, all, false);
-        if (reduction == "mean") return meanOf(b, loss, all, false);
-        return {};
-    };
 }
 
 } // namespace kiln::compiler::rules

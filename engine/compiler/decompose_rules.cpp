@@ -370,42 +370,6 @@ R indexSelectRule(OpCall& c) {
     return b.permute(b.gatherLast(moved, spread), back);
 }
 
-/// cross_entropy of [N, C] logits and [N] class indices: logsumexp(x_i) - x_i[t_i], averaged
-/// (or summed) over the targets that are not ignore_index.
-R crossEntropyRule(OpCall& c) {
-    if (!c.bind({"input", "target", "weight", "size_average", "ignore_index", "reduce", "reduction",
-                 "label_smoothing"}))
-        return {};
-    auto x = c.tensor("input");
-    auto target = c.tensor("target");
-    if (!x || !target || !c.isNone("weight") || c.number("label_smoothing").value_or(0) != 0)
-        return {};
-    AtenBuilder& b = c.b();
-    if (b.rank(*x) != 2 || b.rank(*target) != 1 || tensor::isFloating(b.dtype(*target))) return {};
-    std::string reduction = c.text("reduction").value_or("mean");
-    if (reduction != "mean" && reduction != "sum" && reduction != "none") return {};
-    DType t = floatOf(b.dtype(*x));
-    int32_t xf = b.toDtype(*x, t);
-    int64_t ignore = c.integer("ignore_index").value_or(-100);
-    int32_t valid =
-        b.compare("ne", *target, b.constant(static_cast<double>(ignore), b.dtype(*target)));
-    // Ignored targets gather position 0 (in range) and are masked out after.
-    int32_t position = b.where(valid, *target, b.constant(0, b.dtype(*target)));
-    int32_t m = b.reduce("amax", xf, {1}, true);
-    int32_t lse = b.binary(
-        "add",
-        b.unary("log", b.reduce("sum", b.unary("exp", b.binary("sub", xf, m, t)), {1}, true)), m,
-        t);
-    int32_t picked = b.gatherLast(xf, b.unsqueeze(position, 1));
-    int32_t loss = b.squeeze(b.binary("sub", lse, picked, t), 1);
-    loss = b.where(valid, loss, b.constant(0, t));
-    if (reduction == "none") return loss;
-    int32_t total = b.reduce("sum", loss, {}, false);
-    if (reduction == "sum") return total;
-    int32_t count = b.reduce("sum", b.toDtype(valid, t), {}, false);
-    return b.binary("truediv", total, count, t);
-}
-
 // --- attention
 
 /// Whether attention on the GPU can be the fused kernel (what eager PyTorch runs there too):
@@ -489,12 +453,12 @@ const rules::RuleTable& table() {
         rules::addModuleRules(t);
         rules::addCreationRules(t);
         rules::addConvolutionRules(t);
+        rules::addLossRules(t);
         t["scaled_dot_product_attention"] = rules::attentionRule;
         t["embedding"] = rules::embeddingRule;
         t["Embedding"] = rules::embeddingModule;
         t["gather"] = rules::gatherRule;
         t["index_select"] = rules::indexSelectRule;
-        t["cross_entropy"] = rules::crossEntropyRule;
         return t;
     }();
     return t;

@@ -29,6 +29,8 @@ int32_t geluOf(AtenBuilder& b, int32_t x, bool tanhApprox);
 int32_t softmaxOf(AtenBuilder& b, int32_t x, int64_t dim, bool logarithm);
 int32_t layerNormOf(AtenBuilder& b, int32_t x, size_t normalizedDims, std::optional<int32_t> w,
                     std::optional<int32_t> bias, double eps);
+/// The mean of x over dims: the sum divided by their element count.
+int32_t meanOf(AtenBuilder& b, int32_t x, const std::vector<int64_t>& dims, bool keepdim);
 R identityRule(OpCall& c);
 R castRule(OpCall& c, DType dtype);
 R toRule(OpCall& c);
@@ -45,6 +47,8 @@ void addMatmulRules(RuleTable& t);
 void addModuleRules(RuleTable& t);
 void addCreationRules(RuleTable& t);
 void addConvolutionRules(RuleTable& t);
+/// The losses, as functions (mse_loss, ...) and as modules (MSELoss, ...): decompose_losses.cpp.
+void addLossRules(RuleTable& t);
 void addTupleShapeRules(TupleRuleTable& t);
 void addTupleReductionRules(TupleRuleTable& t);
 

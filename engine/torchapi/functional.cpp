@@ -309,6 +309,23 @@ Value mseLoss(Interpreter& interp, const CallArgs& args, void*) {
     return tensorValue(tensor::binary(BinaryOp::Div, total, tensor::sum(weight, {}, false)));
 }
 
+std::string sizeText(const Tensor& x) {
+    std::string out = "torch.Size([";
+    for (size_t i = 0; i < x.sizes().size(); ++i)
+        out += (i ? ", " : "") + std::to_string(x.sizes()[i]);
+    return out + "])";
+}
+
+/// An elementwise loss reduced as asked, its grad_fn named as PyTorch's fused loss node (its
+/// gradient comes through the ops it is built of).
+Tensor reducedLoss(const Tensor& loss, const std::string& reduction, std::string_view node) {
+    Tensor out = reduction == "sum"    ? tensor::sum(loss, {}, false)
+                 : reduction == "mean" ? tensor::mean(loss, {}, false)
+                                       : loss;
+    tensor::renameGradFn(out, node);
+    return out;
+}
+
 /// F.binary_cross_entropy: -w (t log p + (1 - t) log(1 - p)), each log clamped at -100 as
 /// PyTorch does so that p of exactly 0 or 1 gives a finite loss.
 Value binaryCrossEntropy(Interpreter& interp, const CallArgs& args, void*) {
@@ -317,12 +334,6 @@ Value binaryCrossEntropy(Interpreter& interp, const CallArgs& args, void*) {
     BoundArgs a = sig.bind(interp, args);
     Tensor p = a.toTensor(0), t = a.toTensor(1);
     std::string reduction = reductionArg(a, 3, 4, 5);
-    auto sizeText = [](const Tensor& x) {
-        std::string out = "torch.Size([";
-        for (size_t i = 0; i < x.sizes().size(); ++i)
-            out += (i ? ", " : "") + std::to_string(x.sizes()[i]);
-        return out + "])";
-    };
     if (!(t.sizes() == p.sizes()))
         interp.raiseValueError("Using a target size (" + sizeText(t) +
                                ") that is different to the input size (" + sizeText(p) +
@@ -349,9 +360,44 @@ Value binaryCrossEntropy(Interpreter& interp, const CallArgs& args, void*) {
                        tensor::binary(BinaryOp::Mul, tensor::binary(BinaryOp::Sub, one, t),
                                       clampedLog(tensor::binary(BinaryOp::Sub, one, p)))));
     if (a.has(2) && !a[2].isNone()) loss = tensor::binary(BinaryOp::Mul, loss, a.toTensor(2));
-    if (reduction == "sum") return tensorValue(tensor::sum(loss, {}, false));
-    if (reduction == "mean") return tensorValue(tensor::mean(loss, {}, false));
-    return tensorValue(loss);
+    return tensorValue(reducedLoss(loss, reduction, "BinaryCrossEntropyBackward0"));
+}
+
+/// F.binary_cross_entropy_with_logits: (1 - t) x + (1 + (pw - 1) t) softplus(-x), with
+/// softplus(-x) = log1p(exp(-|x|)) + max(-x, 0) so that no exp overflows (PyTorch's form).
+Value binaryCrossEntropyWithLogits(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("binary_cross_entropy_with_logits(input, target, weight=None, "
+                               "size_average=None, reduce=None, reduction='mean', "
+                               "pos_weight=None)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor x = a.toTensor(0), t = a.toTensor(1);
+    std::string reduction = reductionArg(a, 3, 4, 5);
+    if (!(t.sizes() == x.sizes()))
+        interp.raiseValueError("Target size (" + sizeText(t) +
+                               ") must be the same as input size (" + sizeText(x) + ")");
+    if (reduction != "none" && reduction != "sum" && reduction != "mean")
+        interp.raiseValueError(reduction + " is not a valid value for reduction");
+    using tensor::BinaryOp;
+    using tensor::UnaryOp;
+    const Tensor one = tensor::wrapNumber(1.0);
+    Tensor negX = tensor::unary(UnaryOp::Neg, x);
+    Tensor softplusNegX = tensor::binary(
+        BinaryOp::Add,
+        tensor::unary(UnaryOp::Log1p,
+                      tensor::unary(UnaryOp::Exp,
+                                    tensor::unary(UnaryOp::Neg, tensor::unary(UnaryOp::Abs, x)))),
+        tensor::binary(BinaryOp::Maximum, negX, tensor::wrapNumber(0.0)));
+    if (a.has(6) && !a[6].isNone()) { // pos_weight: the positive term counts pw times
+        Tensor scale = tensor::binary(
+            BinaryOp::Add, one,
+            tensor::binary(BinaryOp::Mul, tensor::binary(BinaryOp::Sub, a.toTensor(6), one), t));
+        softplusNegX = tensor::binary(BinaryOp::Mul, scale, softplusNegX);
+    }
+    Tensor loss = tensor::binary(
+        BinaryOp::Add, tensor::binary(BinaryOp::Mul, tensor::binary(BinaryOp::Sub, one, t), x),
+        softplusNegX);
+    if (a.has(2) && !a[2].isNone()) loss = tensor::binary(BinaryOp::Mul, loss, a.toTensor(2));
+    return tensorValue(reducedLoss(loss, reduction, "BinaryCrossEntropyWithLogitsBackward0"));
 }
 
 Value oneHot(Interpreter& interp, const CallArgs& args, void*) {
@@ -381,6 +427,7 @@ void installFunctional(Interpreter& interp, ModuleObject& f) {
         {"embedding", embedding, true, false},
         {"scaled_dot_product_attention", sdpa, true, false},
         {"binary_cross_entropy", binaryCrossEntropy, true, false},
+        {"binary_cross_entropy_with_logits", binaryCrossEntropyWithLogits, true, false},
         {"cross_entropy", crossEntropy, true, false},
         {"nll_loss", nllLoss, true, false},
         {"mse_loss", mseLoss, true, false},

@@ -12,4 +12,5 @@ from torch.nn.modules.activation import (ReLU, SiLU, LeakyReLU, GELU, Sigmoid, T
                                          LogSoftmax, MultiheadAttention)
 from torch.nn.modules.flatten import Flatten, Unflatten
 from torch.nn.modules.container import Sequential, ModuleList, ModuleDict
-from torch.nn.modules.loss import BCELoss, MSELoss, NLLLoss, CrossEntropyLoss
+from torch.nn.modules.loss import (BCELoss, BCEWithLogitsLoss, MSELoss, NLLLoss,
+                                   CrossEntropyLoss)

@@ -1,4 +1,5 @@
-# torch.nn.modules.loss: MSELoss, BCELoss, NLLLoss and CrossEntropyLoss, with PyTorch's parameter order
+# torch.nn.modules.loss: MSELoss, BCELoss, BCEWithLogitsLoss, NLLLoss and CrossEntropyLoss, with
+# PyTorch's parameter order
 # (the deprecated size_average/reduce flags still select the reduction).
 from torch.nn import functional as F
 from torch.nn.modules.module import Module
@@ -34,6 +35,19 @@ class MSELoss(_Loss):
 class BCELoss(_WeightedLoss):
     def forward(self, input, target):
         return F.binary_cross_entropy(input, target, weight=self.weight, reduction=self.reduction)
+
+
+class BCEWithLogitsLoss(_Loss):
+    def __init__(self, weight=None, size_average=None, reduce=None, reduction="mean",
+                 pos_weight=None):
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input, target):
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
+                                                  pos_weight=self.pos_weight,
+                                                  reduction=self.reduction)
 
 
 class NLLLoss(_WeightedLoss):
