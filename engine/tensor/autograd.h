@@ -31,6 +31,13 @@ std::vector<Tensor> grad(std::span<const Tensor> outputs, std::span<const Tensor
                          std::span<const Tensor> grads, bool retainGraph, bool createGraph,
                          bool allowUnused);
 
+/// Tensor.register_hook: `fn` runs on `t`'s gradient before it is used (a leaf's before it
+/// accumulates into .grad), and may return a replacement. RuntimeError if `t` needs no grad.
+void addGradHook(const Tensor& t, GradHookFn fn);
+/// Tensor.retain_grad: a non-leaf keeps its gradient (TensorImpl::retainedGrad, accumulated over
+/// backward calls); a leaf keeps it anyway.
+void retainGrad(const Tensor& t);
+
 /// A tensor a node keeps for backward, with the storage version it had then: using it after
 /// an in-place write is PyTorch's "modified by an inplace operation" error.
 class SavedTensor {

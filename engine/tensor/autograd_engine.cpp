@@ -119,6 +119,7 @@ private:
         m_buffers.erase(&node);
         grads.resize(node.outputCount);
         m_executed.push_back(&node);
+        runHooks(node, grads);
         if (m_capture)
             for (uint32_t i = 0; i < node.outputCount; ++i) {
                 int k = m_capture->find(&node, i);
@@ -135,6 +136,15 @@ private:
         std::vector<Tensor> inputGrads = node.apply(std::move(grads));
         for (size_t i = 0; i < node.next.size() && i < inputGrads.size(); ++i)
             if (node.next[i].node && inputGrads[i].defined()) deliver(node.next[i], inputGrads[i]);
+    }
+
+    /// The tensor hooks on the gradients arriving at `node` (a leaf's for its AccumulateGrad).
+    static void runHooks(GradNode& node, std::vector<Tensor>& grads) {
+        const GradHooks* hooks = node.hooks.get();
+        if (auto* acc = dynamic_cast<AccumulateGrad*>(&node)) hooks = acc->leaf()->leafHooks.get();
+        if (!hooks) return;
+        for (uint32_t i = 0; i < grads.size(); ++i)
+            if (grads[i].defined()) grads[i] = hooks->run(i, std::move(grads[i]));
     }
 
     void accumulate(AccumulateGrad& acc, const Tensor& grad) {

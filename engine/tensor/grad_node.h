@@ -10,6 +10,8 @@
 
 #include "tensor/tensor.h"
 
+#include <functional>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -21,6 +23,25 @@ class GradNode;
 struct GradEdge {
     Ref<GradNode> node;
     uint32_t inputNr = 0;
+};
+
+/// A function of the gradient of a tensor, run before that gradient is used (a tensor hook:
+/// register_hook, retain_grad). It returns the gradient to use instead, or an undefined tensor
+/// to leave it as it is.
+using GradHookFn = std::function<Tensor(const Tensor&)>;
+
+/// The hooks of one tensor: a non-leaf's live on its grad_fn (per output), a leaf's on the
+/// tensor itself (its AccumulateGrad nodes are made per use).
+struct GradHooks {
+    struct Hook {
+        uint32_t outputNr = 0;
+        GradHookFn fn;
+    };
+    std::vector<Hook> hooks;
+    /// retain_grad's, which run after the others (as PyTorch's), so it keeps what they made.
+    std::vector<Hook> retainHooks;
+    /// `grad` of output `outputNr` after the hooks on it.
+    Tensor run(uint32_t outputNr, Tensor grad) const;
 };
 
 class GradNode : public AtomicRefCounted {
@@ -44,6 +65,8 @@ public:
     /// The node's outputs: how many gradients apply() takes.
     uint32_t outputCount = 1;
     std::vector<GradEdge> next;
+    /// Hooks of the tensors this node made (null until one is registered).
+    std::unique_ptr<GradHooks> hooks;
 
 private:
     std::string_view m_name;

@@ -17,6 +17,7 @@
 #include "tensor/storage.h"
 
 #include <atomic>
+#include <memory>
 #include <span>
 #include <string_view>
 
@@ -29,6 +30,7 @@ struct TensorOptions {
 };
 
 class GradNode;
+struct GradHooks;
 
 class TensorImpl final : public AtomicRefCounted {
 public:
@@ -48,10 +50,13 @@ public:
     Ref<GradNode> gradFn;
     /// Which of gradFn's outputs this tensor is.
     uint32_t gradOutputNr = 0;
-    /// `.grad` of a leaf that requires grad (or of a tensor that retains it); null until a
-    /// backward reaches it.
+    /// `.grad` of a leaf that requires grad; null until a backward reaches it.
     Ref<TensorImpl> grad;
-    bool retainsGrad = false;
+    /// A non-leaf's `.grad` once retain_grad() was called: its hook (on gradFn) holds this
+    /// weakly, so a tensor that dies before backward leaves the hook nothing to write.
+    std::shared_ptr<Ref<TensorImpl>> retainedGrad;
+    /// A leaf's hooks (register_hook), run before its gradient accumulates.
+    std::shared_ptr<GradHooks> leafHooks;
     /// References autograd nodes hold to keep this tensor for backward (SavedTensor): capture's
     /// liveness test counts who else holds a tensor, and these do not make it a live value.
     std::atomic<int32_t> autogradRefs{0};

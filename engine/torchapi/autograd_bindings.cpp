@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Autograd for scripts: Tensor.backward(), the `.grad` property, and the engine entry points
-// torch.autograd (py/torch/autograd/__init__.py) calls: torch._kiln._run_backward and _grad.
+// Autograd for scripts: Tensor.backward(), the `.grad` property, tensor hooks (register_hook,
+// retain_grad), and the engine entry points torch.autograd (py/torch/autograd/__init__.py)
+// calls: torch._kiln._run_backward and _grad.
 #include "tensor/autograd.h"
 #include "torchapi/bindings.h"
 #include "torchapi/torch_types.h"
@@ -85,17 +86,24 @@ Value autogradGrad(Interpreter& interp, const CallArgs& args, void*) {
     return lang::tupleValue(std::move(items));
 }
 
+/// Where `.grad` lives: a leaf's own, or the slot a non-leaf's retain_grad() made.
+Ref<tensor::TensorImpl>& gradSlot(const Tensor& t) {
+    if (t.impl()->retainedGrad) return *t.impl()->retainedGrad;
+    return t.impl()->grad;
+}
+
 Value propGrad(Interpreter& interp, const CallArgs& args, void*) {
     Tensor self = args.positional[0].asTensor();
-    if (!self.impl()->grad) return Value::none();
-    return tensorValue(Tensor(self.impl()->grad));
+    const Ref<tensor::TensorImpl>& grad = gradSlot(self);
+    if (!grad) return Value::none();
+    return tensorValue(Tensor(grad));
 }
 
 Value setGrad(Interpreter& interp, const CallArgs& args, void*) {
     Tensor self = args.positional[0].asTensor();
     const Value& v = args.positional[1];
     if (v.isNone()) {
-        self.impl()->grad = {};
+        gradSlot(self) = {};
         return Value::none();
     }
     if (!v.isTensor())
@@ -109,15 +117,59 @@ Value setGrad(Interpreter& interp, const CallArgs& args, void*) {
     if (g.dtype() != self.dtype())
         interp.raise(builtinTypes().runtimeError.get(),
                      "assigned grad has data of a different type");
-    self.impl()->grad = g.implRef();
+    gradSlot(self) = g.implRef();
     return Value::none();
+}
+
+/// Tensor.register_hook(hook): hook(grad) runs when the tensor's gradient is computed and may
+/// return a replacement. The handle is torch.utils.hooks.RemovableHandle over a dict holding
+/// the hook, which the engine's hook reads each time: remove() empties it.
+Value methodRegisterHook(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("register_hook(self, hook)");
+    BoundArgs a = sig.bind(interp, args);
+    Tensor self = a.toTensor(0);
+    if (!self.requiresGrad())
+        interp.raise(builtinTypes().runtimeError.get(),
+                     "cannot register a hook on a tensor that doesn't require gradient");
+    auto table = makeRef<lang::DictObject>();
+    Ref<lang::ModuleObject> hooks = interp.importModule("torch.utils.hooks");
+    Value handle = interp.call(
+        interp.getAttr(Value(hooks), lang::Symbol::intern("RemovableHandle")), {Value(table)});
+    Value id = interp.getAttr(handle, lang::Symbol::intern("id"));
+    table->set(interp, id, a[1]);
+    Interpreter* in = &interp;
+    tensor::addGradHook(self, [in, table, id](const Tensor& grad) {
+        Value* hook = table->find(*in, id);
+        if (!hook) return Tensor(); // removed
+        Value result = in->call(*hook, {tensorValue(grad)});
+        if (result.isNone()) return Tensor();
+        if (!result.isTensor())
+            in->raiseTypeError("hook should return None or a Tensor, got " + in->typeName(result));
+        return result.asTensor();
+    });
+    return handle;
+}
+
+Value methodRetainGrad(Interpreter& interp, const CallArgs& args, void*) {
+    static const Signature sig("retain_grad(self)");
+    BoundArgs a = sig.bind(interp, args);
+    tensor::retainGrad(a.toTensor(0));
+    return Value::none();
+}
+
+Value propRetainsGrad(Interpreter&, const CallArgs& args, void*) {
+    Tensor self = args.positional[0].asTensor();
+    return Value::fromBool(static_cast<bool>(self.impl()->retainedGrad));
 }
 
 } // namespace
 
 void installAutograd(Interpreter& interp, lang::ModuleObject& torch) {
     defineTensorProperty(interp, "grad", propGrad, setGrad);
-    static const OpEntry ops[] = {{"backward", methodBackward, false, true}};
+    defineTensorProperty(interp, "retains_grad", propRetainsGrad);
+    static const OpEntry ops[] = {{"backward", methodBackward, false, true},
+                                  {"register_hook", methodRegisterHook, false, true},
+                                  {"retain_grad", methodRetainGrad, false, true}};
     registerOps(interp, &torch.globals, ops);
 }
 

@@ -85,6 +85,9 @@ constexpr BreakEntry kTensorBreaks[] = {
     // autograd, not the trace, differentiates a compiled graph). Recorded, it ran once at trace
     // time and never again.
     {"backward", "Tensor.backward", TraceBreak::Unsupported, true},
+    // Hooks live on the eager autograd graph, which a compiled graph's nodes are not part of.
+    {"register_hook", "Tensor.register_hook", TraceBreak::Unsupported},
+    {"retain_grad", "Tensor.retain_grad", TraceBreak::Unsupported},
     {"equal", kEqualReason, TraceBreak::ScalarConvert},
     {"allclose", kAllcloseReason, TraceBreak::ScalarConvert},
 };
