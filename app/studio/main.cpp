@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // kiln-studio: the desktop application. `kiln-studio [FILE]` opens a workload (.py) or a trace
-// (.kiln); `--run` runs the workload first. `--screenshot PNG` renders the window once the
-// selected run is shown and quits (offscreen with QT_QPA_PLATFORM=offscreen), for documentation
-// and tests. Without a display (and no QT_QPA_PLATFORM), `--run` falls back to the headless
-// `kiln run` and its summary, so the same command works on a server.
+// (.kiln); `--run` runs the workload first; `--import LOG [--profile JSON]` imports a PyTorch run.
+// `--screenshot PNG` renders the window once the selected run is shown and quits (offscreen with
+// QT_QPA_PLATFORM=offscreen), for documentation and tests. Without a display (and no
+// QT_QPA_PLATFORM), `--run` falls back to the headless `kiln run` and its summary, so the same
+// command works on a server.
 #include "main_window.h"
 
 #include <QApplication>
@@ -43,6 +44,16 @@ void addOptions(QCommandLineParser& parser) {
                       "The Graph panel's view: post-fusion, pre-fusion, forward, backward or "
                       "joint (AOT autograd's graphs).",
                       "VIEW"});
+    parser.addOption({"import",
+                      "Import a PyTorch TORCH_TRACE log (.log, or a TORCH_TRACE directory) and "
+                      "open it, as File > Import PyTorch Trace does.",
+                      "LOG"});
+    parser.addOption({"profile",
+                      "With --import: a torch.profiler Chrome trace (.json) of the same run, "
+                      "for measured kernel times.",
+                      "JSON"});
+    parser.addOption(
+        {"import-to", "With --import: the trace to write (default: LOG's name, .kiln).", "TRACE"});
     parser.addOption({"screenshot", "Save the window as PNG once shown, then quit.", "PNG"});
     parser.addOption({"size", "Window size, WxH.", "WxH", "1600x1000"});
 }
@@ -65,7 +76,7 @@ int runHeadless(int argc, char** argv) {
                          "are unset)");
     const bool windowOnly = parser.isSet("compare-modes") || parser.isSet("select") ||
                             parser.isSet("graph-view") || parser.isSet("panel") ||
-                            parser.isSet("screenshot");
+                            parser.isSet("screenshot") || parser.isSet("import");
     if (!parser.isSet("run") || windowOnly || !script.endsWith(".py")) {
         std::fprintf(stderr, "; open it on a desktop, or set QT_QPA_PLATFORM=offscreen with "
                              "--screenshot (without a display only `--run SCRIPT.py [--mode M]` "
@@ -166,6 +177,20 @@ int main(int argc, char** argv) {
     }
     window.show();
     if (!file.isEmpty() && !window.openFile(file)) return 1;
+    if (parser.isSet("import")) {
+        kiln::studio::ImportRequest request;
+        request.logs = kiln::studio::ImportJob::logsOf(parser.value("import"));
+        request.profile = parser.value("profile");
+        request.trace = parser.isSet("import-to")
+                            ? parser.value("import-to")
+                            : kiln::studio::ImportJob::defaultTraceFor(parser.value("import"));
+        if (request.logs.isEmpty()) {
+            std::fprintf(stderr, "kiln-studio: no TORCH_TRACE log at %s\n",
+                         qPrintable(parser.value("import")));
+            return 2;
+        }
+        window.startImport(request);
+    }
     if (parser.isSet("mode")) window.setRunMode(parser.value("mode"));
     if (parser.isSet("compare-modes"))
         window.compareModes();

@@ -53,6 +53,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_statusRun = new QLabel(this);
     statusBar()->addWidget(m_statusRun, 1);
     statusBar()->addPermanentWidget(m_statusTrace);
+    createImportStatus();
     connect(m_toolbar->runAction(), &QAction::triggered, this, &MainWindow::runWorkload);
     connect(m_toolbar->stopAction(), &QAction::triggered, this, &MainWindow::stopRun);
     connect(m_toolbar->compareModesAction(), &QAction::triggered, this, &MainWindow::compareModes);
@@ -117,6 +118,13 @@ void MainWindow::createMenus() {
                         if (!path.isEmpty()) openFile(path);
                     });
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addSeparator();
+    QAction* import =
+        file->addAction(tr("&Import PyTorch Trace…"), QKeySequence(Qt::CTRL | Qt::Key_I), this,
+                        [this] { importWithDialog(); });
+    import->setObjectName(QStringLiteral("importAction"));
+    import->setToolTip(tr("A TORCH_TRACE directory or log, optionally with a torch.profiler "
+                          "trace (.json), as a Kiln trace (kiln import)"));
     file->addSeparator();
     QMenu* exportMenu = file->addMenu(tr("&Export"));
     exportMenu->addAction(tr("&Diagram (SVG, PNG, DOT)…"), m_graph,
@@ -222,6 +230,11 @@ void MainWindow::openTrace(const QString& tracePath) {
 }
 
 void MainWindow::runWorkload() {
+    if (m_toolbar->isImported()) {
+        showProblem(tr("This run was imported from PyTorch's logs: there is no workload for Kiln "
+                       "to run (File > Open Workload opens one)"));
+        return;
+    }
     if (m_workload.isEmpty()) {
         showProblem(tr("Open a workload (.py) first: File > Open Workload"));
         return;
@@ -231,6 +244,11 @@ void MainWindow::runWorkload() {
 }
 
 void MainWindow::compareModes() {
+    if (m_toolbar->isImported()) {
+        showProblem(tr("This run was imported from PyTorch's logs: Compare runs compares two "
+                       "imported runs, Compare modes needs a workload Kiln runs"));
+        return;
+    }
     if (m_workload.isEmpty()) {
         showProblem(tr("Open a workload (.py) first: File > Open Workload"));
         return;
@@ -311,7 +329,9 @@ void MainWindow::onRunsChanged() {
         return;
     }
     const trace::RunRow& last = runs->back();
-    if (m_workload.isEmpty()) m_workload = QString::fromStdString(last.workloadPath);
+    // An imported run's workload_path is its log, which Kiln cannot run.
+    if (m_workload.isEmpty() && !views::isImportedRun(last))
+        m_workload = QString::fromStdString(last.workloadPath);
     // The run our child records takes the selection once it exists, even when the child has
     // already ended (a quick run can be over before the poll sees it); after that, and without
     // a child, what the user picked stays.
@@ -461,6 +481,7 @@ void MainWindow::updateStatus() {
     setWindowTitle(title);
     m_statusTrace->setText(m_tracePath.isEmpty() ? tr("no trace") : m_tracePath);
     auto snap = m_selection.snapshot();
+    m_toolbar->setImported(snap ? views::importedOriginText(snap->run) : QString());
     if (!snap) {
         m_statusRun->setText(m_workload.isEmpty() ? tr("Open a workload or a trace")
                                                   : tr("Press F5 to run the workload"));

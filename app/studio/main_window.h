@@ -5,6 +5,7 @@
 /// through the TraceSession while they grow; the window never runs SQL itself.
 #pragma once
 
+#include "import_job.h"
 #include "run_controller.h"
 #include "selection.h"
 #include "trace_session.h"
@@ -16,7 +17,9 @@
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QProgressBar;
 class QToolBar;
+class QToolButton;
 
 namespace kiln::views {
 class Panel;
@@ -46,6 +49,20 @@ public:
     /// Runs the workload in default mode, then max-autotune, and compares the two.
     void compareModes();
     void stopRun();
+    /// File > Import PyTorch Trace…: the import dialog, its fields filled with \p source (a .log
+    /// or TORCH_TRACE directory) and \p profile (a .json); the import starts when accepted.
+    void importWithDialog(const QString& source = {}, const QString& profile = {});
+    /// Starts \p request off the GUI thread, with a progress bar and Cancel in the status bar;
+    /// the trace opens (at the imported run) when it is done. False while an import runs.
+    bool startImport(const ImportRequest& request);
+    /// Files dropped on the window that are no workload or trace: logs and directories open the
+    /// import dialog; a profile alone goes into the shown run when it is an imported one
+    /// (`kiln import --into`), else into the dialog. False when none of them can be imported.
+    bool importFiles(const QStringList& paths);
+    ImportJob& importJob() { return m_import; }
+    /// The import progress bar's text while an import runs; empty otherwise.
+    QString importProgressText() const;
+
     /// Shows the default dock arrangement instead of the saved one (screenshots, tests).
     void useDefaultLayout();
 
@@ -89,6 +106,8 @@ Q_SIGNALS:
     void ready();
     /// Something the user should read (a trace that cannot be read, a run that cannot start).
     void problem(const QString& message);
+    /// An import ended (its trace, when it wrote one, is being opened).
+    void importFinished(const kiln::studio::ImportResult& result);
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -131,10 +150,15 @@ private:
     void applyPendingSelection();
     void selectFirstCompileIfNothingIs();
     void showProblem(const QString& message);
+    void createImportStatus();
+    void onImportFinished(const ImportResult& result);
 
     views::TraceSession m_session;
     views::Selection m_selection;
     RunController m_controller;
+    ImportJob m_import;
+    QProgressBar* m_importBar = nullptr;
+    QToolButton* m_importCancel = nullptr;
     RunToolBar* m_toolbar = nullptr;
     views::SourcePanel* m_source = nullptr;
     views::GraphPanel* m_graph = nullptr;

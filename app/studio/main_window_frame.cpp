@@ -185,9 +185,21 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     event->accept();
 }
 
+namespace {
+
+/// What PyTorch's tools write: a TORCH_TRACE directory or log, a profiler trace.
+bool isImportable(const QString& path) {
+    QFileInfo info(path);
+    return info.isDir() || path.endsWith(QStringLiteral(".log"), Qt::CaseInsensitive) ||
+           path.endsWith(QStringLiteral(".json"), Qt::CaseInsensitive);
+}
+
+} // namespace
+
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
     for (const QUrl& url : event->mimeData()->urls()) {
-        if (isWorkload(url.toLocalFile()) || isTrace(url.toLocalFile())) {
+        const QString path = url.toLocalFile();
+        if (isWorkload(path) || isTrace(path) || isImportable(path)) {
             event->acceptProposedAction();
             return;
         }
@@ -195,11 +207,20 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {
+    QStringList imports;
     for (const QUrl& url : event->mimeData()->urls()) {
-        if (openFile(url.toLocalFile())) {
+        const QString path = url.toLocalFile();
+        if ((isWorkload(path) || isTrace(path)) && openFile(path)) {
             event->acceptProposedAction();
             return;
         }
+        if (isImportable(path)) imports << path;
+    }
+    // Logs, TORCH_TRACE directories and profiles: imported (the dialog asks where to save).
+    if (!imports.isEmpty()) {
+        event->acceptProposedAction();
+        // After the drop returns: the dialog must not run inside the drag's event handling.
+        QTimer::singleShot(0, this, [this, imports] { importFiles(imports); });
     }
 }
 

@@ -96,7 +96,34 @@ RunToolBar::RunToolBar(QWidget* parent)
     addSeparator();
     // A toolbar shows or hides its widgets through the actions addWidget returns.
     m_progressActions = {addWidget(m_progress), addWidget(m_progressText)};
+    m_importedText = new QLabel(this);
+    m_importedText->setObjectName(QStringLiteral("importedRun"));
+    m_importedText->setStyleSheet(QStringLiteral("color: #6a4c00; padding: 0 6px;"));
+    // First, where it is seen: the run settings after it are disabled.
+    m_importedAction = insertWidget(actions().front(), m_importedText);
+    m_importedAction->setVisible(false);
     setRunning(false);
+}
+
+void RunToolBar::setImported(const QString& origin) {
+    m_imported = !origin.isEmpty();
+    m_importedAction->setVisible(m_imported);
+    m_importedText->setText(
+        m_imported ? tr("Imported PyTorch run · %1 · not re-runnable").arg(origin) : QString());
+    m_importedText->setToolTip(
+        m_imported ? tr("This run was imported from PyTorch's logs (kiln import): PyTorch ran it, "
+                        "not Kiln. Run, Compare modes, mode, backend, device and options need a "
+                        "workload Kiln runs (File > Open Workload).")
+                   : QString());
+    for (QWidget* w : std::initializer_list<QWidget*>{m_mode, m_backend, m_device, m_options,
+                                                      m_measure, m_warmup})
+        w->setEnabled(!m_imported);
+    m_run->setEnabled(!m_running && !m_imported);
+    m_compareModes->setEnabled(!m_running && !m_imported);
+}
+
+QString RunToolBar::importedText() const {
+    return m_imported ? m_importedText->text() : QString();
 }
 
 RunRequest RunToolBar::request(const QString& script, const QString& trace) const {
@@ -160,8 +187,9 @@ void RunToolBar::updateOptionsButton() {
 }
 
 void RunToolBar::setRunning(bool running) {
-    m_run->setEnabled(!running);
-    m_compareModes->setEnabled(!running);
+    m_running = running;
+    m_run->setEnabled(!running && !m_imported);
+    m_compareModes->setEnabled(!running && !m_imported);
     m_stop->setEnabled(running);
     for (QAction* action : std::as_const(m_progressActions))
         action->setVisible(running);

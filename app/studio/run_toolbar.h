@@ -52,6 +52,13 @@ public:
     void showProgress(const views::RunSnapshot& snapshot);
     /// The progress text shown now (empty when idle).
     QString progressText() const;
+    /// The shown run was imported from PyTorch's logs (\p origin: where from, "PyTorch 2.11 ·
+    /// rank 0"), or not (empty): an imported run says so, and Run, Compare modes and the run
+    /// settings are disabled, since Kiln's interpreter did not run it and cannot run a log.
+    void setImported(const QString& origin);
+    bool isImported() const { return m_imported; }
+    /// The text shown for an imported run (empty otherwise).
+    QString importedText() const;
 
 private:
     void editOptions();
@@ -70,6 +77,10 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressText = nullptr;
     QList<QAction*> m_progressActions;
+    QLabel* m_importedText = nullptr;
+    QAction* m_importedAction = nullptr;
+    bool m_imported = false;
+    bool m_running = false;
 };
 
 } // namespace kiln::studio

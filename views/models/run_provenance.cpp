@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "run_provenance.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStringList>
 
 namespace kiln::views {
@@ -39,7 +41,47 @@ QString machineSummaryText(const trace::RunRow& run) {
     return text(trace::machineSummary(run.machine));
 }
 
+bool isImportedRun(const trace::RunRow& run) {
+    return run.mode == "imported";
+}
+
+namespace {
+
+QJsonObject importedFacts(const trace::RunRow& run) {
+    return QJsonDocument::fromJson(QByteArray::fromStdString(run.machineJson)).object();
+}
+
+} // namespace
+
+QString importedOriginText(const trace::RunRow& run) {
+    if (!isImportedRun(run)) return {};
+    const QJsonObject facts = importedFacts(run);
+    QStringList parts;
+    if (facts.contains("pytorch")) parts << "PyTorch " + facts["pytorch"].toString();
+    if (facts.contains("cuda") && !facts["cuda"].toString().isEmpty())
+        parts << "CUDA " + facts["cuda"].toString();
+    if (facts.contains("rank")) parts << QString("rank %1").arg(facts["rank"].toInteger());
+    return parts.isEmpty() ? QString("PyTorch version not logged")
+                           : parts.join(QStringLiteral(" · "));
+}
+
 QString machineDetailsText(const trace::RunRow& run) {
+    if (isImportedRun(run)) {
+        const QJsonObject facts = importedFacts(run);
+        QStringList lines{QString("Imported from %1 (kiln import): PyTorch ran it, not Kiln.")
+                              .arg(text(run.workloadPath))};
+        if (facts.contains("pytorch")) lines << "PyTorch: " + facts["pytorch"].toString();
+        if (facts.contains("python"))
+            lines << "Python: " + facts["python"].toString().section(' ', 0, 0);
+        if (facts.contains("cuda") && !facts["cuda"].toString().isEmpty())
+            lines << "CUDA: " + facts["cuda"].toString();
+        lines << (facts.contains("rank") ? QString("rank: %1").arg(facts["rank"].toInteger())
+                                         : QString("rank: none logged (one process)"));
+        if (!run.host.empty())
+            lines << QString("imported on %1 (the log does not name the host it was written on)")
+                         .arg(text(run.host));
+        return lines.join(u'\n');
+    }
     const trace::MachineInfo& m = run.machine;
     if (!m.recorded())
         return QString("Machine not recorded: the run was written by a Kiln that did not record it "

@@ -16,8 +16,17 @@ namespace kiln::views {
 /// "AMD EPYC 9B14 (avx512, 2 threads)"; empty when the run recorded no machine.
 QString machineSummaryText(const trace::RunRow& run);
 /// Every recorded fact of the run's machine, one per line (CPU, ISA, threads, then the matmul
-/// library of each dtype), or why there are none.
+/// library of each dtype), or why there are none. For an imported run: the log it came from,
+/// PyTorch, Python and CUDA versions, rank, and the host that imported it.
 QString machineDetailsText(const trace::RunRow& run);
+
+/// Whether \p run was imported from PyTorch's logs (`kiln import`, Studio's File > Import): mode
+/// "imported". Kiln did not run it, so it cannot be run again.
+bool isImportedRun(const trace::RunRow& run);
+/// Where an imported run came from, from its `machine` JSON (docs/trace-schema.md): "PyTorch
+/// 2.11.0+cu130 · CUDA 13.0 · rank 1", the facts the log had; "PyTorch version not logged"
+/// when it had none. Empty for a run Kiln ran.
+QString importedOriginText(const trace::RunRow& run);
 
 /// A warning when \p a and \p b ran on machines that differ, naming what differs: "These runs
 /// come from different machines (different CPU and threads): AMD EPYC 9B14 (avx512, 2 threads)

@@ -38,12 +38,18 @@ RunsModel::RunsModel(QObject* parent)
          }},
         {"seconds",
          [](const R& r) {
-             return r.endedAtNs ? QVariant(static_cast<double>(*r.endedAtNs - r.startedAtNs) * 1e-9)
-                                : QVariant();
+             // An imported run ended when its import did, not when PyTorch's run did.
+             return r.endedAtNs && !isImportedRun(r)
+                        ? QVariant(static_cast<double>(*r.endedAtNs - r.startedAtNs) * 1e-9)
+                        : QVariant();
          },
          {}},
         // Last, so that the longest text gets the stretched column.
-        {"machine", [](const R& r) { return machineSummaryText(r); },
+        // An imported run: where it came from (PyTorch version, rank) instead of Kiln's machine.
+        {"machine",
+         [](const R& r) {
+             return isImportedRun(r) ? "imported: " + importedOriginText(r) : machineSummaryText(r);
+         },
          [](const R& r) { return machineDetailsText(r); }},
     });
 }

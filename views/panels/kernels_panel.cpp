@@ -4,6 +4,7 @@
 #include "autotune_choice_model.h"
 #include "graph_name.h"
 #include "kernel_table_model.h"
+#include "run_provenance.h"
 #include "table_export.h"
 
 #include <QCheckBox>
@@ -46,7 +47,7 @@ QString candidatesExplanation() {
         "not measured again in this run.");
 }
 
-QString kernelHeader(const KernelRecord& k) {
+QString kernelHeader(const KernelRecord& k, bool imported) {
     const trace::KernelRow& r = k.kernel;
     // Named as everywhere (graph_name.h); a kernel reported before its graph has only its
     // compile.
@@ -58,10 +59,15 @@ QString kernelHeader(const KernelRecord& k) {
     if (!r.fusedNodes.empty())
         html += QStringLiteral("<br>fused nodes: %1")
                     .arg(text(r.fusedNodes).replace(u',', QStringLiteral(", ")).toHtmlEscaped());
-    html +=
-        QStringLiteral("<br>launch: %1")
-            .arg(r.launchConfig.empty() ? QStringLiteral("not compiled (runs as a library call)")
-                                        : text(r.launchConfig).toHtmlEscaped());
+    // An imported run's log has no launch configuration; its C++ kernels have no profiler
+    // events of their own (their time is the graph call's, less its extern calls).
+    const QString noConfig =
+        !imported ? QStringLiteral("not compiled (runs as a library call)")
+        : k.launches.count > 0 || r.kind == "extern" || r.kind == "fallback"
+            ? QStringLiteral("not in PyTorch's log (imported run)")
+            : QStringLiteral("not measured: PyTorch's profiler records no event per C++ kernel");
+    html += QStringLiteral("<br>launch: %1")
+                .arg(r.launchConfig.empty() ? noConfig : text(r.launchConfig).toHtmlEscaped());
     return html;
 }
 
@@ -264,7 +270,7 @@ void KernelsPanel::showKernel(qint64 kernelId, bool refresh) {
                                   : tr("This run has no kernels."));
         m_code->clear();
     } else {
-        m_codeHeader->setText(kernelHeader(*k));
+        m_codeHeader->setText(kernelHeader(*k, snap && isImportedRun(snap->run)));
         // Re-setting the same code would scroll the view back to its first line.
         const QString code = text(k->kernel.sourceCode);
         if (!sameKernel || m_code->toPlainText() != code) {
