@@ -41,3 +41,10 @@ cp "$root/resources/workloads/train_mlp.py" "$work/"
 shot studio-training "$work/train_mlp.kiln" --layout kernels --select kernel:7 --graph-view forward
 # The bundled transformer block's kernels: written attention, LayerNorms, GELU, products.
 shot studio-kernels "$work/transformer_block.py" --run --panel kernels --select kernel:8
+# A real PyTorch training run imported (File > Import PyTorch Trace, headless --import): the
+# trimmed TORCH_TRACE log and its torch.profiler trace; graph 9's forward graph, the attention
+# extern call selected with its measured times, the graph calls' forward and backward lanes.
+fixtures="$root/tests/import/fixtures"
+shot studio-import --import "$fixtures/cpu_train_default.trimmed.log" \
+    --profile "$fixtures/cpu_train_default.profile.json" --import-to "$work/imported.kiln" \
+    --layout kernels --select kernel:27 --graph-view forward
