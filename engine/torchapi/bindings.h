@@ -106,6 +106,8 @@ void installTensorAttributes(Interpreter& interp, lang::ModuleObject& torch);
 void installAutograd(Interpreter& interp, lang::ModuleObject& torch);
 /// The engine entry points torch.autograd calls, in torch._kiln.
 void installAutogradInternals(Interpreter& interp, lang::ModuleObject& kiln);
+/// torch._kiln._function_node, the node of torch.autograd.Function (autograd_function.cpp).
+void installAutogradFunction(Interpreter& interp, lang::ModuleObject& kiln);
 void installPointwiseOps(Interpreter& interp, lang::ModuleObject& torch);
 void installTernaryOps(Interpreter& interp, lang::ModuleObject& torch);
 void installReduceOps(Interpreter& interp, lang::ModuleObject& torch);

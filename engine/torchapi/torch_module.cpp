@@ -306,6 +306,7 @@ void installKilnInternals(Interpreter& interp, ModuleObject& kiln) {
     builtinTypes().parameter->constructor = interp.newNative("Parameter", parameterCtor);
     kiln.globals.set(Symbol::intern("Parameter"), Value(builtinTypes().parameter));
     installAutogradInternals(interp, kiln);
+    installAutogradFunction(interp, kiln);
 }
 
 } // namespace

@@ -187,8 +187,12 @@ Value gradFnRepr(Interpreter& interp, const CallArgs& args, void*) {
     return strValue("<" + std::string(g->node->name()) + " object at 0x" + buf + ">");
 }
 
+/// Node.name(): the node's class name, except that PyTorch's C++ leaf accumulator says its
+/// C++ name ("torch::autograd::AccumulateGrad"; its repr stays <AccumulateGrad object ...>).
 Value gradFnName(Interpreter& interp, const CallArgs& args, void*) {
-    return strValue(std::string(args.positional[0].as<GradFnObject>()->node->name()));
+    std::string_view name = args.positional[0].as<GradFnObject>()->node->name();
+    if (name == "AccumulateGrad") return strValue("torch::autograd::AccumulateGrad");
+    return strValue(std::string(name));
 }
 
 /// ((next node or None, input number), ...), as torch's Node.next_functions.

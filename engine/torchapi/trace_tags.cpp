@@ -295,10 +295,14 @@ void tagTraceInfo(Interpreter& interp, ModuleObject& torch) {
                              false);
     }
     tagger.tagTensorType(builtinTypes().tensor->dict);
-    // torch.autograd.backward and grad (py/torch/autograd) call these: they end the graph too.
+    // torch.autograd.backward, grad and Function.apply (py/torch/autograd) call these: they end
+    // the graph too.
     static constexpr BreakEntry kAutogradBreaks[] = {
         {"_run_backward", "torch.autograd.backward", TraceBreak::Unsupported, true},
-        {"_grad", "torch.autograd.grad", TraceBreak::Unsupported, true}};
+        {"_grad", "torch.autograd.grad", TraceBreak::Unsupported, true},
+        // A custom Function's node joins the eager autograd graph (Dynamo 2.3 traces its
+        // forward and backward; Kiln runs the call eagerly between graphs).
+        {"_function_node", "torch.autograd.Function.apply", TraceBreak::Unsupported, true}};
     tagger.tagBreaks(interp.importModule("torch._kiln")->globals, kAutogradBreaks);
 }
 

@@ -4,6 +4,8 @@
 import torch
 from torch._kiln import _grad, _run_backward
 from torch.autograd import graph
+from torch.autograd import function
+from torch.autograd.function import Function
 
 no_grad = torch.no_grad
 enable_grad = torch.enable_grad
