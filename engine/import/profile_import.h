@@ -14,6 +14,7 @@
 #include "support/expected.h"
 
 #include <cstdint>
+#include <istream>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,9 @@ struct Profile {
 /// where parsing stopped. Entries of the wrong shape are counted in Profile::skipped. \p options'
 /// progress hears the bytes parsed; cancelling fails with kind ImportCancelled.
 Expected<Profile> readProfile(const std::string& path, const ImportOptions& options = {});
+/// The same from a stream of `totalBytes` (0: unknown), named `path` in messages.
+Expected<Profile> readProfile(std::istream& in, const std::string& path, int64_t totalBytes,
+                              const ImportOptions& options = {});
 
 /// What the import of one profile did, for the CLI's summary.
 struct ProfileSummary {

@@ -104,7 +104,11 @@ Expected<Profile> readProfile(const std::string& path, const ImportOptions& opti
     if (!in) return importError("cannot read '" + path + "': " + std::string(std::strerror(errno)));
     std::error_code sizeError;
     const auto size = std::filesystem::file_size(path, sizeError);
-    const int64_t totalBytes = sizeError ? 0 : int64_t(size);
+    return readProfile(in, path, sizeError ? 0 : int64_t(size), options);
+}
+
+Expected<Profile> readProfile(std::istream& in, const std::string& path, int64_t totalBytes,
+                              const ImportOptions& options) {
     struct Cancelled {}; // thrown out of the parser's callback: it has no other way to stop
     int64_t reportedBytes = 0;
     auto report = [&](bool force) {
