@@ -3,11 +3,13 @@
 // matched fields (profile_import.h, readProfile).
 #include "import/profile_import.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 namespace kiln::importer {
@@ -25,18 +27,30 @@ std::string lower(std::string text) {
     return text;
 }
 
+/// Times (µs) beyond this are not a profile's: their nanoseconds, offset by a base time, must
+/// stay inside int64 (4e15 µs is about 127 years).
+constexpr double kMaxMicroseconds = 4e15;
+
+/// A JSON number as an int64, clamped into range (a cast of an out-of-range double is
+/// undefined behaviour; NaN becomes 0).
+int64_t toInt64(const json& value) {
+    if (value.is_number_integer()) return value.get<int64_t>();
+    double d = value.get<double>();
+    if (!(d == d)) return 0;
+    constexpr double kLimit = 9.2e18;
+    return int64_t(std::clamp(d, -kLimit, kLimit));
+}
+
 std::string idText(const json& value) {
     if (value.is_string()) return value.get<std::string>();
-    if (value.is_number_integer()) return std::to_string(value.get<int64_t>());
-    if (value.is_number()) return std::to_string(int64_t(value.get<double>()));
+    if (value.is_number()) return std::to_string(toInt64(value));
     return "";
 }
 
 int64_t intArg(const json& args, const char* key, int64_t fallback) {
     auto it = args.find(key);
     if (it == args.end()) return fallback;
-    if (it->is_number_integer()) return it->get<int64_t>();
-    if (it->is_number_float()) return int64_t(it->get<double>());
+    if (it->is_number()) return toInt64(*it);
     return fallback;
 }
 
@@ -47,7 +61,7 @@ std::string dims(const json& args, const char* key) {
     std::string text = "(";
     for (size_t i = 0; i < 3; ++i) {
         if (!(*it)[i].is_number()) return "";
-        text += (i ? ", " : "") + std::to_string(int64_t((*it)[i].get<double>()));
+        text += (i ? ", " : "") + std::to_string(toInt64((*it)[i]));
     }
     return text + ")";
 }
@@ -72,8 +86,9 @@ void takeEvent(const json& entry, Profile& profile) {
     auto ts = entry.find("ts");
     auto dur = entry.find("dur");
     if (name == entry.end() || !name->is_string() || ts == entry.end() || !ts->is_number() ||
-        dur == entry.end() || !dur->is_number() || !std::isfinite(ts->get<double>()) ||
-        !std::isfinite(dur->get<double>()) || dur->get<double>() < 0) {
+        dur == entry.end() || !dur->is_number() ||
+        !(std::abs(ts->get<double>()) <= kMaxMicroseconds) ||
+        !(dur->get<double>() >= 0 && dur->get<double>() <= kMaxMicroseconds)) {
         ++profile.skipped;
         return;
     }
@@ -91,8 +106,10 @@ void takeEvent(const json& entry, Profile& profile) {
         event.device = intArg(*args, "device", -1);
         event.grid = dims(*args, "grid");
         event.block = dims(*args, "block");
-        event.registers = int32_t(intArg(*args, "registers per thread", 0));
-        event.sharedMemory = int32_t(intArg(*args, "shared memory", 0));
+        event.registers = int32_t(std::clamp<int64_t>(intArg(*args, "registers per thread", 0), 0,
+                                                      std::numeric_limits<int32_t>::max()));
+        event.sharedMemory = int32_t(std::clamp<int64_t>(intArg(*args, "shared memory", 0), 0,
+                                                         std::numeric_limits<int32_t>::max()));
     }
     profile.events.push_back(std::move(event));
 }
@@ -142,12 +159,12 @@ Expected<Profile> readProfile(std::istream& in, const std::string& path, int64_t
             if (profile.records % 256 == 0) report(false);
             return false;
         }
+        // The profile's epoch (Unix ns); one past 2096 or before 1970 is damage, not a time.
         if (topIsObject && depth == 1 && event == json::parse_event_t::value &&
-            topKey == "baseTimeNanoseconds" && parsed.is_number())
-            profile.baseTimeNs = int64_t(parsed.get<double>());
-        if (topIsObject && depth == 1 && event == json::parse_event_t::value &&
-            topKey == "baseTimeNanoseconds" && parsed.is_number_integer())
-            profile.baseTimeNs = parsed.get<int64_t>();
+            topKey == "baseTimeNanoseconds" && parsed.is_number()) {
+            int64_t base = toInt64(parsed);
+            profile.baseTimeNs = base >= 0 && base <= int64_t(4e18) ? base : 0;
+        }
         return true;
     };
     try {
