@@ -24,6 +24,11 @@ namespace kiln::tensor {
 void backward(std::span<const Tensor> outputs, std::span<const Tensor> grads, bool retainGraph,
               bool createGraph);
 
+/// backward(inputs=...): only `inputs` accumulate their gradients into .grad (non-leaves too);
+/// RuntimeError for no inputs or one that needs no grad, as PyTorch's.
+void backward(std::span<const Tensor> outputs, std::span<const Tensor> grads, bool retainGraph,
+              bool createGraph, std::span<const Tensor> inputs);
+
 /// torch.autograd.grad: the gradients of `outputs` with respect to `inputs`, nothing
 /// accumulated into `.grad`. An input the outputs do not depend on is an error unless
 /// `allowUnused` (then its gradient is undefined).

@@ -51,6 +51,26 @@ struct Capture {
     }
 };
 
+/// Adds `grad` into `t`'s .grad: a gradient of its own the first time (later accumulation must
+/// not write into another tensor), in place after, out of place with create_graph.
+void accumulateInto(TensorImpl& t, const Tensor& grad, bool createGraph) {
+    if (!t.grad) {
+        Tensor own = createGraph ? grad : clone(grad);
+        if (!createGraph) {
+            own.impl()->requiresGrad = false;
+            clearGradFn(own);
+        }
+        t.grad = own.implRef();
+        return;
+    }
+    Tensor current(t.grad);
+    if (createGraph || current.requiresGrad()) {
+        t.grad = binary(BinaryOp::Add, current, grad).implRef();
+        return;
+    }
+    binaryInPlace(BinaryOp::Add, current, grad);
+}
+
 class Run {
 public:
     Run(bool retainGraph, bool createGraph, Capture* capture)
@@ -148,23 +168,7 @@ private:
     }
 
     void accumulate(AccumulateGrad& acc, const Tensor& grad) {
-        TensorImpl* leaf = acc.leaf().get();
-        if (!leaf->grad) {
-            // A gradient of its own: later accumulation must not write into another tensor.
-            Tensor own = m_create ? grad : clone(grad);
-            if (!m_create) {
-                own.impl()->requiresGrad = false;
-                clearGradFn(own);
-            }
-            leaf->grad = own.implRef();
-            return;
-        }
-        Tensor current(leaf->grad);
-        if (m_create || current.requiresGrad()) {
-            leaf->grad = binary(BinaryOp::Add, current, grad).implRef();
-            return;
-        }
-        binaryInPlace(BinaryOp::Add, current, grad);
+        accumulateInto(*acc.leaf(), grad, m_create);
     }
 
     bool m_retain;
@@ -228,6 +232,17 @@ std::vector<Tensor> grad(std::span<const Tensor> outputs, std::span<const Tensor
             failRuntime("One of the differentiated Tensors appears to not have been used in the "
                         "graph. Set allow_unused=True if this is the desired behavior.");
     return capture.grads;
+}
+
+void backward(std::span<const Tensor> outputs, std::span<const Tensor> grads, bool retainGraph,
+              bool createGraph, std::span<const Tensor> inputs) {
+    if (inputs.empty()) failRuntime("`inputs` argument to `backward()` cannot be empty.");
+    for (const Tensor& t : inputs)
+        if (!t.requiresGrad())
+            failRuntime("can't retain_grad on Tensor that has requires_grad=False");
+    std::vector<Tensor> result = grad(outputs, inputs, grads, retainGraph, createGraph, true);
+    for (size_t i = 0; i < inputs.size(); ++i) // non-leaf inputs get a .grad too, as in PyTorch
+        if (result[i].defined()) accumulateInto(*inputs[i].impl(), result[i], createGraph);
 }
 
 SavedTensor::SavedTensor(const Tensor& t, bool isOutput)

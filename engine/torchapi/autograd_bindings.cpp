@@ -44,28 +44,34 @@ bool retainOf(Interpreter& interp, const Value& retain, bool create) {
     return retain.isNone() ? create : interp.truthy(retain);
 }
 
+/// backward of `outputs`, into every leaf or (inputs= not None) into `inputs` only.
+void runBackwardTo(Interpreter& interp, std::span<const Tensor> outputs,
+                   std::span<const Tensor> grads, bool retain, bool create, const Value& inputs) {
+    if (inputs.isNone()) return tensor::backward(outputs, grads, retain, create);
+    std::vector<Tensor> targets = tensorList(interp, inputs, "inputs", false);
+    tensor::backward(outputs, grads, retain, create, targets);
+}
+
 Value methodBackward(Interpreter& interp, const CallArgs& args, void*) {
     static const Signature sig(
         "backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None)");
     BoundArgs a = sig.bind(interp, args);
-    if (!a[4].isNone())
-        interp.raise(builtinTypes().notImplementedError.get(),
-                     "backward(inputs=...) is not supported by Kiln yet");
     Tensor self = a.toTensor(0);
     std::vector<Tensor> grads = tensorList(interp, a[1], "gradient", true);
     bool create = a.toBool(3);
-    tensor::backward({&self, 1}, grads, retainOf(interp, a[2], create), create);
+    runBackwardTo(interp, {&self, 1}, grads, retainOf(interp, a[2], create), create, a[4]);
     return Value::none();
 }
 
 Value runBackward(Interpreter& interp, const CallArgs& args, void*) {
-    static const Signature sig("_run_backward(tensors, grad_tensors, retain_graph, create_graph)");
+    static const Signature sig(
+        "_run_backward(tensors, grad_tensors, retain_graph, create_graph, inputs=None)");
     BoundArgs a = sig.bind(interp, args);
     std::vector<Tensor> outputs = tensorList(interp, a[0], "tensors", false);
     std::vector<Tensor> grads =
         a[1].isNone() ? std::vector<Tensor>() : tensorList(interp, a[1], "grad_tensors", true);
     bool create = a.toBool(3);
-    tensor::backward(outputs, grads, retainOf(interp, a[2], create), create);
+    runBackwardTo(interp, outputs, grads, retainOf(interp, a[2], create), create, a[4]);
     return Value::none();
 }
 

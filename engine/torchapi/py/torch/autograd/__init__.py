@@ -22,9 +22,8 @@ def _as_tuple(x):
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
-    if inputs is not None:
-        raise NotImplementedError("torch.autograd.backward(inputs=...) is not supported by Kiln yet")
-    _run_backward(_as_tuple(tensors), _as_tuple(grad_tensors), retain_graph, create_graph)
+    _run_backward(_as_tuple(tensors), _as_tuple(grad_tensors), retain_graph, create_graph,
+                  _as_tuple(inputs))
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
