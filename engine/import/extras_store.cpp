@@ -9,9 +9,12 @@
 
 namespace kiln::importer {
 
-Status storeImportExtras(const std::string& tracePath, int64_t runId,
-                         const std::vector<ImportExtra>& extras) {
-    if (extras.empty()) return Status();
+namespace {
+
+/// One insert per extra, in one transaction, on a connection of its own (the TraceWriter has
+/// committed the run's rows by then); `next` fills the extra and says whether there was one.
+template <typename Next>
+Status insertExtras(const std::string& tracePath, int64_t runId, Next&& next) {
     auto db = trace::Connection::open(tracePath, SQLITE_OPEN_READWRITE);
     if (!db) return db.error();
     db->setBusyTimeout(30000);
@@ -20,7 +23,8 @@ Status storeImportExtras(const std::string& tracePath, int64_t runId,
              "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
     if (!insert) return insert.error();
     if (Status status = db->exec("BEGIN IMMEDIATE", "cannot lock"); !status) return status;
-    for (const ImportExtra& extra : extras) {
+    ImportExtra extra;
+    while (next(extra)) {
         insert->bindInt(1, runId);
         insert->bindInt(2, extra.line);
         insert->bindText(3, extra.kind);
@@ -33,6 +37,61 @@ Status storeImportExtras(const std::string& tracePath, int64_t runId,
         }
     }
     return db->exec("COMMIT", "cannot commit to");
+}
+
+void writeText(std::FILE* f, const std::string& text, bool& failed) {
+    uint64_t size = text.size();
+    failed |= std::fwrite(&size, sizeof size, 1, f) != 1;
+    failed |= size > 0 && std::fwrite(text.data(), 1, size, f) != size;
+}
+
+bool readText(std::FILE* f, std::string& text) {
+    uint64_t size = 0;
+    if (std::fread(&size, sizeof size, 1, f) != 1) return false;
+    text.resize(size);
+    return size == 0 || std::fread(text.data(), 1, size, f) == size;
+}
+
+} // namespace
+
+Status storeImportExtras(const std::string& tracePath, int64_t runId,
+                         const std::vector<ImportExtra>& extras) {
+    if (extras.empty()) return Status();
+    size_t at = 0;
+    return insertExtras(tracePath, runId, [&](ImportExtra& extra) {
+        if (at == extras.size()) return false;
+        extra = extras[at++];
+        return true;
+    });
+}
+
+void ExtrasSpool::append(const ImportExtra& extra) {
+    if (!m_file && !m_failed) {
+        m_file.reset(std::tmpfile());
+        m_failed = !m_file;
+    }
+    ++m_count;
+    if (m_failed) return;
+    std::FILE* f = m_file.get();
+    m_failed |= std::fwrite(&extra.line, sizeof extra.line, 1, f) != 1;
+    for (const std::string* text : {&extra.kind, &extra.compileId, &extra.envelope, &extra.payload})
+        writeText(f, *text, m_failed);
+}
+
+Status ExtrasSpool::store(const std::string& tracePath, int64_t runId) {
+    if (m_count == 0) return Status();
+    if (m_failed || std::fflush(m_file.get()) != 0 || std::fseek(m_file.get(), 0, SEEK_SET) != 0)
+        return makeDiagnostic("ImportError", "cannot keep the log's " + std::to_string(m_count) +
+                                                 " unknown records: the temporary file failed");
+    std::FILE* f = m_file.get();
+    Status stored = insertExtras(tracePath, runId, [&](ImportExtra& extra) {
+        return std::fread(&extra.line, sizeof extra.line, 1, f) == 1 && readText(f, extra.kind) &&
+               readText(f, extra.compileId) && readText(f, extra.envelope) &&
+               readText(f, extra.payload);
+    });
+    m_file.reset();
+    m_count = 0;
+    return stored;
 }
 
 std::string provenanceJson(const ImportSummary& summary) {

@@ -7,6 +7,8 @@
 #include "support/expected.h"
 
 #include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,25 @@ struct ImportExtra {
 /// connection of its own: the TraceWriter has committed the run's rows by then.
 Status storeImportExtras(const std::string& tracePath, int64_t runId,
                          const std::vector<ImportExtra>& extras);
+
+/// Extras on their way to the trace, kept in an unnamed temporary file rather than in memory:
+/// a log's unknown records can be most of its bytes, and an import's memory must not grow
+/// with the log.
+class ExtrasSpool {
+public:
+    void append(const ImportExtra& extra);
+    int64_t size() const { return m_count; }
+    /// Writes the spooled extras for run \p runId as storeImportExtras does, one at a time.
+    Status store(const std::string& tracePath, int64_t runId);
+
+private:
+    struct Close {
+        void operator()(std::FILE* f) const { std::fclose(f); }
+    };
+    std::unique_ptr<std::FILE, Close> m_file;
+    int64_t m_count = 0;
+    bool m_failed = false;
+};
 
 /// The run's `machine` JSON for an imported log: {"source": "torch_trace", "pytorch",
 /// "python", "cuda", "rank"} with the facts the log had (docs/trace-schema.md).

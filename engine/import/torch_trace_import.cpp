@@ -89,7 +89,7 @@ private:
     int32_t m_nextGraph = 0;
     int64_t m_nextKernel = 1;
     std::map<std::string, std::vector<double>> m_chromiumOpen; ///< "name|compile" -> begin ts
-    std::vector<ImportExtra> m_extras;
+    ExtrasSpool m_extras;
     std::set<std::string> m_attempts;                        ///< "f/c/a" seen in any envelope
     std::map<std::string, std::set<std::string>> m_aotKinds; ///< compile id -> AOT graph kinds
     std::map<std::string, int> m_outputCodes;                ///< compile id -> output codes seen
@@ -133,8 +133,8 @@ Status LogImport::begin(const LogRecord& first) {
 void LogImport::keep(const LogRecord& record, std::string kind) {
     ++m_summary.extras;
     ++m_summary.extraKinds[kind];
-    m_extras.push_back({record.line, std::move(kind), compileIdOf(record), record.envelope.dump(),
-                        record.payload});
+    m_extras.append({record.line, std::move(kind), compileIdOf(record), record.envelope.dump(),
+                     record.payload});
 }
 
 void LogImport::dynamoStart(const LogRecord& record) {
@@ -389,7 +389,7 @@ Status LogImport::run(std::istream& in) {
             storeImportProvenance(m_writer.path(), m_summary.runId, provenanceJson(m_summary));
         !stored)
         return stored;
-    return storeImportExtras(m_writer.path(), m_summary.runId, m_extras);
+    return m_extras.store(m_writer.path(), m_summary.runId);
 }
 
 bool LogImport::progress(bool force) {
