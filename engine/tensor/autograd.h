@@ -153,6 +153,10 @@ void attachIndexSelectDerivative(Tensor& out, const Tensor& a, int64_t dim, cons
 void attachIndexAddDerivative(Tensor& out, int64_t dim, const Tensor& index, const Tensor& source,
                               Scalar alpha);
 void attachGatherDerivative(Tensor& out, const Tensor& a, int64_t dim, const Tensor& index);
+/// scatter of `src` (null: of a value) into `self` along `dim` (wrapped); `overwrites`: the
+/// scattered places lose self's value (scatter; not scatter_add or an including sum).
+void attachScatterDerivative(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                             const Tensor* src, bool overwrites);
 /// a[items] with tensor indices.
 void attachIndexDerivative(Tensor& out, const Tensor& a, const std::vector<IndexItem>& items);
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Derivatives of the ops that pick, join or mask elements: cat, where, masked_fill, clamp,
-// index_select and gather. Each gradient goes back to the places its elements came from;
+// index_select, gather and scatter. Each gradient goes back to the places its elements came from;
 // masked-out, clamped and unpicked places get zero (PyTorch's derivatives.yaml).
 #include "tensor/autograd.h"
 #include "tensor/convert.h"
 #include "tensor/derivative_math.h"
+#include "tensor/error.h"
 #include "tensor/ops.h"
+
+#include <optional>
 
 namespace kiln::tensor {
 
@@ -238,6 +241,57 @@ private:
     InputShape m_a;
 };
 
+/// "[1, 2]", as the engine's shape check prints sizes.
+std::string listText(IntList sizes) {
+    std::string out = "[";
+    for (size_t i = 0; i < sizes.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(sizes[i]);
+    return out + "]";
+}
+
+/// scatter (a source or a value), scatter_add and scatter_reduce('sum'): self's gradient is the
+/// output's, zero where the scatter overwrote self; the source's is the output's gradient
+/// gathered at the indices. A source larger than its index fails as PyTorch's engine fails it.
+class ScatterBackward final : public GradNode {
+public:
+    ScatterBackward(std::string_view name, int64_t dim, const Tensor& index, bool overwrites,
+                    const Tensor& self, const Tensor* src)
+        : GradNode(name)
+        , m_dim(dim)
+        , m_index(index)
+        , m_overwrites(overwrites)
+        , m_self(self)
+        , m_src(src ? std::optional<InputShape>(InputShape(*src)) : std::nullopt) {}
+
+    void releaseSaved() override { m_index.release(); }
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        const Tensor& g = grads[0];
+        Tensor index = m_index.unpack(*this);
+        std::vector<Tensor> out(m_src ? 2 : 1);
+        if (wanted(*this, 0))
+            out[0] = m_self.fit(
+                m_overwrites ? scatterValue(g, m_dim, index, Scalar(0.0), ScatterReduce::None) : g);
+        if (m_src && wanted(*this, 1)) {
+            Tensor picked = gather(g, m_dim, index);
+            if (!(picked.sizes() == m_src->sizes)) // an index smaller than the source
+                failRuntime("Function " + std::string(name()) +
+                            " returned an invalid gradient at index 1 - got " +
+                            listText(picked.sizes()) + " but expected shape compatible with " +
+                            listText(m_src->sizes));
+            out[1] = m_src->fit(picked);
+        }
+        return out;
+    }
+
+private:
+    int64_t m_dim;
+    SavedTensor m_index;
+    bool m_overwrites;
+    InputShape m_self;
+    std::optional<InputShape> m_src;
+};
+
 } // namespace
 
 void attachIndexDerivative(Tensor& out, const Tensor& a, const std::vector<IndexItem>& items) {
@@ -277,6 +331,13 @@ void attachIndexAddDerivative(Tensor& out, int64_t dim, const Tensor& index, con
                               Scalar alpha) {
     if (!out.gradNode()) return;
     attachDerivative(out, makeRef<IndexAddBackward>(out.gradFn(), dim, index, source, alpha));
+}
+
+void attachScatterDerivative(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
+                             const Tensor* src, bool overwrites) {
+    if (!out.gradNode()) return;
+    attachDerivative(out,
+                     makeRef<ScatterBackward>(out.gradFn(), dim, index, overwrites, self, src));
 }
 
 void attachGatherDerivative(Tensor& out, const Tensor& a, int64_t dim, const Tensor& index) {

@@ -208,6 +208,10 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
     scatterInPlace(out, d, index, &src, Scalar(int64_t(0)), reduce, includeSelf);
     const bool add = std::string_view(op) == "scatter_add";
     recordGradFn(out, add ? "ScatterAddBackward0" : reduceGradFn(reduce), {&self, &src});
+    // Derivatives for the plain scatter and the sums; the other reductions keep their node.
+    if (reduce == ScatterReduce::None || reduce == ScatterReduce::Sum)
+        attachScatterDerivative(out, self, d, index, &src,
+                                reduce == ScatterReduce::None || (!includeSelf && !add));
     return out;
 }
 
@@ -218,6 +222,7 @@ Tensor scatterValue(const Tensor& self, int64_t dim, const Tensor& index, Scalar
     Tensor out = scatterTarget(self);
     scatterInPlace(out, d, index, nullptr, value, reduce, true);
     recordGradFn(out, "ScatterBackward1", {&self});
+    if (reduce == ScatterReduce::None) attachScatterDerivative(out, self, d, index, nullptr, true);
     return out;
 }
 
