@@ -126,6 +126,10 @@ void attachEmbeddingDerivative(Tensor& out, const Tensor& weight, const Tensor& 
 void attachNllLossDerivative(Tensor& out, const Tensor& logp, const Tensor& target,
                              const std::optional<Tensor>& weight, bool sum, bool mean,
                              int64_t ignoreIndex, double labelSmoothing);
+/// cross_entropy against class probabilities (`target` shaped as `x`); edges: x, target.
+void attachProbabilityCrossEntropyDerivative(Tensor& out, const Tensor& x, const Tensor& target,
+                                             const std::optional<Tensor>& weight, bool mean,
+                                             double labelSmoothing);
 /// scaled_dot_product_attention without dropout.
 void attachAttentionDerivative(Tensor& out, const Tensor& q, const Tensor& k, const Tensor& v,
                                const std::optional<Tensor>& mask, bool isCausal, double scale);

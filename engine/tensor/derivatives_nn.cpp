@@ -260,6 +260,64 @@ private:
     double m_scale;
 };
 
+/// cross_entropy against class probabilities t (smoothed: t' = (1 - ls) t + ls / C), weights w
+/// over the classes: per position L = -sum_c w_c t'_c log_softmax(x)_c, so
+/// dL/dx = softmax(x) sum_c w_c t'_c - w t', and dL/dt = -(1 - ls) w log_softmax(x).
+class ProbabilityCrossEntropyBackward final : public GradNode {
+public:
+    ProbabilityCrossEntropyBackward(std::string_view name, const Tensor& x, const Tensor& target,
+                                    const std::optional<Tensor>& weight, bool mean, double ls)
+        : GradNode(name)
+        , m_x(x)
+        , m_target(target)
+        , m_weight(weight ? SavedTensor(*weight) : SavedTensor())
+        , m_mean(mean)
+        , m_ls(ls) {}
+
+    void releaseSaved() override {
+        m_x.release();
+        m_target.release();
+        m_weight.release();
+    }
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        using namespace derivative;
+        Tensor x = m_x.unpack(*this), t = m_target.unpack(*this), w = m_weight.unpack(*this);
+        const int64_t classDim = x.dim() == 1 ? 0 : 1;
+        const int64_t classes = x.sizes()[static_cast<size_t>(classDim)];
+        Tensor classWeight = w.defined() ? classShaped(w, x.dim(), classDim) : num(1);
+        Tensor smoothed = m_ls > 0 ? add(mul(t, num(1 - m_ls)), num(m_ls / double(classes))) : t;
+        Tensor weighted = mul(smoothed, classWeight);
+        Tensor g = grads[0];
+        if (g.dim() > 0) g = unsqueeze(g, classDim); // 'none': one gradient per position
+        if (m_mean) g = div(g, num(double(x.numel() / std::max<int64_t>(classes, 1))));
+        std::vector<Tensor> out(2);
+        if (wanted(*this, 0)) {
+            Tensor total = sum(weighted, std::vector<int64_t>{classDim}, true);
+            out[0] = toDType(mul(sub(mul(softmax(x, classDim), total), weighted), g), x.dtype());
+        }
+        if (wanted(*this, 1)) {
+            Tensor dt = mul(mul(logSoftmax(x, classDim), classWeight), num(-(1 - m_ls)));
+            out[1] = toDType(mul(dt, g), t.dtype());
+        }
+        return out;
+    }
+
+private:
+    /// The class weights shaped to broadcast along `classDim` of a rank-`rank` input.
+    static Tensor classShaped(const Tensor& w, int64_t rank, int64_t classDim) {
+        DimVector shape(static_cast<size_t>(rank), 1);
+        shape[static_cast<size_t>(classDim)] = w.numel();
+        return reshape(w, shape);
+    }
+
+    SavedTensor m_x;
+    SavedTensor m_target;
+    SavedTensor m_weight;
+    bool m_mean;
+    double m_ls;
+};
+
 } // namespace
 
 void attachLayerNormDerivative(Tensor& out, const Tensor& x, const std::optional<Tensor>& weight,
@@ -288,6 +346,14 @@ void attachAttentionDerivative(Tensor& out, const Tensor& q, const Tensor& k, co
                                const std::optional<Tensor>& mask, bool isCausal, double scale) {
     if (!out.gradNode()) return;
     attachDerivative(out, makeRef<AttentionBackward>(out.gradFn(), q, k, v, mask, isCausal, scale));
+}
+
+void attachProbabilityCrossEntropyDerivative(Tensor& out, const Tensor& x, const Tensor& target,
+                                             const std::optional<Tensor>& weight, bool mean,
+                                             double labelSmoothing) {
+    if (!out.gradNode()) return;
+    attachDerivative(out, makeRef<ProbabilityCrossEntropyBackward>(out.gradFn(), x, target, weight,
+                                                                   mean, labelSmoothing));
 }
 
 } // namespace kiln::tensor

@@ -258,7 +258,9 @@ Tensor crossEntropy(const Tensor& input, const Tensor& target, const std::option
     if (input.sizes() == target.sizes()) {
         Tensor out = probabilityCrossEntropy(input, target, weight, r, labelSmoothing);
         recordGradFn(out, r == Reduction::Mean ? "DivBackward1" : "NegBackward0",
-                     {&input, weight ? &*weight : nullptr});
+                     {&input, &target});
+        attachProbabilityCrossEntropyDerivative(out, input, target, weight, r == Reduction::Mean,
+                                                labelSmoothing > 0 ? labelSmoothing : 0.0);
         return out;
     }
     if (labelSmoothing > 0.0 && labelSmoothing > 1.0)
