@@ -105,6 +105,7 @@ void attachIndexedExtremumDerivative(Tensor& values, const Tensor& input, const 
 /// linalg.vector_norm of order `p` over `dims` (derivatives_reductions.cpp).
 void attachProdDerivative(Tensor& out, const Tensor& input, IntList dims, bool keepdim);
 void attachCumsumDerivative(Tensor& out, const Tensor& input, int64_t dim);
+void attachCumprodDerivative(Tensor& out, const Tensor& input, int64_t dim);
 void attachNormDerivative(Tensor& out, const Tensor& input, double p, IntList dims, bool keepdim);
 /// var (std when `sqrt`) of `input` over `dims` (all when empty).
 void attachVarianceDerivative(Tensor& out, const Tensor& input, IntList dims, double correction,

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
-// Derivatives of prod, cumsum and linalg.vector_norm, PyTorch's formulas
+// Derivatives of prod, cumsum, cumprod and linalg.vector_norm, PyTorch's formulas
 // (tools/autograd/derivatives.yaml, FunctionsManual.cpp). prod and the norm are a factor the
 // forward computes (the gradient is the output's spread back times it, as logsumexp's);
 // cumsum's is a reversed cumulative sum of the gradient.
 #include "tensor/autograd.h"
 #include "tensor/convert.h"
 #include "tensor/derivative_math.h"
+#include "tensor/error.h"
 #include "tensor/op_support.h"
 #include "tensor/ops.h"
 #include "tensor/reduce_util.h"
@@ -68,6 +69,55 @@ std::vector<int64_t> dimsIn(uint64_t mask, int64_t rank) {
     return dims;
 }
 
+/// cumprod: d out_j / d x_i = prod_{k <= j, k != i} x_k, so the gradient of x_i is E_i S_i with
+/// E_i the product of the elements before it and S_i = g_i + x_{i+1} S_{i+1}: exact with zeros,
+/// one pass each way along the dim, in double.
+class CumprodBackward final : public GradNode {
+public:
+    CumprodBackward(std::string_view name, const Tensor& x, int64_t dim)
+        : GradNode(name)
+        , m_x(x)
+        , m_dim(dim) {}
+
+    void releaseSaved() override { m_x.release(); }
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        if (gradModeEnabled())
+            fail(ErrorKind::NotImplementedError,
+                 "the derivative of cumprod's gradient (create_graph=True) is not implemented in "
+                 "Kiln yet");
+        Tensor x = m_x.unpack(*this);
+        Tensor xd = contiguous(toDType(x, DType::Float64));
+        Tensor gd = contiguous(toDType(grads[0], DType::Float64));
+        Tensor out = Tensor::empty(x.sizes(), DType::Float64);
+        const detail::DimLines l = detail::dimLines(x.sizes(), x.dim() == 0 ? 0 : m_dim);
+        const double* px = xd.data<double>();
+        const double* pg = gd.data<double>();
+        double* po = out.data<double>();
+        for (int64_t o = 0; o < l.outer; ++o)
+            for (int64_t in = 0; in < l.inner; ++in) {
+                const int64_t base = o * l.size * l.inner + in;
+                auto at = [&](int64_t i) { return base + i * l.inner; };
+                double tail = 0; // S_{i+1}
+                for (int64_t i = l.size; i-- > 0;) {
+                    double s = pg[at(i)] + (i + 1 < l.size ? px[at(i + 1)] * tail : 0.0);
+                    po[at(i)] = s; // S_i for now
+                    tail = s;
+                }
+                double before = 1; // E_i
+                for (int64_t i = 0; i < l.size; ++i) {
+                    po[at(i)] *= before;
+                    before *= px[at(i)];
+                }
+            }
+        return {toDType(out, x.dtype())};
+    }
+
+private:
+    SavedTensor m_x;
+    int64_t m_dim;
+};
+
 /// d ||x||_p / dx, shaped as x; `norm` is the result with the reduced dims kept.
 Tensor normFactor(const Tensor& x, const Tensor& norm, double p, uint64_t mask) {
     const Tensor zeroNorm = binary(BinaryOp::Eq, norm, num(0));
@@ -113,6 +163,12 @@ void attachCumsumDerivative(Tensor& out, const Tensor& input, int64_t dim) {
     if (!out.gradNode()) return;
     int64_t d = input.dim() == 0 ? 0 : wrapDim(dim, input.dim());
     attachDerivative(out, makeRef<CumsumBackward>(out.gradFn(), d, input.dtype()));
+}
+
+void attachCumprodDerivative(Tensor& out, const Tensor& input, int64_t dim) {
+    if (!out.gradNode() || !isFloating(input.dtype())) return;
+    int64_t d = input.dim() == 0 ? 0 : wrapDim(dim, input.dim());
+    attachDerivative(out, makeRef<CumprodBackward>(out.gradFn(), input, d));
 }
 
 void attachNormDerivative(Tensor& out, const Tensor& input, double p, IntList dims, bool keepdim) {

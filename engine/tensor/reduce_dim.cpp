@@ -331,7 +331,10 @@ Tensor scanOf(const Tensor& a, int64_t dim, std::optional<DType> dtype) {
     if (dtype) // integers accumulate into int64; an explicit dtype is what the result keeps
         out = toDType(out, *dtype);
     recordGradFn(out, Product ? "CumprodBackward0" : "CumsumBackward0", {&a});
-    if constexpr (!Product) attachCumsumDerivative(out, a, dim);
+    if constexpr (Product)
+        attachCumprodDerivative(out, a, dim);
+    else
+        attachCumsumDerivative(out, a, dim);
     return out;
 }
 

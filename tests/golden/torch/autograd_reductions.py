@@ -1,8 +1,8 @@
-# Derivatives of prod (all, over a dim, with one and with two zeros), cumsum (float and from
-# float32 to float64), torch.norm (linalg.vector_norm's derivative) (orders 0, 1, 2, 3, 1.5, 0.5, inf, -inf;
-# over all and over dims; a zero vector), gelu(approximate='tanh'), and mse_loss with
-# reduction='none': each checked by a float64 numerical gradcheck as PyTorch's, with the
-# gradients' values printed where zeros make the formula special.
+# Derivatives of prod (all, over a dim, with one and with two zeros), cumsum and cumprod (zeros,
+# float32 to float64, a 0-d input), torch.norm (linalg.vector_norm's derivative; orders 0, 1, 2,
+# 3, 1.5, 0.5, inf, -inf; over all and over dims; a zero vector), gelu(approximate='tanh'), and
+# mse_loss with reduction='none': each checked by a float64 numerical gradcheck as PyTorch's,
+# with the gradients' values printed where zeros make the formula special.
 import torch
 import torch.nn.functional as F
 from torch.autograd import gradcheck
@@ -43,3 +43,15 @@ print("gelu tanh grad_fn", F.gelu(x, approximate="tanh").grad_fn.name())
 t = r(3, 4)
 print("mse none", gradcheck(lambda a, b: F.mse_loss(a, b, reduction="none"), (x, t)))
 print("mse none grad_fn", F.mse_loss(x, t, reduction="none").grad_fn.name())
+x = torch.randn(3, 4, dtype=torch.float64, requires_grad=True)
+print("cumprod", gradcheck(lambda a: a.cumprod(0), (x,)), gradcheck(lambda a: a.cumprod(1), (x,)), gradcheck(lambda a: torch.cumprod(a, -1), (x,)))
+print(x.cumprod(1).grad_fn.name())
+z = torch.tensor([[2.0, 0.0, 3.0, 0.0, 5.0], [1.0, 2.0, 0.0, 4.0, 1.0]], dtype=torch.float64, requires_grad=True)
+(z.cumprod(1) * torch.arange(1.0, 6.0, dtype=torch.float64)).sum().backward()
+print("zeros", z.grad)
+f = torch.tensor([1.5, -2.0, 0.5], requires_grad=True)
+f.cumprod(0, dtype=torch.float64).sum().backward()
+print(f.grad.dtype, f.grad)
+s = torch.tensor(3.0, requires_grad=True)
+s.cumprod(0).backward()
+print("scalar", s.grad)
