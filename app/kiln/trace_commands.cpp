@@ -37,10 +37,16 @@ int listRuns(const std::string& tracePath) {
     for (const trace::RunRow& r : runs.value()) {
         std::string status = trace::runStatusName(r.status);
         if (trace::TraceReader::runLooksCrashed(r)) status = "crashed?";
-        double seconds =
-            r.endedAtNs ? static_cast<double>(*r.endedAtNs - r.startedAtNs) * 1e-9 : 0.0;
-        std::printf("%-5lld %-10s %-19s %9.3f  %s\n", static_cast<long long>(r.id), status.c_str(),
-                    formatTime(r.startedAtNs).c_str(), seconds, r.workloadPath.c_str());
+        // An imported run ends when the import did, not when PyTorch's run did: no duration.
+        std::string seconds = "-";
+        if (r.endedAtNs && r.mode != "imported") {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.3f",
+                          static_cast<double>(*r.endedAtNs - r.startedAtNs) * 1e-9);
+            seconds = text;
+        }
+        std::printf("%-5lld %-10s %-19s %9s  %s\n", static_cast<long long>(r.id), status.c_str(),
+                    formatTime(r.startedAtNs).c_str(), seconds.c_str(), r.workloadPath.c_str());
         if (!r.errorType.empty())
             std::printf("      %s: %s\n", r.errorType.c_str(), r.errorMessage.c_str());
         // Where it ran: its timings only compare with runs on the same machine and libraries.
