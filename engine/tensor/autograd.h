@@ -162,6 +162,9 @@ void attachGatherDerivative(Tensor& out, const Tensor& a, int64_t dim, const Ten
 /// scattered places lose self's value (scatter; not scatter_add or an including sum).
 void attachScatterDerivative(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                              const Tensor* src, bool overwrites);
+/// a[items] = value with tensor indices, after its recordGradFn on `written` (a itself).
+void attachIndexPutDerivative(Tensor& written, const std::vector<IndexItem>& items,
+                              const Tensor& value);
 /// a[items] with tensor indices.
 void attachIndexDerivative(Tensor& out, const Tensor& a, const std::vector<IndexItem>& items);
 

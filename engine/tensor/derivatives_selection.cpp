@@ -241,6 +241,36 @@ private:
     InputShape m_a;
 };
 
+/// a[indices] = value with tensor indices (index_put_): the old a's gradient is the output's
+/// with the written places zeroed; the value's is the output's gradient at those places,
+/// summed back over the value's broadcast.
+class IndexPutBackward final : public GradNode {
+public:
+    IndexPutBackward(std::string_view name, const std::vector<IndexItem>& items, const Tensor& self,
+                     const Tensor& value)
+        : GradNode(name)
+        , m_items(items)
+        , m_self(self)
+        , m_value(value) {}
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        const Tensor& g = grads[0];
+        std::vector<Tensor> out(2);
+        if (wanted(*this, 0)) {
+            Tensor kept = clone(g);
+            indexPut(kept, m_items, wrapNumber(Scalar(0.0)));
+            out[0] = m_self.fit(kept);
+        }
+        if (wanted(*this, 1)) out[1] = m_value.fit(index(g, m_items));
+        return out;
+    }
+
+private:
+    std::vector<IndexItem> m_items;
+    InputShape m_self;
+    InputShape m_value;
+};
+
 /// "[1, 2]", as the engine's shape check prints sizes.
 std::string listText(IntList sizes) {
     std::string out = "[";
@@ -338,6 +368,12 @@ void attachScatterDerivative(Tensor& out, const Tensor& self, int64_t dim, const
     if (!out.gradNode()) return;
     attachDerivative(out,
                      makeRef<ScatterBackward>(out.gradFn(), dim, index, overwrites, self, src));
+}
+
+void attachIndexPutDerivative(Tensor& written, const std::vector<IndexItem>& items,
+                              const Tensor& value) {
+    if (!written.gradNode()) return;
+    attachDerivative(written, makeRef<IndexPutBackward>(written.gradFn(), items, written, value));
 }
 
 void attachGatherDerivative(Tensor& out, const Tensor& a, int64_t dim, const Tensor& index) {

@@ -285,6 +285,7 @@ Tensor indexBackward(const Tensor& grad, IntList sizes, const std::vector<IndexI
 void indexPut(const Tensor& a, const std::vector<IndexItem>& items, const Tensor& value) {
     BasicResult basic = applyBasic(a, items, false);
     checkLeafInPlace(a, basic);
+    bumpVersion(a); // what autograd saved of `a` is stale from here on
     Tensor v = stripLeadingOnes(value);
     if (basic.pending.empty()) {
         Tensor source = expand(v, basic.view.sizes()); // torch's copy_ messages
@@ -298,6 +299,8 @@ void indexPut(const Tensor& a, const std::vector<IndexItem>& items, const Tensor
     Tensor buffer = valueBuffer(v, plan.resultShape, basic.view);
     if (buffer.numel() > 0) transfer(plan, basic.view, buffer.rawData(), true);
     markWritten(a, value, advancedWriteGradFn(basic, value));
+    Tensor written = a;
+    attachIndexPutDerivative(written, items, value);
 }
 
 } // namespace kiln::tensor
