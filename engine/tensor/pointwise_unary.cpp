@@ -259,11 +259,13 @@ void runUnaryOp(UnaryOp op, const Tensor& out, const Tensor& a, DType compute) {
     kUnaryKernels[static_cast<size_t>(op)](out, la, compute);
 }
 
-void recordUnaryGrad(Tensor& out, UnaryOp op, const Tensor& a) {
+/// `out`'s node for op of `a`; the derivative reads `saved` as the input (a itself, or for an
+/// in-place op a copy of it as it was).
+void recordUnaryGrad(Tensor& out, UnaryOp op, const Tensor& a, const Tensor& saved) {
     const char* name = unaryInfo(op).gradName;
     if (!*name) return;
     recordGradFn(out, name, {&a});
-    attachDerivative(out, unaryBackward(op, name, a, out));
+    attachDerivative(out, unaryBackward(op, name, saved, out));
 }
 
 } // namespace
@@ -272,7 +274,7 @@ Tensor unary(UnaryOp op, const Tensor& a) {
     UnaryPlan plan = planUnary(op, a.dtype());
     Tensor out = detail::allocateElementwiseOutput(a.sizes(), plan.result, {&a});
     runUnaryOp(op, out, a, plan.compute);
-    recordUnaryGrad(out, op, a);
+    recordUnaryGrad(out, op, a, a);
     return out;
 }
 
@@ -280,6 +282,14 @@ void unaryInPlace(UnaryOp op, const Tensor& a) {
     UnaryPlan plan = planUnary(op, a.dtype());
     detail::checkCanCastResult(plan.result, a.dtype());
     detail::checkInPlaceTarget(a, a.sizes());
+    // Recorded only with grad mode on (without it, a keeps the node it has), from a copy of
+    // the input as it was: sin_'s derivative needs the old values (PyTorch's original self).
+    const bool records = gradModeEnabled() && a.requiresGrad();
+    Tensor original;
+    if (records) {
+        detail::NoGradGuard noGrad;
+        original = clone(a);
+    }
     if (plan.result == a.dtype() && plan.compute == a.dtype()) {
         runUnaryOp(op, a, a, plan.compute);
     } else {
@@ -287,8 +297,9 @@ void unaryInPlace(UnaryOp op, const Tensor& a) {
         runUnaryOp(op, result, a, plan.compute);
         copyInto(a, result);
     }
+    if (!records) return;
     Tensor target = a;
-    recordUnaryGrad(target, op, a);
+    recordUnaryGrad(target, op, a, original);
 }
 
 } // namespace kiln::tensor

@@ -58,6 +58,10 @@ Value propGradFn(Interpreter& interp, const CallArgs& args, void*) {
 Value propIsLeaf(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromBool(self(interp, args).gradFn().empty());
 }
+/// Tensor._version: the in-place writes to its storage so far (autograd's version counter).
+Value propVersion(Interpreter& interp, const CallArgs& args, void*) {
+    return Value::fromInt(tensor::storageVersion(self(interp, args)));
+}
 Value propGetDevice(Interpreter& interp, const CallArgs& args, void*) {
     tensor::Device d = self(interp, args).device();
     return Value::fromInt(d.isCpu() ? -1 : std::max(d.index, 0));
@@ -347,6 +351,7 @@ void installTensorAttributes(Interpreter& interp, ModuleObject& torch) {
     defineTensorProperty(interp, "requires_grad", propRequiresGrad, setRequiresGrad);
     defineTensorProperty(interp, "grad_fn", propGradFn);
     defineTensorProperty(interp, "is_leaf", propIsLeaf);
+    defineTensorProperty(interp, "_version", propVersion);
     defineTensorProperty(interp, "is_cuda", propIsCuda);
     defineTensorProperty(interp, "data", propData, setData);
     defineTensorProperty(interp, "T", propT);
