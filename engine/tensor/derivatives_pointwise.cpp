@@ -93,13 +93,14 @@ public:
         }
     }
 
-private:
+    /// The derivative reads only the output (its input is kept for its dtype).
     static bool needsOutput(UnaryOp op) {
         using enum UnaryOp;
         return op == Exp || op == Expm1 || op == Sqrt || op == Rsqrt || op == Tan || op == Tanh ||
                op == Sigmoid || op == Reciprocal || op == Relu || op == Exp2;
     }
 
+private:
     Tensor derivative(const Tensor& g, const Tensor& a) const {
         using enum UnaryOp;
         auto out = [&] { return m_output.unpack(*this); };
@@ -307,6 +308,10 @@ private:
 };
 
 } // namespace
+
+bool unaryDerivativeReadsInput(UnaryOp op) {
+    return !UnaryBackward::needsOutput(op);
+}
 
 Ref<GradNode> unaryBackward(UnaryOp op, std::string_view name, const Tensor& a, const Tensor& out) {
     if (!UnaryBackward::supports(op)) return {};

@@ -283,12 +283,16 @@ void unaryInPlace(UnaryOp op, const Tensor& a) {
     detail::checkCanCastResult(plan.result, a.dtype());
     detail::checkInPlaceTarget(a, a.sizes());
     // Recorded only with grad mode on (without it, a keeps the node it has), from a copy of
-    // the input as it was: sin_'s derivative needs the old values (PyTorch's original self).
+    // the input as it was where the derivative reads it: sin_'s needs the old values
+    // (PyTorch's original self); relu_'s and exp_'s read only the result.
+    // Otherwise the node keeps a plain view of a: a itself would hold the node that holds it.
     const bool records = gradModeEnabled() && a.requiresGrad();
     Tensor original;
-    if (records) {
+    if (records && unaryDerivativeReadsInput(op)) {
         detail::NoGradGuard noGrad;
         original = clone(a);
+    } else if (records) {
+        original = Tensor::view(a.storage(), a.offset(), a.sizes(), a.strides(), a.dtype());
     }
     if (plan.result == a.dtype() && plan.compute == a.dtype()) {
         runUnaryOp(op, a, a, plan.compute);
