@@ -168,6 +168,17 @@ void assignInPlace(const Tensor& self, const Tensor& result) {
     }
 }
 
+Tensor inPlaceSource(const Tensor& x) {
+    if (!tensor::gradModeEnabled() || !x.gradNode()) return x;
+    Tensor copy;
+    {
+        tensor::GradModeGuard off(false);
+        copy = tensor::clone(x);
+    }
+    tensor::setGradNode(copy, x.gradNode(), x.impl()->gradOutputNr);
+    return copy;
+}
+
 Value resultOrOut(const BoundArgs& a, size_t outIndex, const Tensor& result) {
     if (!a.has(outIndex)) return tensorValue(result);
     const Value& out = a[outIndex];

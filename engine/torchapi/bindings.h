@@ -79,6 +79,12 @@ Tensor emptyLike(const Tensor& t, tensor::DType dtype);
 /// RuntimeErrors of PyTorch when the result cannot be cast or broadcast back), and takes over
 /// the result's autograd node.
 void assignInPlace(const Tensor& self, const Tensor& result);
+/// What an in-place op computes its result from before assignInPlace: `x` itself, or when x
+/// has autograd history and grad mode is on, a copy of its values that carries that history
+/// (x's grad_fn). The op's node then reads the values as they were and does not hold x, which
+/// takes the node after the write (holding x was a reference cycle, and a false "modified by
+/// an inplace operation" error at backward).
+Tensor inPlaceSource(const Tensor& x);
 /// `result`, or, when the `out=` argument at `outIndex` was given, that tensor with the result
 /// written into it (resized first when its shape differs, as PyTorch does).
 Value resultOrOut(const BoundArgs& a, size_t outIndex, const Tensor& result);

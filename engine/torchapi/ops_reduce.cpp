@@ -217,7 +217,8 @@ Value cumulativeFn(Interpreter& interp, const CallArgs& args, void*) {
     Tensor x = a.toTensor(0);
     auto dtype = dtypeArg(a, 2);
     int64_t dim = a.toInt(1);
-    Tensor r = Prod ? tensor::cumprod(x, dim, dtype) : tensor::cumsum(x, dim, dtype);
+    Tensor src = InPlace ? inPlaceSource(x) : x; // cumprod's node reads the old values
+    Tensor r = Prod ? tensor::cumprod(src, dim, dtype) : tensor::cumsum(src, dim, dtype);
     if (InPlace) {
         assignInPlace(x, r);
         return a[0];

@@ -76,16 +76,17 @@ Value clampFn(Interpreter& interp, const CallArgs& args, void* data) {
     if (auto r = runOnDevice(interp, e.sig.name(), args)) return *r; // not via registerOps
     BoundArgs a = e.sig.bind(interp, args);
     Tensor x = a.toTensor(0);
+    Tensor src = e.inPlace ? inPlaceSource(x) : x; // the clamp's node reads the old values
     Tensor r;
     if (e.kind == ClampKind::Both) {
-        r = tensor::clamp(x, bound(a, 1), bound(a, 2));
+        r = tensor::clamp(src, bound(a, 1), bound(a, 2));
     } else {
         std::optional<Tensor> b = bound(a, 1);
         if (!b)
             interp.raiseTypeError(e.sig.name() + "(): argument '" + a.paramName(1) +
                                   "' must be Number, not NoneType");
         bool min = e.kind == ClampKind::Min;
-        r = min ? tensor::clamp(x, b, std::nullopt) : tensor::clamp(x, std::nullopt, b);
+        r = min ? tensor::clamp(src, b, std::nullopt) : tensor::clamp(src, std::nullopt, b);
         renameClampNode(r, min ? "ClampMinBackward0" : "ClampMaxBackward0",
                         min ? "ClampMinBackward1" : "ClampMaxBackward1", a[1].isTensor());
     }
