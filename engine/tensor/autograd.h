@@ -83,6 +83,8 @@ void attachDerivative(Tensor& out, Ref<GradNode> node);
 /// The node named `name` for `op` of `a` (and `b`) giving `out`; null where Kiln has no
 /// derivative for it yet (derivatives_pointwise.cpp).
 Ref<GradNode> unaryBackward(UnaryOp op, std::string_view name, const Tensor& a, const Tensor& out);
+/// a + alpha * b (torch.add/sub with alpha).
+void attachAddScaledDerivative(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha);
 /// Whether op's derivative reads its input (not only its output): an in-place op must then
 /// keep a copy of the input as it was.
 bool unaryDerivativeReadsInput(UnaryOp op);

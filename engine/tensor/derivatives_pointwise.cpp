@@ -309,6 +309,42 @@ private:
 
 } // namespace
 
+namespace {
+
+/// a + alpha * b (torch.add/sub with alpha): a's gradient is the output's, b's alpha times it,
+/// each summed back over its broadcast and cast to its dtype. Keeps no tensors.
+class AddScaledBackward final : public GradNode {
+public:
+    AddScaledBackward(std::string_view name, const Tensor& a, const Tensor& b, Scalar alpha)
+        : GradNode(name)
+        , m_aSizes(a.sizes())
+        , m_bSizes(b.sizes())
+        , m_aType(a.dtype())
+        , m_bType(b.dtype())
+        , m_alpha(alpha) {}
+
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        const Tensor& g = grads[0];
+        std::vector<Tensor> out(2);
+        if (wanted(*this, 0)) out[0] = toDType(sumToSize(g, m_aSizes), m_aType);
+        if (wanted(*this, 1))
+            out[1] = toDType(sumToSize(mul(g, wrapNumber(m_alpha)), m_bSizes), m_bType);
+        return out;
+    }
+
+private:
+    DimVector m_aSizes, m_bSizes;
+    DType m_aType, m_bType;
+    Scalar m_alpha;
+};
+
+} // namespace
+
+void attachAddScaledDerivative(Tensor& out, const Tensor& a, const Tensor& b, Scalar alpha) {
+    if (!out.gradNode()) return;
+    attachDerivative(out, makeRef<AddScaledBackward>(out.gradFn(), a, b, alpha));
+}
+
 bool unaryDerivativeReadsInput(UnaryOp op) {
     return !UnaryBackward::needsOutput(op);
 }

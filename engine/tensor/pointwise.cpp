@@ -492,6 +492,7 @@ Tensor addScaled(const Tensor& a, const Tensor& b, Scalar alpha) {
     LoopInput lb(b, common, out.sizes());
     dispatchDType(common, [&]<DType D>() { addScaledTyped<CType<D>>(out, la, lb, alpha); });
     recordGradFn(out, "AddBackward0", {&a, &b});
+    attachAddScaledDerivative(out, a, b, alpha);
     return out;
 }
 

@@ -71,6 +71,7 @@ Value leakyRelu(Interpreter& interp, const CallArgs& args, void*) {
         tensor::attachFactorDerivative(r, tensor::toDType(slope, x.dtype()), {}, true);
     }
     if (!a.toBool(2)) return tensorValue(r);
+    tensor::renameGradFn(r, "LeakyReluBackward1"); // PyTorch's name for the in-place form
     assignInPlace(x, r);
     return a[0];
 }

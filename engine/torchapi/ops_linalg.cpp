@@ -63,7 +63,8 @@ Value addmmFn(Interpreter& interp, const CallArgs& args, void*) {
                                        : "addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None)");
     BoundArgs a = sig.bind(interp, args);
     Tensor x = a.toTensor(0);
-    Tensor r = tensor::addmm(x, a.toTensor(1), a.toTensor(2), scalarArg(a, 3), scalarArg(a, 4));
+    Tensor r = tensor::addmm(InPlace ? inPlaceSource(x) : x, a.toTensor(1), a.toTensor(2),
+                             scalarArg(a, 3), scalarArg(a, 4));
     if (InPlace) {
         assignInPlace(x, r);
         return a[0];
@@ -82,7 +83,8 @@ Value addProductFn(Interpreter& interp, const CallArgs& args, void* data) {
     const auto& e = *static_cast<const AddProductEntry*>(data);
     BoundArgs a = e.sig.bind(interp, args);
     Tensor x = a.toTensor(0);
-    Tensor r = e.op(x, a.toTensor(1), a.toTensor(2), scalarArg(a, 3), scalarArg(a, 4));
+    Tensor r = e.op(e.inPlace ? inPlaceSource(x) : x, a.toTensor(1), a.toTensor(2), scalarArg(a, 3),
+                    scalarArg(a, 4));
     if (e.inPlace) {
         assignInPlace(x, r);
         return a[0];

@@ -121,11 +121,13 @@ Value binaryFn(Interpreter& interp, const CallArgs& args, void* data) {
     BoundArgs a = e.sig.bind(interp, args);
     Tensor self = e.numberSelf ? tensorOrNumber(a, 0) : a.toTensor(0);
     Tensor other = e.numberOther ? tensorOrNumber(a, 1) : a.toTensor(1);
+    // The out-of-place forms written back into self: their node must not hold it.
+    auto source = [&] { return e.inPlace ? inPlaceSource(self) : self; };
     Tensor r;
     if (e.extra == Extra::Alpha && !(a[2].isInt() && a[2].asInt() == 1)) {
-        r = scaledAdd(e, self, other, scalarArg(a, 2));
+        r = scaledAdd(e, source(), other, scalarArg(a, 2));
     } else if (e.extra == Extra::RoundingMode && a.has(2)) {
-        r = tensor::binary(roundingOp(interp, a[2]), self, other);
+        r = tensor::binary(roundingOp(interp, a[2]), source(), other);
         tensor::renameGradFn(r, "DivBackward2");
     } else if (e.inPlace) {
         tensor::binaryInPlace(e.op, self, other);

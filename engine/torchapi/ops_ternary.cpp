@@ -131,7 +131,7 @@ Value maskedFillFn(Interpreter& interp, const CallArgs& args, void*) {
                      "masked_fill_ only supports a 0-dimensional value tensor, but got tensor "
                      "with " +
                          std::to_string(value.dim()) + " dimension(s).");
-    Tensor r = tensor::maskedFill(x, a.toTensor(1), value);
+    Tensor r = tensor::maskedFill(InPlace ? inPlaceSource(x) : x, a.toTensor(1), value);
     if (!InPlace) return tensorValue(r);
     assignInPlace(x, r);
     return a[0];
@@ -143,7 +143,7 @@ Value lerpFn(Interpreter& interp, const CallArgs& args, void*) {
                                        : "lerp(input, end, weight, *, out=None)");
     BoundArgs a = sig.bind(interp, args);
     Tensor x = a.toTensor(0);
-    Tensor r = tensor::lerp(x, a.toTensor(1), tensorOrNumber(a, 2));
+    Tensor r = tensor::lerp(InPlace ? inPlaceSource(x) : x, a.toTensor(1), tensorOrNumber(a, 2));
     if (InPlace) {
         assignInPlace(x, r);
         return a[0];
@@ -173,7 +173,9 @@ Value addcFn(Interpreter& interp, const CallArgs& args, void*) {
                             "implementation: (input + value * tensor1 / tensor2), for all dtypes.");
     using tensor::BinaryOp;
     Tensor scaled = tensor::binary(BinaryOp::Mul, tensor::wrapNumber(scalarArg(a, 3)), t1);
-    Tensor r = tensor::binary(BinaryOp::Add, x, tensor::binary(Op, scaled, t2));
+    Tensor src = InPlace ? inPlaceSource(x) : x; // the add's node must not hold x
+    Tensor r = tensor::binary(BinaryOp::Add, src, tensor::binary(Op, scaled, t2));
+    tensor::renameGradFn(r, divides ? "AddcdivBackward0" : "AddcmulBackward0");
     if (InPlace) {
         assignInPlace(x, r);
         return a[0];
