@@ -7,6 +7,7 @@
 #include "tensor/derivative_math.h"
 #include "tensor/error.h"
 #include "tensor/ops.h"
+#include "tensor/shape.h"
 
 #include <optional>
 
@@ -271,14 +272,6 @@ private:
     InputShape m_value;
 };
 
-/// "[1, 2]", as the engine's shape check prints sizes.
-std::string listText(IntList sizes) {
-    std::string out = "[";
-    for (size_t i = 0; i < sizes.size(); ++i)
-        out += (i ? ", " : "") + std::to_string(sizes[i]);
-    return out + "]";
-}
-
 /// scatter (a source or a value), scatter_add and scatter_reduce('sum'): self's gradient is the
 /// output's, zero where the scatter overwrote self; the source's is the output's gradient
 /// gathered at the indices. A source larger than its index fails as PyTorch's engine fails it.
@@ -307,8 +300,8 @@ public:
             if (!(picked.sizes() == m_src->sizes)) // an index smaller than the source
                 failRuntime("Function " + std::string(name()) +
                             " returned an invalid gradient at index 1 - got " +
-                            listText(picked.sizes()) + " but expected shape compatible with " +
-                            listText(m_src->sizes));
+                            shapeString(picked.sizes()) + " but expected shape compatible with " +
+                            shapeString(m_src->sizes));
             out[1] = m_src->fit(picked);
         }
         return out;

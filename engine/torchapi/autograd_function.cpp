@@ -5,6 +5,7 @@
 // backward(ctx, *grads) when the engine reaches it.
 #include "tensor/autograd.h"
 #include "tensor/ops.h"
+#include "tensor/shape.h"
 #include "torchapi/bindings.h"
 #include "torchapi/torch_types.h"
 
@@ -19,14 +20,6 @@ using lang::Symbol;
 using lang::Value;
 
 namespace {
-
-/// "[2, 3]", as PyTorch's messages print sizes.
-std::string sizesText(tensor::IntList sizes) {
-    std::string out = "[";
-    for (size_t i = 0; i < sizes.size(); ++i)
-        out += (i ? ", " : "") + std::to_string(sizes[i]);
-    return out + "]";
-}
 
 std::vector<Value> itemsOf(Interpreter& interp, const Value& v) {
     if (v.is(lang::ObjectKind::Tuple)) return v.as<lang::TupleObject>()->items;
@@ -94,10 +87,11 @@ public:
                                         ", but the corresponding forward input was not a Variable");
             Tensor t = g.asTensor();
             if (!(t.sizes() == argSizes[k]))
-                m_interp.raise(builtinTypes().runtimeError.get(),
-                               "Function " + m_name + " returned an invalid gradient at index " +
-                                   std::to_string(argOfEdge[k]) + " - got " + sizesText(t.sizes()) +
-                                   " but expected shape compatible with " + sizesText(argSizes[k]));
+                m_interp.raise(
+                    builtinTypes().runtimeError.get(),
+                    "Function " + m_name + " returned an invalid gradient at index " +
+                        std::to_string(argOfEdge[k]) + " - got " + tensor::shapeString(t.sizes()) +
+                        " but expected shape compatible with " + tensor::shapeString(argSizes[k]));
             inputGrads[k] = t;
         }
         return inputGrads;
