@@ -389,23 +389,25 @@ void Tracer::noteInPlace(const Value& target) {
         for (const PlaceholderRecord& p : m_placeholders)
             if (p.value.isTensor() && p.value.tensorImpl()->storage == impl->storage &&
                 m_undoSaved.insert(p.value.tensorImpl()).second)
-                m_undo.emplace_back(p.value.asTensor(), tensor::clone(p.value.asTensor()));
+                saveForUndo(p.value.asTensor());
         for (tensor::TensorImpl* param : m_moduleTensors)
-            if (param->storage == impl->storage && m_undoSaved.insert(param).second) {
-                tensor::Tensor t{Ref<tensor::TensorImpl>(param)};
-                m_undo.emplace_back(t, tensor::clone(t));
-            }
+            if (param->storage == impl->storage && m_undoSaved.insert(param).second)
+                saveForUndo(tensor::Tensor{Ref<tensor::TensorImpl>(param)});
         return;
     }
-    if (!m_undoSaved.insert(impl).second) return;
-    tensor::Tensor t = target.asTensor();
-    m_undo.emplace_back(t, tensor::clone(t));
+    if (m_undoSaved.insert(impl).second) saveForUndo(target.asTensor());
+}
+
+void Tracer::saveForUndo(const tensor::Tensor& t) {
+    m_undo.push_back({t, tensor::clone(t), t.storage()->version()});
 }
 
 void Tracer::undoInPlaceChanges() {
     if (!m_undo.empty()) tensor::runAllPendingFills(); // deferred ops saw the changed values
-    for (size_t i = m_undo.size(); i-- > 0;)
-        tensor::copyInto(m_undo[i].first, m_undo[i].second);
+    for (size_t i = m_undo.size(); i-- > 0;) {
+        tensor::copyInto(m_undo[i].target, m_undo[i].saved);
+        m_undo[i].target.storage()->restoreVersion(m_undo[i].version);
+    }
     m_undo.clear();
     m_undoSaved.clear();
 }
@@ -457,6 +459,16 @@ Value Tracer::callNative(lang::NativeFunctionObject& fn, const CallArgs& args) {
     Value result = runUnrecorded([&] { return runOnValues(fn, args); });
     if (!containsTensor(result)) return result;
     graph::Node node;
+    if (info->attribute && info->target == "grad") {
+        // x.grad of an input or parameter is an input of its own (source L['x'].grad), as in
+        // Dynamo: a compiled optimizer step reads it. A fallback reading it from the graph's
+        // buffer of x would find none.
+        const SourcePtr* base = sourceOf(args.positional[0]);
+        if (base && result.isTensor() && !m_traced.count(result.tensorImpl())) {
+            registerSource(result, Source::attribute(*base, lang::Symbol::intern("grad")), 0);
+            return result;
+        }
+    }
     if (info->attribute) {
         // A tensor-valued property: getattr(x, 'T'), as Dynamo records attribute reads.
         node.target = "getattr";

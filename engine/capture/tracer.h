@@ -415,7 +415,14 @@ private:
     std::vector<Guard> m_unguardedModuleReads;
     std::unordered_map<int32_t, bool> m_symbolFree; ///< symbolFree's answers
     std::unordered_map<tensor::TensorImpl*, std::vector<bool>> m_dynamicDims;
-    std::vector<std::pair<tensor::Tensor, tensor::Tensor>> m_undo; ///< (tensor, saved data)
+    /// Keeps t's data and version counter for undoInPlaceChanges.
+    void saveForUndo(const tensor::Tensor& t);
+    struct InPlaceUndo {
+        tensor::Tensor target;
+        tensor::Tensor saved; ///< its data before the trace wrote it
+        uint32_t version = 0; ///< its version counter then
+    };
+    std::vector<InPlaceUndo> m_undo;
     std::unordered_set<tensor::TensorImpl*> m_undoSaved;
     std::vector<std::pair<const lang::Expr*, lang::Value>> m_memo;
     const lang::Stmt* m_memoStatement = nullptr;

@@ -38,6 +38,58 @@ int32_t AtenBuilder::constantTensor(int32_t position, std::vector<Index> sizes, 
     return emit(std::move(n));
 }
 
+std::optional<AtenBuilder::Write> AtenBuilder::tensorWrittenBy(int32_t target) const {
+    const AtenNode& n = node(target);
+    if (n.op == "placeholder" || n.op == "constant_tensor")
+        return Write{n.op == "constant_tensor", n.position, -1};
+    for (const Write& w : m_writes)
+        if (w.value == target) return w;
+    return std::nullopt;
+}
+
+bool AtenBuilder::writable(int32_t target) const {
+    return tensorWrittenBy(target).has_value();
+}
+
+std::optional<int32_t> AtenBuilder::writeInto(int32_t target, int32_t value) {
+    std::optional<Write> into = tensorWrittenBy(target);
+    if (!into) return std::nullopt;
+    std::vector<Index> want = sizes(target);
+    if (dtype(value) != dtype(target)) value = toDtype(value, dtype(target));
+    std::vector<Index> have = sizes(value);
+    bool same = have.size() == want.size() &&
+                std::equal(have.begin(), have.end(), want.begin(),
+                           [](const Index& a, const Index& b) { return equal(a, b); });
+    if (!same) { // a broadcast value (x.copy_(row)): leading 1s, then expanded
+        std::vector<Index> padded(want.size() - std::min(have.size(), want.size()),
+                                  compiler::constant(1));
+        padded.insert(padded.end(), have.begin(), have.end());
+        value = expand(view(value, padded), want);
+    }
+    for (Write& w : m_writes)
+        if (w.constant == into->constant && w.position == into->position) {
+            w.value = value;
+            return value;
+        }
+    m_writes.push_back({into->constant, into->position, value});
+    return value;
+}
+
+std::optional<int32_t> AtenBuilder::written(bool constant, int32_t position) const {
+    for (const Write& w : m_writes)
+        if (w.constant == constant && w.position == position) return w.value;
+    return std::nullopt;
+}
+
+void AtenBuilder::finishMutations() {
+    for (const Write& w : m_writes) {
+        m_graph.mutations.push_back(
+            {w.constant, w.position, static_cast<int32_t>(m_graph.outputs.size())});
+        m_graph.outputs.push_back(w.value);
+    }
+    m_writes.clear();
+}
+
 int32_t AtenBuilder::constant(double value, DType dtype) {
     AtenNode n;
     n.op = "constant";

@@ -124,18 +124,42 @@ public:
     void markReplaced(int32_t node) { m_replaced.push_back(node); }
     const std::vector<int32_t>& replaced() const { return m_replaced; }
 
+    /// An in-place write of `value` into the graph input or module tensor `target` reads (a
+    /// placeholder or constant_tensor node, or a value written into one before), recorded as a
+    /// mutation of the graph (finishMutations). A later write to the same tensor replaces the
+    /// value. Returns the value as recorded (in the tensor's dtype and sizes), or none,
+    /// recording nothing, when `target` is none of these.
+    std::optional<int32_t> writeInto(int32_t target, int32_t value);
+    /// Whether writeInto(target, ...) would record a write.
+    bool writable(int32_t target) const;
+    /// The value last written into a graph input (or module tensor), if any: reads after the
+    /// write see it.
+    std::optional<int32_t> written(bool constant, int32_t position) const;
+    /// Appends the written values to the graph's outputs and records them as its mutations;
+    /// the end of decomposition.
+    void finishMutations();
+
     /// Broadcast sizes of two shapes (PyTorch's rules, size 1 stretches).
     static std::vector<Index> broadcastSizes(const std::vector<Index>& a,
                                              const std::vector<Index>& b);
 
 private:
     int32_t emit(AtenNode node);
+    struct Write {
+        bool constant = false;
+        int32_t position = 0;
+        int32_t value = -1;
+    };
+    /// The tensor a write into `target` goes to (value unset for a placeholder or
+    /// constant_tensor node), or none.
+    std::optional<Write> tensorWrittenBy(int32_t target) const;
 
     AtenGraph& m_graph;
     std::string m_origin, m_originOp;
     bool m_compilesRandom = true;
     bool m_freezing = false;
     std::vector<int32_t> m_replaced;
+    std::vector<Write> m_writes;
 };
 
 /// Normalises a possibly negative dim for a rank; nullopt when out of range.

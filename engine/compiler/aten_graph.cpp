@@ -3,6 +3,7 @@
 
 #include "support/assert.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace kiln::compiler {
@@ -20,6 +21,11 @@ std::vector<int32_t> AtenGraph::userCounts() const {
     for (int32_t o : outputs)
         if (o >= 0) ++users[static_cast<size_t>(o)];
     return users;
+}
+
+bool AtenGraph::isMutationOutput(size_t k) const {
+    return std::any_of(mutations.begin(), mutations.end(),
+                       [k](const Mutation& m) { return static_cast<size_t>(m.output) == k; });
 }
 
 void AtenGraph::removeUnread(const std::vector<int32_t>& candidates) {

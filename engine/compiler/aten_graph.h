@@ -69,6 +69,19 @@ struct AtenGraph {
     };
     std::vector<SymbolSource> symbolSources;
     int32_t inputCount = 0;
+    /// A tensor the graph writes in place (x.add_(1) on an input, a batch norm's running
+    /// statistics, an optimizer's update of a parameter). As AOTAutograd's functionalization
+    /// does, the graph computes the new value out of place and returns it as output `output`
+    /// (after the user's outputs); the compiled graph copies it into the tensor after each call.
+    struct Mutation {
+        bool constant = false; ///< a module tensor (constants[position]), else graph input
+        int32_t position = 0;
+        int32_t output = 0;
+    };
+    std::vector<Mutation> mutations;
+
+    /// Whether output k is a mutation's new value rather than one the caller sees.
+    bool isMutationOutput(size_t k) const;
 
     int32_t add(AtenNode node);
     std::vector<int32_t> userCounts() const;

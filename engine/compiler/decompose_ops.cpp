@@ -261,7 +261,7 @@ int32_t constantTensorNode(AtenBuilder& b, const tensor::Tensor& t) {
     for (size_t i = 0; i < g.nodes.size(); ++i) {
         const AtenNode& n = g.nodes[i];
         if (n.op == "constant_tensor" && g.constants[static_cast<size_t>(n.position)].sameImpl(t))
-            return static_cast<int32_t>(i);
+            return b.written(true, n.position).value_or(static_cast<int32_t>(i));
     }
     g.constants.push_back(t);
     std::vector<Index> sizes;
@@ -387,6 +387,7 @@ public:
             std::string why = visit(static_cast<int32_t>(i));
             if (!why.empty()) return {std::nullopt, why};
         }
+        m_b.finishMutations();
         m_graph.nodeOfCaptured = m_tensorOf;
         m_graph.removeUnread(m_b.replaced());
         return {std::move(m_graph), {}};
@@ -600,14 +601,21 @@ private:
     }
 
     /// Whether an in-place op can be computed out of place, as AOTAutograd's functionalization
-    /// does: its target is a fresh intermediate (not an input, a parameter or a view) of which
-    /// no view was taken before (a view would see the write).
+    /// does: its target is a fresh intermediate, a graph input or a module tensor (not a view)
+    /// of which no view was taken before (a view would see the write). A write into an input
+    /// becomes a mutation of the graph (AtenGraph::mutations) unless autograd records the
+    /// write (the result has a grad_fn): that needs AOTAutograd's handling of a mutated
+    /// differentiable input, which Kiln does not build. (A leaf that requires grad is written
+    /// under no_grad, as optimizers do, or eager raises and there is no graph.)
     bool functionalizes(int32_t index, const graph::Node& n) const {
         if (outOfPlaceName(n).empty() || n.args.empty() || n.args[0].kind != Arg::Kind::Node)
             return false;
         int32_t target = n.args[0].node;
         int32_t value = m_tensorOf[static_cast<size_t>(target)];
-        if (value < 0 || isViewOp(m_graph.nodes[static_cast<size_t>(value)].op)) return false;
+        if (value < 0) return false;
+        bool input = m_b.writable(value);
+        if (input && !n.meta.gradFn.empty()) return false;
+        if (!input && isViewOp(m_graph.nodes[static_cast<size_t>(value)].op)) return false;
         for (int32_t u = target + 1; u < index; ++u) {
             const graph::Node& user = m_captured.nodes[static_cast<size_t>(u)];
             bool readsTarget = false;
@@ -615,9 +623,9 @@ private:
                 readsTarget = readsTarget || reads(a, target);
             for (const auto& kv : user.kwargs)
                 readsTarget = readsTarget || reads(kv.second, target);
+            if (!readsTarget || user.meta.kind == graph::ValueMeta::Kind::SymInt) continue;
             int32_t read = m_tensorOf[static_cast<size_t>(u)];
-            if (readsTarget && (read < 0 || isViewOp(m_graph.nodes[static_cast<size_t>(read)].op)))
-                return false;
+            if (read < 0 || isViewOp(m_graph.nodes[static_cast<size_t>(read)].op)) return false;
         }
         return true;
     }
@@ -638,6 +646,7 @@ private:
         // `out += x` as `out += x; iadd = out` and reads `out` on): both now name the result.
         int32_t& target = m_tensorOf[static_cast<size_t>(n.args[0].node)];
         int32_t written = m_b.toDtype(*result, m_b.dtype(target));
+        if (m_b.writable(target)) written = *m_b.writeInto(target, written); // an input's
         target = written;
         m_tensorOf[static_cast<size_t>(index)] = written;
         for (size_t i = mark; i < m_graph.nodes.size(); ++i)

@@ -257,17 +257,99 @@ R batchNormEvalOf(OpCall& c, int32_t x, int32_t mean, int32_t var, std::optional
     return b.toDtype(y, c.resultDtype());
 }
 
+/// The running statistics a batch norm in training mode updates in place, and by how much.
+struct RunningStatistics {
+    int32_t mean = -1, var = -1;
+    /// PyTorch's momentum; none: the cumulative average, 1 / num_batches_tracked.
+    std::optional<double> momentum;
+    std::optional<int32_t> batchesTracked; ///< num_batches_tracked, incremented first
+};
+
+/// running = (1 - factor) * running + factor * batch, as PyTorch's kernel computes it, written
+/// into the running tensor (a graph mutation, AtenGraph::mutations).
+void updateRunning(AtenBuilder& b, int32_t running, int32_t batch, int32_t factor) {
+    DType t = b.dtype(running);
+    int32_t keep = b.binary("sub", b.constant(1, t), factor, t);
+    int32_t next = b.binary("add", b.binary("mul", factor, b.toDtype(batch, t), t),
+                            b.binary("mul", keep, running, t), t);
+    b.writeInto(running, next);
+}
+
+/// batch_norm in training mode (or without running statistics): normalised by the batch's
+/// statistics over every dim but the channels (dim 1), with the biased variance. The running
+/// statistics, when given, are updated with the unbiased one (n / (n - 1)), as PyTorch does.
+R batchNormTrainingOf(OpCall& c, int32_t x, const std::optional<RunningStatistics>& running,
+                      std::optional<int32_t> weight, std::optional<int32_t> bias, double eps) {
+    AtenBuilder& b = c.b();
+    int64_t rank = b.rank(x);
+    if (rank < 2 || !tensor::isFloating(b.dtype(x))) return {};
+    std::vector<int64_t> dims{0};
+    for (int64_t d = 2; d < rank; ++d)
+        dims.push_back(d);
+    DType t = b.dtype(x) == DType::Float64 ? DType::Float64 : DType::Float32;
+    int32_t xt = b.toDtype(x, t);
+    int32_t count = b.countOf(xt, dims, t);
+    // Eager raises "Expected more than 1 value per channel when training": so does the fallback.
+    if (const AtenNode& n = b.node(count); n.op == "constant" && n.scalar <= 1) return {};
+    int32_t mean = b.reduce("welford_mean", xt, dims, true);
+    int32_t m2 = b.reduce("welford_m2", xt, dims, true);
+    int32_t inv =
+        b.unary("rsqrt", b.binary("add", b.binary("truediv", m2, count, t), b.constant(eps, t), t));
+    int32_t y = b.binary("mul", b.binary("sub", xt, mean, t), inv, t);
+    std::vector<Index> channel(static_cast<size_t>(rank), constant(1));
+    channel[1] = b.sizes(x)[1];
+    auto perChannel = [&](int32_t v) { return b.view(b.toDtype(v, t), channel); };
+    if (weight) y = b.binary("mul", y, perChannel(*weight), t);
+    if (bias) y = b.binary("add", y, perChannel(*bias), t);
+    int32_t result = b.toDtype(y, c.resultDtype());
+    if (!running) return result;
+    if (!b.writable(running->mean) || !b.writable(running->var) ||
+        (running->batchesTracked && !b.writable(*running->batchesTracked)))
+        return {}; // statistics computed in the graph: nothing to write them into
+
+    std::vector<Index> flat{b.sizes(x)[1]};
+    int32_t factor = -1;
+    DType statType = b.dtype(running->mean);
+    if (running->batchesTracked) {
+        int32_t tracked = *running->batchesTracked;
+        int32_t next = b.binary("add", tracked, b.constant(1, b.dtype(tracked)), b.dtype(tracked));
+        b.writeInto(tracked, next);
+        if (!running->momentum) // 1.0 / float(num_batches_tracked), in double as PyTorch's
+            factor = b.toDtype(b.binary("truediv", b.constant(1, DType::Float64),
+                                        b.toDtype(next, DType::Float64), DType::Float64),
+                               statType);
+    }
+    if (factor < 0) factor = b.constant(running->momentum.value_or(0), statType);
+    int32_t unbiased = b.binary("truediv", m2, b.binary("sub", count, b.constant(1, t), t), t);
+    updateRunning(b, running->mean, b.view(mean, flat), factor);
+    updateRunning(b, running->var, b.view(unbiased, flat), factor);
+    return result;
+}
+
 R batchNormModule(OpCall& c) {
     if (!c.bind({"input"})) return {};
     auto x = c.tensor("input");
     lang::Value training = c.moduleAttr("training");
     lang::Value eps = c.moduleAttr("eps");
+    lang::Value momentum = c.moduleAttr("momentum");
     auto mean = c.moduleTensor("running_mean");
     auto var = c.moduleTensor("running_var");
-    if (!x || !mean || !var || !eps.isNumber() || !training.isIntLike() || training.asInt() != 0)
-        return {}; // training updates the statistics: the eager kernel does
-    return batchNormEvalOf(c, *x, *mean, *var, c.moduleTensor("weight"), c.moduleTensor("bias"),
-                           eps.toDouble());
+    if (!x || !eps.isNumber() || !training.isIntLike() ||
+        (!momentum.isNumber() && !momentum.isNone()))
+        return {};
+    auto weight = c.moduleTensor("weight");
+    auto bias = c.moduleTensor("bias");
+    if (training.asInt() == 0 && mean && var)
+        return batchNormEvalOf(c, *x, *mean, *var, weight, bias, eps.toDouble());
+    std::optional<RunningStatistics> running;
+    if (training.asInt() != 0 && mean && var) {
+        running =
+            RunningStatistics{*mean, *var, std::nullopt, c.moduleTensor("num_batches_tracked")};
+        if (momentum.isNumber()) running->momentum = momentum.toDouble();
+        if (!running->momentum && !running->batchesTracked)
+            return {}; // PyTorch's factor is then 0.0; too rare to spell out
+    }
+    return batchNormTrainingOf(c, *x, running, weight, bias, eps.toDouble());
 }
 
 R batchNormRule(OpCall& c) {
@@ -277,9 +359,25 @@ R batchNormRule(OpCall& c) {
     auto x = c.tensor("input");
     auto mean = c.tensor("running_mean");
     auto var = c.tensor("running_var");
-    if (!x || !mean || !var || c.boolean("training").value_or(false)) return {};
-    return batchNormEvalOf(c, *x, *mean, *var, c.tensor("weight"), c.tensor("bias"),
-                           c.number("eps").value_or(1e-5));
+    auto weight = c.tensor("weight");
+    auto bias = c.tensor("bias");
+    double eps = c.number("eps").value_or(1e-5);
+    if (!x) return {};
+    bool training = c.boolean("training").value_or(false);
+    if (!training) {
+        if (!mean || !var) return {};
+        return batchNormEvalOf(c, *x, *mean, *var, weight, bias, eps);
+    }
+    std::optional<RunningStatistics> running;
+    if ((!c.isNone("running_mean") && !mean) || (!c.isNone("running_var") && !var) ||
+        (mean.has_value() != var.has_value()))
+        return {};
+    if (mean) {
+        auto momentum = c.number("momentum");
+        if (!momentum) return {}; // None: PyTorch's factor is then 0.0; too rare to spell out
+        running = RunningStatistics{*mean, *var, *momentum, {}};
+    }
+    return batchNormTrainingOf(c, *x, running, weight, bias, eps);
 }
 
 void addReductionRules(RuleTable& t) {

@@ -88,9 +88,12 @@ private:
 
     void addTangents() {
         const AtenGraph& g = m_joint.graph;
-        for (int32_t out : std::vector<int32_t>(g.outputs)) {
+        std::vector<int32_t> outputs = g.outputs;
+        for (size_t k = 0; k < outputs.size(); ++k) {
+            int32_t out = outputs[k];
             const AtenNode& n = node(out);
-            if (!needs(out) || n.op == "placeholder") {
+            // A mutation's new value (running statistics) is not differentiated.
+            if (!needs(out) || n.op == "placeholder" || g.isMutationOutput(k)) {
                 m_joint.tangentOf.push_back(-1);
                 continue;
             }
@@ -444,10 +447,12 @@ private:
 
 bool needsBackward(const AtenGraph& graph) {
     std::vector<bool> needs = nodesNeedingGrad(graph);
-    return std::any_of(graph.outputs.begin(), graph.outputs.end(), [&](int32_t o) {
-        return needs[static_cast<size_t>(o)] &&
-               graph.nodes[static_cast<size_t>(o)].op != "placeholder";
-    });
+    for (size_t k = 0; k < graph.outputs.size(); ++k) {
+        auto o = static_cast<size_t>(graph.outputs[k]);
+        if (needs[o] && graph.nodes[o].op != "placeholder" && !graph.isMutationOutput(k))
+            return true;
+    }
+    return false;
 }
 
 DifferentiateResult differentiate(const AtenGraph& forward) {

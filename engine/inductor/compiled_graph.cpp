@@ -6,6 +6,7 @@
 #include "inductor/cuda_attention.h"
 #include "inductor/cuda_matmul.h"
 #include "inductor/gpu_profiler.h"
+#include "inductor/graph_mutations.h"
 #include "lang/objects.h"
 #include "lang/tensor_bridge.h"
 #include "lang/types.h"
@@ -445,7 +446,10 @@ private:
             items.push_back(Value(t));
             all.push_back(t);
         }
+        writeMutations(m_interp, m_a.aten, m_inputs, all);
+        returnWrittenTensors(items);
         if (m_a.backward && tensor::gradModeEnabled()) return withBackward(items, all);
+        items.resize(items.size() - m_a.aten.mutations.size());
         for (size_t i = 0; i < items.size(); ++i) {
             const compiler::AtenNode& node =
                 m_a.aten.nodes[static_cast<size_t>(m_a.aten.outputs[i])];
@@ -457,6 +461,17 @@ private:
             }
         }
         return lang::tupleValue(std::move(items));
+    }
+
+    /// A user output that is a tensor the graph wrote (`x.add_(1); return x`) is that tensor,
+    /// as in eager, not a copy of its new value.
+    void returnWrittenTensors(std::vector<Value>& items) const {
+        const compiler::AtenGraph& g = m_a.aten;
+        for (const compiler::AtenGraph::Mutation& m : g.mutations)
+            for (size_t k = 0; k < items.size(); ++k)
+                if (!g.isMutationOutput(k) &&
+                    g.outputs[k] == g.outputs[static_cast<size_t>(m.output)])
+                    items[k] = Value(mutatedTensor(g, m_inputs, m));
     }
 
     /// AOT autograd: the outputs after the user's are saved for the backward; the user's that
@@ -473,8 +488,8 @@ private:
         std::vector<int64_t> symbols = m_syms;
         auto node = makeRef<CompiledFunctionBackward>(m_artifacts, m_interp, m_sink, saved, outputs,
                                                       std::move(symbols), targets);
-        items.resize(users);
-        for (size_t k = 0; k < users; ++k) {
+        items.resize(users - m_a.aten.mutations.size()); // the mutations' values end them
+        for (size_t k = 0; k < items.size(); ++k) {
             if (aot.tangentOf[k] < 0) continue;
             // An output that is an input unchanged is returned as a new alias of it: the
             // input keeps its own grad_fn.
@@ -502,6 +517,9 @@ private:
 } // namespace
 
 Value CompiledGraph::run(lang::Interpreter& interp, std::span<const Value> inputs) {
+    if (mutatedTensorAliased(m_a->aten, inputs))
+        return graph::runGraph(interp, *m_a->captured,
+                               std::vector<Value>(inputs.begin(), inputs.end()));
     return Run(m_a, interp, inputs, m_sink, m_logger, m_compileId).execute();
 }
 

@@ -67,6 +67,9 @@ public:
     /// In-place writes so far (autograd's version counter, shared by every view).
     uint32_t version() const { return m_version; }
     void bumpVersion() { ++m_version; }
+    /// Sets the counter back: only for writes undone as if they never happened (a trace's
+    /// writes to the frame's inputs, put back before the compiled graph makes them for real).
+    void restoreVersion(uint32_t version) { m_version = version; }
 
 private:
     void runPendingFill() const;

@@ -332,8 +332,9 @@ private slots:
 
     void inPlaceOpsOnIntermediatesAreFunctionalized() {
         // `y.add_(1)` and `out += x` on values the graph made compile as their out-of-place
-        // ops (later reads see the result); a write to a graph input, or to a tensor a view was
-        // taken of, runs the graph through the eager kernels and says why.
+        // ops (later reads see the result); a write to a tensor a view was taken of runs the
+        // graph through the eager kernels and says why. (Writes to graph inputs compile too:
+        // tst_graph_mutations.)
         testing::CompilerFixture f;
         QCOMPARE(f.run("import torch\n"
                        "@torch.compile\ndef f(x):\n    y = x * 2\n    y.add_(1)\n"
@@ -346,10 +347,8 @@ private slots:
         testing::CompilerFixture g;
         QCOMPARE(g.run("import torch\nimport torch._logging\nimport logging\n"
                        "torch._logging.set_logs(inductor=logging.INFO)\n"
-                       "@torch.compile\ndef f(x):\n    x.add_(1)\n    return x * 2\n"
                        "@torch.compile\ndef h(x):\n    y = x * 2\n    v = y[0]\n"
                        "    y += 1\n    return v * 1\n"
-                       "r = f(torch.ones(3))\nassert r.tolist() == [4.0, 4.0, 4.0]\n"
                        "assert h(torch.ones(3)).tolist() == 3.0\n"),
                  std::string());
         QVERIFY(g.sink.kernels.empty());
