@@ -48,3 +48,14 @@ fixtures="$root/tests/import/fixtures"
 shot studio-import --import "$fixtures/cpu_train_default.trimmed.log" \
     --profile "$fixtures/cpu_train_default.profile.json" --import-to "$work/imported.kiln" \
     --layout kernels --select kernel:27 --graph-view forward
+# The same run's graph break and recompile, with its source: the log records the workload at
+# /home/user/workloads/gen_traces.py; Source > Locate Source File… pointed to our copy of it
+# (written into the settings here, as the dialog does).
+cp "$fixtures/gen_torch_traces.py" "$work/gen_traces.py"
+key=$(printf %s /home/user/workloads/gen_traces.py | base64 -w0 | tr '+/' '-_' | tr -d '=')
+mkdir -p "$XDG_CONFIG_HOME/Kiln"
+printf '[importedSources]\n%s=%s\n' "$key" "$work/gen_traces.py" >"$XDG_CONFIG_HOME/Kiln/Kiln Studio.conf"
+shot studio-import-break "$work/imported.kiln" --layout breaks --select break:1
+rm -f "$XDG_CONFIG_HOME/Kiln/Kiln Studio.conf.lock"
+printf '[importedSources]\n%s=%s\n' "$key" "$work/gen_traces.py" >"$XDG_CONFIG_HOME/Kiln/Kiln Studio.conf"
+shot studio-import-recompile "$work/imported.kiln" --panel guards --select compile:0/1

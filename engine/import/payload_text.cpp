@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <regex>
 
 namespace kiln::importer {
 namespace {
@@ -276,6 +277,30 @@ GraphBreakEvent parseGraphBreakReason(std::string_view text) {
         event.reasonKind = event.reason.substr(blank + 2, end - blank - 2);
     }
     return event;
+}
+
+FailedGuardText parseRecompileReason(std::string_view reason) {
+    std::string text(trim(reason));
+    std::smatch m;
+    // Dynamo names a local as 'x' (2.4 on) or as its source (2.3: 'L['x']').
+    auto source = [](const std::string& name) {
+        return name.starts_with("L[") || name.starts_with("G[") ? name : "L['" + name + "']";
+    };
+    static const std::regex tensor(R"(^tensor '(.+)' (\w+) mismatch(?: at index (\d+))?\. )"
+                                   R"(expected ([^,]*)(?:, actual (.*))?$)");
+    if (std::regex_match(text, m, tensor)) {
+        std::string what = m[2].str() + (m[3].matched ? "[" + m[3].str() + "]" : "");
+        // "requires_grad mismatch. expected requires_grad=0": the value names itself.
+        std::string expected = m[4].str(), actual = m[5].str();
+        bool named = expected.starts_with(m[2].str() + "=");
+        return {source(m[1].str()), named ? expected : what + " == " + expected,
+                actual.empty() || named ? actual : what + " == " + actual};
+    }
+    static const std::regex objectId(R"(^___check_obj_id\((.+), \d+\)$)");
+    if (std::regex_match(text, m, objectId)) return {m[1].str(), "the same object", ""};
+    static const std::regex equals(R"(^((?:[LG]\[|len\().+?) == (.+)$)");
+    if (std::regex_match(text, m, equals)) return {m[1].str(), m[2].str(), ""};
+    return {};
 }
 
 } // namespace kiln::importer

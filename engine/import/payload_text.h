@@ -45,4 +45,14 @@ std::vector<ExternCall> parseExternCalls(std::string_view code);
 /// the user stack that follows "User code traceback:".
 GraphBreakEvent parseGraphBreakReason(std::string_view text);
 
+/// The failed guard one line of a `recompile_reasons` artifact names, without its "F/C: "
+/// prefix, in the recompiles table's terms: "tensor 'x' size mismatch at index 1. expected 64,
+/// actual 96" is L['x'], "size[1] == 64", "size[1] == 96"; "L['n'] == 3" is L['n'], "3";
+/// ___check_obj_id(L['m'], ...) is L['m'], "the same object". Words it does not know leave
+/// all three empty (the reason itself is kept whole).
+struct FailedGuardText {
+    std::string source, expected, actual;
+};
+FailedGuardText parseRecompileReason(std::string_view reason);
+
 } // namespace kiln::importer

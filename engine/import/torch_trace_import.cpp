@@ -83,8 +83,9 @@ private:
     int64_t m_baseMonotonicNs = 0; ///< monotonicNs() standing for the run's start
     int64_t m_startEpochNs = 0;
     std::set<int64_t> m_frames;
-    std::map<std::string, CompileEvent> m_open; ///< compiles not yet finished
-    std::set<std::string> m_broken;             ///< compiles with a graph break
+    std::map<std::string, int64_t> m_frameByName; ///< "file\nfunction" -> its newest frame id
+    std::map<std::string, CompileEvent> m_open;   ///< compiles not yet finished
+    std::set<std::string> m_broken;               ///< compiles with a graph break
     std::map<std::string, int32_t> m_graphIndex;
     int32_t m_nextGraph = 0;
     int64_t m_nextKernel = 1;
@@ -154,8 +155,14 @@ void LogImport::dynamoStart(const LogRecord& record) {
         constexpr std::string_view kResume = "torch_dynamo_resume_in_";
         frame.kind = frame.function.starts_with(kResume) ? "resume" : "function";
         if (size_t at = frame.function.rfind("_at_");
-            frame.kind == "resume" && at != std::string::npos)
+            frame.kind == "resume" && at != std::string::npos) {
             frame.resumeLine = int32_t(std::atoi(frame.function.c_str() + at + 4));
+            // The frame it continues: the newest one of that name in the same file.
+            std::string parent = frame.function.substr(kResume.size(), at - kResume.size());
+            if (auto it = m_frameByName.find(frame.file + "\n" + parent); it != m_frameByName.end())
+                frame.parentFrameId = it->second;
+        }
+        m_frameByName[frame.file + "\n" + frame.function] = frameId;
         m_writer.frame(frame);
         ++m_summary.frames;
     }
@@ -196,8 +203,13 @@ void LogImport::artifact(const LogRecord& record) {
             RecompileEvent event;
             event.compileId = compileId;
             event.reason = line;
-            if (size_t colon = line.find(": "); colon != std::string::npos && colon < 24)
+            if (size_t colon = line.find(": "); colon != std::string::npos && colon < 24) {
                 event.failedCompileId = line.substr(0, colon);
+                FailedGuardText guard = parseRecompileReason(line.substr(colon + 2));
+                event.guardSource = guard.source;
+                event.expected = guard.expected;
+                event.actual = guard.actual;
+            }
             m_writer.recompile(event);
             ++m_summary.recompileRows;
         }

@@ -206,6 +206,9 @@ private slots:
         using A = views::GuardsPanel::Arrangement;
         QTRY_VERIFY2(panel.tablesArrangement() == A::Tabbed,
                      qPrintable(QString("%1x%2").arg(panel.width()).arg(panel.height())));
+        // A recompile opens on why it was compiled; the guards are one tab away.
+        QTRY_COMPARE(panel.tabs()->currentIndex(), 1);
+        panel.tabs()->setCurrentIndex(0);
         QTableView* guards = panel.guardsTable();
         QTRY_VERIFY(guards->isVisible());
         QTRY_VERIFY2(guards->viewport()->height() >=

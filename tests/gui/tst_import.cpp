@@ -9,6 +9,7 @@
 #include "main_window.h"
 #include "run_toolbar.h"
 #include "runs_panel.h"
+#include "source_panel.h"
 
 #include <QAbstractItemModelTester>
 #include <QCheckBox>
@@ -119,6 +120,48 @@ private slots:
                     .data(runs->model().index(0, machine), Qt::ToolTipRole)
                     .toString()
                     .contains("Imported from " + fixture(kLog)));
+    }
+
+    void sourceShowsTheUserFileOnceLocated() {
+        // The log records the workload at /home/user/workloads/gen_traces.py, not on this
+        // machine: Source says so and shows the recorded stacks, until the user points it to a
+        // copy (gen_torch_traces.py is that file); then the text, with its markers.
+        if (QFile::exists("/home/user/workloads/gen_traces.py"))
+            QSKIP("this machine has the fixture's recorded source path");
+        studio::MainWindow w;
+        w.show();
+        studio::ImportRequest request;
+        request.logs = {fixture(kLog)};
+        request.trace = m_dir.filePath("source.kiln");
+        QSignalSpy finished(&w, &studio::MainWindow::importFinished);
+        QVERIFY(w.startImport(request));
+        QVERIFY(finished.wait(30000));
+        views::SnapshotPtr snap = shownRun(w, 0);
+        QVERIFY(snap);
+        QCOMPARE(snap->sourceFile, std::string("/home/user/workloads/gen_traces.py"));
+        auto* source = static_cast<views::SourcePanel*>(w.panel("source"));
+        QVERIFY(source->locateSourceAction()->isVisible());
+        QVERIFY(source->editor()->toPlainText().isEmpty());
+        QString placeholder = source->editor()->placeholderText();
+        QVERIFY2(placeholder.contains("/home/user/workloads/gen_traces.py, which is not on this "
+                                      "machine") &&
+                     placeholder.contains("forward  /home/user/workloads/gen_traces.py:22") &&
+                     placeholder.contains("Graph break 1 (1/0)") &&
+                     placeholder.contains("line 55, in run"),
+                 qPrintable(placeholder));
+        QVERIFY(source->summaryText().startsWith("gen_traces.py · 2 graph breaks"));
+
+        QString copy = m_dir.filePath("gen_traces.py");
+        QVERIFY(QFile::copy(fixture("gen_torch_traces.py"), copy));
+        source->locateSource(copy);
+        QVERIFY(waitFor([&] { return !source->editor()->toPlainText().isEmpty(); }));
+        QFile file(copy);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(source->editor()->toPlainText(), QString::fromUtf8(file.readAll()));
+        views::LineMarkers markers = views::sourceMarkers(*w.selection().snapshot());
+        QVERIFY(markers.count(22) && markers.count(33)); // forward, and the graph break
+        // Remembered: the next session reads the located copy at once.
+        QCOMPARE(views::locatedSource("/home/user/workloads/gen_traces.py"), copy);
     }
 
     void profileDroppedOnAnImportedRunGoesIntoIt() {

@@ -3,6 +3,7 @@
 // the README there) mapped into the trace schema, checked against what tlparse 0.4.3 reports
 // for the same log, and damaged logs that must import what they can without crashing.
 #include "import/md5.h"
+#include "import/payload_text.h"
 #include "import/torch_trace_import.h"
 #include "trace/sqlite_handle.h"
 #include "trace/trace_reader.h"
@@ -54,6 +55,28 @@ class TestTorchTraceImport : public QObject {
     }
 
 private slots:
+    void recompileReasonsNameTheirGuard() {
+        using importer::parseRecompileReason;
+        auto parsed = [](std::string_view reason) {
+            importer::FailedGuardText g = parseRecompileReason(reason);
+            return g.source + " | " + g.expected + " | " + g.actual;
+        };
+        // As PyTorch 2.11 words them (the fixtures, and torch/_guards.py's messages).
+        QCOMPARE(parsed("tensor 'x' size mismatch at index 1. expected 64, actual 96"),
+                 std::string("L['x'] | size[1] == 64 | size[1] == 96"));
+        QCOMPARE(parsed("tensor 'L['x']' stride mismatch at index 0. expected 8, actual 1"),
+                 std::string("L['x'] | stride[0] == 8 | stride[0] == 1"));
+        QCOMPARE(parsed("tensor 'x' requires_grad mismatch. expected requires_grad=0"),
+                 std::string("L['x'] | requires_grad=0 | "));
+        QCOMPARE(parsed("tensor 'w' dtype mismatch. expected Float, actual Double"),
+                 std::string("L['w'] | dtype == Float | dtype == Double"));
+        QCOMPARE(parsed("L['n'] == 3"), std::string("L['n'] | 3 | "));
+        QCOMPARE(parsed("len(L['xs']) == 2"), std::string("len(L['xs']) | 2 | "));
+        QCOMPARE(parsed("___check_obj_id(L['self'], 140234)"),
+                 std::string("L['self'] | the same object | "));
+        QCOMPARE(parsed("GLOBAL_STATE changed: grad_mode "), std::string(" |  | "));
+    }
+
     void md5MatchesRfc1321Vectors() {
         QCOMPARE(importer::md5Hex(""), std::string("d41d8cd98f00b204e9800998ecf8427e"));
         QCOMPARE(importer::md5Hex("abc"), std::string("900150983cd24fb0d6963f7d28e17f72"));
@@ -118,13 +141,26 @@ private slots:
         QVERIFY(stack.find("line 33, in with_break") != std::string::npos);
         QVERIFY(stack.find("symbolic_convert.py") == std::string::npos);
         QCOMPARE(breaks.value()[0].line, 33);
+        // The resume function continues with_break (frame 1) after line 33: Studio's break
+        // details find the graph that resumed through this link.
+        auto frames = reader.value()->frames(s.runId);
+        QVERIFY(frames.ok());
+        QCOMPARE(frames.value().size(), size_t(3));
+        QCOMPARE(frames.value()[2].kind, std::string("resume"));
+        QCOMPARE(frames.value()[2].resumeLine, 33);
+        QCOMPARE(frames.value()[2].parentFrameId, int64_t(1));
+        QCOMPARE(frames.value()[1].parentFrameId, int64_t(-1));
 
         auto recompiles = reader.value()->recompiles(s.runId);
         QVERIFY(recompiles.ok());
-        QVERIFY(!recompiles.value().empty());
-        QVERIFY(recompiles.value()[0].reason.find("mismatch") != std::string::npos ||
-                recompiles.value()[0].reason.find("!=") != std::string::npos ||
-                !recompiles.value()[0].failedCompileId.empty());
+        QCOMPARE(recompiles.value().size(), size_t(3));
+        const trace::RecompileRow& first = recompiles.value()[0];
+        QCOMPARE(first.reason,
+                 std::string("0/0: tensor 'x' size mismatch at index 1. expected 64, actual 96"));
+        QCOMPARE(first.failedCompileId, std::string("0/0"));
+        QCOMPARE(first.guardSource, std::string("L['x']"));
+        QCOMPARE(first.expected, std::string("size[1] == 64"));
+        QCOMPARE(first.actual, std::string("size[1] == 96"));
 
         auto guards = reader.value()->guards(s.runId, "0/0");
         QVERIFY(guards.ok());

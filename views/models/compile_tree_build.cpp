@@ -129,6 +129,7 @@ CompileTreeStatus statusOf(const trace::CompileRow& c, bool replaced) {
 }
 
 QString failureLine(const trace::RecompileRow& r) {
+    if (r.guardSource.empty()) return text(r.reason); // an imported reason, as PyTorch wrote it
     return QString("%1: %2 expected %3, actual %4")
         .arg(text(r.failedCompileId), text(r.guardSource), text(r.expected), text(r.actual));
 }

@@ -4,6 +4,8 @@
 #include "support/sha256.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QSettings>
 #include <algorithm>
 #include <map>
 
@@ -50,15 +52,45 @@ Expected<std::vector<KernelRecord>> readKernels(const trace::TraceReader& reader
     return rows;
 }
 
+/// An imported run's user file: the one most of its frames are in (the first frame's on a tie).
+std::string importedUserFile(const RunSnapshot& s) {
+    std::map<std::string, int> frames;
+    std::string best;
+    for (const trace::FrameRow& f : s.frames)
+        if (!f.file.empty() && ++frames[f.file] > (best.empty() ? 0 : frames[best])) best = f.file;
+    return best;
+}
+
+/// Which file Source shows and where it is read from (sourceFile, sourceReadFrom).
+void placeSource(RunSnapshot& s) {
+    if (s.run.mode != "imported") {
+        s.sourceFile = s.run.workloadPath;
+        s.sourceReadFrom = QString::fromStdString(s.sourceFile);
+        return;
+    }
+    s.sourceFile = importedUserFile(s);
+    QString recorded = QString::fromStdString(s.sourceFile);
+    QString located = s.sourceFile.empty() ? QString() : locatedSource(s.sourceFile);
+    s.sourceReadFrom = !located.isEmpty() && !QFileInfo(recorded).isReadable() ? located : recorded;
+}
+
 void readSource(RunSnapshot& snapshot) {
-    QFile file(QString::fromStdString(snapshot.run.workloadPath));
-    if (!file.open(QIODevice::ReadOnly)) return;
+    QFile file(snapshot.sourceReadFrom);
+    if (snapshot.sourceReadFrom.isEmpty() || !file.open(QIODevice::ReadOnly)) return;
     QByteArray bytes = file.readAll();
     snapshot.source = QString::fromUtf8(bytes);
+    // An imported run has no hash of its file: PyTorch's log does not record one.
     snapshot.sourceChanged =
-        !snapshot.run.workloadHash.empty() &&
+        snapshot.run.mode != "imported" && !snapshot.run.workloadHash.empty() &&
         sha256Hex(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size()))) !=
             snapshot.run.workloadHash;
+}
+
+QString settingsKey(const std::string& recordedPath) {
+    // Paths hold slashes, which QSettings reads as groups.
+    return "importedSources/" + QString::fromLatin1(QByteArray::fromStdString(recordedPath)
+                                                        .toBase64(QByteArray::Base64UrlEncoding |
+                                                                  QByteArray::OmitTrailingEquals));
 }
 
 /// Assigns `*target` from `result`, or returns its error from the enclosing function.
@@ -122,7 +154,8 @@ Expected<RunSnapshot> readRunSnapshot(const trace::TraceReader& reader, int64_t 
     KILN_TAKE(s.output, tailed<trace::OutputLine>(p ? &p->output : nullptr, [&](int64_t after) {
                   return reader.outputLines(runId, after, -1);
               }));
-    if (p && p->run.workloadHash == s.run.workloadHash) {
+    placeSource(s);
+    if (p && p->run.workloadHash == s.run.workloadHash && p->sourceReadFrom == s.sourceReadFrom) {
         s.source = p->source;
         s.sourceChanged = p->sourceChanged;
     } else {
@@ -132,6 +165,14 @@ Expected<RunSnapshot> readRunSnapshot(const trace::TraceReader& reader, int64_t 
 }
 
 #undef KILN_TAKE
+
+QString locatedSource(const std::string& recordedPath) {
+    return QSettings().value(settingsKey(recordedPath)).toString();
+}
+
+void setLocatedSource(const std::string& recordedPath, const QString& path) {
+    QSettings().setValue(settingsKey(recordedPath), path);
+}
 
 const trace::FrameRow* RunSnapshot::frame(int64_t frameId) const {
     for (const trace::FrameRow& f : frames)

@@ -18,6 +18,11 @@
 
 namespace kiln::views {
 
+/// Where the user located the source of an imported run recorded at \p recordedPath (kept in
+/// the settings across sessions); empty when never located.
+QString locatedSource(const std::string& recordedPath);
+void setLocatedSource(const std::string& recordedPath, const QString& path);
+
 struct RunSnapshot {
     trace::RunRow run;
     bool looksCrashed = false; ///< 'running' but its process is gone (TraceReader's judgement)
@@ -36,7 +41,13 @@ struct RunSnapshot {
     std::vector<trace::EventRow> events;
     std::vector<trace::ConfigRow> config;
     std::vector<trace::OutputLine> output;
-    /// The workload's text as it is on disk now; empty when it cannot be read.
+    /// The file Source shows, as the run recorded it: the workload, or for a run imported from
+    /// PyTorch the user's file its frames were compiled from (the file most of them are in).
+    std::string sourceFile;
+    /// Where its text was read: sourceFile, or the file the user located for an imported run
+    /// whose recorded path is not on this machine (locatedSource).
+    QString sourceReadFrom;
+    /// That file's text as it is on disk now; empty when it cannot be read.
     QString source;
     /// The file changed since the run (its hash differs): line markers may be off.
     bool sourceChanged = false;

@@ -143,7 +143,8 @@ RecompilesModel::RecompilesModel(QObject* parent)
     setColumns({
         {"compile", [](const R& r) { return text(r.compileId); }, {}},
         {"older entry", [](const R& r) { return text(r.failedCompileId); }, {}},
-        {"guard", [](const R& r) { return text(r.guardSource); },
+        // An imported reason PyTorch words in a way Kiln does not parse: the reason itself.
+        {"guard", [](const R& r) { return text(r.guardSource.empty() ? r.reason : r.guardSource); },
          [](const R& r) { return text(r.reason); }},
         {"expected", [](const R& r) { return text(r.expected); }, {}},
         {"actual", [](const R& r) { return text(r.actual); }, {}},

@@ -353,6 +353,10 @@ void GuardsPanel::showEntry(const QString& compileId) {
     showGuards(*s, *c);
     showRecompiles(*s, *c);
     fillDiffChoices(*s, *c);
+    // Tabbed, a recompile selected from the guards tab opens on why it was compiled: the
+    // failed guard is what one looks for first. (Another tab the user picked stays.)
+    if (c->reason == "recompile" && m_tabs->currentIndex() == 0 && m_recompiles->rowCount() > 0)
+        m_tabs->setCurrentIndex(1);
 }
 
 void GuardsPanel::showGuards(const RunSnapshot& s, const trace::CompileRow& c) {

@@ -4,9 +4,11 @@
 #include "break_details.h"
 #include "counted.h"
 #include "eager_calls.h"
+#include "imported_source.h"
 #include "python_highlighter.h"
 
 #include <QAction>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -28,8 +30,8 @@ QString qs(const std::string& s) {
 }
 
 bool inWorkload(const RunSnapshot& snapshot, const std::string& file) {
-    if (file == snapshot.run.workloadPath) return true;
-    return QFileInfo(qs(file)).fileName() == QFileInfo(qs(snapshot.run.workloadPath)).fileName();
+    if (file == snapshot.sourceFile) return true;
+    return QFileInfo(qs(file)).fileName() == QFileInfo(qs(snapshot.sourceFile)).fileName();
 }
 
 /// Where a frame's compiled code starts in the source: a resume frame at the line it resumes.
@@ -196,13 +198,23 @@ SourcePanel::SourcePanel(TraceSession& session, Selection& selection, QWidget* p
     , m_endBanner(new QLabel)
     , m_summary(new QLabel)
     , m_next(new QAction("Next graph break", this))
-    , m_previous(new QAction("Previous graph break", this)) {
+    , m_previous(new QAction("Previous graph break", this))
+    , m_locate(new QAction("Locate Source File…", this)) {
     m_next->setShortcut(QKeySequence(Qt::Key_F8));
     m_previous->setShortcut(QKeySequence(Qt::SHIFT | Qt::Key_F8));
     addAction(m_next);
     addAction(m_previous);
     connect(m_next, &QAction::triggered, this, [this] { stepBreak(+1); });
     connect(m_previous, &QAction::triggered, this, [this] { stepBreak(-1); });
+    m_locate->setToolTip("Open your copy of the file this imported PyTorch run compiled");
+    m_locate->setVisible(false);
+    connect(m_locate, &QAction::triggered, this, [this] {
+        if (!m_shown) return;
+        QString path = QFileDialog::getOpenFileName(
+            this, "Locate " + QFileInfo(qs(m_shown->sourceFile)).fileName(),
+            QFileInfo(m_shown->sourceReadFrom).absolutePath(), "Python (*.py);;All files (*)");
+        if (!path.isEmpty()) locateSource(path);
+    });
 
     m_banner->setText("⚠ The file changed since this run; markers may be off.");
     m_banner->setStyleSheet("background: #fff3cd; color: #664d03; padding: 4px 8px;");
@@ -238,7 +250,7 @@ QWidget* SourcePanel::makeToolbar() {
     auto* bar = new QWidget;
     auto* layout = new QHBoxLayout(bar);
     layout->setContentsMargins(6, 2, 6, 2);
-    for (QAction* action : {m_previous, m_next}) {
+    for (QAction* action : {m_previous, m_next, m_locate}) {
         auto* button = new QToolButton;
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
@@ -256,6 +268,7 @@ void SourcePanel::showSnapshot(const SnapshotPtr& snapshot) {
     m_end = snapshot ? runEndNotice(*snapshot) : RunEndNotice{};
     if (!snapshot) {
         showRunEnd();
+        m_locate->setVisible(false);
         m_editor->setSourceText(m_unrunText);
         m_editor->setMarkers({});
         m_editor->setPlaceholderText("No run is selected.");
@@ -263,8 +276,11 @@ void SourcePanel::showSnapshot(const SnapshotPtr& snapshot) {
         updateSummary();
         return;
     }
+    bool imported = snapshot->run.mode == "imported";
+    m_locate->setVisible(imported);
     m_editor->setPlaceholderText(
-        QString("The workload %1 could not be read.").arg(qs(snapshot->run.workloadPath)));
+        imported ? missingImportedSourceText(*snapshot)
+                 : QString("The workload %1 could not be read.").arg(qs(snapshot->sourceFile)));
     // A live run's refresh keeps the text (the editor compares it): setting it again would lose
     // the scroll position; the markers repaint the gutter only.
     m_editor->setSourceText(snapshot->source);
@@ -308,6 +324,12 @@ QString SourcePanel::summaryText() const {
     return m_summary->text();
 }
 
+void SourcePanel::locateSource(const QString& path) {
+    if (!m_shown || m_shown->sourceFile.empty()) return;
+    setLocatedSource(m_shown->sourceFile, path);
+    session().requestSnapshot(m_shown->run.id);
+}
+
 void SourcePanel::setUnrunWorkload(const QString& path, const QString& text) {
     m_unrunPath = path;
     m_unrunText = path.isEmpty() ? QString() : text;
@@ -328,7 +350,7 @@ void SourcePanel::updateSummary() {
         static_cast<int>(std::count_if(s.compiles.begin(), s.compiles.end(),
                                        [](const auto& c) { return c.reason == "recompile"; }));
     m_summary->setText(QString("%1 · %2 graph break%3 · %4 compiled frame%5 · %6 recompile%7")
-                           .arg(QFileInfo(qs(s.run.workloadPath)).fileName())
+                           .arg(QFileInfo(qs(s.sourceFile)).fileName())
                            .arg(s.graphBreaks.size())
                            .arg(s.graphBreaks.size() == 1 ? "" : "s")
                            .arg(s.frames.size())

@@ -41,6 +41,13 @@ public:
     /// selected, with a summary saying it has not run yet. An empty path forgets it.
     void setUnrunWorkload(const QString& path, const QString& text);
 
+    /// For a run imported from PyTorch: opens a file dialog for the user's copy of the source
+    /// the log names (shown when that path is not readable here).
+    QAction* locateSourceAction() const { return m_locate; }
+    /// Reads the shown imported run's source from \p path from now on (remembered across
+    /// sessions for that recorded path); what the file dialog of locateSourceAction calls.
+    void locateSource(const QString& path);
+
     CodeEditor* editor() const { return m_editor; }
     /// The line under the toolbar: the workload, its breaks, frames and recompiles.
     QString summaryText() const;
@@ -86,6 +93,7 @@ private:
     QLabel* m_summary;
     QAction* m_next;
     QAction* m_previous;
+    QAction* m_locate;
     SnapshotPtr m_shown; ///< the snapshot the editor shows
     QString m_unrunPath; ///< a workload without runs yet, shown while no run is
     QString m_unrunText;
