@@ -188,9 +188,26 @@ int importFiles(const ImportRequest& request) {
         std::fputs("kiln: error: --run goes with --into TRACE\n", stderr);
         return 2;
     }
+    // A TORCH_TRACE directory stands for its logs, one run per process (rank).
+    std::vector<std::string> files;
+    for (const std::string& file : request.files) {
+        if (isProfile(file) || !std::filesystem::is_directory(file)) {
+            files.push_back(file);
+            continue;
+        }
+        std::vector<std::string> logs = importer::torchTraceLogsIn(file);
+        if (logs.empty()) {
+            std::fprintf(stderr,
+                         "kiln: error: %s has no .log files (TORCH_TRACE writes one per "
+                         "process)\n",
+                         file.c_str());
+            return 2;
+        }
+        files.insert(files.end(), logs.begin(), logs.end());
+    }
     int64_t lastLogRun = 0;
     std::unique_ptr<trace::TraceWriter> writer;
-    for (const std::string& file : request.files) {
+    for (const std::string& file : files) {
         if (isProfile(file)) {
             writer.reset(); // the profile import writes on its own connection
             if (int rc = importProfileInto(file, request.trace, lastLogRun); rc != 0) return rc;

@@ -49,6 +49,8 @@ int listRuns(const std::string& tracePath) {
                     formatTime(r.startedAtNs).c_str(), seconds.c_str(), r.workloadPath.c_str());
         if (!r.errorType.empty())
             std::printf("      %s: %s\n", r.errorType.c_str(), r.errorMessage.c_str());
+        if (r.mode == "imported")
+            std::printf("      imported: %s\n", trace::importedOrigin(r.machineJson).c_str());
         // Where it ran: its timings only compare with runs on the same machine and libraries.
         if (r.machine.recorded())
             std::printf("      machine: %s\n", trace::machineSummary(r.machine).c_str());

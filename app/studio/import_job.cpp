@@ -66,12 +66,10 @@ bool ImportJob::start(const ImportRequest& request) {
 }
 
 QStringList ImportJob::logsOf(const QString& path) {
-    QFileInfo info(path);
-    if (!info.isDir()) return info.exists() ? QStringList{info.absoluteFilePath()} : QStringList{};
     QStringList logs;
-    const QDir dir(info.absoluteFilePath());
-    for (const QString& name : dir.entryList({QStringLiteral("*.log")}, QDir::Files, QDir::Name))
-        logs << dir.filePath(name);
+    for (const std::string& log :
+         importer::torchTraceLogsIn(QFileInfo(path).absoluteFilePath().toStdString()))
+        logs << QString::fromStdString(log);
     return logs;
 }
 

@@ -6,6 +6,7 @@
 #include "support/clock.h"
 #include "trace/trace_writer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -426,8 +427,36 @@ Status LogImport::cancel() {
 
 } // namespace
 
+std::vector<std::string> torchTraceLogsIn(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    if (!fs::is_directory(path, error))
+        return fs::exists(path, error) ? std::vector<std::string>{path}
+                                       : std::vector<std::string>{};
+    // PyTorch names each process's log dedicated_log_torch_trace_rank_N_XXXX.log.
+    auto rankOf = [](const std::string& name) -> int64_t {
+        size_t at = name.find("_rank_");
+        return at == std::string::npos ? -1 : std::atoll(name.c_str() + at + 6);
+    };
+    std::vector<std::pair<int64_t, std::string>> logs;
+    for (const fs::directory_entry& entry : fs::directory_iterator(path, error)) {
+        std::string name = entry.path().filename().string();
+        if (entry.is_regular_file(error) && name.ends_with(".log"))
+            logs.emplace_back(rankOf(name), entry.path().string());
+    }
+    std::sort(logs.begin(), logs.end());
+    std::vector<std::string> paths;
+    for (auto& [rank, log] : logs)
+        paths.push_back(std::move(log));
+    return paths;
+}
+
 Expected<ImportSummary> importTorchTraceLog(const std::string& logPath, trace::TraceWriter& writer,
                                             const ImportOptions& options) {
+    std::error_code dirError;
+    if (std::filesystem::is_directory(logPath, dirError))
+        return makeDiagnostic("ImportError",
+                              "'" + logPath + "' is a directory: import the .log files in it");
     std::ifstream in(logPath, std::ios::binary);
     if (!in)
         return makeDiagnostic("ImportError", "cannot read '" + logPath +

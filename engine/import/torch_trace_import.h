@@ -50,6 +50,11 @@ struct ImportSummary {
     int64_t rank = -1;
 };
 
+/// The logs a TORCH_TRACE path holds: a file is itself; a directory its `.log` files, one per
+/// process (rank), in rank order (`..._rank_2_...` before `..._rank_10_...`), then by name.
+/// Empty for a path that does not exist or a directory without logs.
+std::vector<std::string> torchTraceLogsIn(const std::string& path);
+
 /// Imports the log at \p logPath as a new run of \p writer (which must have no open run) and
 /// stores its extras in \p tracePath (the writer's file). Fails only when the file cannot be
 /// opened or the trace cannot be written, or when \p options' progress callback cancels: then

@@ -2,6 +2,7 @@
 #include "trace/machine_info.h"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace kiln::trace {
 
@@ -21,6 +22,23 @@ std::string MachineInfo::matmulOf(const std::string& dtype) const {
     for (const auto& [name, library] : matmul)
         if (name == dtype) return library;
     return {};
+}
+
+std::string importedOrigin(const std::string& machineJson) {
+    nlohmann::json facts = nlohmann::json::parse(machineJson, nullptr, false);
+    std::vector<std::string> parts;
+    auto textOf = [&](const char* key) {
+        auto it = facts.is_object() ? facts.find(key) : facts.end();
+        return it != facts.end() && it->is_string() ? it->get<std::string>() : std::string();
+    };
+    if (std::string v = textOf("pytorch"); !v.empty()) parts.push_back("PyTorch " + v);
+    if (std::string v = textOf("cuda"); !v.empty()) parts.push_back("CUDA " + v);
+    if (facts.is_object() && facts.contains("rank") && facts["rank"].is_number_integer())
+        parts.push_back("rank " + std::to_string(facts["rank"].get<int64_t>()));
+    std::string text;
+    for (const std::string& p : parts)
+        text += (text.empty() ? "" : " · ") + p;
+    return text.empty() ? "PyTorch version not logged" : text;
 }
 
 std::string machineSummary(const MachineInfo& machine) {

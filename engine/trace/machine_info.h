@@ -33,6 +33,10 @@ struct MachineInfo {
 
 /// "AMD EPYC 9B14 (avx512, 2 threads)"; the parts that were recorded; empty when none was.
 std::string machineSummary(const MachineInfo& machine);
+/// Where a run imported from PyTorch came from, from its `machine` JSON
+/// ({"source": "torch_trace", "pytorch", "cuda", "rank"}): "PyTorch 2.11.0 · CUDA 13.0 · rank
+/// 2"; "PyTorch version not logged" when the log had none of these.
+std::string importedOrigin(const std::string& machineJson);
 /// "float32: oneDNN 2.6.3 (avx512_core_bf16); float64: BLIS 0.9.0 (zen3)"; empty when none.
 std::string matmulSummary(const MachineInfo& machine);
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 // `kiln import LOG -o TRACE` as a user runs it: the summary, exit codes, and `kiln compiles`,
 // `kiln breaks` and `kiln graph` reading the imported run.
+#include <QDir>
+#include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -59,6 +61,47 @@ private slots:
         Result graph = kiln({"graph", trace, "0/0"});
         QCOMPARE(graph.exitCode, 0);
         QVERIFY(graph.out.contains("def forward"));
+    }
+
+    void aMultiRankDirectoryIsARunPerRank() {
+        // TORCH_TRACE=DIR in a 2-process job: one log per rank, each envelope saying its rank.
+        // Made from the fixture by adding "rank" to every envelope (payloads and their md5s
+        // unchanged); rank 10 sorts after rank 2, as numbers.
+        QFile source(fixture());
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = source.readAll().split('\n');
+        QDir dir(m_dir.filePath("torch_trace"));
+        QVERIFY(dir.mkpath("."));
+        for (int rank : {10, 2}) {
+            QFile log(
+                dir.filePath(QString("dedicated_log_torch_trace_rank_%1_x1y2.log").arg(rank)));
+            QVERIFY(log.open(QIODevice::WriteOnly));
+            for (const QByteArray& line : lines) {
+                int brace = line.indexOf("] {\"");
+                QByteArray out = line;
+                if (brace >= 0 && !line.startsWith('\t'))
+                    out.insert(brace + 3, QString("\"rank\": %1, ").arg(rank).toUtf8());
+                log.write(out + '\n');
+            }
+        }
+        QString trace = m_dir.filePath("ranks.kiln");
+        Result imported = kiln({"import", dir.path(), "-o", trace});
+        QCOMPARE(imported.exitCode, 0);
+        QVERIFY2(imported.out.contains("rank_2_x1y2.log as run 1") &&
+                     imported.out.contains("rank_10_x1y2.log as run 2") &&
+                     imported.out.count("0 md5 mismatches") == 2,
+                 qPrintable(imported.out));
+        Result runs = kiln({"runs", trace});
+        QCOMPARE(runs.exitCode, 0);
+        QVERIFY2(runs.out.contains("imported: PyTorch 2.11.0+cu130 · CUDA 13.0 · rank 2\n") &&
+                     runs.out.contains("imported: PyTorch 2.11.0+cu130 · CUDA 13.0 · rank 10\n"),
+                 qPrintable(runs.out));
+
+        QDir empty(m_dir.filePath("empty_trace"));
+        QVERIFY(empty.mkpath("."));
+        Result none = kiln({"import", empty.path(), "-o", m_dir.filePath("none.kiln")});
+        QCOMPARE(none.exitCode, 2);
+        QVERIFY2(none.err.contains("has no .log files"), qPrintable(none.err));
     }
 
     void profileIntoTheLogsRun() {

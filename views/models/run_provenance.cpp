@@ -54,15 +54,7 @@ QJsonObject importedFacts(const trace::RunRow& run) {
 } // namespace
 
 QString importedOriginText(const trace::RunRow& run) {
-    if (!isImportedRun(run)) return {};
-    const QJsonObject facts = importedFacts(run);
-    QStringList parts;
-    if (facts.contains("pytorch")) parts << "PyTorch " + facts["pytorch"].toString();
-    if (facts.contains("cuda") && !facts["cuda"].toString().isEmpty())
-        parts << "CUDA " + facts["cuda"].toString();
-    if (facts.contains("rank")) parts << QString("rank %1").arg(facts["rank"].toInteger());
-    return parts.isEmpty() ? QString("PyTorch version not logged")
-                           : parts.join(QStringLiteral(" · "));
+    return isImportedRun(run) ? text(trace::importedOrigin(run.machineJson)) : QString();
 }
 
 QString machineDetailsText(const trace::RunRow& run) {
