@@ -170,6 +170,14 @@ void attachScatterDerivative(Tensor& out, const Tensor& self, int64_t dim, const
 /// a[items] = value with tensor indices, after its recordGradFn on `written` (a itself).
 void attachIndexPutDerivative(Tensor& written, const std::vector<IndexItem>& items,
                               const Tensor& value);
+/// a[items] = value with basic items only, after its recordGradFn on `written` (a itself):
+/// CopySlices where the items made a view of a, else CopyBackwards or FillBackward3
+/// (derivatives_writes.cpp).
+void attachBasicWriteDerivative(Tensor& written, const std::vector<IndexItem>& items, bool madeView,
+                                const Tensor& value);
+/// copy_(value), fill_(value) and zero_() (no value) of all of `written`, after its
+/// recordGradFn: the old values get a zero gradient, the value the output's.
+void attachOverwriteDerivative(Tensor& written, const Tensor* value);
 /// a[items] with tensor indices.
 void attachIndexDerivative(Tensor& out, const Tensor& a, const std::vector<IndexItem>& items);
 

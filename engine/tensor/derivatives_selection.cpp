@@ -365,7 +365,8 @@ void attachScatterDerivative(Tensor& out, const Tensor& self, int64_t dim, const
 
 void attachIndexPutDerivative(Tensor& written, const std::vector<IndexItem>& items,
                               const Tensor& value) {
-    if (!written.gradNode()) return;
+    // Under no_grad the write records no node: the tensor keeps the one it has.
+    if (!gradModeEnabled() || !written.gradNode()) return;
     attachDerivative(written, makeRef<IndexPutBackward>(written.gradFn(), items, written, value));
 }
 

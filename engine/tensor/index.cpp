@@ -227,13 +227,23 @@ void markWritten(const Tensor& a, const Tensor& value, std::string_view gradFn) 
 
 std::string_view basicWriteGradFn(const BasicResult& basic, const Tensor& value) {
     if (basic.madeView) return "CopySlices";
-    return value.isWrappedNumber() ? "FillBackward2" : "CopyBackwards";
+    return value.dim() == 0 ? "FillBackward3" : "CopyBackwards";
 }
 
 std::string_view advancedWriteGradFn(const BasicResult& basic, const Tensor& value) {
     if (!value.isWrappedNumber() || basic.pending.size() != 1) return "IndexPutBackward0";
     return basic.pending[0].tensor.dtype() == DType::Bool ? "MaskedFillBackward0"
                                                           : "IndexFillBackward0";
+}
+
+/// The value as the write's node sees it, as torch's setitem makes it: its leading size-1
+/// dims viewed away (ViewBackward0), then expanded to the written shape (ExpandBackward0) unless it
+/// is a 0-dim value or has that shape already. `stripped` is the value without those dims.
+Tensor recordedValue(const Tensor& value, const Tensor& stripped, IntList shape) {
+    if (!gradModeEnabled() || !value.requiresGrad()) return value;
+    Tensor v = stripped.dim() == value.dim() ? value : view(value, stripped.sizes());
+    if (value.dim() == 0 || v.sizes() == DimVector(shape)) return v;
+    return expand(v, shape);
 }
 
 bool broadcastsTo(IntList from, IntList to) {
@@ -291,7 +301,10 @@ void indexPut(const Tensor& a, const std::vector<IndexItem>& items, const Tensor
         Tensor source = expand(v, basic.view.sizes()); // torch's copy_ messages
         checkNoPartialOverlap(basic.view, value);
         copyInto(basic.view, source);
-        markWritten(a, value, basicWriteGradFn(basic, value));
+        Tensor recorded = recordedValue(value, v, basic.view.sizes());
+        markWritten(a, recorded, basicWriteGradFn(basic, value));
+        Tensor written = a;
+        attachBasicWriteDerivative(written, items, basic.madeView, recorded);
         return;
     }
     AdvancedPlan plan = planAdvanced(basic.view, basic.pending);

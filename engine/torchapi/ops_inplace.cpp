@@ -2,6 +2,7 @@
 // In-place fills and random sampling: fill_, zero_, copy_, uniform_, normal_ (what nn.init is
 // made of), plus torch.multinomial. The arithmetic in-place forms (add_, clamp_, ...) live with
 // their out-of-place ops.
+#include "tensor/autograd.h"
 #include "tensor/convert.h"
 #include "tensor/elementwise.h"
 #include "tensor/grad_node.h"
@@ -25,7 +26,16 @@ void checkWritable(const Tensor& self) {
 /// After the write: a tensor that is part of a graph (or written from one) shows the node.
 void markWritten(const Tensor& self, std::string_view node, const Tensor* source = nullptr) {
     Tensor written = self;
-    tensor::recordGradFn(written, node, {&self, source});
+    if (source)
+        tensor::recordGradFn(written, node, {&self, source});
+    else
+        tensor::recordGradFn(written, node, {&self});
+}
+
+/// fill_, zero_ and copy_ overwrite every element: self's old values get a zero gradient.
+void attachOverwrite(const Tensor& self, const Tensor* value) {
+    Tensor written = self;
+    tensor::attachOverwriteDerivative(written, value);
 }
 
 Value fillFn(Interpreter& interp, const CallArgs& args, void*) {
@@ -42,10 +52,12 @@ Value fillFn(Interpreter& interp, const CallArgs& args, void*) {
         // A tensor's value is converted, not range-checked (uint8 fill_ of tensor(300) is 44).
         tensor::copyInto(self, tensor::scalarTensor(tensor::item(value), self.dtype()));
         markWritten(self, "FillBackward3", &value);
+        attachOverwrite(self, &value);
         return a[0];
     }
     tensor::fill(self, scalarArg(a, 1));
     markWritten(self, "FillBackward2");
+    attachOverwrite(self, nullptr);
     return a[0];
 }
 
@@ -56,6 +68,7 @@ Value zeroFn(Interpreter& interp, const CallArgs& args, void*) {
     checkWritable(self);
     tensor::fill(self, tensor::Scalar(int64_t(0)));
     markWritten(self, "ZeroBackward0");
+    attachOverwrite(self, nullptr);
     return a[0];
 }
 
@@ -67,6 +80,7 @@ Value copyFn(Interpreter& interp, const CallArgs& args, void*) {
     checkWritable(self);
     tensor::copyInto(self, src);
     markWritten(self, "CopyBackwards", &src);
+    attachOverwrite(self, &src);
     return a[0];
 }
 

@@ -187,11 +187,13 @@ Value gradFnRepr(Interpreter& interp, const CallArgs& args, void*) {
     return strValue("<" + std::string(g->node->name()) + " object at 0x" + buf + ">");
 }
 
-/// Node.name(): the node's class name, except that PyTorch's C++ leaf accumulator says its
-/// C++ name ("torch::autograd::AccumulateGrad"; its repr stays <AccumulateGrad object ...>).
+/// Node.name(): the node's class name, except that PyTorch's hand-written C++ nodes (the leaf
+/// accumulator, CopySlices, CopyBackwards) say their C++ names ("torch::autograd::CopySlices";
+/// their reprs stay <CopySlices object ...>).
 Value gradFnName(Interpreter& interp, const CallArgs& args, void*) {
     std::string_view name = args.positional[0].as<GradFnObject>()->node->name();
-    if (name == "AccumulateGrad") return strValue("torch::autograd::AccumulateGrad");
+    if (name == "AccumulateGrad" || name == "CopySlices" || name == "CopyBackwards")
+        return strValue("torch::autograd::" + std::string(name));
     return strValue(std::string(name));
 }
 

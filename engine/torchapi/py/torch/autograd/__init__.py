@@ -49,14 +49,17 @@ def _flat(t):
 
 
 def _numerical_column(func, inputs, i, k, eps):
-    # d outputs / d inputs[i][k] by central differences, on copies (the inputs stay as given).
+    # d outputs / d inputs[i][k] by central differences, on copies (the inputs stay as given)
+    # that require grad as the inputs do: the function runs with grad mode on, as PyTorch's
+    # gradcheck runs it, so a function that differentiates its inputs (a double-backward check)
+    # works.
     def shifted(delta):
-        args = [x.detach().clone() if isinstance(x, torch.Tensor) else x for x in inputs]
-        flat = _flat(args[i])
-        flat[k] = flat[k] + delta
+        args = [x.detach().clone().requires_grad_(x.requires_grad)
+                if isinstance(x, torch.Tensor) else x for x in inputs]
         with torch.no_grad():
-            out = func(*args)
-        return _as_tuple(out)
+            flat = _flat(args[i])
+            flat[k] = flat[k] + delta
+        return [o.detach() for o in _as_tuple(func(*args))]
     plus, minus = shifted(eps), shifted(-eps)
     return [(_flat(p) - _flat(m)) / (2 * eps) for p, m in zip(plus, minus)]
 
@@ -70,6 +73,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
     inputs = _as_tuple(inputs)
     outputs = _as_tuple(func(*inputs))
     wanted = [i for i, x in enumerate(inputs) if isinstance(x, torch.Tensor) and x.requires_grad]
+    # numerical[i][k]: the numerical derivatives of every output by inputs[i][k].
+    numerical = {i: [_numerical_column(func, inputs, i, k, eps) for k in range(inputs[i].numel())]
+                 for i in wanted}
     for o_index, out in enumerate(outputs):
         flat_out = _flat(out)
         for j in range(flat_out.numel()):
@@ -79,9 +85,8 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
                 analytical = torch.zeros(inputs[i].numel(), dtype=inputs[i].dtype) if g is None \
                     else _flat(g)
                 for k in range(inputs[i].numel()):
-                    numerical = _numerical_column(func, inputs, i, k, eps)[o_index][j]
                     a = analytical[k].item()
-                    n = numerical.item()
+                    n = numerical[i][k][o_index][j].item()
                     if abs(a - n) > atol + rtol * abs(n):
                         if raise_exception:
                             raise GradcheckError(
