@@ -167,6 +167,12 @@ void attachGatherDerivative(Tensor& out, const Tensor& a, int64_t dim, const Ten
 /// scattered places lose self's value (scatter; not scatter_add or an including sum).
 void attachScatterDerivative(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                              const Tensor* src, bool overwrites);
+/// scatter_reduce with 'prod', 'mean', 'amax' or 'amin' (derivatives_scatter_reduce.cpp).
+void attachScatterReduceDerivative(Tensor& out, const Tensor& self, int64_t dim,
+                                   const Tensor& index, const Tensor& src, ScatterReduce reduce,
+                                   bool includeSelf);
+/// scatter with reduce=: PyTorch's NotImplemented node, which raises at backward.
+void attachScatterNotImplemented(Tensor& out);
 /// a[items] = value with tensor indices, after its recordGradFn on `written` (a itself).
 void attachIndexPutDerivative(Tensor& written, const std::vector<IndexItem>& items,
                               const Tensor& value);

@@ -207,11 +207,20 @@ Tensor scatter(const Tensor& self, int64_t dim, const Tensor& index, const Tenso
     Tensor out = scatterTarget(self);
     scatterInPlace(out, d, index, &src, Scalar(int64_t(0)), reduce, includeSelf);
     const bool add = std::string_view(op) == "scatter_add";
-    recordGradFn(out, add ? "ScatterAddBackward0" : reduceGradFn(reduce), {&self, &src});
-    // Derivatives for the plain scatter and the sums; the other reductions keep their node.
-    if (reduce == ScatterReduce::None || reduce == ScatterReduce::Sum)
+    // scatter(reduce=...) has no derivative in PyTorch: its node raises at backward.
+    const bool legacyReduce = std::string_view(op) == "scatter" && reduce != ScatterReduce::None;
+    recordGradFn(out,
+                 add            ? "ScatterAddBackward0"
+                 : legacyReduce ? "NotImplemented"
+                                : reduceGradFn(reduce),
+                 {&self, &src});
+    if (legacyReduce)
+        attachScatterNotImplemented(out);
+    else if (reduce == ScatterReduce::None || reduce == ScatterReduce::Sum)
         attachScatterDerivative(out, self, d, index, &src,
                                 reduce == ScatterReduce::None || (!includeSelf && !add));
+    else
+        attachScatterReduceDerivative(out, self, d, index, src, reduce, includeSelf);
     return out;
 }
 
@@ -221,8 +230,12 @@ Tensor scatterValue(const Tensor& self, int64_t dim, const Tensor& index, Scalar
     checkScatter("scatter", self, d, index, nullptr);
     Tensor out = scatterTarget(self);
     scatterInPlace(out, d, index, nullptr, value, reduce, true);
-    recordGradFn(out, "ScatterBackward1", {&self});
-    if (reduce == ScatterReduce::None) attachScatterDerivative(out, self, d, index, nullptr, true);
+    recordGradFn(out, reduce == ScatterReduce::None ? "ScatterBackward1" : "NotImplemented",
+                 {&self});
+    if (reduce == ScatterReduce::None)
+        attachScatterDerivative(out, self, d, index, nullptr, true);
+    else
+        attachScatterNotImplemented(out);
     return out;
 }
 

@@ -3,6 +3,7 @@
 // sigmoid, ...), the binary arithmetic, comparison, logical and bitwise ops, and the in-place
 // form of each (x.exp_(), x.add_(y, alpha=2)). Each family is a table of entries sharing one
 // NativeFn; the entry arrives as the `data` pointer.
+#include "tensor/autograd.h"
 #include "tensor/error.h"
 #include "tensor/grad_node.h"
 #include "torchapi/bindings.h"
@@ -58,6 +59,8 @@ Tensor roundDecimals(const Tensor& x, int64_t decimals) {
         if (narrow) r = tensor::toDType(r, x.dtype());
     }
     tensor::recordGradFn(r, "RoundBackward1", {&x});
+    if (r.gradNode()) // zero, as round's
+        tensor::attachDerivative(r, tensor::unaryBackward(UnaryOp::Round, "RoundBackward1", x, r));
     return r;
 }
 

@@ -188,11 +188,12 @@ Value gradFnRepr(Interpreter& interp, const CallArgs& args, void*) {
 }
 
 /// Node.name(): the node's class name, except that PyTorch's hand-written C++ nodes (the leaf
-/// accumulator, CopySlices, CopyBackwards) say their C++ names ("torch::autograd::CopySlices";
-/// their reprs stay <CopySlices object ...>).
+/// accumulator, CopySlices, CopyBackwards, NotImplemented) say their C++ names
+/// ("torch::autograd::CopySlices"; their reprs stay <CopySlices object ...>).
 Value gradFnName(Interpreter& interp, const CallArgs& args, void*) {
     std::string_view name = args.positional[0].as<GradFnObject>()->node->name();
-    if (name == "AccumulateGrad" || name == "CopySlices" || name == "CopyBackwards")
+    if (name == "AccumulateGrad" || name == "CopySlices" || name == "CopyBackwards" ||
+        name == "NotImplemented")
         return strValue("torch::autograd::" + std::string(name));
     return strValue(std::string(name));
 }
