@@ -300,6 +300,15 @@ Tensor SavedTensor::unpack(const GradNode& owner) const {
                     " instead. Hint: enable anomaly detection to find the operation that failed "
                     "to compute its gradient, with torch.autograd.set_detect_anomaly(True).");
     }
+    if (m_isOutput && gradModeEnabled() && owner.outputCount == 1 && isFloating(m_tensor.dtype())) {
+        // A backward with create_graph differentiates the formula again: the output it reads
+        // is the node's output there, so it leads back to the node (tanh's second derivative
+        // goes through 1 - y^2). The view is made per unpack, so the node does not hold it.
+        Tensor out = Tensor::view(m_tensor.storage(), m_tensor.offset(), m_tensor.sizes(),
+                                  m_tensor.strides(), m_tensor.dtype());
+        setGradNode(out, Ref<GradNode>(const_cast<GradNode*>(&owner)), 0);
+        return out;
+    }
     return m_tensor;
 }
 
