@@ -33,9 +33,15 @@ std::string bytesText(int64_t bytes) {
 
 /// "forward graph 3 (9 ops, saves 3 tensors, 640 B)": one AOT graph, as `kiln compiles` and
 /// `kiln graph` name it.
+bool isPostGrad(const trace::GraphRow& g) {
+    return g.kind.starts_with("post_grad_");
+}
+
+/// "forward graph 3 (14 ops, saves ...)", "post-grad forward graph 5 (12 ops)".
 std::string aotGraphSummary(const trace::GraphRow& g) {
-    std::string name = g.kind.substr(4) + " graph " + std::to_string(g.id) + " (" +
-                       std::to_string(g.opCount) + " ops";
+    std::string kind = isPostGrad(g) ? "post-grad " + g.kind.substr(10) : g.kind.substr(4);
+    std::string name =
+        kind + " graph " + std::to_string(g.id) + " (" + std::to_string(g.opCount) + " ops";
     if (g.kind == "aot_forward" && !g.savedTensors.empty()) // imported runs do not say
         name += ", saves " + std::to_string(g.savedCount) + " tensors, " + bytesText(g.savedBytes);
     return name + ")";
@@ -93,14 +99,17 @@ int listCompiles(const std::string& tracePath, const std::string& runFlag) {
         if (hasGraph) {
             std::string aot;
             for (const trace::GraphRow& a : aotGraphsOf(*reader, g->second->id, false))
-                aot += (aot.empty() ? "" : ", ") + aotGraphSummary(a);
+                if (!isPostGrad(a)) aot += (aot.empty() ? "" : ", ") + aotGraphSummary(a);
             if (!aot.empty()) std::printf("         aot: %s\n", aot.c_str());
         }
         for (const auto& r : recompiles)
             if (r.compileId == c.compileId)
-                std::printf("         entry %s failed: %s (expected %s, actual %s)\n",
-                            r.failedCompileId.c_str(), r.guardSource.c_str(), r.expected.c_str(),
-                            r.actual.c_str());
+                if (r.guardSource.empty()) // an imported reason in words Kiln does not parse
+                    std::printf("         %s\n", r.reason.c_str());
+                else
+                    std::printf("         entry %s failed: %s (expected %s, actual %s)\n",
+                                r.failedCompileId.c_str(), r.guardSource.c_str(),
+                                r.expected.c_str(), r.actual.c_str());
     }
     return 0;
 }
@@ -138,7 +147,9 @@ int showGraph(const std::string& tracePath, const std::string& compileId,
                     g.readableCode.c_str());
         // What AOT autograd made of it, as TORCH_LOGS=aot_graphs prints it.
         for (const trace::GraphRow& a : aotGraphsOf(*reader, g.id, true)) {
-            std::printf("# AOT %s\n", aotGraphSummary(a).c_str());
+            // Imported runs: Inductor's post-grad graphs (what it lowered) follow the AOT ones.
+            std::printf("# %s%s\n", isPostGrad(a) ? "Inductor " : "AOT ",
+                        aotGraphSummary(a).c_str());
             if (a.kind == "aot_forward")
                 for (const trace::SavedTensor& t : trace::savedTensorsOf(a))
                     std::printf("#   saves %s: %s%s, %s\n", t.name.c_str(),

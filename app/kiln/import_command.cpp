@@ -18,14 +18,14 @@ namespace {
 void printSummary(const importer::ImportSummary& s, const std::string& tracePath) {
     std::printf("imported %s as run %lld of %s\n", s.logPath.c_str(), (long long)s.runId,
                 tracePath.c_str());
-    std::printf(
-        "  %lld records: %lld frames, %lld compiles (%lld attempts), %lld graph breaks, "
-        "%lld recompiles (%lld failed entries), %lld guards, %lld graphs (%lld AOT graphs), "
-        "%lld kernels, %lld events\n",
-        (long long)s.records, (long long)s.frames, (long long)s.compiles, (long long)s.attempts,
-        (long long)s.breaks, (long long)s.recompiles, (long long)s.recompileRows,
-        (long long)s.guards, (long long)s.graphs, (long long)s.aotGraphs, (long long)s.kernels,
-        (long long)s.events);
+    std::printf("  %lld records: %lld frames, %lld compiles (%lld attempts), %lld graph breaks, "
+                "%lld recompiles (%lld failed entries), %lld guards, %lld graphs (%lld AOT graphs, "
+                "%lld post-grad graphs), %lld kernels, %lld events (%lld symbolic-shape records)\n",
+                (long long)s.records, (long long)s.frames, (long long)s.compiles,
+                (long long)s.attempts, (long long)s.breaks, (long long)s.recompiles,
+                (long long)s.recompileRows, (long long)s.guards, (long long)s.graphs,
+                (long long)s.aotGraphs, (long long)s.postGradGraphs, (long long)s.kernels,
+                (long long)s.events, (long long)s.symbolicShapes);
     std::printf("  %lld extras kept verbatim", (long long)s.extras);
     const char* separator = ": ";
     for (const auto& [kind, count] : s.extraKinds) {

@@ -42,6 +42,25 @@ int64_t integer(const json& object, const char* key, int64_t fallback) {
     return it != object.end() && it->is_number_integer() ? it->get<int64_t>() : fallback;
 }
 
+/// Seconds since midnight of a glog prefix's "MMDD HH:MM:SS.ffffff"; -1 when it is not one.
+double secondsOfDay(const std::string& timestamp) {
+    int hours = 0, minutes = 0;
+    double seconds = 0;
+    size_t space = timestamp.find(' ');
+    if (space == std::string::npos ||
+        std::sscanf(timestamp.c_str() + space + 1, "%d:%d:%lf", &hours, &minutes, &seconds) != 3)
+        return -1;
+    return hours * 3600.0 + minutes * 60.0 + seconds;
+}
+
+/// The innermost entry of a symbolic-shapes record's user_stack, "file:line: code".
+std::string userLocation(const json& stack, const LogReader& reader) {
+    if (!stack.is_array() || stack.empty() || !stack.back().is_object()) return {};
+    const json& top = stack.back();
+    return reader.internedString(integer(top, "filename", -1)) + ":" +
+           std::to_string(integer(top, "line", 0)) + ": " + text(top, "loc");
+}
+
 // One log's import: the run's state while its records stream past.
 class LogImport {
 public:
@@ -66,6 +85,9 @@ private:
     void outputCode(const LogRecord& record);
     void metrics(const LogRecord& record);
     void chromium(const LogRecord& record);
+    void postGradGraph(const LogRecord& record);
+    void symbolicShapes(const LogRecord& record);
+    int64_t atPrefix(const std::string& timestamp) const;
     void finishCompile(const std::string& compileId, const json* metrics);
     void keep(const LogRecord& record, std::string kind);
     /// Reports progress every kProgressBytes; false when the caller cancels.
@@ -95,6 +117,8 @@ private:
     std::set<std::string> m_attempts;                        ///< "f/c/a" seen in any envelope
     std::map<std::string, std::set<std::string>> m_aotKinds; ///< compile id -> AOT graph kinds
     std::map<std::string, int> m_outputCodes;                ///< compile id -> output codes seen
+    std::map<std::string, int> m_postGradGraphs; ///< compile id -> post-grad graphs seen
+    double m_firstPrefixSeconds = -1;            ///< the first record's glog time of day
 };
 
 std::string LogImport::compileIdOf(const LogRecord& record) const {
@@ -124,6 +148,7 @@ Status LogImport::begin(const LogRecord& first) {
         if (event.is_object()) m_startEpochNs = int64_t(number(event, "ts") * 1e3);
     }
     info.startedAtNs = m_startEpochNs;
+    m_firstPrefixSeconds = secondsOfDay(first.timestamp);
     auto runId = m_writer.beginRun(info);
     if (!runId) return runId.error();
     m_summary.runId = runId.value();
@@ -191,6 +216,7 @@ void LogImport::artifact(const LogRecord& record) {
         m_broken.insert(compileId);
         return;
     }
+    if (name == "inductor_post_grad_graph") return postGradGraph(record);
     if (name == "recompile_reasons" && !compileId.empty()) {
         // One "F/C: reason" per cache entry that did not pass; JSON-encoded list or plain text.
         json reasons = json::parse(record.payload, nullptr, false);
@@ -282,6 +308,57 @@ void LogImport::outputCode(const LogRecord& record) {
     keep(record, "inductor_output_code");
 }
 
+/// The graph Inductor lowers (after its post-grad passes): a `graphs` row of kind
+/// post_grad_inference, or for training post_grad_forward then post_grad_backward (Inductor
+/// compiles them in that order), linked to the compile's Dynamo graph like the AOT graphs.
+void LogImport::postGradGraph(const LogRecord& record) {
+    std::string compileId = compileIdOf(record);
+    auto index = m_graphIndex.find(compileId);
+    if (index == m_graphIndex.end()) return keep(record, "artifact:inductor_post_grad_graph");
+    const std::set<std::string>& aot = m_aotKinds[compileId];
+    int nth = m_postGradGraphs[compileId]++;
+    std::string kind = aot.count("aot_inference")              ? "post_grad_inference"
+                       : aot.count("aot_forward") && nth == 0  ? "post_grad_forward"
+                       : aot.count("aot_backward") && nth == 1 ? "post_grad_backward"
+                                                               : "";
+    if (kind.empty()) return keep(record, "artifact:inductor_post_grad_graph");
+    GraphEvent graph = readableGraph(compileId, index->second, record.payload);
+    graph.kind = kind;
+    m_writer.graph(graph);
+    ++m_summary.postGradGraphs;
+}
+
+/// create_symbol, guard_added_fast, propagate_real_tensors: the shape environment's symbols
+/// and the guards it added, as `events` rows (category symbolic_shapes) at the record's time,
+/// the record's fields as detail, its user location instead of the whole stack.
+void LogImport::symbolicShapes(const LogRecord& record) {
+    const json& fields = member(record.envelope, record.kind.c_str());
+    if (!fields.is_object()) return keep(record, record.kind);
+    json detail = json::object();
+    for (auto it = fields.begin(); it != fields.end(); ++it)
+        if (it.key() != "stack" && it.key() != "user_stack") detail[it.key()] = it.value();
+    if (std::string where = userLocation(member(fields, "user_stack"), *m_reader); !where.empty())
+        detail["user_location"] = where;
+    TimelineEvent event;
+    event.category = "symbolic_shapes";
+    event.name = record.kind == "guard_added_fast" ? "guard_added" : record.kind;
+    event.compileId = compileIdOf(record);
+    event.startNs = atPrefix(record.timestamp);
+    event.detailJson = detail.dump();
+    m_writer.timeline(event);
+    ++m_summary.events;
+    ++m_summary.symbolicShapes;
+}
+
+// A record's glog time, placed from the first record's (a run spanning midnight wraps once).
+int64_t LogImport::atPrefix(const std::string& timestamp) const {
+    double seconds = secondsOfDay(timestamp);
+    if (seconds < 0 || m_firstPrefixSeconds < 0) return m_baseMonotonicNs;
+    double since = seconds - m_firstPrefixSeconds;
+    if (since < 0) since += 86400;
+    return m_baseMonotonicNs + int64_t(since * 1e9);
+}
+
 void LogImport::finishCompile(const std::string& compileId, const json* metrics) {
     auto it = m_open.find(compileId);
     if (it == m_open.end()) return;
@@ -364,6 +441,8 @@ void LogImport::record(const LogRecord& record) {
     if (kind == "inductor_output_code") return outputCode(record);
     if (kind == "compilation_metrics") return metrics(record);
     if (kind == "chromium_event") return chromium(record);
+    if (kind == "create_symbol" || kind == "guard_added_fast" || kind == "propagate_real_tensors")
+        return symbolicShapes(record);
     if (kind == "dynamo_cpp_guards_str" && !compileIdOf(record).empty()) {
         for (const GuardEvent& guard : parseCppGuards(record.payload, compileIdOf(record))) {
             m_writer.guard(guard);

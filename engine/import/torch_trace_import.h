@@ -35,6 +35,9 @@ struct ImportSummary {
     int64_t guards = 0;
     int64_t graphs = 0;
     int64_t aotGraphs = 0; ///< aot_joint/forward/backward/inference_graph records, as graphs rows
+    int64_t postGradGraphs = 0; ///< inductor_post_grad_graph artifacts, as graphs rows
+    /// create_symbol, guard_added_fast and propagate_real_tensors records, as events rows
+    int64_t symbolicShapes = 0;
     int64_t kernels = 0;
     int64_t events = 0;
     int64_t extras = 0;

@@ -51,9 +51,11 @@ void TraceWriter::graphBreak(const GraphBreakEvent& event) {
 
 void TraceWriter::graph(const GraphEvent& event) {
     KILN_ASSERT(!event.compileId.empty(), "graph event without a compile id");
-    KILN_ASSERT(isOneOf(event.kind,
-                        {"dynamo", "aot_joint", "aot_forward", "aot_backward", "aot_inference"}),
-                "graph kind must be dynamo, aot_joint, aot_forward, aot_backward or aot_inference");
+    KILN_ASSERT(
+        isOneOf(event.kind, {"dynamo", "aot_joint", "aot_forward", "aot_backward", "aot_inference",
+                             "post_grad_forward", "post_grad_backward", "post_grad_inference"}),
+        "graph kind must be dynamo, aot_joint, aot_forward, aot_backward, "
+        "aot_inference, post_grad_forward, post_grad_backward or post_grad_inference");
     enqueueCapture(event);
 }
 

@@ -176,10 +176,28 @@ private slots:
         QVERIFY(kernels.value()[0].name.starts_with("cpp_fused_"));
         QVERIFY(kernels.value()[0].sourceCode.find("extern \"C\"") != std::string::npos);
 
-        // What has no table of its own is kept, one import_extras row per record.
-        QVERIFY(s.extras > 0);
-        QCOMPARE(s.extraKinds.count("create_symbol"), size_t(1));
-        QCOMPARE(s.extraKinds.at("create_symbol"), int64_t(4));
+        // What has no table of its own is kept, one import_extras row per record: the
+        // output code's wrapper and the cache artifacts.
+        QCOMPARE(s.extraKinds, (std::map<std::string, int64_t>{{"artifact:fx_graph_cache_miss", 8},
+                                                               {"inductor_output_code", 8}}));
+        // The shape environment's 4 create_symbol and 5 guard_added_fast records are events:
+        // symbol s27 for L['x'].size()[1], created at line 23 ("B, T, C = x.shape"), and
+        // the guards the compiles added on it.
+        QCOMPARE(s.symbolicShapes, int64_t(9));
+        auto events = reader.value()->events(s.runId);
+        QVERIFY(events.ok());
+        std::vector<std::string> symbolic;
+        for (const auto& e : events.value())
+            if (e.category == "symbolic_shapes") symbolic.push_back(e.name + " " + e.detailJson);
+        QCOMPARE(symbolic.size(), size_t(9));
+        QVERIFY2(symbolic[0].starts_with("create_symbol ") &&
+                     symbolic[0].find("\"symbol\":\"s27\"") != std::string::npos &&
+                     symbolic[0].find("\"source\":\"L['x'].size()[1]\"") != std::string::npos &&
+                     symbolic[0].find("gen_traces.py:23: B, T, C = x.shape") != std::string::npos,
+                 symbolic[0].c_str());
+        QVERIFY(std::any_of(symbolic.begin(), symbolic.end(), [](const std::string& e) {
+            return e.starts_with("guard_added ") && e.find("Eq(s27, 96)") != std::string::npos;
+        }));
         auto db = trace::Connection::open(trace, SQLITE_OPEN_READONLY);
         QVERIFY(db.ok());
         auto stored = db->queryInt("SELECT count(*) FROM import_extras", "cannot read");
@@ -206,15 +224,20 @@ private slots:
             QVERIFY(aot.ok());
             std::string row;
             for (const auto& a : aot.value()) {
-                row += (row.empty() ? "" : ",") + a.kind.substr(4);
+                row += (row.empty() ? "" : ",") +
+                       (a.kind.starts_with("aot_") ? a.kind.substr(4) : a.kind);
                 QVERIFY(a.nodeCount > 0);
                 QVERIFY(a.readableCode.find("torch.ops.aten.") != std::string::npos);
             }
             kinds.push_back(row);
         }
-        QCOMPARE(kinds,
-                 (std::vector<std::string>{"joint,forward,backward", "inference", "inference",
-                                           "joint,forward,backward", "inference", "inference"}));
+        // Inductor's post-grad graphs follow (inductor_post_grad_graph artifacts): forward and
+        // backward for training, one for inference.
+        QCOMPARE(s.postGradGraphs, int64_t(8));
+        const std::string training = "joint,forward,backward,post_grad_forward,post_grad_backward";
+        const std::string inference = "inference,post_grad_inference";
+        QCOMPARE(kinds, (std::vector<std::string>{training, inference, inference, training,
+                                                  inference, inference}));
     }
 
     void flippedPayloadByteIsReportedNotFatal() {

@@ -5,6 +5,7 @@
 #include "counted.h"
 #include "diagram_view.h"
 #include "graph_name.h"
+#include "post_grad_text.h"
 
 #include <QFile>
 #include <QFileDialog>
@@ -305,6 +306,13 @@ void GraphPanel::onDiagram(qint64 graphId, const QString& diagramKind, const QSt
     if (m_state != State::LoadingDot || graphId != m_graphId || diagramKind != kind()) return;
     if (dot.trimmed().isEmpty()) {
         m_state = State::Missing;
+        if (QString code = snapshot() ? postGradGraphsText(*snapshot(), graphId) : QString();
+            !code.isEmpty()) { // an imported run: Inductor's graphs instead of a diagram
+            if (m_code->toPlainText() != code) m_code->setPlainText(code);
+            m_view->clearDiagram();
+            m_stack->setCurrentWidget(m_code);
+            return;
+        }
         const trace::GraphRow* g = snapshot() ? snapshot()->graph(graphId) : nullptr;
         const trace::CompileRow* c = g ? snapshot()->compile(g->compileId) : nullptr;
         QString what = g ? graphTitle(*g) : tr("this graph");
