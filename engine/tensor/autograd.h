@@ -167,6 +167,11 @@ void attachGatherDerivative(Tensor& out, const Tensor& a, int64_t dim, const Ten
 /// scattered places lose self's value (scatter; not scatter_add or an including sum).
 void attachScatterDerivative(Tensor& out, const Tensor& self, int64_t dim, const Tensor& index,
                              const Tensor* src, bool overwrites);
+/// flip, roll, repeat and lerp (derivatives_rearrange.cpp).
+void attachFlipDerivative(Tensor& out, IntList dims);
+void attachRollDerivative(Tensor& out, IntList shifts, IntList dims);
+void attachRepeatDerivative(Tensor& out, const Tensor& a, IntList repeats);
+void attachLerpDerivative(Tensor& out, const Tensor& a, const Tensor& b, const Tensor& weight);
 /// scatter_reduce with 'prod', 'mean', 'amax' or 'amin' (derivatives_scatter_reduce.cpp).
 void attachScatterReduceDerivative(Tensor& out, const Tensor& self, int64_t dim,
                                    const Tensor& index, const Tensor& src, ScatterReduce reduce,

@@ -71,6 +71,7 @@ public:
         case Tanh:
         case Sigmoid:
         case Erf:
+        case Erfc:
         case Reciprocal:
         case Square:
         case Relu:
@@ -150,6 +151,9 @@ private:
         case Erf:
             return mul(
                 g, mul(num(2 / std::sqrt(std::numbers::pi)), unary(Exp, neg(unary(Square, a)))));
+        case Erfc:
+            return mul(
+                g, mul(num(-2 / std::sqrt(std::numbers::pi)), unary(Exp, neg(unary(Square, a)))));
         case Reciprocal:
             return neg(mul(g, unary(Square, out())));
         case Square:

@@ -242,6 +242,7 @@ Tensor lerp(const Tensor& a, const Tensor& b, const Tensor& weight) {
         }
     });
     recordGradFn(out, scalarWeight ? "LerpBackward0" : "LerpBackward1", {&a, &b, &weight});
+    attachLerpDerivative(out, a, b, weight);
     return out;
 }
 

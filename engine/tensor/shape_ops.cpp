@@ -218,6 +218,7 @@ Tensor repeat(const Tensor& a, IntList repeats) {
         copyInto(Tensor::view(out.storage(), 0, pairSizes, outStrides, out.dtype()),
                  Tensor::view(a.storage(), a.offset(), pairSizes, srcStrides, a.dtype()));
     recordGradFn(out, "RepeatBackward0", {&a});
+    attachRepeatDerivative(out, a, repeats);
     return out;
 }
 
@@ -250,6 +251,7 @@ Tensor flip(const Tensor& a, IntList dims) {
     Tensor out = Tensor::empty(a.sizes(), a.dtype());
     copyInto(out, Tensor::view(a.storage(), offset, a.sizes(), strides, a.dtype()));
     recordGradFn(out, "FlipBackward0", {&a});
+    attachFlipDerivative(out, dims);
     return out;
 }
 
@@ -286,6 +288,7 @@ Tensor roll(const Tensor& a, IntList shifts, IntList dims) {
                  Tensor::view(src.storage(), src.offset(), flat, unit, a.dtype()), shifts,
                  DimVector{0}, 0);
         recordGradFn(out, "RollBackward0", {&a});
+        attachRollDerivative(out, shifts, dims);
         return out;
     }
     if (shifts.size() != dims.size())
@@ -298,6 +301,7 @@ Tensor roll(const Tensor& a, IntList shifts, IntList dims) {
         wrapped.push_back(wrapDim(d, a.dim()));
     rollInto(out, a, shifts, wrapped, 0);
     recordGradFn(out, "RollBackward0", {&a});
+    attachRollDerivative(out, shifts, wrapped);
     return out;
 }
 

@@ -2,6 +2,7 @@
 // Index-driven writes: scatter, scatter_add, scatter_reduce, index_add, index_copy, index_fill
 // (each with its in-place form) and bincount. The kernels are out of place
 // (tensor/scatter.cpp); an in-place form assigns the result to its input.
+#include "tensor/autograd.h"
 #include "torchapi/bindings.h"
 
 namespace kiln::torchapi {
@@ -139,7 +140,10 @@ Value indexPutFn(Interpreter& interp, const CallArgs& args, void*) {
                          std::string(tensor::dtypeLegacyName(self.dtype())) +
                          " for the destination and " +
                          std::string(tensor::dtypeLegacyName(values.dtype())) + " for the source.");
+    // A copy that keeps self's history: self's gradient flows through the places not written.
     Tensor result = tensor::clone(self);
+    tensor::recordGradFn(result, "CloneBackward0", {&self});
+    tensor::attachCopyDerivative(result, self);
     if (!a.toBool(3)) {
         tensor::indexPut(result, items, values);
     } else {
@@ -157,6 +161,7 @@ Value indexPutFn(Interpreter& interp, const CallArgs& args, void*) {
             tensor::reshape(tensor::contiguous(spread), tensor::DimVector{positions.numel()}),
             tensor::Scalar(int64_t(1)));
         result = tensor::reshape(flat, self.sizes());
+        tensor::renameGradFn(result, "IndexPutBackward0"); // the node PyTorch shows
     }
     return finish(a, InPlace, self, result);
 }
