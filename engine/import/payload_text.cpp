@@ -280,6 +280,10 @@ GraphBreakEvent parseGraphBreakReason(std::string_view text) {
 }
 
 FailedGuardText parseRecompileReason(std::string_view reason) {
+    // std::regex matches recursively: a damaged log's megabyte "reason" must not exhaust the
+    // stack. PyTorch's reasons are one short line.
+    constexpr size_t kLongestReason = 2048;
+    if (reason.size() > kLongestReason) return {};
     std::string text(trim(reason));
     std::smatch m;
     // Dynamo names a local as 'x' (2.4 on) or as its source (2.3: 'L['x']').

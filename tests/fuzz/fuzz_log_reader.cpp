@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // libFuzzer target: the TORCH_TRACE reader on arbitrary bytes (glog prefixes, JSON envelopes,
 // tab-indented payloads, the string table, MD5 checks), and every payload through the text
-// readers the importer uses on it (C++ guards, readable graphs, output code, break reasons).
+// readers the importer uses on it (C++ guards, readable graphs, output code, break reasons,
+// recompile reasons).
 // Damage is reported, never a crash.
 #include "import/log_reader.h"
 #include "import/payload_text.h"
@@ -22,6 +23,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)kiln::importer::parseReadableGraph(record.payload);
         (void)kiln::importer::parseOutputCode(record.payload);
         (void)kiln::importer::parseGraphBreakReason(record.payload);
+        (void)kiln::importer::parseRecompileReason(record.payload);
     }
     // Every problem is counted, and at most kMaxProblems are kept.
     if (reader.problemCount() < static_cast<int64_t>(reader.problems().size()) ||
