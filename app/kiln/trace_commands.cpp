@@ -37,9 +37,9 @@ int listRuns(const std::string& tracePath) {
     for (const trace::RunRow& r : runs.value()) {
         std::string status = trace::runStatusName(r.status);
         if (trace::TraceReader::runLooksCrashed(r)) status = "crashed?";
-        // An imported run ends when the import did, not when PyTorch's run did: no duration.
+        // An imported run ends at its log's last record (kiln import sets it so).
         std::string seconds = "-";
-        if (r.endedAtNs && r.mode != "imported") {
+        if (r.endedAtNs) {
             char text[32];
             std::snprintf(text, sizeof text, "%.3f",
                           static_cast<double>(*r.endedAtNs - r.startedAtNs) * 1e-9);

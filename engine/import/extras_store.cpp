@@ -104,14 +104,17 @@ std::string provenanceJson(const ImportSummary& summary) {
 }
 
 Status storeImportProvenance(const std::string& tracePath, int64_t runId,
-                             const std::string& machineJson) {
+                             const std::string& machineJson, int64_t durationNs) {
     auto db = trace::Connection::open(tracePath, SQLITE_OPEN_READWRITE);
     if (!db) return db.error();
     db->setBusyTimeout(30000);
-    auto update = trace::Statement::prepare(*db, "UPDATE runs SET machine = ?1 WHERE id = ?2");
+    auto update = trace::Statement::prepare(
+        *db, "UPDATE runs SET machine = ?1, ended_at_ns = CASE WHEN ?3 > 0 THEN started_at_ns "
+             "+ ?3 ELSE ended_at_ns END WHERE id = ?2");
     if (!update) return update.error();
     update->bindText(1, machineJson);
     update->bindInt(2, runId);
+    update->bindInt(3, durationNs);
     return update->run("cannot write to");
 }
 

@@ -52,8 +52,10 @@ private:
 /// "python", "cuda", "rank"} with the facts the log had (docs/trace-schema.md).
 std::string provenanceJson(const ImportSummary& summary);
 
-/// Sets `runs.machine` of run \p runId to \p machineJson, on a connection of its own.
+/// Sets `runs.machine` of run \p runId to \p machineJson and, when \p durationNs > 0, its
+/// `ended_at_ns` to its start plus that (the log's last record, not the import's end), on a
+/// connection of its own.
 Status storeImportProvenance(const std::string& tracePath, int64_t runId,
-                             const std::string& machineJson);
+                             const std::string& machineJson, int64_t durationNs = 0);
 
 } // namespace kiln::importer

@@ -119,6 +119,7 @@ private:
     std::map<std::string, int> m_outputCodes;                ///< compile id -> output codes seen
     std::map<std::string, int> m_postGradGraphs; ///< compile id -> post-grad graphs seen
     double m_firstPrefixSeconds = -1;            ///< the first record's glog time of day
+    int64_t m_lastRecordNs = 0;                  ///< the newest record's time, run-relative
 };
 
 std::string LogImport::compileIdOf(const LogRecord& record) const {
@@ -428,6 +429,7 @@ void LogImport::chromium(const LogRecord& record) {
 
 void LogImport::record(const LogRecord& record) {
     ++m_summary.records;
+    m_lastRecordNs = std::max(m_lastRecordNs, atPrefix(record.timestamp) - m_baseMonotonicNs);
     if (m_summary.rank < 0) m_summary.rank = integer(record.envelope, "rank", -1);
     if (std::string compileId = compileIdOf(record); !compileId.empty())
         m_attempts.insert(compileId + "/" + std::to_string(integer(record.envelope, "attempt", 0)));
@@ -477,8 +479,8 @@ Status LogImport::run(std::istream& in) {
     if (Status status = m_writer.flush(); !status) return status;
     Status finished = m_writer.finishRun(trace::RunStatus::Ok, 0);
     if (!finished) return finished;
-    if (Status stored =
-            storeImportProvenance(m_writer.path(), m_summary.runId, provenanceJson(m_summary));
+    if (Status stored = storeImportProvenance(m_writer.path(), m_summary.runId,
+                                              provenanceJson(m_summary), m_lastRecordNs);
         !stored)
         return stored;
     return m_extras.store(m_writer.path(), m_summary.runId);

@@ -93,6 +93,9 @@ private slots:
                  qPrintable(imported.out));
         Result runs = kiln({"runs", trace});
         QCOMPARE(runs.exitCode, 0);
+        // Each run lasts from the log's first record to its last (18:58:10.362 to 18:58:38.720
+        // in the trimmed fixture), not until the import ended.
+        QVERIFY2(runs.out.count(" 28.358 ") == 2, qPrintable(runs.out));
         QVERIFY2(runs.out.contains("imported: PyTorch 2.11.0+cu130 · CUDA 13.0 · rank 2\n") &&
                      runs.out.contains("imported: PyTorch 2.11.0+cu130 · CUDA 13.0 · rank 10\n"),
                  qPrintable(runs.out));
