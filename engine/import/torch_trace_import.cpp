@@ -86,6 +86,7 @@ private:
     void metrics(const LogRecord& record);
     void chromium(const LogRecord& record);
     void postGradGraph(const LogRecord& record);
+    std::string inductorPass(const std::string& compileId, std::map<std::string, int>& seen);
     void symbolicShapes(const LogRecord& record);
     int64_t atPrefix(const std::string& timestamp) const;
     void finishCompile(const std::string& compileId, const json* metrics);
@@ -285,20 +286,26 @@ void LogImport::aotGraph(const LogRecord& record) {
     ++m_summary.aotGraphs;
 }
 
+/// Which AOT graph the next of a compile's Inductor records (output code, post-grad graph) is
+/// of: "inference", or for training "forward" first and "backward" second (Inductor compiles
+/// them in that order); empty when there is no such graph. \p seen counts them per compile.
+std::string LogImport::inductorPass(const std::string& compileId,
+                                    std::map<std::string, int>& seen) {
+    const std::set<std::string>& aot = m_aotKinds[compileId];
+    int nth = seen[compileId]++;
+    return aot.count("aot_inference")              ? "inference"
+           : aot.count("aot_forward") && nth == 0  ? "forward"
+           : aot.count("aot_backward") && nth == 1 ? "backward"
+                                                   : "";
+}
+
 void LogImport::outputCode(const LogRecord& record) {
     std::string compileId = compileIdOf(record);
     auto graph = m_graphIndex.find(compileId);
     if (graph == m_graphIndex.end()) return keep(record, "inductor_output_code");
-    // Which AOT graph the code computes: an inference graph, or for training the forward's
-    // output code first and the backward's second (Inductor compiles them in that order).
-    const std::set<std::string>& aot = m_aotKinds[compileId];
-    int nth = m_outputCodes[compileId]++;
-    std::string graphKind = aot.count("aot_inference")              ? "aot_inference"
-                            : aot.count("aot_forward") && nth == 0  ? "aot_forward"
-                            : aot.count("aot_backward") && nth == 1 ? "aot_backward"
-                                                                    : "";
+    std::string pass = inductorPass(compileId, m_outputCodes);
     for (KernelEvent& kernel : parseOutputCode(record.payload)) {
-        kernel.graphKind = graphKind;
+        kernel.graphKind = pass.empty() ? "" : "aot_" + pass;
         kernel.kernelId = m_nextKernel++;
         kernel.compileId = compileId;
         kernel.graphIndex = graph->second;
@@ -316,15 +323,10 @@ void LogImport::postGradGraph(const LogRecord& record) {
     std::string compileId = compileIdOf(record);
     auto index = m_graphIndex.find(compileId);
     if (index == m_graphIndex.end()) return keep(record, "artifact:inductor_post_grad_graph");
-    const std::set<std::string>& aot = m_aotKinds[compileId];
-    int nth = m_postGradGraphs[compileId]++;
-    std::string kind = aot.count("aot_inference")              ? "post_grad_inference"
-                       : aot.count("aot_forward") && nth == 0  ? "post_grad_forward"
-                       : aot.count("aot_backward") && nth == 1 ? "post_grad_backward"
-                                                               : "";
-    if (kind.empty()) return keep(record, "artifact:inductor_post_grad_graph");
+    std::string pass = inductorPass(compileId, m_postGradGraphs);
+    if (pass.empty()) return keep(record, "artifact:inductor_post_grad_graph");
     GraphEvent graph = readableGraph(compileId, index->second, record.payload);
-    graph.kind = kind;
+    graph.kind = "post_grad_" + pass;
     m_writer.graph(graph);
     ++m_summary.postGradGraphs;
 }

@@ -53,6 +53,15 @@ class ImportTest : public QObject {
 
     QTemporaryDir m_dir;
 
+    /// Imports the training fixture's log into \p trace through \p w, as File > Import does.
+    bool importLog(studio::MainWindow& w, const QString& trace) {
+        studio::ImportRequest request;
+        request.logs = {fixture(kLog)};
+        request.trace = m_dir.filePath(trace);
+        QSignalSpy finished(&w, &studio::MainWindow::importFinished);
+        return w.startImport(request) && finished.wait(30000);
+    }
+
     /// The shown run's snapshot once it has \p launches launches.
     views::SnapshotPtr shownRun(studio::MainWindow& w, size_t launches) {
         views::SnapshotPtr snap;
@@ -130,12 +139,7 @@ private slots:
             QSKIP("this machine has the fixture's recorded source path");
         studio::MainWindow w;
         w.show();
-        studio::ImportRequest request;
-        request.logs = {fixture(kLog)};
-        request.trace = m_dir.filePath("source.kiln");
-        QSignalSpy finished(&w, &studio::MainWindow::importFinished);
-        QVERIFY(w.startImport(request));
-        QVERIFY(finished.wait(30000));
+        QVERIFY(importLog(w, "source.kiln"));
         views::SnapshotPtr snap = shownRun(w, 0);
         QVERIFY(snap);
         QCOMPARE(snap->sourceFile, std::string("/home/user/workloads/gen_traces.py"));
@@ -167,12 +171,8 @@ private slots:
     void profileDroppedOnAnImportedRunGoesIntoIt() {
         studio::MainWindow w;
         w.show();
-        studio::ImportRequest request;
-        request.logs = {fixture(kLog)};
-        request.trace = m_dir.filePath("into.kiln");
+        QVERIFY(importLog(w, "into.kiln"));
         QSignalSpy finished(&w, &studio::MainWindow::importFinished);
-        QVERIFY(w.startImport(request));
-        QVERIFY(finished.wait(30000));
         QVERIFY(shownRun(w, 0));
         QCOMPARE(w.selection().snapshot()->kernels.size(), size_t(25));
         // Dropped (as the drop handler passes it): into run 1, kiln import --into.
