@@ -223,21 +223,27 @@ Operand alignOperand(const Tensor& input, const Term& term, int covered, const L
     std::vector<int> ids = operandIds(term, covered, layout.ellipsisDims);
     Tensor t = takeDiagonals(input, ids, index);
     const size_t rank = layout.ids.size();
-    DimVector sizes(rank, 1), strides(rank, 0);
     Operand op;
     op.present.assign(rank, 0);
+    // The operand's dims in global order (a permute), then size-1 dims where it names none
+    // (unsqueezes): views autograd differentiates, so gradients reach the input.
+    DimVector order(ids.size());
     for (size_t k = 0; k < ids.size(); ++k) {
-        int g = layout.position[ids[k]];
-        sizes[g] = t.sizes()[k];
-        strides[g] = t.strides()[k];
-        op.present[g] = 1;
+        order[k] = static_cast<int64_t>(k);
+        op.present[static_cast<size_t>(layout.position[ids[k]])] = 1;
     }
+    std::sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+        return layout.position[ids[static_cast<size_t>(a)]] <
+               layout.position[ids[static_cast<size_t>(b)]];
+    });
+    Tensor aligned = permute(t, order);
+    for (size_t g = 0; g < rank; ++g)
+        if (!op.present[g]) aligned = unsqueeze(aligned, static_cast<int64_t>(g));
     // torch counts an ellipsis as naming every broadcast dim, even ones it covers none of.
     if (term.ellipsisAt >= 0)
         for (int k = 0; k < layout.ellipsisDims; ++k)
             op.present[layout.position[kLetters + k]] = 1;
-    op.t = Tensor::view(t.storage(), t.offset(), sizes, strides, t.dtype());
-    recordGradFn(op.t, "PermuteBackward0", {&input});
+    op.t = aligned;
     return op;
 }
 
