@@ -148,6 +148,38 @@ Tensor padInto(const Tensor& x, const std::vector<int64_t>& pad, tensor::Scalar 
     return out;
 }
 
+Tensor recordedPad(const Tensor& x, const std::vector<int64_t>& pad, tensor::Scalar value);
+
+/// ConstantPadNdBackward0: the gradient padded by the negated pads (PyTorch's
+/// constant_pad_nd_backward: what the pad added is cropped, what it cropped is zero), itself
+/// recorded, so a second derivative follows.
+class ConstantPadBackward final : public tensor::GradNode {
+public:
+    ConstantPadBackward(std::string_view name, const std::vector<int64_t>& pad)
+        : GradNode(name) {
+        for (int64_t p : pad)
+            m_back.push_back(-p);
+    }
+    std::vector<Tensor> apply(std::vector<Tensor> grads) override {
+        return {recordedPad(grads[0], m_back, tensor::Scalar(int64_t(0)))};
+    }
+
+private:
+    std::vector<int64_t> m_back;
+};
+
+Tensor recordedPad(const Tensor& x, const std::vector<int64_t>& pad, tensor::Scalar value) {
+    Tensor out;
+    {
+        NoGradScope noGrad;
+        out = padInto(x, pad, value, static_cast<int64_t>(pad.size()) / 2);
+    }
+    tensor::recordGradFn(out, "ConstantPadNdBackward0", {&x});
+    if (out.gradNode())
+        tensor::attachDerivative(out, makeRef<ConstantPadBackward>(out.gradFn(), pad));
+    return out;
+}
+
 /// F.pad in constant mode: negative pads crop (a narrow of the input), positive pads fill.
 Tensor constantPad(Interpreter& interp, const Tensor& x, const std::vector<int64_t>& pad,
                    tensor::Scalar value) {
@@ -160,13 +192,7 @@ Tensor constantPad(Interpreter& interp, const Tensor& x, const std::vector<int64
                      "dimension but got padding length " +
                          std::to_string(pad.size()) + " and input of dimension " +
                          std::to_string(x.dim()));
-    Tensor out;
-    {
-        NoGradScope noGrad;
-        out = padInto(x, pad, value, pairs);
-    }
-    tensor::recordGradFn(out, "ConstantPadNdBackward0", {&x});
-    return out;
+    return recordedPad(x, pad, value);
 }
 
 Value pad(Interpreter& interp, const CallArgs& args, void*) {
