@@ -65,17 +65,28 @@ class Module:
         object.__setattr__(self, "_forward_hooks_always_called", {})
         object.__setattr__(self, "_forward_pre_hooks", {})
         object.__setattr__(self, "_forward_pre_hooks_with_kwargs", {})
+        object.__setattr__(self, "_backward_hooks", {})
+        object.__setattr__(self, "_backward_pre_hooks", {})
 
     def forward(self, *args, **kwargs):
         raise NotImplementedError(
             f'Module [{type(self).__name__}] is missing the required "forward" function')
 
     def __call__(self, *args, **kwargs):
-        if self._forward_pre_hooks or self._forward_hooks:
+        if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks or
+                self._backward_pre_hooks):
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
 
     def _call_with_hooks(self, args, kwargs):
+        backward_hook = None
+        if self._backward_hooks or self._backward_pre_hooks:
+            from torch.utils.hooks import BackwardHook
+            backward_hook = BackwardHook(self, self._backward_hooks, self._backward_pre_hooks)
+        result = self._call_with_forward_hooks(args, kwargs, backward_hook)
+        return backward_hook.setup_output_hook(result) if backward_hook else result
+
+    def _call_with_forward_hooks(self, args, kwargs, backward_hook):
         # PyTorch's Module._call_impl: pre-hooks may replace the arguments, forward hooks the
         # result; hooks registered with always_call run even when forward raises.
         for hook_id, hook in tuple(self._forward_pre_hooks.items()):
@@ -92,6 +103,8 @@ class Module:
                 replaced = hook(self, args)
                 if replaced is not None:
                     args = replaced if isinstance(replaced, tuple) else (replaced,)
+        if backward_hook:
+            args = backward_hook.setup_input_hook(args)
         if not self._forward_hooks_always_called:
             return self._run_forward_hooks(args, kwargs, self.forward(*args, **kwargs), ())
         called = []
@@ -134,6 +147,24 @@ class Module:
             self._forward_pre_hooks_with_kwargs[handle.id] = True
         if prepend:
             _move_to_front(self._forward_pre_hooks, handle.id)
+        return handle
+
+    def register_full_backward_hook(self, hook, prepend=False):
+        """hook(module, grad_input, grad_output) once the gradients of the module's tensor
+        arguments are computed; it may return a replacement grad_input."""
+        handle = RemovableHandle(self._backward_hooks)
+        self._backward_hooks[handle.id] = hook
+        if prepend:
+            _move_to_front(self._backward_hooks, handle.id)
+        return handle
+
+    def register_full_backward_pre_hook(self, hook, prepend=False):
+        """hook(module, grad_output) once the gradients of the module's results are known; it
+        may return a replacement grad_output."""
+        handle = RemovableHandle(self._backward_pre_hooks)
+        self._backward_pre_hooks[handle.id] = hook
+        if prepend:
+            _move_to_front(self._backward_pre_hooks, handle.id)
         return handle
 
     def register_forward_hook(self, hook, *, prepend=False, with_kwargs=False,
