@@ -19,6 +19,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace kiln;
@@ -145,6 +146,10 @@ private slots:
         QCOMPARE(snap->sourceFile, std::string("/home/user/workloads/gen_traces.py"));
         auto* source = static_cast<views::SourcePanel*>(w.panel("source"));
         QVERIFY(source->locateSourceAction()->isVisible());
+        auto buttons = source->findChildren<QToolButton*>();
+        QVERIFY(std::any_of(buttons.begin(), buttons.end(), [&](QToolButton* b) {
+            return b->defaultAction() == source->locateSourceAction() && b->isVisible();
+        }));
         QVERIFY(source->editor()->toPlainText().isEmpty());
         QString placeholder = source->editor()->placeholderText();
         QVERIFY2(placeholder.contains("/home/user/workloads/gen_traces.py, which is not on this "

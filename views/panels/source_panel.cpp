@@ -255,6 +255,12 @@ QWidget* SourcePanel::makeToolbar() {
         button->setDefaultAction(action);
         button->setToolButtonStyle(Qt::ToolButtonTextOnly);
         layout->addWidget(button);
+        // A button does not follow its action's visibility: only imported runs show Locate.
+        if (action == m_locate) {
+            button->setVisible(false);
+            connect(action, &QAction::changed, button,
+                    [button, action] { button->setVisible(action->isVisible()); });
+        }
     }
     layout->addSpacing(8);
     layout->addWidget(m_summary, 1);
