@@ -59,10 +59,10 @@ void printProfileSummary(const importer::ProfileSummary& s, const std::string& t
                     (long long)g.calls, totalMs, externMs, totalMs - externMs,
                     g.linked ? "" : " (not in the run's log: kernels made from the profile)");
     }
-    std::printf("  %lld kernel launches written (%lld extern calls, %lld GPU kernels by name), "
-                "%lld kernels added\n",
+    std::printf("  %lld kernel launches written (%lld extern calls, %lld GPU kernels by name, "
+                "%lld C++ kernels by name), %lld kernels added\n",
                 (long long)s.launches, (long long)s.externLaunches, (long long)s.gpuLaunches,
-                (long long)s.kernelsAdded);
+                (long long)s.cpuKernelLaunches, (long long)s.kernelsAdded);
     std::printf("  unmatched: %lld GPU kernels/copies, %lld ops in compiled graphs, %lld top-level "
                 "ops outside compiled graphs (kept as %lld import_extras rows)\n",
                 (long long)s.unmatchedGpu, (long long)s.unmatchedInGraph,

@@ -66,9 +66,11 @@ struct ProfileSummary {
     int64_t graphCalls = 0;  ///< `## Call CompiledFxGraph KEY ##` events
     int64_t linkedCalls = 0; ///< of those, calls whose KEY named an output code of the run
     int64_t kernelsAdded = 0;
-    int64_t launches = 0;         ///< kernel_launches rows written
-    int64_t externLaunches = 0;   ///< of those, extern calls (aten::mm, ... under a graph call)
-    int64_t gpuLaunches = 0;      ///< of those, GPU kernels matched by name
+    int64_t launches = 0;       ///< kernel_launches rows written
+    int64_t externLaunches = 0; ///< of those, extern calls (aten::mm, ... under a graph call)
+    int64_t gpuLaunches = 0;    ///< of those, GPU kernels matched by name
+    /// of those, Inductor's C++ kernels profiled by name (cpp.enable_kernel_profile)
+    int64_t cpuKernelLaunches = 0;
     int64_t unmatchedGpu = 0;     ///< GPU kernels/copies no launch row holds
     int64_t unmatchedInGraph = 0; ///< ops directly under a graph call that matched no extern
     int64_t outsideGraphs = 0;    ///< top-level CPU ops outside compiled graphs (eager code)

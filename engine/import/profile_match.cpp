@@ -5,6 +5,7 @@
 #include "import/profile_match.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -208,6 +209,19 @@ void Matcher::forget(const std::string& where, size_t i, const std::string& comp
     u.totalUs += e.durUs;
 }
 
+/// The graph's kernel a profiled op is when Inductor profiles its C++ kernels
+/// (cpp.enable_kernel_profile): the op is named "graph_N_" and the kernel's name; 0 otherwise.
+int64_t Matcher::cppKernelOf(const Target& target, const std::string& op) {
+    constexpr std::string_view kGraph = "graph_";
+    if (!op.starts_with(kGraph)) return 0;
+    size_t digits = kGraph.size();
+    while (digits < op.size() && std::isdigit(static_cast<unsigned char>(op[digits])))
+        ++digits;
+    if (digits == kGraph.size() || digits >= op.size() || op[digits] != '_') return 0;
+    auto it = target.kernelsByName.find(op.substr(digits + 1));
+    return it == target.kernelsByName.end() ? 0 : it->second;
+}
+
 void Matcher::matchCall(size_t call) {
     const ProfileEvent& callEvent = m_profile.events[call];
     Target& target = targetFor(call);
@@ -244,6 +258,12 @@ void Matcher::matchCall(size_t call) {
             kernelId = id;
         }
         if (kernelId == 0) {
+            // Inductor's C++ kernels under cpp.enable_kernel_profile: "graph_N_<kernel>".
+            if (int64_t id = cppKernelOf(target, e.name)) {
+                launchOf(id, {}, child);
+                ++m_summary.cpuKernelLaunches;
+                continue;
+            }
             // A GPU kernel launched straight from the wrapper is matched below, by name.
             if (gpuUnder(child).empty()) forget("in graph", child, target.compileId);
             continue;

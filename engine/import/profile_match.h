@@ -96,6 +96,7 @@ private:
     int64_t addKernel(Target& target, std::string name, std::string kind, std::string nodes,
                       std::string source);
     void matchCall(size_t call);
+    static int64_t cppKernelOf(const Target& target, const std::string& op);
     /// The GPU activities launched from inside event \p i (by correlation), in time order.
     std::vector<size_t> gpuUnder(size_t i) const;
     void launchOf(int64_t kernelId, const std::vector<size_t>& gpu, size_t cpuEvent);

@@ -193,6 +193,34 @@ private slots:
                  int64_t(1));
     }
 
+    void cppKernelsProfiledByName() {
+        // cpu_kernel_profile (gen_kernel_profile.py): Inductor's C++ kernel profiled by name
+        // under cpp.enable_kernel_profile, as "graph_0_cpp_fused_add_cos_relu_sin_sum_0" inside
+        // each of the 3 graph calls: the log's kernel gets 3 CPU launches with the JSON's
+        // durations (python3 -c "import json; print([e['dur'] for e in json.load(open(
+        // 'cpu_kernel_profile.profile.json'))['traceEvents'] if e['name'].startswith(
+        // 'graph_0_')])").
+        std::string trace = importLog("cpu_kernel_profile");
+        auto summary =
+            importer::importProfile(fixture("cpu_kernel_profile.profile.json"), trace, 1);
+        QVERIFY2(summary.ok(), summary.ok() ? "" : summary.error().render().c_str());
+        QCOMPARE(summary->graphCalls, int64_t(3));
+        QCOMPARE(summary->cpuKernelLaunches, int64_t(3));
+        QCOMPARE(summary->launches, int64_t(3));
+        QCOMPARE(summary->unmatchedInGraph, int64_t(0));
+        std::vector<Launch> rows = launchesOf(trace, 1);
+        QCOMPARE(rows.size(), size_t(3));
+        std::vector<int64_t> durations;
+        for (const Launch& l : rows) {
+            QCOMPARE(l.kind, std::string("pointwise"));
+            QCOMPARE(l.device, std::string("cpu"));
+            durations.push_back(l.endNs - l.startNs);
+        }
+        std::sort(durations.begin(), durations.end());
+        QCOMPARE(durations, profileDurations(fixture("cpu_kernel_profile.profile.json"),
+                                             {"graph_0_cpp_fused_add_cos_relu_sin_sum_0"}));
+    }
+
     void trainingKernelsSayTheirPass() {
         // The log import now says which AOT graph a kernel computes (forward output code first).
         std::string trace = path("pass.kiln");
