@@ -314,6 +314,7 @@ Tensor SavedTensor::unpack(const GradNode& owner) const {
 
 void attachDerivative(Tensor& out, Ref<GradNode> node) {
     if (!node || !out.gradNode()) return;
+    if (replaceRebasedInPlaceNode(out, node)) return; // an in-place op on a view
     node->next = out.gradNode()->next;
     out.impl()->gradFn = std::move(node);
 }
@@ -322,7 +323,7 @@ uint32_t storageVersion(const Tensor& t) {
     return t.storage()->version();
 }
 
-void bumpVersion(const Tensor& t) {
+void bumpVersion(const Tensor& t) { // beginInPlaceWrite's last step
     t.storage()->bumpVersion();
 }
 

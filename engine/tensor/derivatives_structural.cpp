@@ -430,11 +430,14 @@ void attachCopyDerivative(Tensor& out, const Tensor& input) {
 }
 
 void attachViewDerivative(Tensor& view, std::string_view name, const Tensor& input) {
-    if (!view.gradNode()) return;
-    auto mode = name == "ExpandBackward0"           ? ViewBackward::Mode::Expand
-                : view.storage() == input.storage() ? ViewBackward::Mode::Scatter
-                                                    : ViewBackward::Mode::Reshape;
-    attachDerivative(view, makeRef<ViewBackward>(name, mode, input, view));
+    const bool isView = view.storage() == input.storage();
+    if (view.gradNode()) {
+        auto mode = name == "ExpandBackward0" ? ViewBackward::Mode::Expand
+                    : isView                  ? ViewBackward::Mode::Scatter
+                                              : ViewBackward::Mode::Reshape;
+        attachDerivative(view, makeRef<ViewBackward>(name, mode, input, view));
+    }
+    if (isView) recordViewBase(view, input); // after its node: an in-place write then rebases
 }
 
 void attachReductionDerivative(Tensor& out, std::string_view name, const Tensor& input,

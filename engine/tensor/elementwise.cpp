@@ -3,6 +3,7 @@
 
 #include "tensor/autograd.h"
 #include "tensor/error.h"
+#include "tensor/grad_node.h"
 #include "tensor/shape.h"
 
 #include <algorithm>
@@ -47,12 +48,15 @@ void checkCanCastResult(DType result, DType out) {
 }
 
 void checkInPlaceTarget(const Tensor& out, IntList resultShape) {
+    refreshViewGradFn(out);
     if (gradModeEnabled() && out.requiresGrad() && out.gradFn().empty())
         failRuntime("a leaf Variable that requires grad is being used in an in-place operation.");
     if (!(DimVector(resultShape) == out.sizes()))
         failRuntime("output with shape " + shapeString(out.sizes()) +
                     " doesn't match the broadcast shape " + shapeString(resultShape));
-    bumpVersion(out); // every in-place op checks its target here, just before it writes
+    // Every in-place op checks its target here, just before it writes: a view's errors, the
+    // version bump, and the note that lets the op's node rebase a view's base.
+    beginInPlaceWrite(out);
 }
 
 std::string_view typeMetaName(DType dtype) {

@@ -87,6 +87,40 @@ void renameGradFn(Tensor& t, std::string_view name);
 /// Makes `t` a leaf: no grad_fn (it keeps requires_grad).
 void clearGradFn(Tensor& t);
 
+/// Views and in-place writes through them (autograd_views.cpp; docs/autograd.md).
+/// After a view op made `view` over `input`'s storage (and attached its node): records the base
+/// (input's own base when input is a view) and the storage version.
+void recordViewBase(Tensor& view, const Tensor& input);
+/// `piece` is output `outputNr` of split/chunk/unbind (node `creator`): PyTorch refuses to
+/// write such views in place while their base needs a gradient.
+void markMultiOutputView(Tensor& piece, uint32_t outputNr, std::string_view creator);
+/// `t` is no autograd view of what it shares storage with (detach(), _unsafe_view, ...).
+void dropViewBase(const Tensor& t);
+namespace detail {
+void refreshViewGradFnSlow(TensorImpl& view);
+}
+/// A view whose storage was written since its grad_fn was made gets AsStridedBackward0 of its
+/// base's history now, as PyTorch regenerates a view's grad_fn when its version changed.
+inline void refreshViewGradFn(const Tensor& t) {
+    if (t.impl()->view.base) [[unlikely]]
+        detail::refreshViewGradFnSlow(*t.impl());
+}
+/// Every in-place op calls this just before it writes `target` (checkInPlaceTarget, indexPut):
+/// PyTorch's errors for views written in place, then the version bump. The node the op then
+/// sets on `target` (setGradNode) rebases a view's base onto CopySlices.
+void beginInPlaceWrite(const Tensor& target);
+/// From setGradNode: when `out` is the view the in-place write in progress wrote, its base's
+/// history becomes CopySlices of `node` and out's AsStridedBackward0 of it; true then.
+bool rebaseInPlaceView(Tensor& out, const Ref<GradNode>& node, uint32_t outputNr);
+/// The in-place op's node inside CopySlices when `out` is a view just rebased, else null (so
+/// attachDerivative and renameGradFn reach the op's node, not the view's AsStridedBackward0).
+GradNode* rebasedInPlaceNode(const Tensor& out);
+/// attachDerivative's half for a view just rebased: `node` (the op's derivative) replaces the
+/// op's node inside CopySlices, keeping its name and edges; false for any other tensor.
+bool replaceRebasedInPlaceNode(const Tensor& out, Ref<GradNode>& node);
+/// Ends the window in which replaceRebasedInPlaceNode applies (any other node was set since).
+void forgetRebasedView();
+
 /// Accumulates the gradient of a leaf that requires grad into its `.grad`.
 class AccumulateGrad final : public GradNode {
 public:

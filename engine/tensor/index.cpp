@@ -295,7 +295,7 @@ Tensor indexBackward(const Tensor& grad, IntList sizes, const std::vector<IndexI
 void indexPut(const Tensor& a, const std::vector<IndexItem>& items, const Tensor& value) {
     BasicResult basic = applyBasic(a, items, false);
     checkLeafInPlace(a, basic);
-    bumpVersion(a); // what autograd saved of `a` is stale from here on
+    beginInPlaceWrite(a); // what autograd saved of `a` is stale from here on; a view's base rebases
     Tensor v = stripLeadingOnes(value);
     if (basic.pending.empty()) {
         Tensor source = expand(v, basic.view.sizes()); // torch's copy_ messages

@@ -50,6 +50,7 @@ Tensor asBatch(const Tensor& m) {
 Tensor unsafeView(const Tensor& t, IntList sizes) {
     Tensor out = reshape(t, sizes);
     renameGradFn(out, "UnsafeViewBackward0");
+    dropViewBase(out); // no view in PyTorch: an in-place op on it is an ordinary one
     return out;
 }
 

@@ -425,6 +425,7 @@ void binaryInPlace(BinaryOp op, const Tensor& a, const Tensor& b) {
     // The node keeps a copy of `a` as it was (PyTorch's original self) and leads to its old
     // history: made before the write.
     std::string_view name = binaryGradName(op, a, b);
+    refreshViewGradFn(a); // a view whose base was written since may need a gradient now
     const bool recorded =
         gradModeEnabled() && !name.empty() && (a.requiresGrad() || b.requiresGrad());
     Tensor original;

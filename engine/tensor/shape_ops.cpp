@@ -29,6 +29,7 @@ std::vector<Tensor> splitPieces(const Tensor& a, int64_t dim, IntList lengths,
                                     std::move(sizes), a.strides(), a.dtype());
         recordGradFn(piece, gradFn, {&a});
         attachViewDerivative(piece, gradFn, a);
+        markMultiOutputView(piece, static_cast<uint32_t>(out.size()), gradFn);
         out.push_back(std::move(piece));
         start += length;
     }
@@ -100,6 +101,7 @@ std::vector<Tensor> unbind(const Tensor& a, int64_t dim) {
                                     std::move(strides), a.dtype());
         recordGradFn(piece, "UnbindBackward0", {&a});
         attachViewDerivative(piece, "UnbindBackward0", a);
+        markMultiOutputView(piece, static_cast<uint32_t>(i), "UnbindBackward0");
         out.push_back(std::move(piece));
     }
     return out;

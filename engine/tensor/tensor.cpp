@@ -143,8 +143,11 @@ void recordGradFn(Tensor& out, std::string_view gradFnName, std::span<const Tens
     // Integer and bool results are not differentiable: PyTorch gives them no grad_fn.
     if (!t_gradMode || !isFloating(out.dtype())) return;
     bool any = false;
-    for (const Tensor* input : inputs)
-        any = any || (input && input->defined() && input->requiresGrad());
+    for (const Tensor* input : inputs) {
+        if (!input || !input->defined()) continue;
+        refreshViewGradFn(*input); // a view written since may need its base's gradient now
+        any = any || input->requiresGrad();
+    }
     if (!any) return;
     auto node = makeRef<UnimplementedBackward>(gradFnName);
     for (const Tensor* input : inputs)
@@ -189,19 +192,27 @@ std::string_view Tensor::gradFn() const {
 }
 
 GradEdge gradEdgeOf(const Tensor& input) {
+    refreshViewGradFn(input);
     if (!input.requiresGrad()) return {};
     if (input.gradNode()) return {input.gradNode(), input.impl()->gradOutputNr};
     return {makeRef<AccumulateGrad>(input.implRef()), 0};
 }
 
 void setGradNode(Tensor& out, Ref<GradNode> node, uint32_t outputNr) {
+    // The node of an in-place op on a view: the base's history is rebased onto it.
+    if (out.impl()->view.base && rebaseInPlaceView(out, node, outputNr)) [[unlikely]]
+        return;
+    forgetRebasedView(); // attachDerivative on `out` now means out's own node
     out.impl()->requiresGrad = true;
     out.impl()->gradFn = std::move(node);
     out.impl()->gradOutputNr = outputNr;
 }
 
 void renameGradFn(Tensor& t, std::string_view name) {
-    if (t.gradNode()) t.gradNode()->setName(name);
+    if (GradNode* inPlace = rebasedInPlaceNode(t))
+        inPlace->setName(name);
+    else if (t.gradNode())
+        t.gradNode()->setName(name);
 }
 
 void clearGradFn(Tensor& t) {

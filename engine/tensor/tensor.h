@@ -31,6 +31,35 @@ struct TensorOptions {
 
 class GradNode;
 struct GradHooks;
+class TensorImpl;
+
+/// How a view was made, for the errors PyTorch raises when one is written in place.
+enum class ViewCreation : uint8_t {
+    Default,
+    NoGrad,      ///< made with grad mode off
+    MultiOutput, ///< one of the pieces of split, chunk or unbind
+};
+
+/// What a view op records on its result (PyTorch's view base): the tensor viewed (the root: a
+/// view of a view records the first one's base) and the storage version the view's grad_fn
+/// reflects. An in-place write through the view rebases the base's history onto the write
+/// (autograd_views.cpp). Null base for tensors that are no such view (detach()'s alias too).
+/// The base is counted in its autogradRefs: capture's liveness test does not take a tensor for
+/// used because a view of it holds it for autograd (the view is the user).
+struct ViewOrigin {
+    ViewOrigin() = default;
+    ViewOrigin(const ViewOrigin& other);
+    ViewOrigin& operator=(const ViewOrigin& other);
+    ~ViewOrigin();
+    void setBase(Ref<TensorImpl> impl);
+
+    Ref<TensorImpl> base; ///< set through setBase or a copy, never assigned directly
+    uint32_t version = 0;
+    ViewCreation creation = ViewCreation::Default;
+    /// For MultiOutput: which piece, and the node name PyTorch's error names.
+    uint32_t outputNr = 0;
+    std::string_view creator;
+};
 
 class TensorImpl final : public AtomicRefCounted {
 public:
@@ -60,6 +89,8 @@ public:
     /// References autograd nodes hold to keep this tensor for backward (SavedTensor): capture's
     /// liveness test counts who else holds a tensor, and these do not make it a live value.
     std::atomic<int32_t> autogradRefs{0};
+    /// Set by the view ops (view, slicing, select, transpose, expand, split, ...).
+    ViewOrigin view;
 };
 
 class Tensor {

@@ -153,7 +153,9 @@ Tensor emptyLike(const Tensor& t, tensor::DType dtype) {
         inverse[static_cast<size_t>(order[i])] = static_cast<int64_t>(i);
     }
     NoGradScope noGrad;
-    return tensor::permute(Tensor::empty(permutedSizes, dtype), inverse);
+    Tensor out = tensor::permute(Tensor::empty(permutedSizes, dtype), inverse);
+    tensor::dropViewBase(out); // a new tensor, laid out as t: no view
+    return out;
 }
 
 void assignInPlace(const Tensor& self, const Tensor& result) {
@@ -169,6 +171,7 @@ void assignInPlace(const Tensor& self, const Tensor& result) {
 }
 
 Tensor inPlaceSource(const Tensor& x) {
+    tensor::refreshViewGradFn(x); // a view whose base was written since may need a gradient
     if (!tensor::gradModeEnabled() || !x.gradNode()) return x;
     Tensor copy;
     {

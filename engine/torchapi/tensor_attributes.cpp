@@ -36,7 +36,9 @@ Value propNdim(Interpreter& interp, const CallArgs& args, void*) {
     return Value::fromInt(self(interp, args).dim());
 }
 Value propRequiresGrad(Interpreter& interp, const CallArgs& args, void*) {
-    return Value::fromBool(self(interp, args).requiresGrad());
+    Tensor t = self(interp, args);
+    tensor::refreshViewGradFn(t); // a view of a base written since
+    return Value::fromBool(t.requiresGrad());
 }
 Value setRequiresGrad(Interpreter& interp, const CallArgs& args, void*) {
     Tensor t = self(interp, args);
@@ -53,10 +55,14 @@ Value setRequiresGrad(Interpreter& interp, const CallArgs& args, void*) {
     return Value::none();
 }
 Value propGradFn(Interpreter& interp, const CallArgs& args, void*) {
-    return gradFnValue(self(interp, args));
+    Tensor t = self(interp, args);
+    tensor::refreshViewGradFn(t); // PyTorch regenerates a view's grad_fn after a write
+    return gradFnValue(t);
 }
 Value propIsLeaf(Interpreter& interp, const CallArgs& args, void*) {
-    return Value::fromBool(self(interp, args).gradFn().empty());
+    Tensor t = self(interp, args);
+    tensor::refreshViewGradFn(t);
+    return Value::fromBool(t.gradFn().empty());
 }
 /// Tensor._version: the in-place writes to its storage so far (autograd's version counter).
 Value propVersion(Interpreter& interp, const CallArgs& args, void*) {
@@ -74,6 +80,7 @@ Value propData(Interpreter& interp, const CallArgs& args, void*) {
     Tensor data = tensor::alias(self(interp, args));
     data.impl()->requiresGrad = false;
     tensor::clearGradFn(data);
+    tensor::dropViewBase(data); // .data is no autograd view
     return tensorValue(data);
 }
 Value setData(Interpreter& interp, const CallArgs& args, void*) {
@@ -311,6 +318,7 @@ Value methodDetach(Interpreter& interp, const CallArgs& args, void*) {
     Tensor out = tensor::alias(self(interp, args));
     out.impl()->requiresGrad = false;
     tensor::clearGradFn(out);
+    tensor::dropViewBase(out); // a view without autograd relation: writes do not rebase
     return tensorValue(out);
 }
 
@@ -321,6 +329,7 @@ Value methodDetach_(Interpreter& interp, const CallArgs& args, void*) {
     Tensor t = self(interp, args);
     t.impl()->requiresGrad = false;
     tensor::clearGradFn(t);
+    tensor::dropViewBase(t);
     return args.positional[0];
 }
 
