@@ -3,7 +3,10 @@
 
 #include <cctype>
 #include <cstdlib>
+#include <cstring>
+#include <nlohmann/json.hpp>
 #include <regex>
+#include <tuple>
 
 namespace kiln::importer {
 namespace {
@@ -76,6 +79,63 @@ std::vector<GuardEvent> parseCppGuards(std::string_view text, const std::string&
         size_t comment = body.find("  # ");
         guard.expression = std::string(trim(body.substr(0, comment)));
         if (comment != std::string_view::npos) guard.userLine = userLineOfComment(body);
+        guards.push_back(std::move(guard));
+    }
+    return guards;
+}
+
+namespace {
+
+/// The kind and source of one Python guard check, as the C++ guard tree would name them.
+std::pair<std::string, std::string> guardKindOf(const std::string& code) {
+    auto firstArgument = [&](size_t open) {
+        size_t end = code.find(", ", open);
+        return code.substr(open, (end == std::string::npos ? code.size() - 1 : end) - open);
+    };
+    struct Call {
+        const char* prefix;
+        const char* kind;
+    };
+    static const Call kCalls[] = {
+        {"check_tensor(", "TENSOR_MATCH"},
+        {"___check_obj_id(", "ID_MATCH"},
+        {"___check_type_id(", "TYPE_MATCH"},
+        {"hasattr(", "HASATTR"},
+        {"___check_current_backend(", "BACKEND_MATCH"},
+        {"___check_global_state(", "GLOBAL_STATE"},
+        {"___check_torch_function_mode_stack(", "TORCH_FUNCTION_MODE_STACK"}};
+    for (const Call& c : kCalls)
+        if (code.starts_with(c.prefix)) {
+            std::string kind = c.kind;
+            bool sourced = kind != "BACKEND_MATCH" && kind != "GLOBAL_STATE" &&
+                           kind != "TORCH_FUNCTION_MODE_STACK";
+            return {kind, sourced ? firstArgument(std::strlen(c.prefix)) : std::string()};
+        }
+    size_t equals = code.find(" == ");
+    if (code.starts_with("len(") && equals != std::string::npos)
+        return {"LENGTH_CHECK", code.substr(4, code.rfind(')', equals) - 4)};
+    if (equals != std::string::npos && (code.starts_with("L[") || code.starts_with("G[")))
+        return {"EQUALS_MATCH", code.substr(0, equals)};
+    return {"LAMBDA_GUARD", ""};
+}
+
+} // namespace
+
+std::vector<GuardEvent> parseGuardList(std::string_view text, const std::string& compileId) {
+    nlohmann::json list = nlohmann::json::parse(text, nullptr, false);
+    std::vector<GuardEvent> guards;
+    if (!list.is_array()) return guards;
+    for (const nlohmann::json& entry : list) {
+        if (!entry.is_object() || !entry.contains("code") || !entry["code"].is_string()) continue;
+        GuardEvent guard;
+        guard.compileId = compileId;
+        guard.expression = entry["code"].get<std::string>();
+        std::tie(guard.kind, guard.source) = guardKindOf(guard.expression);
+        const nlohmann::json& user =
+            entry.contains("user_stack") ? entry["user_stack"] : nlohmann::json();
+        if (user.is_array() && !user.empty() && user.back().is_object() &&
+            user.back().contains("line") && user.back()["line"].is_number_integer())
+            guard.userLine = user.back()["line"].get<int32_t>();
         guards.push_back(std::move(guard));
     }
     return guards;

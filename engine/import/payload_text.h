@@ -18,6 +18,12 @@ namespace kiln::importer {
 /// each with the source of the GuardManager it sits under and the user line of its comment.
 std::vector<GuardEvent> parseCppGuards(std::string_view text, const std::string& compileId);
 
+/// A `dynamo_guards` payload (PyTorch 2.3 to 2.5, before the C++ guard tree): a JSON list of
+/// {"code", "stack", "user_stack"}; each code becomes a guard, its kind and source read from the
+/// check (`check_tensor(L['x'], ...)` TENSOR_MATCH, `___check_obj_id` ID_MATCH, `X == V`
+/// EQUALS_MATCH, ...), its user line the innermost user_stack entry's. Not a list: none.
+std::vector<GuardEvent> parseGuardList(std::string_view text, const std::string& compileId);
+
 /// The nodes of a readable FX graph (`dynamo_output_graph`): the forward's parameters as
 /// placeholders, each `name: "f32[8, 16]..." = target(args)` line as a call, `return` as the
 /// output node.

@@ -322,9 +322,11 @@ void LogImport::outputCode(const LogRecord& record) {
 void LogImport::postGradGraph(const LogRecord& record) {
     std::string compileId = compileIdOf(record);
     auto index = m_graphIndex.find(compileId);
-    if (index == m_graphIndex.end()) return keep(record, "artifact:inductor_post_grad_graph");
+    const std::string extra =
+        record.kind == "artifact" ? "artifact:inductor_post_grad_graph" : record.kind;
+    if (index == m_graphIndex.end()) return keep(record, extra);
     std::string pass = inductorPass(compileId, m_postGradGraphs);
-    if (pass.empty()) return keep(record, "artifact:inductor_post_grad_graph");
+    if (pass.empty()) return keep(record, extra);
     GraphEvent graph = readableGraph(compileId, index->second, record.payload);
     graph.kind = "post_grad_" + pass;
     m_writer.graph(graph);
@@ -447,13 +449,18 @@ void LogImport::record(const LogRecord& record) {
     if (kind == "chromium_event") return chromium(record);
     if (kind == "create_symbol" || kind == "guard_added_fast" || kind == "propagate_real_tensors")
         return symbolicShapes(record);
-    if (kind == "dynamo_cpp_guards_str" && !compileIdOf(record).empty()) {
-        for (const GuardEvent& guard : parseCppGuards(record.payload, compileIdOf(record))) {
+    if ((kind == "dynamo_cpp_guards_str" || kind == "dynamo_guards") &&
+        !compileIdOf(record).empty()) {
+        // 2.6 on print the C++ guard tree; 2.3 to 2.5 a JSON list of Python checks.
+        for (const GuardEvent& guard : kind == "dynamo_guards"
+                                           ? parseGuardList(record.payload, compileIdOf(record))
+                                           : parseCppGuards(record.payload, compileIdOf(record))) {
             m_writer.guard(guard);
             ++m_summary.guards;
         }
         return;
     }
+    if (kind == "inductor_post_grad_graph") return postGradGraph(record); // 2.3: not an artifact
     keep(record, kind.empty() ? "unnamed" : kind);
 }
 

@@ -20,6 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         (void)reader.internedString(record.pid);
         if (!record.hasPayload) continue;
         (void)kiln::importer::parseCppGuards(record.payload, "0/0");
+        (void)kiln::importer::parseGuardList(record.payload, "0/0");
         (void)kiln::importer::parseReadableGraph(record.payload);
         (void)kiln::importer::parseOutputCode(record.payload);
         (void)kiln::importer::parseGraphBreakReason(record.payload);

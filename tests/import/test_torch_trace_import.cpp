@@ -96,6 +96,45 @@ private slots:
     // the untrimmed log; compile_directory.json): compile dirs [0/0] [0/1] [1/0] [1/0_1] [1/1]
     // [1/1_1] [2/0] [2/1], i.e. 6 compile ids and 8 attempts; 2 dynamo_graph_break_reason and
     // 3 recompile_reasons artifacts. The trimmed fixture keeps every record those come from.
+    void pytorch23LogMatchesTlparse() {
+        // The fixture workload's training run logged by PyTorch 2.3.1 (gen_torch_traces.py,
+        // recorded here in a venv with torch==2.3.1, trimmed with neutral paths): no
+        // compilation_metrics, no graph break or recompile artifacts, guards as dynamo_guards
+        // (a JSON list of Python checks), inductor_post_grad_graph as a record of its own, the
+        // first backward compiled after Dynamo returned (its post-grad graph and output code
+        // carry no compile id). tlparse 0.4.3 (`tlparse LOG -o DIR`, compile_directory.json):
+        // compile ids 0/0 0/1 1/0 1/1 2/0 2/1, attempts [1/0_1] and [1/1_1] besides, 6
+        // dynamo_output_graph, 10 AOT graphs, 8 inductor_post_grad_graph of which one under
+        // [-/-], 8 output codes of which one under [-/-]; 38 checks in the 6 dynamo_guards
+        // lists and 20 `= async_compile.cpp` kernels in the output codes with a compile id (a
+        // python3 count over the payloads).
+        std::string trace = path("train23.kiln");
+        importer::ImportSummary s = importInto(fixture("cpu_train_default_2.3.trimmed.log"), trace);
+        QCOMPARE(s.compiles, int64_t(6));
+        QCOMPARE(s.attempts, int64_t(8));
+        QCOMPARE(s.frames, int64_t(3));
+        QCOMPARE(s.graphs, int64_t(6));
+        QCOMPARE(s.aotGraphs, int64_t(10));
+        QCOMPARE(s.postGradGraphs, int64_t(7));
+        QCOMPARE(s.guards, int64_t(38));
+        QCOMPARE(s.kernels, int64_t(20));
+        QCOMPARE(s.md5Mismatches, int64_t(0));
+        QCOMPARE(s.problemCount, int64_t(0));
+        QCOMPARE(s.extraKinds, (std::map<std::string, int64_t>{{"inductor_output_code", 8},
+                                                               {"inductor_post_grad_graph", 1}}));
+        auto reader = trace::TraceReader::open(trace);
+        QVERIFY(reader.ok());
+        auto guards = reader.value()->guards(s.runId, "0/0");
+        QVERIFY(guards.ok());
+        std::map<std::string, std::string> sourceOfKind;
+        for (const auto& g : guards.value())
+            sourceOfKind.emplace(g.kind, g.source);
+        QCOMPARE(sourceOfKind["TENSOR_MATCH"], std::string("L['x']"));
+        QCOMPARE(sourceOfKind["ID_MATCH"], std::string("L['self']"));
+        QCOMPARE(sourceOfKind["HASATTR"], std::string("L['x']"));
+        QVERIFY(sourceOfKind.count("BACKEND_MATCH"));
+    }
+
     void trainingLogMatchesTlparse() {
         std::string trace = path("train.kiln");
         importer::ImportSummary s = importInto(fixture("cpu_train_default.trimmed.log"), trace);
