@@ -189,6 +189,11 @@ void attachBasicWriteDerivative(Tensor& written, const std::vector<IndexItem>& i
 /// copy_(value), fill_(value) and zero_() (no value) of all of `written`, after its
 /// recordGradFn: the old values get a zero gradient, the value the output's.
 void attachOverwriteDerivative(Tensor& written, const Tensor* value);
+/// For formulas under create_graph (autograd_views.cpp): a view of `whole` at `offset` (from
+/// whole's) with the given geometry, recorded (AsStridedBackward0; an in-place write to it
+/// rebases `whole`), and target.copy_(value) recorded (CopyBackwards; CopySlices on a view).
+Tensor recordedRegion(const Tensor& whole, int64_t offset, IntList sizes, IntList strides);
+void recordedCopy(const Tensor& target, const Tensor& value);
 /// a[items] with tensor indices.
 void attachIndexDerivative(Tensor& out, const Tensor& a, const std::vector<IndexItem>& items);
 

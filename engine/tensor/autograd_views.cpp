@@ -65,10 +65,11 @@ struct ViewPlacement {
     }
 };
 
-[[noreturn]] void failCreateGraph(std::string_view node) {
-    fail(ErrorKind::NotImplementedError,
-         "the second derivative through " + std::string(node) +
-             " (an in-place write to a view) is not implemented in Kiln yet");
+Tensor placedView(const Tensor& whole, const Geometry& view) {
+    return recordedRegion(whole, view.offset, view.sizes, view.strides);
+}
+void writeRecorded(const Tensor& target, const Tensor& value) {
+    recordedCopy(target, value);
 }
 
 /// A view's grad_fn after its base's history changed: the view's gradient placed into a zero
@@ -82,9 +83,14 @@ public:
     std::vector<Tensor> apply(std::vector<Tensor> grads) override {
         const Tensor& g = grads[0];
         if (!g.defined() || !derivative::wanted(*this, 0)) return {Tensor()};
-        if (gradModeEnabled() && g.requiresGrad()) failCreateGraph(name());
         auto [whole, region] = m_placement.buffer(g.dtype(), g.device());
         fill(whole, Scalar(0.0));
+        if (gradModeEnabled() && g.requiresGrad()) {
+            // create_graph: the same write, recorded (whole's history becomes CopySlices of a
+            // copy of g), so the gradient is differentiable again.
+            writeRecorded(placedView(whole, m_placement.view), g);
+            return {whole};
+        }
         copyInto(region, g);
         return {whole};
     }
@@ -112,12 +118,11 @@ public:
         std::vector<Tensor> out(next.size());
         const Tensor& g = grads[0];
         if (!g.defined()) return out;
-        if (gradModeEnabled() && g.requiresGrad()) failCreateGraph(name());
+        // create_graph: fn's gradients may depend on what it saved even where g is constant.
+        if (gradModeEnabled()) return applyRecorded(g);
         auto [whole, region] = m_placement.buffer(g.dtype(), g.device());
         copyInto(whole, g);
         std::vector<Tensor> res = m_fn->apply({clone(region)});
-        for (const Tensor& r : res)
-            if (r.defined() && r.requiresGrad()) failCreateGraph(name());
         if (derivative::wanted(*this, 0)) {
             if (!res.empty() && res[0].defined())
                 copyInto(region, res[0]);
@@ -131,9 +136,55 @@ public:
     }
 
 private:
+    /// create_graph: the same steps as recorded ops (a recorded copy, a view, the op's node,
+    /// a recorded write into the view), so the gradients are differentiable again.
+    std::vector<Tensor> applyRecorded(const Tensor& g) {
+        std::vector<Tensor> out(next.size());
+        Tensor whole = m_placement.buffer(g.dtype(), g.device()).first;
+        writeRecorded(whole, g);
+        Tensor region = placedView(whole, m_placement.view);
+        Tensor regionCopy = clone(region);
+        recordGradFn(regionCopy, "CloneBackward0", {&region});
+        attachCopyDerivative(regionCopy, region);
+        std::vector<Tensor> res = m_fn->apply({regionCopy});
+        if (derivative::wanted(*this, 0)) {
+            Tensor value = !res.empty() && res[0].defined()
+                               ? res[0]
+                               : zeros(region.sizes(), TensorOptions{g.dtype(), g.device(), false});
+            writeRecorded(region, value);
+            out[0] = whole;
+        }
+        for (size_t i = 1; i < out.size() && i < res.size(); ++i)
+            out[i] = std::move(res[i]);
+        return out;
+    }
+
     Ref<GradNode> m_fn;
     ViewPlacement m_placement;
 };
+
+} // namespace
+
+Tensor recordedRegion(const Tensor& whole, int64_t offset, IntList sizes, IntList strides) {
+    Tensor region = Tensor::view(whole.storage(), whole.offset() + offset, DimVector(sizes),
+                                 DimVector(strides), whole.dtype());
+    recordGradFn(region, "AsStridedBackward0", {&whole});
+    if (region.gradNode())
+        attachDerivative(region,
+                         makeRef<AsStridedBackward>(ViewPlacement(*whole.impl(), *region.impl())));
+    recordViewBase(region, whole);
+    return region;
+}
+
+void recordedCopy(const Tensor& target, const Tensor& value) {
+    beginInPlaceWrite(target);
+    copyInto(target, value);
+    Tensor written = target;
+    recordGradFn(written, "CopyBackwards", {&target, &value});
+    attachOverwriteDerivative(written, &value);
+}
+
+namespace {
 
 /// The view the in-place write in progress targets (set by beginInPlaceWrite, consumed by the
 /// first setGradNode on it; a new view at a dead one's address clears it in recordViewBase), and

@@ -61,6 +61,20 @@ public:
             return Tensor::view(buffer.storage(), geo.offset - base, geo.sizes, geo.strides,
                                 g.dtype());
         };
+        if (gradModeEnabled() && g.requiresGrad()) {
+            // create_graph: the same scatter recorded, so it is differentiable again.
+            Tensor input = at(m_input);
+            recordedCopy(
+                recordedRegion(input, m_view.offset - m_input.offset, m_view.sizes, m_view.strides),
+                g);
+            if (!input.isContiguous()) {
+                Tensor copy = contiguous(input);
+                recordGradFn(copy, "CloneBackward0", {&input});
+                attachCopyDerivative(copy, input);
+                input = copy;
+            }
+            return {toDType(input, m_dtype)};
+        }
         copyInto(at(m_view), g);
         return {toDType(contiguous(at(m_input)), m_dtype)};
     }

@@ -430,8 +430,12 @@ void binaryInPlace(BinaryOp op, const Tensor& a, const Tensor& b) {
         gradModeEnabled() && !name.empty() && (a.requiresGrad() || b.requiresGrad());
     Tensor original;
     if (recorded) {
-        GradModeGuard noGrad(false);
-        original = clone(a);
+        {
+            GradModeGuard noGrad(false);
+            original = clone(a);
+        }
+        // With a's history, so a second derivative through the saved original reaches it.
+        if (a.gradNode()) setGradNode(original, a.gradNode(), a.impl()->gradOutputNr);
     }
     detail::checkInPlaceTarget(a, broadcastShapes(a.sizes(), b.sizes()));
     if (plan.result == a.dtype()) {

@@ -289,8 +289,12 @@ void unaryInPlace(UnaryOp op, const Tensor& a) {
     const bool records = gradModeEnabled() && a.requiresGrad();
     Tensor original;
     if (records && unaryDerivativeReadsInput(op)) {
-        detail::NoGradGuard noGrad;
-        original = clone(a);
+        {
+            detail::NoGradGuard noGrad;
+            original = clone(a);
+        }
+        // With a's history, so a second derivative through the saved original reaches it.
+        if (a.gradNode()) setGradNode(original, a.gradNode(), a.impl()->gradOutputNr);
     } else if (records) {
         original = Tensor::view(a.storage(), a.offset(), a.sizes(), a.strides(), a.dtype());
     }

@@ -255,3 +255,51 @@ for step in range(5):
         W -= 0.5 * W.grad
         W.grad = None
     print("step", step, round(loss.item(), 6))
+
+
+# Second derivatives (create_graph=True): through CopySlices and AsStridedBackward0, through the
+# saved original of an in-place op, and through a view's backward (TBackward0, SliceBackward0).
+def second(f):
+    def gf(x, v):
+        out = f(x, v)
+        w = torch.linspace(-1, 2, out.numel(), dtype=torch.float64).reshape(out.shape)
+        return torch.autograd.grad((out * w).sum(), (x, v), create_graph=True)
+
+    return gf
+
+
+def sq_row(x, v):
+    b = x * x
+    b[0].mul_(v)
+    return b * b
+
+
+def slice_cols(x, v):
+    b = x.sin()
+    b[:, 1:].mul_(v[:3])
+    return b * v
+
+
+def sibling_second(x, v):
+    b = x.sin()
+    w = b[1]
+    b.mul_(v)
+    return w * w
+
+
+def plain_inplace(x, v):
+    b = x * x
+    b.mul_(v)
+    return b.sin()
+
+
+def through_t(x, v):
+    return (x @ v.unsqueeze(0).t()).pow(2)
+
+
+for f in (sq_row, slice_cols, sibling_second, plain_inplace, through_t):
+    print(f.__name__, "second-order gradcheck", torch.autograd.gradcheck(second(f), (x, v)))
+W = torch.linspace(0.5, 2.0, 6, dtype=torch.float64).reshape(2, 3).requires_grad_()
+a = torch.linspace(-1, 1, 6, dtype=torch.float64).reshape(2, 3).requires_grad_()
+gW, = torch.autograd.grad((a @ W.t()).pow(2).sum(), W, create_graph=True)
+print("penalty", [round(g, 6) for g in torch.autograd.grad(gW.pow(2).sum(), a)[0].flatten().tolist()])
