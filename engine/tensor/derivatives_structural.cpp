@@ -16,6 +16,18 @@ namespace kiln::tensor {
 
 namespace {
 
+/// `t` contiguous; when it is in the autograd graph (create_graph), the copy is recorded
+/// (CloneBackward0), so the gradient formula stays differentiable.
+Tensor recordedContiguous(const Tensor& t) {
+    if (t.isContiguous()) return t;
+    Tensor copy = contiguous(t);
+    if (gradModeEnabled() && t.requiresGrad()) {
+        recordGradFn(copy, "CloneBackward0", {&t});
+        attachCopyDerivative(copy, t);
+    }
+    return copy;
+}
+
 struct Geometry {
     DimVector sizes;
     DimVector strides;
@@ -67,13 +79,7 @@ public:
             recordedCopy(
                 recordedRegion(input, m_view.offset - m_input.offset, m_view.sizes, m_view.strides),
                 g);
-            if (!input.isContiguous()) {
-                Tensor copy = contiguous(input);
-                recordGradFn(copy, "CloneBackward0", {&input});
-                attachCopyDerivative(copy, input);
-                input = copy;
-            }
-            return {toDType(input, m_dtype)};
+            return {toDType(recordedContiguous(input), m_dtype)};
         }
         copyInto(at(m_view), g);
         return {toDType(contiguous(at(m_input)), m_dtype)};
@@ -127,7 +133,10 @@ public:
                 count *= m_sizes[static_cast<size_t>(d)];
             g = binary(BinaryOp::Div, g, wrapNumber(Scalar(double(count))));
         }
-        return {toDType(contiguous(g), m_dtype)};
+        // Under create_graph the copy is recorded: a sum's gradient (an expanded view) made
+        // contiguous by a plain copy lost its history, and the second derivative was silently
+        // missing (autograd.grad(s * s, x, create_graph=True) with s = x.sum()).
+        return {toDType(recordedContiguous(g), m_dtype)};
     }
 
 private:
