@@ -45,6 +45,9 @@ struct AtenNode {
     /// fallback of a call to a module with trainable parameters: they are inside the call, not
     /// inputs of the node, so AOT autograd cannot give them gradients.
     bool callsModule = false;
+    /// fallback of an op that draws random numbers beyond what its name says (attention with
+    /// dropout): its backward cannot run it again.
+    bool drawsRandom = false;
 };
 
 struct AtenGraph {

@@ -718,7 +718,20 @@ private:
             m_b.fallback(index, std::move(inputs), std::move(sizes), n.meta.dtype);
         m_graph.nodes.back().requiresGrad = n.meta.requiresGrad;
         m_graph.nodes.back().callsModule = n.op == NodeOp::CallModule && hasTrainableParameters(n);
+        m_graph.nodes.back().drawsRandom = attentionDropout(n);
         return {};
+    }
+
+    /// scaled_dot_product_attention with a dropout_p that is not a constant 0: the eager
+    /// kernel draws a dropout mask, which a second run (its backward) would not draw again.
+    bool attentionDropout(const graph::Node& n) const {
+        if (opNameOf(m_interp, n) != "scaled_dot_product_attention") return false;
+        const Arg* p = n.args.size() > 4 ? &n.args[4] : nullptr;
+        for (const auto& [name, arg] : n.kwargs)
+            if (name == "dropout_p") p = &arg;
+        if (!p) return false;
+        return !(p->kind == Arg::Kind::Constant && p->constant.isNumber() &&
+                 p->constant.toDouble() == 0.0);
     }
 
     std::string symbolic(int32_t index, const graph::Node& n, const std::string& op) {

@@ -70,6 +70,10 @@ public:
             m_b.setOrigin(n.origin, n.originOp);
             if (!backwardOf(i, n)) {
                 std::string op = n.op != "fallback" ? n.op
+                                 : n.drawsRandom
+                                     ? n.originOp +
+                                           " with dropout (an eager kernel whose mask a second run "
+                                           "would not draw again)"
                                  : n.callsModule ? n.originOp + " (a module the eager kernels run)"
                                                  : n.originOp + " (an eager kernel here)";
                 return {std::nullopt, "Kiln's AOT autograd has no derivative of " + op + " (from " +
@@ -430,6 +434,7 @@ private:
                                              "normal",  "uniform", "alpha_dropout"};
         for (const char* r : random)
             if (n.originOp.find(r) != std::string::npos) return false;
+        if (n.drawsRandom) return false;
         if (n.callsModule) return false; // its parameters would get no gradient
         for (size_t k = 0; k < n.inputs.size(); ++k)
             if (needs(n.inputs[k]))

@@ -108,12 +108,40 @@ std::string_view attentionGradFn(const Tensor& q, const Tensor& k, const Tensor&
     return q.dim() == 2 && k.dim() == 2 && v.dim() == 2 ? "MmBackward0" : "UnsafeViewBackward0";
 }
 
+/// Attention with dropout whose inputs need gradients: spelled out in recorded ops (scores,
+/// the mask as an additive 0/-inf bias, softmax, dropout's MulBackward0, the products), so the
+/// backward has the dropout mask the forward drew. (The kernel below keeps no mask.)
+Tensor attentionWithDropout(const Tensor& q, const Tensor& k, const Tensor& v,
+                            const std::optional<Tensor>& attnMask, double dropoutP, bool isCausal,
+                            double scale, Generator& gen) {
+    const DType ct = q.dtype() == DType::Float64 ? DType::Float64 : DType::Float32;
+    Tensor qc = toDType(q, ct), kc = toDType(k, ct), vc = toDType(v, ct);
+    Tensor scores =
+        binary(BinaryOp::Mul, matmul(qc, transpose(kc, -2, -1)), wrapNumber(Scalar(scale)));
+    if (isCausal || attnMask) {
+        Tensor bias = zeros(scores.sizes(), TensorOptions{ct, scores.device(), false});
+        dispatchDType(ct, [&]<DType D>() {
+            using C = CType<D>;
+            if constexpr (std::is_floating_point_v<C>) applyMask<C>(bias, attnMask, isCausal);
+        });
+        scores = binary(BinaryOp::Add, scores, bias);
+    }
+    Tensor kept = dropout(softmax(scores, -1), dropoutP, true, gen);
+    // PyTorch takes its math path with dropout too: its result shows matmul's node.
+    return toDType(matmul(kept, vc), q.dtype());
+}
+
 } // namespace
 
 Tensor scaledDotProductAttention(const Tensor& q, const Tensor& k, const Tensor& v,
                                  const std::optional<Tensor>& attnMask, double dropoutP,
                                  bool isCausal, std::optional<double> scale, Generator& gen) {
     checkAttentionArgs(q, k, v, attnMask, isCausal);
+    if (dropoutP > 0.0 && gradModeEnabled() &&
+        (q.requiresGrad() || k.requiresGrad() || v.requiresGrad()))
+        return attentionWithDropout(
+            q, k, v, attnMask, dropoutP, isCausal,
+            scale ? *scale : 1.0 / std::sqrt(static_cast<double>(q.sizes().back())), gen);
     Tensor out;
     {
         detail::NoGradGuard noGrad;

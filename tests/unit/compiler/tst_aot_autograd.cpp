@@ -96,6 +96,29 @@ private slots:
             QVERIFY2(e.name != "eager_fallback", e.detailJson.c_str());
     }
 
+    void attentionDropoutGradientsUseTheForwardMask() {
+        // With v the identity, attention's output is its dropped-out probability matrix P, and
+        // d sum(P v) / dv = P^T 1: the backward must use the mask the forward drew. (An eager
+        // kernel re-run for its gradient would draw another: the graph runs eagerly instead.)
+        testing::CompilerFixture f("aot_attention_dropout.py");
+        std::string error = f.run(R"(
+import torch
+import torch.nn.functional as F
+torch.manual_seed(0)
+q = torch.randn(1, 2, 4, 8, requires_grad=True)
+k = torch.randn(1, 2, 6, 8, requires_grad=True)
+v = torch.eye(6).expand(1, 2, 6, 6).clone().requires_grad_()
+f = torch.compile(lambda q, k, v: F.scaled_dot_product_attention(q, k, v, dropout_p=0.5))
+for _ in range(3):
+    v.grad = None
+    out = f(q, k, v)
+    out.sum().backward()
+    expected = out.detach().transpose(-1, -2).sum(-1)
+    assert torch.allclose(v.grad[..., 0], expected, atol=1e-5), (v.grad[..., 0], expected)
+)");
+        QVERIFY2(error.empty(), (error + "\n" + f.sink.err).c_str());
+    }
+
     void parametersInputsAndOutputs() {
         testing::CompilerFixture f("aot_modules.py");
         std::string error = f.run(std::string(kHelpers) + R"(
