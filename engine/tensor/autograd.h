@@ -72,6 +72,16 @@ uint32_t storageVersion(const Tensor& t);
 /// Counts an in-place write to `t` (every in-place op calls it before writing).
 void bumpVersion(const Tensor& t);
 
+/// Anomaly detection (torch.autograd.set_detect_anomaly / detect_anomaly): with check_nan, the
+/// backward checks each node's gradients and raises PyTorch's "Function 'MulBackward0' returned
+/// nan values in its 0th output." Process-wide, as PyTorch's.
+struct AnomalyMode {
+    bool enabled = false;
+    bool checkNan = true;
+};
+AnomalyMode anomalyMode();
+void setAnomalyMode(AnomalyMode mode);
+
 /// `grad` summed down to `sizes` (the shape of an input that was broadcast).
 Tensor sumToSize(const Tensor& grad, IntList sizes);
 

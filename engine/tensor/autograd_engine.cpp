@@ -10,6 +10,7 @@
 #include "tensor/shape.h"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <unordered_map>
 
@@ -154,8 +155,22 @@ private:
         if (std::none_of(grads.begin(), grads.end(), [](const Tensor& g) { return g.defined(); }))
             return; // nothing reached this node: its inputs get nothing from it
         std::vector<Tensor> inputGrads = node.apply(std::move(grads));
+        if (AnomalyMode anomaly = anomalyMode(); anomaly.enabled && anomaly.checkNan)
+            checkNoNan(node, inputGrads);
         for (size_t i = 0; i < node.next.size() && i < inputGrads.size(); ++i)
             if (node.next[i].node && inputGrads[i].defined()) deliver(node.next[i], inputGrads[i]);
+    }
+
+    /// Anomaly mode: PyTorch's error for a node whose gradient holds a NaN.
+    static void checkNoNan(const GradNode& node, const std::vector<Tensor>& grads) {
+        for (size_t i = 0; i < grads.size(); ++i) {
+            const Tensor& g = grads[i];
+            if (!g.defined() || !isFloating(g.dtype())) continue;
+            GradModeGuard noGrad(false);
+            if (item(any(unary(UnaryOp::IsNan, g), std::nullopt, false)).toBool())
+                failRuntime("Function '" + std::string(node.name()) +
+                            "' returned nan values in its " + std::to_string(i) + "th output.");
+        }
     }
 
     /// The tensor hooks on the gradients arriving at `node` (a leaf's for its AccumulateGrad).
@@ -321,6 +336,20 @@ void attachDerivative(Tensor& out, Ref<GradNode> node) {
 
 uint32_t storageVersion(const Tensor& t) {
     return t.storage()->version();
+}
+
+namespace {
+std::atomic<bool> g_anomalyEnabled{false};
+std::atomic<bool> g_anomalyCheckNan{true};
+} // namespace
+
+AnomalyMode anomalyMode() {
+    return {g_anomalyEnabled.load(), g_anomalyCheckNan.load()};
+}
+
+void setAnomalyMode(AnomalyMode mode) {
+    g_anomalyEnabled = mode.enabled;
+    g_anomalyCheckNan = mode.checkNan;
 }
 
 void bumpVersion(const Tensor& t) { // beginInPlaceWrite's last step

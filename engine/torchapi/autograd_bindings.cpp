@@ -168,9 +168,28 @@ Value propRetainsGrad(Interpreter&, const CallArgs& args, void*) {
     return Value::fromBool(static_cast<bool>(self.impl()->retainedGrad));
 }
 
+Value isAnomalyEnabled(Interpreter&, const CallArgs&, void*) {
+    return Value::fromBool(tensor::anomalyMode().enabled);
+}
+
+Value isAnomalyCheckNanEnabled(Interpreter&, const CallArgs&, void*) {
+    return Value::fromBool(tensor::anomalyMode().checkNan);
+}
+
+/// torch._kiln._set_anomaly(enabled, check_nan): what torch.autograd.detect_anomaly and
+/// set_detect_anomaly switch.
+Value setAnomaly(Interpreter& interp, const CallArgs& args, void*) {
+    static const lang::Signature sig("_set_anomaly(enabled, check_nan=True)");
+    lang::BoundArgs a = sig.bind(interp, args);
+    tensor::setAnomalyMode({a.toBool(0), a.toBool(1)});
+    return Value::none();
+}
+
 } // namespace
 
 void installAutograd(Interpreter& interp, lang::ModuleObject& torch) {
+    interp.defineNative(torch.globals, "is_anomaly_enabled", isAnomalyEnabled);
+    interp.defineNative(torch.globals, "is_anomaly_check_nan_enabled", isAnomalyCheckNanEnabled);
     defineTensorProperty(interp, "grad", propGrad, setGrad);
     defineTensorProperty(interp, "retains_grad", propRetainsGrad);
     static const OpEntry ops[] = {{"backward", methodBackward, false, true},
@@ -182,6 +201,7 @@ void installAutograd(Interpreter& interp, lang::ModuleObject& torch) {
 void installAutogradInternals(Interpreter& interp, lang::ModuleObject& kiln) {
     interp.defineNative(kiln.globals, "_run_backward", runBackward);
     interp.defineNative(kiln.globals, "_grad", autogradGrad);
+    interp.defineNative(kiln.globals, "_set_anomaly", setAnomaly);
     // torch.autograd.graph.Node: the base class of every grad_fn's class.
     kiln.globals.set(lang::Symbol::intern("_GradFnNode"), Value(torchTypes().gradFn));
 }

@@ -6,6 +6,7 @@ from torch._kiln import _grad, _run_backward
 from torch.autograd import graph
 from torch.autograd import function
 from torch.autograd.function import Function
+from torch.autograd.anomaly_mode import detect_anomaly, set_detect_anomaly
 
 no_grad = torch.no_grad
 enable_grad = torch.enable_grad
